@@ -1,0 +1,29 @@
+// Shared Jest settings for every project: swc keeps decorator metadata (esbuild would drop it)
+// and also transforms typebox, which ships ES modules only.
+const path = require('node:path');
+const { compilerOptions } = require('./tsconfig.base.json');
+
+// tsconfig paths (`@toolsets/core` -> libs/core/src/index.ts) so tests run against source, not builds.
+const moduleNameMapper = Object.fromEntries(
+  Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, path.join(__dirname, target)]),
+);
+
+const swcOptions = {
+  jsc: {
+    parser: { syntax: 'typescript', decorators: true },
+    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+    target: 'es2022',
+  },
+  module: { type: 'commonjs' },
+  sourceMaps: 'inline',
+};
+
+module.exports = {
+  testEnvironment: 'node',
+  transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', swcOptions] },
+  transformIgnorePatterns: ['node_modules/(?!typebox/)'],
+  moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
+  moduleNameMapper,
+  testMatch: ['**/?(*.)+(spec|test).ts'],
+  reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],
+};
