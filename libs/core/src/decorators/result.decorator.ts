@@ -1,0 +1,10 @@
+import type { ClassType } from '../types/class-type';
+import { metadataStorage } from '../metadata/metadata-storage';
+import type { ResultOptions } from '../metadata/result-metadata';
+
+/** Describes a result DTO; its class name becomes the output schema's `title`. */
+export function Result(options: ResultOptions = {}): ClassDecorator {
+  return (target) => {
+    metadataStorage.addResult({ target: target as unknown as ClassType, options });
+  };
+}

@@ -1,0 +1,32 @@
+import { metadataStorage } from '../metadata/metadata-storage';
+import type { ToolAnnotations } from '../metadata/tool-metadata';
+import type { ClassType } from '../types/class-type';
+import type { ToolArgs, ToolOutput, ToolReturns } from '../types/tool-returns';
+
+export interface ToolOptions<R extends ToolReturns, A extends ClassType | undefined> {
+  /** Defaults to the method name in snake_case. Allowed: 1–128 of `A-Z a-z 0-9 _ - .`. */
+  name?: string;
+  /** A human-friendly display name. */
+  title?: string;
+  /** What the tool does and when to use it; required, since it is what a model chooses by. */
+  description: string;
+  /** The argument DTO class; its `@Field`s become the closed `inputSchema`. */
+  args?: A;
+  /** The result class, or `[ResultClass, ToolError]` when the tool can fail in a structured way. */
+  returns: R;
+  annotations?: ToolAnnotations;
+}
+
+/** The method shape a `@Tool` accepts: `tsc` rejects a return type outside the declared arm(s). */
+export type ToolMethod<R extends ToolReturns, A extends ClassType | undefined> = (
+  args: ToolArgs<A>,
+) => ToolOutput<R> | Promise<ToolOutput<R>>;
+
+/** Declares a tool; the method's return type must be the declared `returns` arm(s) or a Promise of them. */
+export function Tool<const R extends ToolReturns, A extends ClassType | undefined = undefined>(
+  options: ToolOptions<R, A>,
+): <M extends ToolMethod<R, A>>(target: object, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void {
+  return (target, propertyKey) => {
+    metadataStorage.addTool({ target: target.constructor as ClassType, methodName: String(propertyKey), options });
+  };
+}

@@ -1,0 +1,13 @@
+import { injectable } from 'tsyringe';
+import type { ClassType } from '../types/class-type';
+import { metadataStorage } from '../metadata/metadata-storage';
+import type { ToolsetOptions } from '../metadata/toolset-metadata';
+
+/** Marks a class as a toolset; it is resolved through tsyringe, so its constructor can inject services. */
+export function Toolset(options: ToolsetOptions = {}): ClassDecorator {
+  return (target) => {
+    metadataStorage.addToolset({ target: target as unknown as ClassType, options });
+    // Records constructor parameter types for tsyringe; it throws nothing and builds nothing.
+    injectable()(target as unknown as new (...args: never[]) => unknown);
+  };
+}

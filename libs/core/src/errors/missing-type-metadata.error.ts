@@ -1,0 +1,11 @@
+import { ContractViolation, type ViolationSite } from './contract-violation';
+
+export class MissingTypeMetadataError extends ContractViolation {
+  constructor(site: ViolationSite, className: string, property: string) {
+    super(
+      site,
+      `'${property}' of '${className}' has no reflected type (design:type); the class was compiled without decorator metadata.`,
+      'compile with `"emitDecoratorMetadata": true` and `"experimentalDecorators": true` using tsc or swc (esbuild drops the metadata), or give @Field an explicit type thunk.',
+    );
+  }
+}

@@ -1,0 +1,11 @@
+import { ContractViolation, type ViolationSite } from './contract-violation';
+
+export class NoExplicitTypeError extends ContractViolation {
+  constructor(site: ViolationSite, className: string, property: string, reflectedType: string) {
+    super(
+      site,
+      `'${property}' of '${className}' reflects as ${reflectedType}, which does not say what it holds.`,
+      `give @Field an explicit type: \`@Field(() => [Item])\` for an array of Item, \`@Field(() => Nested)\` for an object, \`@Field(() => String)\` for a string, \`@Field(() => unionOf(A, B))\` for a union.`,
+    );
+  }
+}

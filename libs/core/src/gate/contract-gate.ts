@@ -1,0 +1,218 @@
+import type { ClassType } from '../types/class-type';
+import type { Tool } from '@modelcontextprotocol/server';
+import { Compile } from 'typebox/compile';
+import type { TSchema } from 'typebox';
+import { metadataStorage } from '../metadata/metadata-storage';
+import type { ToolMetadata } from '../metadata/tool-metadata';
+import { ContractError } from '../errors/contract-error';
+import type { ContractViolation, ViolationSite } from '../errors/contract-violation';
+import { CredentialArgumentError } from '../errors/credential-argument.error';
+import { DuplicateToolNameError } from '../errors/duplicate-tool-name.error';
+import { EmptyToolsetError } from '../errors/empty-toolset.error';
+import { InvalidArgsError } from '../errors/invalid-args.error';
+import { InvalidMessageFieldError } from '../errors/invalid-message-field.error';
+import { InvalidReturnsUnionError } from '../errors/invalid-returns-union.error';
+import { InvalidToolNameError } from '../errors/invalid-tool-name.error';
+import { MissingDescriptionError } from '../errors/missing-description.error';
+import { MissingReturnsError } from '../errors/missing-returns.error';
+import { NotAToolsetError } from '../errors/not-a-toolset.error';
+import { ResultNotToolResultError } from '../errors/result-not-tool-result.error';
+import { sameIdentifier, TOOL_NAME_PATTERN, toolNameOf, toolsetNameOf } from '../helpers/naming';
+import { ToolError } from '../results/tool-error';
+import { ToolResult } from '../results/tool-result';
+import { ClassModelBuilder } from '../schema/class-model-builder';
+import { emitClass } from '../schema/schema-emitter';
+import type { ClassModel } from '../schema/type-model';
+import { compileMaterializer } from '../values/args-materializer';
+import { compileClassProjector } from '../values/result-projector';
+import type { CompiledTool, CompiledToolset, OutputArm, ToolCatalog } from './tool-catalog';
+
+const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProperties: false } as TSchema;
+
+/**
+ * The startup gate: checks every toolset against the contract and compiles what each call needs.
+ * Throws one `ContractError` listing every violation found.
+ */
+export function runContractGate(serverName: string, toolsetClasses: readonly ClassType[]): ToolCatalog {
+  const gate = new ContractGate();
+  const toolsets = toolsetClasses.map((cls) => gate.inspectToolset(cls)).filter((t): t is CompiledToolset => !!t);
+  const tools = new Map<string, CompiledTool>();
+  for (const toolset of toolsets) {
+    for (const tool of toolset.tools) {
+      const existing = tools.get(tool.name);
+      if (existing) gate.violations.push(new DuplicateToolNameError(tool.name, existing.toolset.name, toolset.name));
+      else tools.set(tool.name, tool);
+    }
+  }
+  if (gate.violations.length > 0) throw new ContractError(serverName, gate.violations);
+  return { toolsets, tools };
+}
+
+class ContractGate {
+  /** Shared with the model builder, so violations stay in the order they were found. */
+  readonly violations: ContractViolation[] = [];
+  private readonly models = new ClassModelBuilder(this.violations);
+
+  inspectToolset(cls: ClassType): CompiledToolset | undefined {
+    const metadata = metadataStorage.getToolset(cls);
+    if (!metadata) {
+      this.report(new NotAToolsetError(cls.name));
+      return undefined;
+    }
+    const name = metadata.options.name ?? toolsetNameOf(cls.name);
+    const toolset: CompiledToolset = {
+      name,
+      description: metadata.options.description,
+      cls,
+      credentialHeaders: (metadata.options.credentialHeaders ?? []).map((h) => h.toLowerCase()),
+      tools: [],
+    };
+    const tools = metadataStorage.getTools(cls);
+    if (tools.length === 0) this.report(new EmptyToolsetError(name, cls.name));
+    for (const tool of tools) {
+      const compiled = this.inspectTool(toolset, tool);
+      if (compiled) toolset.tools.push(compiled);
+    }
+    return toolset;
+  }
+
+  private inspectTool(toolset: CompiledToolset, tool: ToolMetadata): CompiledTool | undefined {
+    const { options } = tool;
+    const name = options.name ?? toolNameOf(tool.methodName);
+    const site: ViolationSite = { toolset: toolset.name, tool: name };
+    const before = this.violations.length;
+
+    if (!TOOL_NAME_PATTERN.test(name)) this.report(new InvalidToolNameError(site, name));
+    if (typeof options.description !== 'string' || options.description.trim() === '') {
+      this.report(new MissingDescriptionError(site));
+    }
+    const arms = this.inspectReturns(site, tool);
+    const args = this.inspectArgs(site, toolset, options.args);
+    if (this.violations.length > before || !arms || args === null) return undefined;
+
+    const inputSchema = args ? emitClass(args, 'input') : NO_ARGS_SCHEMA;
+    const okSchema = emitClass(arms.ok, 'output');
+    const errorSchema = arms.error && emitClass(arms.error, 'output');
+    const outputSchema = errorSchema
+      ? {
+          type: 'object',
+          title: arms.ok.name,
+          ...(arms.ok.description !== undefined && { description: arms.ok.description }),
+          anyOf: [okSchema, errorSchema],
+        }
+      : okSchema;
+    const descriptor = toWire<Tool>({
+      name,
+      ...(options.title !== undefined && { title: options.title }),
+      description: options.description,
+      inputSchema,
+      outputSchema,
+      ...(options.annotations !== undefined && { annotations: options.annotations }),
+    });
+    return {
+      name,
+      toolset,
+      methodName: tool.methodName,
+      descriptor,
+      inputSchema,
+      inputValidator: Compile(inputSchema),
+      materialize: args ? compileMaterializer(args) : undefined,
+      extraArgRules: args ? collectExtraRules(args) : [],
+      ok: outputArm(arms.ok, okSchema),
+      error: arms.error && errorSchema && outputArm(arms.error, errorSchema),
+    };
+  }
+
+  /** Resolves `returns` into its result arm and optional ToolError arm, reporting what is wrong. */
+  private inspectReturns(site: ViolationSite, tool: ToolMetadata): { ok: ClassModel; error?: ClassModel } | undefined {
+    const { returns } = tool.options;
+    if (returns === undefined || returns === null) {
+      this.report(new MissingReturnsError(site, tool.methodName, tool.target.name));
+      return undefined;
+    }
+    if (Array.isArray(returns)) {
+      const [ok, error] = returns as unknown[];
+      const valid = returns.length === 2 && isClass(ok) && isClass(error) && extendsClass(error, ToolError) && !extendsClass(ok, ToolError);
+      if (!valid) {
+        this.report(new InvalidReturnsUnionError(site, returns.map(nameOf).join(', ')));
+        return undefined;
+      }
+      const okModel = this.inspectResultArm(site, ok);
+      const errorModel = this.models.build(error, site);
+      return okModel && errorModel ? { ok: okModel, error: errorModel } : undefined;
+    }
+    if (!isClass(returns)) {
+      this.report(new InvalidReturnsUnionError(site, nameOf(returns)));
+      return undefined;
+    }
+    const ok = this.inspectResultArm(site, returns);
+    return ok && { ok };
+  }
+
+  private inspectResultArm(site: ViolationSite, cls: ClassType): ClassModel | undefined {
+    const armSite = { ...site, path: cls.name };
+    if (!extendsClass(cls, ToolResult)) this.report(new ResultNotToolResultError(armSite, cls.name));
+    const model = this.models.build(cls, armSite);
+    if (!model) return undefined;
+    const message = model.fields.find((field) => field.name === 'message');
+    const problem = !message ? 'missing' : message.optional ? 'optional' : message.type.kind !== 'string' ? 'not-string' : undefined;
+    if (problem) {
+      this.report(new InvalidMessageFieldError({ ...site, path: `${cls.name}.message` }, cls.name, problem));
+      return undefined;
+    }
+    return model;
+  }
+
+  /** The args model, undefined for a tool without args, null when the args are broken. */
+  private inspectArgs(site: ViolationSite, toolset: CompiledToolset, args: unknown): ClassModel | undefined | null {
+    if (args === undefined) return undefined;
+    if (!isClass(args)) {
+      this.report(new InvalidArgsError(site, nameOf(args)));
+      return null;
+    }
+    const model = this.models.build(args, { ...site, path: args.name }, 'args');
+    if (!model) return null;
+    for (const field of model.fields) {
+      const header = toolset.credentialHeaders.find((h) => sameIdentifier(h, field.name));
+      if (header) this.report(new CredentialArgumentError({ ...site, path: `${args.name}.${field.name}` }, args.name, field.name, header));
+    }
+    return model;
+  }
+
+  private report(violation: ContractViolation): void {
+    this.violations.push(violation);
+  }
+}
+
+function outputArm(model: ClassModel, schema: TSchema): OutputArm {
+  return { model, project: compileClassProjector(model), validator: Compile(schema) };
+}
+
+function collectExtraRules(model: ClassModel, seen = new Set<ClassModel>()): string[] {
+  if (seen.has(model)) return [];
+  seen.add(model);
+  const nested = model.fields.flatMap((field) => {
+    const type = field.type.kind === 'array' ? field.type.items : field.type;
+    return type.kind === 'object' ? collectExtraRules(type.model, seen) : [];
+  });
+  return [...model.extraRules.map((rule) => `${model.name}.${rule}`), ...nested];
+}
+
+/** A JSON-clean copy: TypeBox keeps its markers in non-enumerable keys, which JSON drops. */
+function toWire<T>(value: object): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}
+
+function isClass(value: unknown): value is ClassType {
+  return typeof value === 'function' && value.prototype !== undefined;
+}
+
+function extendsClass(cls: ClassType, base: ClassType): boolean {
+  return cls === base || cls.prototype instanceof base;
+}
+
+function nameOf(value: unknown): string {
+  if (typeof value === 'function') return value.name || 'anonymous class';
+  if (value === undefined || value === null) return String(value);
+  return typeof value === 'object' ? JSON.stringify(value) ?? typeof value : String(value);
+}

@@ -1,0 +1,46 @@
+import type { ClassType } from '../types/class-type';
+import type { Tool } from '@modelcontextprotocol/server';
+import type { Validator } from 'typebox/compile';
+import type { TSchema } from 'typebox';
+import type { ClassModel } from '../schema/type-model';
+import type { Materializer } from '../values/args-materializer';
+import type { Projector } from '../values/result-projector';
+
+/** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */
+export interface OutputArm {
+  model: ClassModel;
+  project: Projector;
+  validator: Validator;
+}
+
+/** Everything a call needs, computed by the gate at startup. */
+export interface CompiledTool {
+  name: string;
+  toolset: CompiledToolset;
+  methodName: string;
+  /** The entry advertised in `tools/list`, JSON-clean. */
+  descriptor: Tool;
+  inputSchema: TSchema;
+  inputValidator: Validator;
+  /** Undefined for a tool without `args`: it receives `{}`. */
+  materialize?: Materializer;
+  /** Names of class-validator rules with no JSON Schema form; class-validator checks them per call. */
+  extraArgRules: readonly string[];
+  ok: OutputArm;
+  /** Present when the tool is declared `returns: [XResult, ToolError]`. */
+  error?: OutputArm;
+}
+
+export interface CompiledToolset {
+  name: string;
+  description?: string;
+  cls: ClassType;
+  credentialHeaders: readonly string[];
+  tools: CompiledTool[];
+}
+
+/** The gate's product: every toolset and tool of one server, checked and compiled. */
+export interface ToolCatalog {
+  toolsets: readonly CompiledToolset[];
+  tools: ReadonlyMap<string, CompiledTool>;
+}

@@ -1,0 +1,27 @@
+// Decorators record design:type through reflect-metadata, and tsyringe needs it: load it first.
+import 'reflect-metadata';
+
+export { Field } from './decorators/field.decorator';
+export { Result } from './decorators/result.decorator';
+export { Tool, type ToolOptions, type ToolMethod } from './decorators/tool.decorator';
+export { Toolset } from './decorators/toolset.decorator';
+
+export { ToolResult } from './results/tool-result';
+export { ToolError } from './results/tool-error';
+export { isToolError } from './results/is-tool-error';
+
+export { unionOf, type TypeSpec, type TypeThunk, type UnionSpec, type EnumLike } from './types/type-spec';
+export type { ClassType } from './types/class-type';
+export type { ToolArgs, ToolOutput, ToolReturns } from './types/tool-returns';
+export type { FieldOptions } from './metadata/field-metadata';
+export type { ResultOptions } from './metadata/result-metadata';
+export type { ToolsetOptions } from './metadata/toolset-metadata';
+export type { ToolAnnotations } from './metadata/tool-metadata';
+
+export { runContractGate } from './gate/contract-gate';
+export type { ToolCatalog, CompiledTool, CompiledToolset } from './gate/tool-catalog';
+
+export { buildServer, type BuildServerOptions, type ToolsetServer } from './server/build-server';
+export { stderrLogger, type Logger } from './server/logger';
+
+export * from './errors';

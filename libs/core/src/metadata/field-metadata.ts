@@ -1,0 +1,22 @@
+import type { ClassType } from '../types/class-type';
+import type { TypeThunk } from '../types/type-spec';
+
+export interface FieldOptions {
+  /** Shown to models as the property's `description`. */
+  description?: string;
+  /** Example values, advertised as `examples`. */
+  examples?: unknown[];
+  /** Marks the property `deprecated` in the schema; it is still validated and sent. */
+  deprecated?: boolean;
+}
+
+export interface FieldMetadata {
+  target: ClassType;
+  propertyName: string;
+  typeThunk?: TypeThunk;
+  /** `design:type` as emitted by the compiler; undefined when metadata was not emitted. */
+  designType?: unknown;
+  /** Whether `Reflect.getMetadata` existed when the decorator ran (reflect-metadata loaded). */
+  reflectLoaded: boolean;
+  options: FieldOptions;
+}

@@ -1,0 +1,25 @@
+import type { ClassType } from '../types/class-type';
+
+export interface ToolAnnotations {
+  title?: string;
+  readOnlyHint?: boolean;
+  destructiveHint?: boolean;
+  idempotentHint?: boolean;
+  openWorldHint?: boolean;
+}
+
+/** The untyped view of `@Tool` options that the builder reads; the decorator's signature is stricter. */
+export interface ToolOptionsRecord {
+  name?: string;
+  title?: string;
+  description?: string;
+  args?: ClassType;
+  returns?: unknown;
+  annotations?: ToolAnnotations;
+}
+
+export interface ToolMetadata {
+  target: ClassType;
+  methodName: string;
+  options: ToolOptionsRecord;
+}

@@ -1,0 +1,157 @@
+import type { ClassType } from '../types/class-type';
+import { Type } from 'typebox';
+import { metadataStorage } from '../metadata/metadata-storage';
+import type { FieldMetadata } from '../metadata/field-metadata';
+import type { ContractViolation, ViolationSite } from '../errors/contract-violation';
+import { CircularReferenceError } from '../errors/circular-reference.error';
+import { MissingTypeMetadataError } from '../errors/missing-type-metadata.error';
+import { NoExplicitTypeError } from '../errors/no-explicit-type.error';
+import { NoFieldsError } from '../errors/no-fields.error';
+import { ReflectMetadataMissingError } from '../errors/reflect-metadata-missing.error';
+import { UnsupportedPatternError } from '../errors/unsupported-pattern.error';
+import { UnsupportedTypeError } from '../errors/unsupported-type.error';
+import { isUnionSpec, type TypeSpec } from '../types/type-spec';
+import type { ClassModel, FieldModel, TypeModel } from './type-model';
+import { readValidation, enumValues, type PropertyValidation } from './validator-keywords';
+
+/** `design:type` values that do not say what a property holds. */
+const AMBIGUOUS = new Set<unknown>([Object, Array, Promise, Function]);
+
+/**
+ * Resolves DTO classes into `ClassModel`s, once per class, and collects every contract violation met
+ * on the way instead of stopping at the first.
+ */
+export class ClassModelBuilder {
+  private readonly models = new Map<ClassType, ClassModel | null>();
+  private readonly stack: ClassType[] = [];
+
+  constructor(readonly violations: ContractViolation[] = []) {}
+
+  /** The model of `cls`, or undefined when it cannot be expressed (the reason is in `violations`). */
+  build(cls: ClassType, site: ViolationSite, role: 'root' | 'nested' | 'args' = 'root'): ClassModel | undefined {
+    const cached = this.models.get(cls);
+    if (cached !== undefined) return cached ?? undefined;
+    if (this.stack.includes(cls)) {
+      const cycle = [...this.stack.slice(this.stack.indexOf(cls)), cls].map((c) => c.name);
+      this.violations.push(new CircularReferenceError(site, cycle));
+      return undefined;
+    }
+    this.stack.push(cls);
+    const before = this.violations.length;
+    const model = this.buildFields(cls, site, role);
+    this.stack.pop();
+    const ok = this.violations.length === before;
+    this.models.set(cls, ok ? model : null);
+    return ok ? model : undefined;
+  }
+
+  private buildFields(cls: ClassType, site: ViolationSite, role: 'root' | 'nested' | 'args'): ClassModel {
+    const model: ClassModel = {
+      cls,
+      name: cls.name,
+      description: metadataStorage.getResult(cls)?.options.description,
+      fields: [],
+      extraRules: [],
+    };
+    const fields = metadataStorage.getFields(cls);
+    if (fields.length === 0 && role !== 'root') {
+      this.violations.push(new NoFieldsError(site, cls.name, role === 'args' ? 'args' : 'nested'));
+    }
+    const validation = readValidation(cls);
+    for (const field of fields) {
+      const fieldSite = { ...site, path: `${site.path ?? cls.name}.${field.propertyName}` };
+      const rules = validation.get(field.propertyName);
+      const type = this.resolveField(field, fieldSite, rules);
+      if (!type) continue;
+      if (rules?.unsupportedPatternFlags) {
+        this.violations.push(new UnsupportedPatternError(fieldSite, cls.name, field.propertyName, rules.unsupportedPatternFlags));
+      }
+      const fieldModel: FieldModel = {
+        name: field.propertyName,
+        optional: rules?.optional ?? false,
+        type,
+        keywords: { value: rules?.value ?? {}, items: rules?.items ?? {} },
+        description: field.options.description,
+        examples: field.options.examples,
+        deprecated: field.options.deprecated,
+      };
+      model.fields.push(fieldModel);
+      for (const rule of rules?.unmapped ?? []) model.extraRules.push(`${field.propertyName}: ${rule}`);
+    }
+    return model;
+  }
+
+  private resolveField(field: FieldMetadata, site: ViolationSite, rules?: PropertyValidation): TypeModel | undefined {
+    const className = field.target.name;
+    let type: TypeModel | undefined;
+    if (field.typeThunk) {
+      let spec: unknown;
+      try {
+        spec = field.typeThunk();
+      } catch (error) {
+        this.violations.push(new UnsupportedTypeError(site, className, field.propertyName, `a thunk that threw (${(error as Error).message})`));
+        return undefined;
+      }
+      type = this.fromSpec(spec, site, className, field.propertyName);
+    } else if (!field.reflectLoaded) {
+      this.violations.push(new ReflectMetadataMissingError(site, className, field.propertyName));
+    } else if (field.designType === undefined) {
+      this.violations.push(new MissingTypeMetadataError(site, className, field.propertyName));
+    } else if (AMBIGUOUS.has(field.designType)) {
+      this.violations.push(new NoExplicitTypeError(site, className, field.propertyName, (field.designType as { name: string }).name));
+    } else {
+      type = this.fromSpec(field.designType, site, className, field.propertyName);
+    }
+    return type && rules ? refine(type, rules) : type;
+  }
+
+  private fromSpec(spec: unknown, site: ViolationSite, className: string, property: string): TypeModel | undefined {
+    if (spec === String) return { kind: 'string' };
+    if (spec === Number) return { kind: 'number' };
+    if (spec === Boolean) return { kind: 'boolean' };
+    if (spec === Date) return { kind: 'date' };
+    if (spec === Object) return { kind: 'json-object' };
+    if (Array.isArray(spec) && spec.length === 1) {
+      const items = this.fromSpec(spec[0], { ...site, path: `${site.path}[]` }, className, property);
+      return items && { kind: 'array', items };
+    }
+    if (isUnionSpec(spec)) {
+      const arms = spec.arms.map((arm: TypeSpec) => this.fromSpec(arm, site, className, property));
+      return arms.every(Boolean) ? { kind: 'union', arms: arms as TypeModel[] } : undefined;
+    }
+    if (typeof spec === 'function' && !AMBIGUOUS.has(spec) && spec.prototype) {
+      const model = this.build(spec as ClassType, site, 'nested');
+      return model && { kind: 'object', model };
+    }
+    if (Type.IsSchema(spec) && Object.getOwnPropertyNames(spec).includes('~kind')) return { kind: 'schema', schema: spec };
+    if (isEnumLike(spec)) return { kind: 'enum', values: enumValues(spec) };
+    this.violations.push(new UnsupportedTypeError(site, className, property, describe(spec)));
+    return undefined;
+  }
+}
+
+/** Applies the type-changing validators: `IsInt` (number → integer) and `IsIn`/`IsEnum` (→ enum). */
+function refine(type: TypeModel, rules: PropertyValidation): TypeModel {
+  if (type.kind === 'array') {
+    let items = type.items;
+    if (rules.integerEach && items.kind === 'number') items = { kind: 'integer' };
+    if (rules.enumValues && rules.enumEach) items = { kind: 'enum', values: rules.enumValues };
+    return items === type.items ? type : { kind: 'array', items };
+  }
+  if (rules.enumValues && !rules.enumEach) return { kind: 'enum', values: rules.enumValues };
+  if (rules.integer && type.kind === 'number') return { kind: 'integer' };
+  return type;
+}
+
+function isEnumLike(spec: unknown): spec is Record<string, string | number> {
+  if (typeof spec !== 'object' || spec === null || Array.isArray(spec)) return false;
+  const values = Object.values(spec);
+  return values.length > 0 && values.every((v) => typeof v === 'string' || typeof v === 'number');
+}
+
+function describe(spec: unknown): string {
+  if (spec === undefined) return 'undefined';
+  if (typeof spec === 'function') return spec.name || 'an anonymous function';
+  if (Array.isArray(spec)) return `an array of ${spec.length} types (use [Type] for an array, unionOf(...) for a union)`;
+  return typeof spec === 'object' ? 'an object that is neither an enum nor a TypeBox schema' : String(spec);
+}

@@ -1,0 +1,124 @@
+import type { ClassType } from '../types/class-type';
+import { getMetadataStorage } from 'class-validator';
+
+type ValidationMetadata = ReturnType<ReturnType<typeof getMetadataStorage>['getTargetValidationMetadatas']>[number];
+
+/** What the class-validator decorators of one property say about its schema. */
+export interface PropertyValidation {
+  optional: boolean;
+  /** `IsInt` (refines number to integer), `IsEnum`/`IsIn` (replace the type by an enum). */
+  integer: boolean;
+  integerEach: boolean;
+  enumValues?: readonly (string | number)[];
+  enumEach: boolean;
+  value: Record<string, unknown>;
+  items: Record<string, unknown>;
+  /** Regex flags JSON Schema `pattern` cannot carry (it has none). */
+  unsupportedPatternFlags?: string;
+  /** Validators with no JSON Schema form (`IsPhoneNumber`, custom ones): class-validator runs them. */
+  unmapped: string[];
+}
+
+/** Validators the schema's `type` already enforces. */
+const COVERED_BY_TYPE = new Set(['isString', 'isNumber', 'isBoolean', 'isDate', 'isArray', 'isObject', 'isDefined']);
+
+const FORMATS: Record<string, string> = {
+  isEmail: 'email',
+  isUrl: 'uri',
+  isUuid: 'uuid',
+  isIso8601: 'date-time',
+  isDateString: 'date-time',
+};
+
+/** Reads class-validator's metadata for `cls` (inherited included), grouped by property. */
+export function readValidation(cls: ClassType): Map<string, PropertyValidation> {
+  const byProperty = new Map<string, PropertyValidation>();
+  const metadatas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+  for (const metadata of metadatas) {
+    let entry = byProperty.get(metadata.propertyName);
+    if (!entry) {
+      entry = { optional: false, integer: false, integerEach: false, enumEach: false, value: {}, items: {}, unmapped: [] };
+      byProperty.set(metadata.propertyName, entry);
+    }
+    apply(entry, metadata);
+  }
+  return byProperty;
+}
+
+function apply(entry: PropertyValidation, metadata: ValidationMetadata): void {
+  if (metadata.type === 'conditionalValidation' && metadata.name === 'isOptional') {
+    entry.optional = true;
+    return;
+  }
+  const name = metadata.name ?? '';
+  const [first, second] = metadata.constraints ?? [];
+  const target = metadata.each ? entry.items : entry.value;
+  switch (name) {
+    case 'isInt':
+      if (metadata.each) entry.integerEach = true;
+      else entry.integer = true;
+      return;
+    case 'isIn':
+      entry.enumValues = first as (string | number)[];
+      entry.enumEach = metadata.each === true;
+      return;
+    case 'isEnum':
+      entry.enumValues = enumValues(first as Record<string, string | number>);
+      entry.enumEach = metadata.each === true;
+      return;
+    case 'min':
+      target['minimum'] = first;
+      return;
+    case 'max':
+      target['maximum'] = first;
+      return;
+    case 'isPositive':
+      target['exclusiveMinimum'] = 0;
+      return;
+    case 'isNegative':
+      target['exclusiveMaximum'] = 0;
+      return;
+    case 'minLength':
+      target['minLength'] = first;
+      return;
+    case 'maxLength':
+      target['maxLength'] = first;
+      return;
+    case 'isLength':
+      target['minLength'] = first;
+      if (second !== undefined) target['maxLength'] = second;
+      return;
+    case 'isNotEmpty':
+      target['minLength'] = Math.max(1, Number(target['minLength'] ?? 0));
+      return;
+    case 'matches': {
+      const regex = first instanceof RegExp ? first : new RegExp(String(first), (second as string | undefined) ?? '');
+      const flags = regex.flags.replace(/[gu]/g, '');
+      if (flags) entry.unsupportedPatternFlags = flags;
+      target['pattern'] = regex.source;
+      return;
+    }
+    case 'arrayMinSize':
+      entry.value['minItems'] = first;
+      return;
+    case 'arrayMaxSize':
+      entry.value['maxItems'] = first;
+      return;
+    case 'arrayNotEmpty':
+      entry.value['minItems'] = Math.max(1, Number(entry.value['minItems'] ?? 0));
+      return;
+    case 'arrayUnique':
+      entry.value['uniqueItems'] = true;
+      return;
+    default:
+      if (FORMATS[name]) target['format'] = FORMATS[name];
+      else if (metadata.type === 'customValidation' && !COVERED_BY_TYPE.has(name)) entry.unmapped.push(name || 'custom');
+  }
+}
+
+/** The values of a TypeScript enum, without the reverse entries numeric enums carry. */
+export function enumValues(entity: Record<string, string | number>): (string | number)[] {
+  return Object.entries(entity)
+    .filter(([key]) => !/^\d+$/.test(key) || typeof entity[entity[key] as string] !== 'number')
+    .map(([, value]) => value);
+}

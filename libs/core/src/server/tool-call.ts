@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import type { CallToolResult } from '@modelcontextprotocol/server';
+import { validate } from 'class-validator';
+import type { DependencyContainer } from 'tsyringe';
+import type { CompiledTool } from '../gate/tool-catalog';
+import { isToolError } from '../results/is-tool-error';
+import { describeArgumentErrors } from './argument-errors';
+import type { Logger } from './logger';
+
+/**
+ * Runs one `tools/call` against a compiled tool: checks the arguments, resolves the toolset in the
+ * request's own container, invokes the method, and turns what it returned (or threw) into a result.
+ */
+export async function runToolCall(
+  tool: CompiledTool,
+  rawArgs: unknown,
+  container: DependencyContainer,
+  logger: Logger,
+): Promise<CallToolResult> {
+  const args = rawArgs ?? {};
+  if (!tool.inputValidator.Check(args)) {
+    return invalidArguments(tool, describeArgumentErrors(tool.inputValidator.Errors(args), argumentNames(tool)));
+  }
+  let returned: unknown;
+  try {
+    const input = tool.materialize ? tool.materialize(args as Record<string, unknown>) : {};
+    if (tool.extraArgRules.length > 0) {
+      const problems = await validate(input as object, { forbidUnknownValues: false });
+      if (problems.length > 0) {
+        return invalidArguments(tool, problems.flatMap((p) => Object.values(p.constraints ?? {}).map((m) => `'${p.property}': ${m}.`)));
+      }
+    }
+    const toolset = container.resolve(tool.toolset.cls as new () => Record<string, (input: unknown) => unknown>);
+    returned = await toolset[tool.methodName](input);
+  } catch (error) {
+    logger.warn('tool threw', { tool: tool.name, error: errorName(error), detail: errorMessage(error) });
+    return textError(errorMessage(error));
+  }
+  return toResult(tool, returned, logger);
+}
+
+/** Cleans the returned value down to the declared keys, checks it, and sends it both ways. */
+export function toResult(tool: CompiledTool, returned: unknown, logger: Logger): CallToolResult {
+  const failed = tool.error !== undefined && isToolError(returned);
+  const arm = failed ? tool.error! : tool.ok;
+  const structuredContent = arm.project(returned);
+  if (!arm.validator.Check(structuredContent)) {
+    const correlationId = randomUUID();
+    logger.error('tool returned a result that does not match its output schema', {
+      correlationId,
+      tool: tool.name,
+      arm: arm.model.name,
+      errors: arm.validator.Errors(structuredContent).map((e) => `${e.instancePath || '/'} ${e.message}`),
+    });
+    return textError(
+      `The tool '${tool.name}' produced a result that does not match its declared output, so it was not sent. ` +
+        `This is a server bug; the server log has the details under correlation id ${correlationId}.`,
+    );
+  }
+  return {
+    content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
+    structuredContent: structuredContent as Record<string, unknown>,
+    ...(failed && { isError: true }),
+  };
+}
+
+function invalidArguments(tool: CompiledTool, problems: string[]): CallToolResult {
+  return textError(`Invalid arguments for tool '${tool.name}':\n${problems.map((p) => `- ${p}`).join('\n')}`);
+}
+
+function textError(text: string): CallToolResult {
+  return { content: [{ type: 'text', text }], isError: true };
+}
+
+function argumentNames(tool: CompiledTool): string[] {
+  return Object.keys((tool.inputSchema as { properties?: object }).properties ?? {});
+}
+
+function errorMessage(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return typeof error === 'string' ? error : 'The tool failed.';
+}
+
+function errorName(error: unknown): string {
+  return error instanceof Error ? error.name : typeof error;
+}

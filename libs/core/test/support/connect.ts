@@ -1,0 +1,30 @@
+import { Client } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import type { ToolsetServer } from '../../src';
+
+/** The SDK v2 `Client` (2026-07-28 era) connected in memory to a server built by `buildServer`. */
+export async function connectClient(server: ToolsetServer): Promise<Client> {
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'core-test', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+/** The v1 `@modelcontextprotocol/sdk` `Client` (2025 era): it validates structuredContent with Ajv. */
+export async function connectLegacyClient(server: ToolsetServer): Promise<LegacyClient> {
+  const [clientSide, serverSide] = LegacyInMemoryTransport.createLinkedPair();
+  await server.connect(serverSide as never);
+  const client = new LegacyClient({ name: 'core-test-2025', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
+}
+
+/** A silent logger that remembers what it was told, for asserting on server-side log lines. */
+export function recordingLogger() {
+  const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => lines.push({ level, message, fields });
+  return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
+}
