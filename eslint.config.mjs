@@ -32,6 +32,8 @@ export default [
     rules: {
       // Decorated DTO properties are assigned by the framework, not constructors.
       '@typescript-eslint/no-non-null-assertion': 'off',
+      // A tool method may ignore its args; the leading underscore says so.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
   },
 ];

@@ -1,0 +1,378 @@
+import 'reflect-metadata';
+import { IsOptional, Matches } from 'class-validator';
+import {
+  buildServer,
+  CircularReferenceError,
+  ContractError,
+  CredentialArgumentError,
+  DuplicateToolNameError,
+  EmptyToolsetError,
+  Field,
+  InvalidArgsError,
+  InvalidMessageFieldError,
+  InvalidReturnsUnionError,
+  InvalidToolNameError,
+  MissingDescriptionError,
+  MissingReturnsError,
+  NoExplicitTypeError,
+  NoFieldsError,
+  NotAToolsetError,
+  ResultNotToolResultError,
+  Tool,
+  ToolError,
+  ToolResult,
+  Toolset,
+  UnsupportedPatternError,
+  UnsupportedTypeError,
+  type ClassType,
+  type ContractViolation,
+} from '../../src';
+
+class OkResult extends ToolResult {}
+
+/** Runs the gate and returns the ContractError it must throw. */
+function gateError(...toolsets: ClassType[]): ContractError {
+  try {
+    buildServer({ name: 'gate-test', version: '0.0.0', toolsets });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ContractError);
+    return error as ContractError;
+  }
+  throw new Error('the gate accepted toolsets that break the contract');
+}
+
+/** The single violation of the given class; fails when there is none or more than one. */
+function onlyViolation<T extends ContractViolation>(error: ContractError, kind: abstract new (...args: never[]) => T): T {
+  const found = error.violations.filter((v) => v instanceof kind);
+  expect(found).toHaveLength(1);
+  return found[0] as T;
+}
+
+// Casts for declarations TypeScript itself would reject: the gate also guards plain JS and `any`.
+const loose = <T = never>(value: unknown) => value as T;
+
+describe('startup gate', () => {
+  it('refuses a tool without returns', () => {
+    @Toolset({ name: 'ts' })
+    class NoReturns {
+      @Tool(loose({ description: 'No returns.' }))
+      act() {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(NoReturns), MissingReturnsError);
+    expect(violation.message).toContain("@Tool on 'act' of 'NoReturns' declares no `returns`");
+    expect(violation.message).toContain('Fix: add `returns: XResult`');
+    expect(violation).toMatchObject({ toolset: 'ts', tool: 'act' });
+  });
+
+  it('refuses a result class that does not extend ToolResult', () => {
+    class Plain {
+      @Field()
+      message!: string;
+    }
+    @Toolset({ name: 'ts' })
+    class PlainReturns {
+      @Tool({ description: 'Plain.', returns: loose<typeof OkResult>(Plain) })
+      act(): OkResult {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(PlainReturns), ResultNotToolResultError);
+    expect(violation.message).toContain("'Plain' does not extend ToolResult");
+    expect(violation.message).toContain('class Plain extends ToolResult');
+  });
+
+  it('refuses a result whose message is missing', () => {
+    class NoMessage {
+      @Field()
+      text!: string;
+    }
+    @Toolset({ name: 'ts' })
+    class MissingMessage {
+      @Tool({ description: 'x', returns: loose<typeof OkResult>(NoMessage) })
+      act(): OkResult {
+        return { message: '' };
+      }
+    }
+    const error = gateError(MissingMessage);
+    const violation = onlyViolation(error, InvalidMessageFieldError);
+    expect(violation.message).toContain("'message' of 'NoMessage'");
+    expect(violation.message).toContain('has no `message` field');
+    expect(error.violations.some((v) => v instanceof ResultNotToolResultError)).toBe(true);
+  });
+
+  it('refuses a result that makes message optional', () => {
+    class OptionalMessage extends ToolResult {
+      @Field()
+      @IsOptional()
+      declare message: string;
+    }
+    @Toolset({ name: 'ts' })
+    class OptionalToolset {
+      @Tool({ description: 'x', returns: OptionalMessage })
+      act(): OptionalMessage {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(OptionalToolset), InvalidMessageFieldError);
+    expect(violation.message).toContain('declares `message` optional');
+    expect(violation.path).toBe('OptionalMessage.message');
+  });
+
+  it('refuses a result whose message is not a string', () => {
+    class NumericMessage extends ToolResult {
+      @Field(() => Number)
+      declare message: string;
+    }
+    @Toolset({ name: 'ts' })
+    class NumericToolset {
+      @Tool({ description: 'x', returns: NumericMessage })
+      act(): NumericMessage {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(NumericToolset), InvalidMessageFieldError);
+    expect(violation.message).toContain('with a type other than string');
+  });
+
+  it('refuses a union other than one result arm plus ToolError', () => {
+    class OtherResult extends ToolResult {}
+    @Toolset({ name: 'ts' })
+    class BadUnion {
+      @Tool({ description: 'x', returns: loose<[typeof OkResult, typeof ToolError]>([OkResult, OtherResult]) })
+      act(): OkResult {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(BadUnion), InvalidReturnsUnionError);
+    expect(violation.message).toContain('`returns: [OkResult, OtherResult]` is not a supported union');
+    expect(violation.message).toContain('Fix: write `returns: [XResult, ToolError]`');
+  });
+
+  it("refuses an ambiguous property without a type thunk, naming 'prop' of 'Class'", () => {
+    class Match {
+      @Field()
+      id!: string;
+    }
+    class ListResult extends ToolResult {
+      @Field()
+      matches!: Match[];
+    }
+    @Toolset({ name: 'ts' })
+    class Ambiguous {
+      @Tool({ description: 'x', returns: ListResult })
+      list(): ListResult {
+        return { message: '', matches: [] };
+      }
+    }
+    const violation = onlyViolation(gateError(Ambiguous), NoExplicitTypeError);
+    expect(violation.message).toContain("'matches' of 'ListResult' reflects as Array");
+    expect(violation.message).toContain('`@Field(() => [Item])`');
+    expect(violation).toMatchObject({ toolset: 'ts', tool: 'list', path: 'ListResult.matches' });
+  });
+
+  it('refuses a nested class with no @Field properties', () => {
+    class Bare {
+      id!: string;
+    }
+    class WrapResult extends ToolResult {
+      @Field(() => Bare)
+      bare!: Bare;
+    }
+    @Toolset({ name: 'ts' })
+    class Nested {
+      @Tool({ description: 'x', returns: WrapResult })
+      act(): WrapResult {
+        return { message: '', bare: { id: '' } };
+      }
+    }
+    const violation = onlyViolation(gateError(Nested), NoFieldsError);
+    expect(violation.message).toContain("The nested class 'Bare' declares no @Field properties");
+    expect(violation.message).toContain("decorate each property of 'Bare'");
+  });
+
+  it('refuses circular DTO references, naming the cycle', () => {
+    class TreeNode {
+      @Field()
+      name!: string;
+
+      @Field(() => [TreeNode])
+      children!: TreeNode[];
+    }
+    class TreeResult extends ToolResult {
+      @Field(() => TreeNode)
+      root!: TreeNode;
+    }
+    @Toolset({ name: 'ts' })
+    class Circular {
+      @Tool({ description: 'x', returns: TreeResult })
+      tree(): TreeResult {
+        return { message: '', root: { name: '', children: [] } };
+      }
+    }
+    const violation = onlyViolation(gateError(Circular), CircularReferenceError);
+    expect(violation.message).toContain('(TreeNode -> TreeNode)');
+    expect(violation.message).toContain('refer back by id');
+  });
+
+  it('refuses a missing or empty tool description', () => {
+    @Toolset({ name: 'ts' })
+    class Undescribed {
+      @Tool(loose({ returns: OkResult }))
+      first(): OkResult {
+        return { message: '' };
+      }
+
+      @Tool({ description: '   ', returns: OkResult })
+      second(): OkResult {
+        return { message: '' };
+      }
+    }
+    const error = gateError(Undescribed);
+    const found = error.violations.filter((v) => v instanceof MissingDescriptionError);
+    expect(found.map((v) => v.tool)).toEqual(['first', 'second']);
+    expect(found[0].message).toContain("add `description: '...'` to @Tool");
+  });
+
+  it.each([['has space'], ['x'.repeat(129)], ['émoji'], ['']])('refuses the tool name %j', (name) => {
+    @Toolset({ name: 'ts' })
+    class BadName {
+      @Tool({ name, description: 'x', returns: OkResult })
+      act(): OkResult {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(BadName), InvalidToolNameError);
+    expect(violation.message).toContain('1 to 128 characters of A-Z a-z 0-9 _ - .');
+  });
+
+  it('refuses duplicate tool names across the toolsets of one server', () => {
+    @Toolset({ name: 'first' })
+    class First {
+      @Tool({ description: 'x', returns: OkResult })
+      search(): OkResult {
+        return { message: '' };
+      }
+    }
+    @Toolset({ name: 'second' })
+    class Second {
+      @Tool({ description: 'x', returns: OkResult })
+      search(): OkResult {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(First, Second), DuplicateToolNameError);
+    expect(violation.message).toContain("'search' is already used by toolset 'first'");
+    expect(violation.toolset).toBe('second');
+  });
+
+  it("refuses an argument named like one of the toolset's credential headers", () => {
+    class LeakyArgs {
+      @Field()
+      xDemoToken!: string;
+    }
+    @Toolset({ name: 'ts', credentialHeaders: ['x-demo-token'] })
+    class Leaky {
+      @Tool({ description: 'x', args: LeakyArgs, returns: OkResult })
+      act(_args: LeakyArgs): OkResult {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(Leaky), CredentialArgumentError);
+    expect(violation.message).toContain("'xDemoToken' of 'LeakyArgs' is an argument named like the credential header 'x-demo-token'");
+    expect(violation.message).toContain("context.credential('x-demo-token')");
+  });
+
+  it('refuses args that are not a class, or a class without fields', () => {
+    class NoFieldArgs {}
+    @Toolset({ name: 'ts' })
+    class BadArgs {
+      @Tool({ description: 'x', args: loose<typeof NoFieldArgs>({ query: String }), returns: OkResult })
+      first(): OkResult {
+        return { message: '' };
+      }
+
+      @Tool({ description: 'x', args: NoFieldArgs, returns: OkResult })
+      second(): OkResult {
+        return { message: '' };
+      }
+    }
+    const error = gateError(BadArgs);
+    expect(onlyViolation(error, InvalidArgsError).message).toContain('`args` must be a class with @Field properties');
+    expect(onlyViolation(error, NoFieldsError).message).toContain("The argument class 'NoFieldArgs' declares no @Field properties");
+  });
+
+  it('refuses a class passed as a toolset without @Toolset, and a toolset without tools', () => {
+    class Undecorated {}
+    @Toolset({ name: 'empty' })
+    class Empty {}
+    const error = gateError(Undecorated, Empty);
+    expect(onlyViolation(error, NotAToolsetError).message).toContain("'Undecorated' was passed in `toolsets` but is not decorated with @Toolset");
+    expect(onlyViolation(error, EmptyToolsetError).message).toContain("'Empty' has no @Tool methods");
+  });
+
+  it('refuses a type thunk that returns undefined (a circular import) and regex flags a pattern cannot carry', () => {
+    class Later {}
+    const holder: { cls?: typeof Later } = {};
+    class ThunkResult extends ToolResult {
+      @Field(() => holder.cls as typeof Later)
+      later!: Later;
+
+      @Field()
+      @Matches(/^abc$/i)
+      code!: string;
+    }
+    @Toolset({ name: 'ts' })
+    class Thunks {
+      @Tool({ description: 'x', returns: ThunkResult })
+      act(): ThunkResult {
+        return { message: '', later: {}, code: '' };
+      }
+    }
+    const error = gateError(Thunks);
+    expect(onlyViolation(error, UnsupportedTypeError).message).toContain('usually a circular import');
+    expect(onlyViolation(error, UnsupportedPatternError).message).toContain("uses the regex flag(s) 'i'");
+  });
+
+  it('reports every violation of every toolset at once, in one error message', () => {
+    class Loose extends ToolResult {
+      @Field()
+      data!: object;
+    }
+    @Toolset({ name: 'alpha' })
+    class Alpha {
+      @Tool({ name: 'bad name', description: '', returns: Loose })
+      act(): Loose {
+        return { message: '', data: {} };
+      }
+    }
+    @Toolset({ name: 'beta' })
+    class Beta {
+      @Tool(loose({ description: 'x' }))
+      other() {
+        return { message: '' };
+      }
+    }
+    const error = gateError(Alpha, Beta);
+    expect(error.violations.map((v) => v.constructor)).toEqual([
+      InvalidToolNameError,
+      MissingDescriptionError,
+      NoExplicitTypeError,
+      MissingReturnsError,
+    ]);
+    expect(error.message).toContain("Server 'gate-test' refused to start: 4 contract violations.");
+    for (const violation of error.violations) expect(error.message).toContain(violation.message);
+  });
+
+  it('builds a server when every toolset follows the contract', () => {
+    @Toolset({ name: 'fine' })
+    class Fine {
+      @Tool({ description: 'Fine.', returns: [OkResult, ToolError] })
+      act(): OkResult | ToolError {
+        return { message: '' };
+      }
+    }
+    expect(() => buildServer({ name: 'ok', version: '1', toolsets: [Fine] })).not.toThrow();
+  });
+});

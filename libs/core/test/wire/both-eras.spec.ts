@@ -1,0 +1,96 @@
+import 'reflect-metadata';
+import { buildServer } from '../../src';
+import { CatalogToolset } from '../support/catalog-toolset';
+import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
+
+interface AnyClient {
+  listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+const eras: [string, typeof connectClient | typeof connectLegacyClient][] = [
+  ['SDK v2 Client (2026-07-28)', connectClient],
+  ['SDK v1 Client (2025 era, Ajv-validating)', connectLegacyClient],
+];
+
+describe.each(eras)('over InMemoryTransport with the %s', (_era, connect) => {
+  let client: AnyClient;
+  const log = recordingLogger();
+
+  beforeAll(async () => {
+    const server = buildServer({ name: 'eras', version: '1', toolsets: [CatalogToolset], logger: log.logger });
+    client = (await connect(server)) as unknown as AnyClient;
+  });
+  afterAll(() => client.close());
+  beforeEach(() => log.lines.splice(0));
+
+  const textOf = (result: Record<string, unknown>) => (result['content'] as { text: string }[]).map((c) => c.text).join('\n');
+
+  it('lists every tool with a closed input schema and an open output schema', async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(['find', 'raw', 'explode', 'tag']);
+    const find = tools.find((t) => t.name === 'find')!;
+    expect(find.inputSchema).toMatchObject({ type: 'object', additionalProperties: false, required: ['query'] });
+    expect(find.outputSchema).toMatchObject({ type: 'object', title: 'FindResult', anyOf: [{ title: 'FindResult' }, { title: 'ToolError' }] });
+    expect(JSON.stringify(find.outputSchema)).not.toContain('additionalProperties');
+  });
+
+  it('returns structuredContent and the text block on success', async () => {
+    const result = await client.callTool({ name: 'find', arguments: { query: 'cap', limit: 1 } });
+    expect(result['isError']).toBeFalsy();
+    expect(result['structuredContent']).toEqual({ message: 'Found 1 items.', items: [{ sku: 'cap-0' }] });
+    expect(JSON.parse(textOf(result))).toEqual(result['structuredContent']);
+  });
+
+  it('sends a returned ToolError as isError with { error, detail }, valid under the advertised union', async () => {
+    const result = await client.callTool({ name: 'find', arguments: { query: 'missing' } });
+    expect(result['isError']).toBe(true);
+    expect(result['structuredContent']).toEqual({ error: 'not_found', detail: 'Nothing matches "missing"; try a shorter query.' });
+  });
+
+  it("turns a thrown exception into isError with the error's message only", async () => {
+    const result = await client.callTool({ name: 'explode', arguments: {} });
+    expect(result['isError']).toBe(true);
+    expect(textOf(result)).toBe('Upstream inventory service is unavailable.');
+    expect(result['structuredContent']).toBeUndefined();
+  });
+
+  it('names each bad argument and why, so a model can correct itself', async () => {
+    const result = await client.callTool({ name: 'find', arguments: { limit: 9, token: 'secret-value' } });
+    expect(result['isError']).toBe(true);
+    const text = textOf(result);
+    expect(text).toContain("Invalid arguments for tool 'find'");
+    expect(text).toContain("'query' is required.");
+    expect(text).toContain("'limit' must be <= 5.");
+    expect(text).toContain("'token' is not an argument of this tool (it takes: query, limit, since).");
+    expect(text).not.toContain('secret-value');
+  });
+
+  it('checks class-validator rules that have no JSON Schema form at call time', async () => {
+    const bad = await client.callTool({ name: 'tag', arguments: { tag: 'plain' } });
+    expect(bad['isError']).toBe(true);
+    expect(textOf(bad)).toContain("'tag': tag must contain a # string.");
+    const good = await client.callTool({ name: 'tag', arguments: { tag: '#ok' } });
+    expect(good['structuredContent']).toEqual({ message: 'Tagged #ok.', received: '#ok' });
+  });
+
+  it('never sends a non-conforming result: a generic error with a correlation id, details in the server log', async () => {
+    CatalogToolset.rawReturn = { message: 42, items: 'not-a-list', password: 'hunter2' };
+    const result = await client.callTool({ name: 'raw', arguments: {} });
+    expect(result['isError']).toBe(true);
+    expect(result['structuredContent']).toBeUndefined();
+    const text = textOf(result);
+    const correlationId = /correlation id ([0-9a-f-]{36})/.exec(text)?.[1];
+    expect(correlationId).toBeDefined();
+    expect(text).not.toContain('hunter2');
+    expect(text).not.toContain('not-a-list');
+    const logged = log.lines.find((line) => line.fields?.['correlationId'] === correlationId);
+    expect(logged).toMatchObject({ level: 'error', fields: { tool: 'raw', arm: 'FindResult' } });
+    expect(JSON.stringify(logged?.fields?.['errors'])).toContain('/message');
+  });
+
+  it('answers an unknown tool name with JSON-RPC error -32602', async () => {
+    await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+});
