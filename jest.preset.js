@@ -8,15 +8,7 @@ const moduleNameMapper = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, path.join(__dirname, target)]),
 );
 
-const swcOptions = {
-  jsc: {
-    parser: { syntax: 'typescript', decorators: true },
-    transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
-    target: 'es2022',
-  },
-  module: { type: 'commonjs' },
-  sourceMaps: 'inline',
-};
+const swcOptions = { ...require('./tools/build/swc-options.cjs'), sourceMaps: 'inline' };
 
 module.exports = {
   testEnvironment: 'node',

@@ -21,7 +21,21 @@ export type { ToolAnnotations } from './metadata/tool-metadata';
 export { runContractGate } from './gate/contract-gate';
 export type { ToolCatalog, CompiledTool, CompiledToolset } from './gate/tool-catalog';
 
-export { buildServer, type BuildServerOptions, type ToolsetServer } from './server/build-server';
+export {
+  buildServer,
+  type BuildServerOptions,
+  type ConnectionHandle,
+  type ConnectionOptions,
+  type ToolsetServer,
+} from './server/build-server';
 export { stderrLogger, type Logger } from './server/logger';
+export { LOGGER } from './server/logger-token';
+
+export { RequestContext, type ClientInfo, type ProtocolEra, type TransportKind } from './context/request-context';
+export { credentialEnvironmentVariable } from './context/credential-env';
 
 export * from './errors';
+
+export { serveHttp, type HttpServeOptions, type HttpServerHandle, type MountInfo } from './transport/http-server';
+export { serveStdio } from './transport/stdio-server';
+export { runServer, startApp, banner, type RunServerOptions, type StdioCommand } from './server/run-server';

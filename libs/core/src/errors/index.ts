@@ -18,3 +18,5 @@ export { ReflectMetadataMissingError } from './reflect-metadata-missing.error';
 export { ResultNotToolResultError } from './result-not-tool-result.error';
 export { UnsupportedPatternError } from './unsupported-pattern.error';
 export { UnsupportedTypeError } from './unsupported-type.error';
+export { MissingCredentialError } from './missing-credential.error';
+export { UndeclaredCredentialError } from './undeclared-credential.error';

@@ -1,9 +1,22 @@
-import { ProtocolError, ProtocolErrorCode, Server, type ListToolsResult, type Transport } from '@modelcontextprotocol/server';
+import {
+  CLIENT_INFO_META_KEY,
+  ProtocolError,
+  ProtocolErrorCode,
+  Server,
+  type ListToolsResult,
+  type McpRequestContext,
+  type ServerContext,
+  type Transport,
+} from '@modelcontextprotocol/server';
+import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdio';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
-import type { ClassType } from '../types/class-type';
+import { fixedHeaders, headersOf, NO_HEADERS } from '../context/header-source';
+import { RequestContext, type ClientInfo, type HeaderSource, type TransportKind } from '../context/request-context';
 import { runContractGate } from '../gate/contract-gate';
-import type { ToolCatalog } from '../gate/tool-catalog';
+import type { CompiledTool, ToolCatalog } from '../gate/tool-catalog';
+import type { ClassType } from '../types/class-type';
 import { stderrLogger, type Logger } from './logger';
+import { LOGGER } from './logger-token';
 import { runToolCall } from './tool-call';
 
 export interface BuildServerOptions {
@@ -18,15 +31,40 @@ export interface BuildServerOptions {
   logger?: Logger;
 }
 
+/** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
+export interface ConnectionOptions {
+  transport?: TransportKind;
+  /** Headers every call on this connection carries (in-memory tests, proxies). */
+  headers?: Readonly<Record<string, string>>;
+  /** Where stdio reads credentials: `x-demo-token` from `X_DEMO_TOKEN`. */
+  environment?: Readonly<Record<string, string | undefined>>;
+}
+
+/** A running connection; `close()` ends it. */
+export interface ConnectionHandle {
+  close(): Promise<void>;
+}
+
 /** A gated, compiled server definition: create SDK `Server`s from it as often as needed. */
 export interface ToolsetServer {
   readonly name: string;
   readonly version: string;
   readonly catalog: ToolCatalog;
-  /** A new low-level SDK `Server` with the precomputed tools; cheap enough for one per HTTP request. */
-  createServer(): Server;
-  /** Creates a server and connects it to `transport` (in-memory, stdio, ...). */
-  connect(transport: Transport): Promise<Server>;
+  /** The credential headers its toolsets declare, lower-case, without duplicates. */
+  readonly credentialHeaders: readonly string[];
+  readonly logger: Logger;
+  /**
+   * A new low-level SDK `Server` with the precomputed tools: the factory `createMcpHandler` calls
+   * once per HTTP request. Headers come from each HTTP request.
+   */
+  createServer(context?: McpRequestContext): Server;
+  /** A factory like `createServer` for a long-lived connection with its own headers or environment. */
+  serverFactory(connection: ConnectionOptions): (context?: McpRequestContext) => Server;
+  /**
+   * Serves this server on `transport` (in-memory, a socket) through the SDK's serving entry, which
+   * negotiates the era: 2026-07-28 clients and 2025-era clients alike.
+   */
+  connect(transport: Transport, connection?: ConnectionOptions): Promise<ConnectionHandle>;
 }
 
 /**
@@ -37,41 +75,83 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
   const catalog = runContractGate(options.name, options.toolsets);
   const logger = options.logger ?? stderrLogger;
   const root = (options.container ?? globalContainer).createChildContainer();
+  if (!root.isRegistered(LOGGER, true)) root.register(LOGGER, { useValue: logger });
+
   const tools = [...catalog.tools.values()];
   const listResult: ListToolsResult = { tools: tools.map((tool) => tool.descriptor) };
-  const advertised = new Map(tools.map((tool) => [tool.name, tool.descriptor.outputSchema]));
   const info = { name: options.name, version: options.version };
   const serverOptions = {
     capabilities: { tools: {} },
     ...(options.instructions !== undefined && { instructions: options.instructions }),
   };
 
-  const createServer = (): Server => {
-    const server = new Server(info, serverOptions);
-    server.setRequestHandler('tools/list', () => listResult);
-    server.setRequestHandler('tools/call', async (request) => {
-      const tool = catalog.tools.get(request.params.name);
-      if (!tool) {
-        throw new ProtocolError(
-          ProtocolErrorCode.InvalidParams,
-          `Unknown tool '${request.params.name}'. Available tools: ${[...catalog.tools.keys()].join(', ')}.`,
-        );
-      }
-      const result = await runToolCall(tool, request.params.arguments, root.createChildContainer(), logger);
-      return server.projectCallToolResult(result, advertised.get(tool.name));
-    });
-    return server;
-  };
+  const serverFactory =
+    (connection: ConnectionOptions) =>
+    (factoryContext?: McpRequestContext): Server => {
+      const server = new Server(info, serverOptions);
+      const connectionHeaders = connection.headers ? fixedHeaders(connection.headers) : NO_HEADERS;
+      server.setRequestHandler('tools/list', () => listResult);
+      server.setRequestHandler('tools/call', async (request, ctx) => {
+        const tool = catalog.tools.get(request.params.name);
+        if (!tool) {
+          throw new ProtocolError(
+            ProtocolErrorCode.InvalidParams,
+            `Unknown tool '${request.params.name}'. Available tools: ${[...catalog.tools.keys()].join(', ')}.`,
+          );
+        }
+        const requestContext = contextFor(tool, ctx, server, {
+          transport: connection.transport ?? (ctx.http?.req ? 'http' : 'memory'),
+          era: factoryContext?.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'),
+          headers: ctx.http?.req ? headersOf(ctx.http.req.headers) : connectionHeaders,
+          environment: connection.environment,
+        });
+        const scope = root.createChildContainer();
+        scope.register(RequestContext, { useValue: requestContext });
+        const result = await runToolCall(tool, request.params.arguments, scope, logger);
+        return server.projectCallToolResult(result, tool.descriptor.outputSchema);
+      });
+      return server;
+    };
 
   return {
     name: options.name,
     version: options.version,
     catalog,
-    createServer,
-    async connect(transport) {
-      const server = createServer();
-      await server.connect(transport);
-      return server;
+    credentialHeaders: [...new Set(catalog.toolsets.flatMap((toolset) => toolset.credentialHeaders))],
+    logger,
+    createServer: serverFactory({}),
+    serverFactory,
+    async connect(transport, connection = {}) {
+      const handle = serveConnection(serverFactory({ transport: 'memory', ...connection }), {
+        transport,
+        onerror: (error) => logger.warn('connection error', { error: error.message }),
+      });
+      return { close: () => handle.close() };
     },
   };
+}
+
+function contextFor(
+  tool: CompiledTool,
+  ctx: ServerContext,
+  server: Server,
+  where: { transport: TransportKind; era: 'modern' | 'legacy'; headers: HeaderSource; environment?: ConnectionOptions['environment'] },
+): RequestContext {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  return new RequestContext({
+    ...where,
+    toolset: tool.toolset.name,
+    tool: tool.name,
+    credentialHeaders: tool.toolset.credentialHeaders,
+    signal: ctx.mcpReq.signal,
+    client: () => (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion(),
+    sendProgress:
+      progressToken === undefined
+        ? undefined
+        : (progress, total, message) =>
+            ctx.mcpReq.notify({
+              method: 'notifications/progress',
+              params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
+            }),
+  });
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { validate } from 'class-validator';
 import type { DependencyContainer } from 'tsyringe';
+import { MissingCredentialError } from '../errors/missing-credential.error';
 import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
 import { describeArgumentErrors } from './argument-errors';
@@ -33,7 +34,8 @@ export async function runToolCall(
     const toolset = container.resolve(tool.toolset.cls as new () => Record<string, (input: unknown) => unknown>);
     returned = await toolset[tool.methodName](input);
   } catch (error) {
-    logger.warn('tool threw', { tool: tool.name, error: errorName(error), detail: errorMessage(error) });
+    if (error instanceof MissingCredentialError) logger.info('call without a required credential', { tool: tool.name, header: error.header });
+    else logger.warn('tool threw', { tool: tool.name, error: errorName(error), detail: errorMessage(error) });
     return textError(errorMessage(error));
   }
   return toResult(tool, returned, logger);

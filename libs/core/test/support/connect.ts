@@ -2,21 +2,21 @@ import { Client } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import type { ToolsetServer } from '../../src';
+import type { ConnectionOptions, ToolsetServer } from '../../src';
 
-/** The SDK v2 `Client` (2026-07-28 era) connected in memory to a server built by `buildServer`. */
-export async function connectClient(server: ToolsetServer): Promise<Client> {
+/** The SDK v2 `Client`, pinned to the 2026-07-28 era, connected in memory to a server built by `buildServer`. */
+export async function connectClient(server: ToolsetServer, connection?: ConnectionOptions): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
-  const client = new Client({ name: 'core-test', version: '1.0.0' });
+  await server.connect(serverSide, connection);
+  const client = new Client({ name: 'core-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(clientSide);
   return client;
 }
 
 /** The v1 `@modelcontextprotocol/sdk` `Client` (2025 era): it validates structuredContent with Ajv. */
-export async function connectLegacyClient(server: ToolsetServer): Promise<LegacyClient> {
+export async function connectLegacyClient(server: ToolsetServer, connection?: ConnectionOptions): Promise<LegacyClient> {
   const [clientSide, serverSide] = LegacyInMemoryTransport.createLinkedPair();
-  await server.connect(serverSide as never);
+  await server.connect(serverSide as never, connection);
   const client = new LegacyClient({ name: 'core-test-2025', version: '1.0.0' });
   await client.connect(clientSide);
   return client;

@@ -1,0 +1,100 @@
+import { MissingCredentialError } from '../errors/missing-credential.error';
+import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
+import { credentialEnvironmentVariable } from './credential-env';
+
+export type TransportKind = 'http' | 'stdio' | 'memory';
+export type ProtocolEra = 'modern' | 'legacy';
+
+export interface ClientInfo {
+  name: string;
+  version: string;
+}
+
+/** Reads one header (lower-case name) and lists them all; backed by a fetch `Headers` or a record. */
+export interface HeaderSource {
+  get(name: string): string | undefined;
+  entries(): Record<string, string>;
+}
+
+export interface RequestContextInit {
+  transport: TransportKind;
+  era: ProtocolEra;
+  toolset: string;
+  tool: string;
+  credentialHeaders: readonly string[];
+  headers: HeaderSource;
+  /** Where credentials come from when there are no headers (stdio): the process environment. */
+  environment?: Readonly<Record<string, string | undefined>>;
+  signal: AbortSignal;
+  client: () => ClientInfo | undefined;
+  sendProgress?: (progress: number, total?: number, message?: string) => Promise<void>;
+}
+
+/**
+ * What one `tools/call` knows about its caller, injected into toolset constructors. A new one is
+ * made for every call, in that call's own child container, so no state crosses requests.
+ */
+export class RequestContext {
+  readonly transport: TransportKind;
+  /** `modern` for 2026-07-28 clients, `legacy` for 2025-era ones. */
+  readonly era: ProtocolEra;
+  readonly toolset: string;
+  readonly tool: string;
+  /** Aborted when the client cancels the call or goes away. */
+  readonly signal: AbortSignal;
+  // ES-private so logging the context (util.inspect, JSON) never shows headers or credentials.
+  readonly #init: RequestContextInit;
+
+  constructor(init: RequestContextInit) {
+    this.#init = init;
+    this.transport = init.transport;
+    this.era = init.era;
+    this.toolset = init.toolset;
+    this.tool = init.tool;
+    this.signal = init.signal;
+  }
+
+  /** The request's HTTP headers, names lower-cased (empty over stdio). */
+  get headers(): Record<string, string> {
+    return this.#init.headers.entries();
+  }
+
+  /** The client's declared name and version, when it sent them. */
+  get client(): ClientInfo | undefined {
+    return this.#init.client();
+  }
+
+  /** One header by name, any case. */
+  header(name: string): string | undefined {
+    return this.#init.headers.get(name.toLowerCase());
+  }
+
+  /**
+   * The value of a credential header the toolset declared. Throws `MissingCredentialError` (sent to
+   * the client as an `isError` result that says how to configure it) when the caller did not send it.
+   */
+  credential(name: string): string {
+    const value = this.findCredential(name);
+    if (value === undefined) throw new MissingCredentialError(name.toLowerCase(), credentialEnvironmentVariable(name));
+    return value;
+  }
+
+  /** Whether the caller sent a declared credential, without throwing. */
+  hasCredential(name: string): boolean {
+    return this.findCredential(name) !== undefined;
+  }
+
+  /** Reports progress to the client, if it asked for progress on this call; otherwise does nothing. */
+  async progress(progress: number, total?: number, message?: string): Promise<void> {
+    await this.#init.sendProgress?.(progress, total, message);
+  }
+
+  private findCredential(name: string): string | undefined {
+    const header = name.toLowerCase();
+    if (!this.#init.credentialHeaders.includes(header)) {
+      throw new UndeclaredCredentialError(this.toolset, header, this.#init.credentialHeaders);
+    }
+    const value = this.transport === 'stdio' ? this.#init.environment?.[credentialEnvironmentVariable(header)] : this.#init.headers.get(header);
+    return value === undefined || value === '' ? undefined : value;
+  }
+}

@@ -1,0 +1,153 @@
+import { resolve } from 'node:path';
+import { credentialEnvironmentVariable } from '../context/credential-env';
+import { serveHttp, type HttpServerHandle, type MountInfo } from '../transport/http-server';
+import { serveStdio } from '../transport/stdio-server';
+import type { ConnectionHandle, ToolsetServer } from './build-server';
+
+export interface StdioCommand {
+  command: string;
+  args: string[];
+}
+
+export interface RunServerOptions {
+  argv?: readonly string[];
+  env?: NodeJS.ProcessEnv;
+  /** How a client starts each server over stdio, for the printed configuration (by server name). */
+  stdioCommands?: Readonly<Record<string, StdioCommand>>;
+  /** Where the banner goes (default stdout; never used with --stdio). */
+  print?: (text: string) => void;
+  /** Exit the process after SIGINT/SIGTERM have drained in-flight calls (default true). */
+  exitOnSignal?: boolean;
+}
+
+const USAGE = `Usage: main.js [--stdio]
+
+  (default)  streamable HTTP on http://$HOST:$PORT/mcp (HOST=127.0.0.1, PORT=8000)
+  --stdio    MCP over stdin/stdout; credentials from environment variables
+
+Environment: HOST, PORT, ALLOWED_HOSTS (comma-separated, for non-loopback HOST), MAX_BODY_BYTES.`;
+
+/**
+ * The entry point of a server app: serves over HTTP (or stdio with `--stdio`), prints where and how
+ * to connect, and on SIGINT/SIGTERM lets in-flight calls finish before exiting 0.
+ */
+export async function runServer(servers: ToolsetServer | readonly ToolsetServer[], options: RunServerOptions = {}): Promise<ConnectionHandle> {
+  const argv = options.argv ?? process.argv.slice(2);
+  const env = options.env ?? process.env;
+  const list: readonly ToolsetServer[] = Array.isArray(servers) ? servers : [servers as ToolsetServer];
+  const logger = list[0].logger;
+  const print = options.print ?? ((text: string) => process.stdout.write(text + '\n'));
+
+  if (argv.includes('--help') || argv.includes('-h')) {
+    print(USAGE);
+    return { close: async () => undefined };
+  }
+  const unknown = argv.filter((arg) => arg !== '--stdio');
+  if (unknown.length > 0) throw new Error(`Unknown argument(s): ${unknown.join(' ')}.\n${USAGE}`);
+
+  let handle: ConnectionHandle;
+  if (argv.includes('--stdio')) {
+    if (list.length !== 1) {
+      throw new Error(`--stdio serves one server; this app serves ${list.map((s) => s.name).join(', ')}. Start each server's own app with --stdio.`);
+    }
+    handle = serveStdio(list[0], env);
+    logger.info('serving over stdio', { server: list[0].name, tools: [...list[0].catalog.tools.keys()] });
+  } else {
+    const http = await serveHttp(Array.isArray(servers) ? list : list[0], {
+      host: env['HOST'] || '127.0.0.1',
+      port: parsePort(env['PORT']),
+      allowedHosts: env['ALLOWED_HOSTS']?.split(',').map((h) => h.trim()).filter(Boolean),
+      maxBodyBytes: parsePositiveInt(env['MAX_BODY_BYTES'], 'MAX_BODY_BYTES'),
+      logger,
+    });
+    logger.info('serving over streamable HTTP', { origin: http.origin, endpoints: http.mounts.map((m) => m.url) });
+    print(banner(http, list, options.stdioCommands ?? defaultStdioCommands(list)));
+    handle = http;
+  }
+
+  const stop = (signal: string) => {
+    logger.info('draining in-flight calls before exit', { signal });
+    handle.close().then(
+      () => options.exitOnSignal !== false && process.exit(0),
+      () => options.exitOnSignal !== false && process.exit(1),
+    );
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  return handle;
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 8000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}.`);
+  }
+  return port;
+}
+
+function parsePositiveInt(value: string | undefined, name: string): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  if (!Number.isInteger(number) || number <= 0) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(value)}.`);
+  return number;
+}
+
+function defaultStdioCommands(servers: readonly ToolsetServer[]): Record<string, StdioCommand> {
+  const script = process.argv[1];
+  if (servers.length !== 1 || !script) return {};
+  return { [servers[0].name]: { command: 'node', args: [resolve(script), '--stdio'] } };
+}
+
+/** The URLs, plus an `mcpServers` block a user can paste into an MCP client's configuration. */
+export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, servers: readonly ToolsetServer[], stdio: Readonly<Record<string, StdioCommand>>): string {
+  const placeholder = (header: string) => `<your ${header} value>`;
+  const config: Record<string, unknown> = {};
+  for (const mount of http.mounts) {
+    config[mount.name] = {
+      type: 'http',
+      url: mount.url,
+      ...(mount.credentialHeaders.length > 0 && {
+        headers: Object.fromEntries(mount.credentialHeaders.map((h) => [h, placeholder(h)])),
+      }),
+    };
+  }
+  for (const server of servers) {
+    const command = stdio[server.name];
+    if (!command) continue;
+    config[`${server.name}-stdio`] = {
+      command: command.command,
+      args: command.args,
+      ...(server.credentialHeaders.length > 0 && {
+        env: Object.fromEntries(server.credentialHeaders.map((h) => [credentialEnvironmentVariable(h), placeholder(h)])),
+      }),
+    };
+  }
+  const nameWidth = Math.max(...http.mounts.map((m) => m.name.length));
+  const urlWidth = Math.max(...http.mounts.map((m) => m.url.length));
+  const lines = http.mounts.map((mount: MountInfo) => {
+    const needs = mount.credentialHeaders.length ? `  (send header: ${mount.credentialHeaders.join(', ')})` : '';
+    return `  ${mount.name.padEnd(nameWidth)}  ${mount.url.padEnd(urlWidth)}  tools: ${mount.tools.join(', ')}${needs}`;
+  });
+  return [
+    `MCP over streamable HTTP on ${http.origin}`,
+    ...lines,
+    `  health: ${http.origin}/health   index: ${http.origin}/`,
+    '',
+    'Client configuration (paste into your MCP client under "mcpServers"):',
+    JSON.stringify(config, null, 2),
+  ].join('\n');
+}
+
+/**
+ * An app's whole `main`: builds its servers (the startup gate runs here) and serves them. A
+ * contract violation or a bad setting is printed to stderr, without a stack, and exits 1.
+ */
+export function startApp(build: () => ToolsetServer | readonly ToolsetServer[], options: RunServerOptions = {}): void {
+  Promise.resolve()
+    .then(() => runServer(build(), options))
+    .catch((error: Error) => {
+      process.stderr.write(`${error.message}\n`);
+      process.exit(1);
+    });
+}
