@@ -1,0 +1,75 @@
+import { Client } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { InMemoryTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import { buildServer, type ClassType, type ConnectionHandle, type ToolsetServer } from '@toolsets/core';
+import type { DependencyContainer } from 'tsyringe';
+
+export interface ConnectToolsetOptions {
+  /** HTTP headers every call carries, as a real client configured with them would send. */
+  headers?: Record<string, string>;
+  /** `modern` (default): the SDK v2 Client on 2026-07-28; `legacy`: the v1 SDK Client (2025 era). */
+  era?: 'modern' | 'legacy';
+  /** App-level services for the toolsets' constructors. */
+  container?: DependencyContainer;
+}
+
+/** A connected client with the calls a toolset test makes. */
+export interface ToolsetClient {
+  /** The SDK client itself, for anything not covered here. */
+  readonly client: Client | LegacyClient;
+  listTools(): Promise<Tool[]>;
+  /** Calls a tool; `isError` results come back as results, protocol errors reject. */
+  call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  close(): Promise<void>;
+}
+
+/**
+ * Builds a server from toolset classes (through the startup gate) or takes a built one, and connects
+ * the SDK's own Client to it in memory, so every toolset test talks MCP the way a real client does.
+ */
+export async function connectToolset(
+  toolsets: ClassType | readonly ClassType[] | ToolsetServer,
+  options: ConnectToolsetOptions = {},
+): Promise<ToolsetClient> {
+  const server = isToolsetServer(toolsets)
+    ? toolsets
+    : buildServer({
+        name: 'toolset-under-test',
+        version: '0.0.0',
+        toolsets: Array.isArray(toolsets) ? toolsets : [toolsets as ClassType],
+        container: options.container,
+        logger: { info: () => undefined, warn: () => undefined, error: (message, fields) => console.error(message, fields) },
+      });
+  const connection = { headers: options.headers };
+  let handle: ConnectionHandle;
+  let client: Client | LegacyClient;
+  if (options.era === 'legacy') {
+    const [clientSide, serverSide] = LegacyInMemoryTransport.createLinkedPair();
+    handle = await server.connect(serverSide as never, connection);
+    client = new LegacyClient({ name: 'toolsets-testing', version: '0.0.0' });
+    await client.connect(clientSide);
+  } else {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    handle = await server.connect(serverSide, connection);
+    client = new Client({ name: 'toolsets-testing', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(clientSide);
+  }
+  return {
+    client,
+    async listTools() {
+      return (await client.listTools()).tools as Tool[];
+    },
+    async call(name, args = {}) {
+      return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    },
+    async close() {
+      await client.close();
+      await handle.close();
+    },
+  };
+}
+
+function isToolsetServer(value: unknown): value is ToolsetServer {
+  return typeof value === 'object' && value !== null && 'catalog' in value && 'connect' in value;
+}

@@ -1,0 +1,2 @@
+export { connectToolset, type ConnectToolsetOptions, type ToolsetClient } from './connect-toolset';
+export { textOf } from './result-text';
