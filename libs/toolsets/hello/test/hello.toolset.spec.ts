@@ -1,0 +1,69 @@
+import 'reflect-metadata';
+import { connectToolset, textOf, type ToolsetClient } from '@toolsets/testing';
+import { HelloToolset } from '../src';
+
+describe('HelloToolset', () => {
+  let toolset: ToolsetClient;
+
+  beforeAll(async () => {
+    toolset = await connectToolset(HelloToolset);
+  });
+  afterAll(() => toolset.close());
+
+  it('advertises hello with an optional name defaulting to world, and a message-only result', async () => {
+    const hello = (await toolset.listTools()).find((tool) => tool.name === 'hello');
+    expect(hello?.inputSchema).toEqual({
+      type: 'object',
+      title: 'HelloArgs',
+      additionalProperties: false,
+      properties: { name: { type: 'string', description: 'Who to greet.', minLength: 1, maxLength: 100, default: 'world' } },
+    });
+    expect(hello?.outputSchema).toMatchObject({
+      type: 'object',
+      title: 'HelloResult',
+      description: 'A greeting, in the message.',
+      properties: { message: { type: 'string' } },
+      required: ['message'],
+    });
+  });
+
+  it('greets the world by default, and a name when given one', async () => {
+    expect((await toolset.call('hello')).structuredContent).toEqual({ message: 'Hello, world!' });
+    const named = await toolset.call('hello', { name: 'Ada' });
+    expect(named.structuredContent).toEqual({ message: 'Hello, Ada!' });
+    expect(textOf(named)).toBe('{"message":"Hello, Ada!"}');
+  });
+
+  it('greets a team with one nested greeting per name', async () => {
+    const result = await toolset.call('greet_team', { names: ['Ada', 'Grace'] });
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      message: 'Greeted 2 team member(s).',
+      greetings: [
+        { name: 'Ada', text: 'Hello, Ada!' },
+        { name: 'Grace', text: 'Hello, Grace!' },
+      ],
+    });
+  });
+
+  it('returns a ToolError for a team with a duplicate name', async () => {
+    const result = await toolset.call('greet_team', { names: ['Ada', 'ada', 'Grace'] });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toEqual({
+      error: 'duplicate_names',
+      detail: 'These names appear more than once: ada. Send each person once.',
+    });
+  });
+
+  it('refuses an empty team before the tool runs, naming the field', async () => {
+    const result = await toolset.call('greet_team', { names: [] });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain("'names' must not have fewer than 1 items");
+  });
+
+  it('serves 2025-era clients the same results', async () => {
+    const legacy = await connectToolset(HelloToolset, { era: 'legacy' });
+    expect((await legacy.call('hello', { name: 'Lin' })).structuredContent).toEqual({ message: 'Hello, Lin!' });
+    await legacy.close();
+  });
+});
