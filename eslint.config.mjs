@@ -18,10 +18,11 @@ export default [
           depConstraints: [
             // Core depends on nothing of ours; toolsets on core and shared libs; apps compose them.
             { sourceTag: 'scope:core', onlyDependOnLibsWithTags: [] },
-            { sourceTag: 'type:toolset', onlyDependOnLibsWithTags: ['scope:core', 'type:shared'] },
+            { sourceTag: 'type:toolset', onlyDependOnLibsWithTags: ['scope:core', 'type:shared', 'type:testing'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['scope:core'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['scope:core', 'type:toolset', 'type:shared'] },
             { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['scope:core', 'type:toolset', 'type:testing', 'type:shared'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['scope:core', 'type:testing'] },
           ],
         },
       ],

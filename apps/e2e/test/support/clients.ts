@@ -1,0 +1,26 @@
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+
+/** What the tests need from a client of either era. */
+export interface AnyClient {
+  listTools(): Promise<{ tools: { name: string; description?: string; inputSchema: unknown; outputSchema?: unknown }[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+export type Era = 'modern' | 'legacy';
+
+/** The SDK v2 Client pinned to 2026-07-28, or the v1 SDK Client (2025 era), over streamable HTTP. */
+export async function httpClient(era: Era, url: string, headers: Record<string, string> = {}): Promise<AnyClient> {
+  if (era === 'modern') {
+    const client = new Client({ name: 'e2e-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+    return client as unknown as AnyClient;
+  }
+  const client = new LegacyClient({ name: 'e2e-legacy', version: '1.0.0' });
+  await client.connect(new LegacyHttpTransport(new URL(url), { requestInit: { headers } }));
+  return client as unknown as AnyClient;
+}
+
+export const textOf = (result: Record<string, unknown>) => (result['content'] as { text: string }[]).map((c) => c.text).join('\n');

@@ -1,0 +1,56 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { resolve } from 'node:path';
+
+export const workspaceRoot = resolve(__dirname, '../../../..');
+
+/** The built entry point of an app (`nx build <app>` writes it). */
+export const appMain = (app: string) => resolve(workspaceRoot, 'dist/apps', app, 'main.js');
+
+export interface ServerProcess {
+  origin: string;
+  child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code. */
+  exited: Promise<number | null>;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/**
+ * Starts a server script as its own process on a free loopback port and waits until its log line
+ * says where it serves.
+ */
+export async function startServerProcess(script: string, env: Record<string, string> = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [script], {
+    cwd: workspaceRoot,
+    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stdout = '';
+  let stderr = '';
+  child.stdout!.on('data', (chunk) => (stdout += chunk));
+  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
+  const origin = await new Promise<string>((found, fail) => {
+    const timer = setTimeout(() => fail(new Error(`${script} did not start in time:\n${stderr}`)), 20_000);
+    child.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+      const line = stderr.split('\n').find((l) => l.includes('"serving over streamable HTTP"'));
+      if (line) {
+        clearTimeout(timer);
+        found(JSON.parse(line).origin);
+      }
+    });
+    void exited.then((code) => fail(new Error(`${script} exited with ${code} before serving:\n${stderr}`)));
+  });
+  return {
+    origin,
+    child,
+    stdout: () => stdout,
+    stderr: () => stderr,
+    exited,
+    stop(signal = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
