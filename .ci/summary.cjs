@@ -4,9 +4,9 @@ const path = require('node:path');
 
 const dir = path.resolve(__dirname, '../.reports/jest');
 const totals = { passed: 0, failed: 0, skipped: 0 };
-const files = fs.existsSync(dir) ? fs.readdirSync(dir).filter((f) => f.endsWith('.json')) : [];
+const files = fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true }).filter((f) => String(f).endsWith('.json')) : [];
 for (const file of files) {
-  const summary = JSON.parse(fs.readFileSync(path.join(dir, file), 'utf8'));
+  const summary = JSON.parse(fs.readFileSync(path.join(dir, String(file)), 'utf8'));
   console.log(`  ${summary.project}: ${summary.passed} passed, ${summary.failed} failed`);
   for (const key of Object.keys(totals)) totals[key] += summary[key] ?? 0;
 }

@@ -13,15 +13,16 @@ class SummaryReporter {
   onRunComplete(_contexts, results) {
     const project =
       process.env.NX_TASK_TARGET_PROJECT ?? path.relative(workspaceRoot, this.rootDir).replace(/[\\/]/g, '-');
-    const dir = path.join(workspaceRoot, '.reports/jest');
-    fs.mkdirSync(dir, { recursive: true });
+    // Same path as the test target's Nx output, `{projectName}.json`: '@toolsets/core' nests a folder.
+    const file = path.join(workspaceRoot, '.reports/jest', `${project}.json`);
+    fs.mkdirSync(path.dirname(file), { recursive: true });
     const summary = {
       project,
       passed: results.numPassedTests,
       failed: results.numFailedTests + results.numRuntimeErrorTestSuites,
       skipped: results.numPendingTests + results.numTodoTests,
     };
-    fs.writeFileSync(path.join(dir, `${project}.json`), JSON.stringify(summary, null, 2) + '\n');
+    fs.writeFileSync(file, JSON.stringify(summary, null, 2) + '\n');
   }
 }
 

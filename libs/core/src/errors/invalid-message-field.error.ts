@@ -8,12 +8,23 @@ const PROBLEMS: Record<MessageFieldProblem, string> = {
   'not-string': 'declares `message` with a type other than string',
 };
 
+function fixFor(resultClass: string, problem: MessageFieldProblem): string {
+  switch (problem) {
+    case 'missing':
+      return `extend ToolResult (\`class ${resultClass} extends ToolResult\`), which declares \`message\`.`;
+    case 'optional':
+      return `remove @IsOptional() from 'message' in '${resultClass}', or drop the redeclaration (ToolResult already declares it).`;
+    case 'not-string':
+      return `declare 'message' in '${resultClass}' as \`@Field() message!: string\`, or drop the redeclaration (ToolResult already declares it).`;
+  }
+}
+
 export class InvalidMessageFieldError extends ContractViolation {
   constructor(site: ViolationSite, resultClass: string, problem: MessageFieldProblem) {
     super(
       site,
       `'message' of '${resultClass}': the result ${PROBLEMS[problem]}; every result needs a required \`message: string\` a model reads first.`,
-      `remove the redeclaration of 'message' from '${resultClass}' (ToolResult already declares it), or declare it as \`@Field() message!: string\` without @IsOptional().`,
+      fixFor(resultClass, problem),
     );
   }
 }

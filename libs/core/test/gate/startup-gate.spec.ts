@@ -99,6 +99,7 @@ describe('startup gate', () => {
     const violation = onlyViolation(error, InvalidMessageFieldError);
     expect(violation.message).toContain("'message' of 'NoMessage'");
     expect(violation.message).toContain('has no `message` field');
+    expect(violation.message).toContain('Fix: extend ToolResult (`class NoMessage extends ToolResult`)');
     expect(error.violations.some((v) => v instanceof ResultNotToolResultError)).toBe(true);
   });
 
@@ -117,6 +118,7 @@ describe('startup gate', () => {
     }
     const violation = onlyViolation(gateError(OptionalToolset), InvalidMessageFieldError);
     expect(violation.message).toContain('declares `message` optional');
+    expect(violation.message).toContain("Fix: remove @IsOptional() from 'message' in 'OptionalMessage'");
     expect(violation.path).toBe('OptionalMessage.message');
   });
 

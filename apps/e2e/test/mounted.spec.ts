@@ -1,0 +1,49 @@
+import { httpClient } from './support/clients';
+import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+
+describe('the demo app, both toolsets mounted in one process', () => {
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    server = await startServerProcess(appMain('demo'));
+  });
+  afterAll(() => server.stop());
+
+  it('lists its servers with their URLs and credential headers at /', async () => {
+    expect(await (await fetch(`${server.origin}/`)).json()).toEqual({
+      servers: [
+        { name: 'hello', url: `${server.origin}/hello/mcp`, tools: ['hello', 'greet_team'], credentialHeaders: [] },
+        { name: 'credential-demo', url: `${server.origin}/credential-demo/mcp`, tools: ['whoami'], credentialHeaders: ['x-demo-token'] },
+      ],
+    });
+  });
+
+  it('prints a client configuration that a client can use as printed', async () => {
+    const printed = server.stdout();
+    expect(printed).toContain(`${server.origin}/hello/mcp`);
+    const config = JSON.parse(printed.slice(printed.indexOf('{'))) as Record<string, { url?: string; headers?: Record<string, string>; args?: string[]; env?: Record<string, string> }>;
+    expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'hello-stdio', 'credential-demo-stdio']);
+    expect(config['credential-demo-stdio'].env).toEqual({ X_DEMO_TOKEN: '<your x-demo-token value>' });
+    expect(config['hello-stdio'].args?.[0]).toBe(appMain('hello'));
+
+    const hello = await httpClient('modern', config['hello'].url!, config['hello'].headers);
+    expect((await hello.callTool({ name: 'hello', arguments: {} }))['structuredContent']).toEqual({ message: 'Hello, world!' });
+    await hello.close();
+
+    const headers = { ...config['credential-demo'].headers, 'x-demo-token': 'pasted-token' };
+    const whoami = await httpClient('legacy', config['credential-demo'].url!, headers);
+    expect((await whoami.callTool({ name: 'whoami', arguments: {} }))['structuredContent']).toMatchObject({ account: expect.stringMatching(/^user-[0-9a-f]{8}$/) });
+    await whoami.close();
+  });
+
+  it('keeps each mount to its own tools', async () => {
+    const hello = await httpClient('modern', `${server.origin}/hello/mcp`);
+    await expect(hello.callTool({ name: 'whoami', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+    await hello.close();
+    expect(await (await fetch(`${server.origin}/credential-demo/health`)).json()).toEqual({
+      status: 'ok',
+      tools: ['whoami'],
+      credentialHeaders: ['x-demo-token'],
+    });
+  });
+});

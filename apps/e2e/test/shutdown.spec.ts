@@ -1,0 +1,30 @@
+import { resolve } from 'node:path';
+import { httpClient } from './support/clients';
+import { startServerProcess } from './support/server-process';
+
+const slowServer = resolve(__dirname, '../fixtures/slow-server.cjs');
+
+describe('process lifecycle', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('on %s lets the in-flight call finish, then exits 0', async (signal) => {
+    const server = await startServerProcess(slowServer, { SLOW_MS: '1500' });
+    const client = await httpClient('modern', `${server.origin}/mcp`);
+    const call = client.callTool({ name: 'slow', arguments: {} });
+    await new Promise((done) => setTimeout(done, 300));
+    server.child.kill(signal);
+    expect((await call)['structuredContent']).toEqual({ message: 'finished' });
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).toContain('draining in-flight calls before exit');
+  });
+
+  it('refuses to start, exit 1, listing every contract violation with its fix', async () => {
+    const start = startServerProcess(resolve(__dirname, '../fixtures/broken-server.cjs'));
+    await expect(start).rejects.toThrow('exited with 1');
+    await expect(start).rejects.toThrow("Server 'broken' refused to start: 3 contract violations.");
+    await expect(start).rejects.toThrow("[toolset 'broken' > tool 'act'] The tool has no description");
+    await expect(start).rejects.toThrow("The result class 'LooseResult' does not extend ToolResult.");
+  });
+
+  it('refuses a bad PORT with a message that says what is allowed', async () => {
+    await expect(startServerProcess(slowServer, { PORT: 'not-a-port' })).rejects.toThrow('PORT must be an integer from 0 to 65535');
+  });
+});
