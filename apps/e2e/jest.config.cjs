@@ -5,4 +5,6 @@ module.exports = {
   rootDir: __dirname,
   roots: ['<rootDir>/test'],
   testTimeout: 60_000,
+  // The suites start servers as child processes; one at a time keeps them off each other's CPU.
+  maxWorkers: 1,
 };
