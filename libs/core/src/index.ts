@@ -19,6 +19,8 @@ export type { ToolsetOptions } from './metadata/toolset-metadata';
 export type { ToolAnnotations } from './metadata/tool-metadata';
 
 export { runContractGate } from './gate/contract-gate';
+export { findToolsets } from './gate/find-toolsets';
+export { describeCatalog } from './gate/contract-report';
 export type { ToolCatalog, CompiledTool, CompiledToolset } from './gate/tool-catalog';
 
 export {
