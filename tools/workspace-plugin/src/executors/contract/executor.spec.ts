@@ -1,0 +1,59 @@
+import type { ExecutorContext } from '@nx/devkit';
+import { join } from 'node:path';
+import contractExecutor from './executor';
+
+const workspaceRoot = join(__dirname, '../../../../..');
+const fixture = (name: string) => `tools/workspace-plugin/test/fixtures/${name}/index.js`;
+
+function context(projectName: string, root = `libs/toolsets/${projectName}`): ExecutorContext {
+  return {
+    root: workspaceRoot,
+    cwd: workspaceRoot,
+    isVerbose: false,
+    projectName,
+    projectsConfigurations: { version: 2, projects: { [projectName]: { root } } },
+  } as unknown as ExecutorContext;
+}
+
+describe('contract executor', () => {
+  let out: string[];
+  let err: string[];
+
+  beforeEach(() => {
+    out = [];
+    err = [];
+    jest.spyOn(console, 'log').mockImplementation((...args) => void out.push(args.join(' ')));
+    jest.spyOn(console, 'error').mockImplementation((...args) => void err.push(args.join(' ')));
+  });
+  afterEach(() => jest.restoreAllMocks());
+
+  it('passes a conforming toolset and prints each tool with its output arms', async () => {
+    await expect(contractExecutor({ entry: fixture('conforming-toolset') }, context('counting'))).resolves.toEqual({ success: true });
+    expect(out.join('\n')).toBe(
+      [
+        'toolset counting',
+        '  count() -> CountResult { message: string, count: number } | ToolError { error: string, detail: string }',
+        '1 tool follows the contract.',
+      ].join('\n'),
+    );
+  });
+
+  it('fails a toolset with a deliberate contract violation, listing every violation with its fix', async () => {
+    await expect(contractExecutor({ entry: fixture('broken-toolset') }, context('broken'))).resolves.toEqual({ success: false });
+    const message = err.join('\n');
+    expect(message).toContain("Server 'broken' refused to start: 2 contract violations.");
+    expect(message).toContain("[toolset 'broken' > tool 'list'] The tool has no description");
+    expect(message).toContain("'items' of 'ListResult' reflects as Array");
+    expect(message).toContain('Fix: give @Field an explicit type');
+  });
+
+  it('fails a library that exports no toolset, saying what to export', async () => {
+    await expect(contractExecutor({ entry: fixture('no-toolset') }, context('empty'))).resolves.toEqual({ success: false });
+    expect(err.join('\n')).toContain("exports no @Toolset class");
+  });
+
+  it('fails when the toolset was not built, saying to build it', async () => {
+    await expect(contractExecutor({}, context('ghost'))).resolves.toEqual({ success: false });
+    expect(err.join('\n')).toContain('libs/toolsets/ghost/dist/index.js does not exist: build the toolset first (nx run ghost:build)');
+  });
+});

@@ -1,0 +1,36 @@
+import type { ExecutorContext } from '@nx/devkit';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type * as Core from '@toolsets/core';
+import type { ContractExecutorSchema } from './schema';
+
+/**
+ * The contract target: the same startup gate a server runs, over everything a toolset library
+ * exports, so a toolset that breaks the contract fails CI even when its own tests pass.
+ */
+export default async function contractExecutor(options: ContractExecutorSchema, context: ExecutorContext): Promise<{ success: boolean }> {
+  const projectName = context.projectName ?? 'toolset';
+  const root = context.projectsConfigurations?.projects[projectName]?.root ?? '.';
+  const entry = resolve(context.root, options.entry ?? join(root, 'dist/index.js'));
+  if (!existsSync(entry)) {
+    console.error(`${entry} does not exist: build the toolset first (nx run ${projectName}:build); the contract target depends on build.`);
+    return { success: false };
+  }
+  // The core the toolset itself loads, so its decorators' metadata is the metadata the gate reads.
+  const core: typeof Core = require(require.resolve('@toolsets/core', { paths: [dirname(entry)] }));
+  const toolsets = core.findToolsets(require(entry));
+  if (toolsets.length === 0) {
+    console.error(`${projectName} exports no @Toolset class from ${entry}; export the toolset class from the library's index.ts.`);
+    return { success: false };
+  }
+  try {
+    console.log(core.describeCatalog(core.runContractGate(projectName, toolsets)));
+    return { success: true };
+  } catch (error) {
+    if (error instanceof core.ContractError) {
+      console.error(error.message);
+      return { success: false };
+    }
+    throw error;
+  }
+}

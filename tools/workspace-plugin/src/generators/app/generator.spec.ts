@@ -1,0 +1,45 @@
+import { readProjectConfiguration, type Tree } from '@nx/devkit';
+import { createWorkspaceTree } from '../../../test/support/workspace-tree';
+import { toolsetGenerator } from '../toolset/generator';
+import { appGenerator } from './generator';
+
+describe('app generator', () => {
+  let tree: Tree;
+
+  beforeEach(async () => {
+    tree = createWorkspaceTree();
+    await toolsetGenerator(tree, { name: 'library', skipInstall: true });
+    await toolsetGenerator(tree, { name: 'billing', credentialHeader: ['x-billing-key'], skipInstall: true });
+  });
+
+  it('creates an app serving the given toolsets, with build, serve and typecheck targets', async () => {
+    await appGenerator(tree, { name: 'back-office', toolsets: 'library, billing' });
+    const project = readProjectConfiguration(tree, 'back-office');
+    expect(project.root).toBe('apps/back-office');
+    expect(project.tags).toEqual(['type:app']);
+    expect(project.targets?.['build']?.options.command).toBe('node tools/build/build-project.cjs apps/back-office/src dist/apps/back-office');
+    expect(project.targets?.['serve']).toMatchObject({ dependsOn: ['build'], options: { command: 'node dist/apps/back-office/main.js' } });
+    expect(tree.read('apps/back-office/src/main.ts', 'utf-8')).toBe(`import 'reflect-metadata';
+import { buildServer, startApp } from '@toolsets/core';
+import { LibraryToolset } from '@toolsets/library';
+import { BillingToolset } from '@toolsets/billing';
+
+// Streamable HTTP on http://127.0.0.1:8000/mcp (HOST, PORT override), or stdio with --stdio.
+startApp(() => buildServer({ name: 'back-office', version: '0.1.0', toolsets: [LibraryToolset, BillingToolset] }));
+`);
+  });
+
+  it('refuses a toolset that does not exist, listing those that do', async () => {
+    await expect(appGenerator(tree, { name: 'x', toolsets: 'library,nope' })).rejects.toThrow(
+      "No toolset named 'nope'. Toolsets in this workspace: library, billing.",
+    );
+    expect(tree.exists('apps/x')).toBe(false);
+  });
+
+  it('refuses no toolsets, an existing app and a name that is not kebab-case', async () => {
+    await expect(appGenerator(tree, { name: 'x', toolsets: ' , ' })).rejects.toThrow('Name at least one toolset to serve');
+    await appGenerator(tree, { name: 'x', toolsets: 'library' });
+    await expect(appGenerator(tree, { name: 'x', toolsets: 'library' })).rejects.toThrow('apps/x already exists');
+    await expect(appGenerator(tree, { name: 'BackOffice', toolsets: 'library' })).rejects.toThrow('App name "BackOffice" must be kebab-case');
+  });
+});

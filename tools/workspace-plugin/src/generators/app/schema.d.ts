@@ -1,0 +1,5 @@
+export interface AppGeneratorSchema {
+  name: string;
+  toolsets: string;
+  directory?: string;
+}

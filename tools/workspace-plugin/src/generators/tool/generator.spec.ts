@@ -1,0 +1,71 @@
+import { type Tree } from '@nx/devkit';
+import { createWorkspaceTree } from '../../../test/support/workspace-tree';
+import { toolsetGenerator } from '../toolset/generator';
+import { toolGenerator } from './generator';
+
+describe('tool generator', () => {
+  let tree: Tree;
+  const toolsetFile = 'libs/toolsets/library/src/lib/library.toolset.ts';
+
+  beforeEach(async () => {
+    tree = createWorkspaceTree();
+    await toolsetGenerator(tree, { name: 'library', skipInstall: true });
+  });
+
+  it('adds a method, DTOs, an export and a spec, leaving the rest of the toolset file as it was', async () => {
+    const before = tree.read(toolsetFile, 'utf-8')!;
+    await toolGenerator(tree, { toolset: 'library', name: 'find-book', description: 'Find a book by title.' });
+    const after = tree.read(toolsetFile, 'utf-8')!;
+
+    // Everything from the decorator to the class's last member is untouched.
+    const closing = before.lastIndexOf('}');
+    expect(after).toContain(before.slice(before.indexOf('@Toolset'), closing).trimEnd());
+    expect(after).toContain("import { EchoArgs, EchoResult } from './echo.dto';\nimport { FindBookArgs, FindBookResult } from './find-book.dto';");
+    expect(after).toContain(`  @Tool({
+    description: "Find a book by title.",
+    args: FindBookArgs,
+    returns: [FindBookResult, ToolError],
+  })
+  findBook(args: FindBookArgs): FindBookResult | ToolError {`);
+    expect(after.trimEnd().endsWith('}')).toBe(true);
+
+    expect(tree.read('libs/toolsets/library/src/lib/find-book.dto.ts', 'utf-8')).toContain('export class FindBookResult extends ToolResult');
+    expect(tree.read('libs/toolsets/library/src/index.ts', 'utf-8')).toContain("export { FindBookArgs, FindBookResult } from './lib/find-book.dto';");
+    expect(tree.read('libs/toolsets/library/test/find-book.spec.ts', 'utf-8')).toContain("toolset.call('find_book', { input: '  something  ' })");
+  });
+
+  it('merges Tool and ToolError into an existing @toolsets/core import', async () => {
+    tree.write(
+      toolsetFile,
+      `import { Toolset } from '@toolsets/core';
+
+// A hand-written toolset with a comment that must survive.
+@Toolset({ description: 'x' })
+export class LibraryToolset {
+  private readonly shelves = 3;
+}
+`,
+    );
+    await toolGenerator(tree, { toolset: '@toolsets/library', name: 'count' });
+    const after = tree.read(toolsetFile, 'utf-8')!;
+    expect(after).toContain("import { Tool, ToolError, Toolset } from '@toolsets/core';");
+    expect(after).toContain('// A hand-written toolset with a comment that must survive.');
+    expect(after).toContain('  private readonly shelves = 3;\n\n  @Tool({');
+    expect(after).toContain('description: "Describe what count does and when a model should use it."');
+  });
+
+  it('refuses an unknown toolset, listing the toolsets there are', async () => {
+    await expect(toolGenerator(tree, { toolset: 'nope', name: 'x' })).rejects.toThrow("No toolset named 'nope'. Toolsets in this workspace: library.");
+  });
+
+  it('refuses a tool whose method already exists, and writes nothing', async () => {
+    await toolGenerator(tree, { toolset: 'library', name: 'find-book' });
+    const before = tree.read(toolsetFile, 'utf-8');
+    await expect(toolGenerator(tree, { toolset: 'library', name: 'find-book' })).rejects.toThrow("LibraryToolset already has a method 'findBook'");
+    expect(tree.read(toolsetFile, 'utf-8')).toBe(before);
+  });
+
+  it('refuses a name that is not kebab-case', async () => {
+    await expect(toolGenerator(tree, { toolset: 'library', name: 'FindBook' })).rejects.toThrow("Tool name \"FindBook\" must be kebab-case");
+  });
+});

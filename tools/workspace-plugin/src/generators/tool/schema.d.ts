@@ -1,0 +1,5 @@
+export interface ToolGeneratorSchema {
+  toolset: string;
+  name: string;
+  description?: string;
+}

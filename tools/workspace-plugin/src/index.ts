@@ -1,0 +1,1 @@
+export { createNodesV2 } from './plugin/contract-target';

@@ -1,0 +1,117 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { stripVTControlCharacters } from 'node:util';
+import { dirname, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+const workspaceRoot = join(__dirname, '../../..');
+
+/**
+ * A throwaway copy of this workspace: its files (tracked and untracked, not ignored) and a
+ * node_modules of links to the installed one, except `@toolsets/*`, which point into the copy.
+ */
+function copyWorkspace(): string {
+  const copy = mkdtempSync(join(tmpdir(), 'toolsets-generators-'));
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: workspaceRoot, encoding: 'utf-8' })
+    .split('\0')
+    .filter((file) => file && existsSync(join(workspaceRoot, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    copyFileSync(join(workspaceRoot, file), join(copy, file));
+  }
+  const modules = join(workspaceRoot, 'node_modules');
+  mkdirSync(join(copy, 'node_modules/@toolsets'), { recursive: true });
+  for (const entry of readdirSync(modules)) {
+    if (entry !== '@toolsets') symlinkSync(join(modules, entry), join(copy, 'node_modules', entry));
+  }
+  for (const pkg of readdirSync(join(modules, '@toolsets'))) {
+    symlinkSync(readlinkSync(join(modules, '@toolsets', pkg)), join(copy, 'node_modules/@toolsets', pkg));
+  }
+  return copy;
+}
+
+describe('in a throwaway copy of the workspace', () => {
+  let copy: string;
+
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|JEST_)/.test(key)));
+  Object.assign(env, { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', CI: 'true', NO_COLOR: '1' });
+  delete env['FORCE_COLOR'];
+
+  function nx(...args: string[]): string {
+    const run = spawnSync(process.execPath, [join(copy, 'node_modules/nx/dist/bin/nx.js'), ...args], { cwd: copy, env, encoding: 'utf-8' });
+    // eslint and Nx colour their output even when asked not to; the assertions read plain text.
+    const output = stripVTControlCharacters(`${run.stdout}\n${run.stderr}`);
+    if (run.status !== 0) throw new Error(`nx ${args.join(' ')} exited with ${run.status}:\n${output}`);
+    return output;
+  }
+
+  beforeAll(() => {
+    copy = copyWorkspace();
+  });
+  afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+  it('generated projects pass lint, typecheck, test, contract and build with zero edits, and the app serves', async () => {
+    nx('g', '@toolsets/workspace-plugin:toolset', 'library', '--description=Books and loans.', '--credentialHeader=x-library-key', '--skipInstall', '--no-interactive');
+    nx('g', '@toolsets/workspace-plugin:tool', 'library', 'find-book', '--description=Find a book by its title.', '--no-interactive');
+    nx('g', '@toolsets/workspace-plugin:app', 'library-server', '--toolsets=library,hello', '--no-interactive');
+
+    // What `npm install` does for the new workspace package (skipped: this copy shares node_modules).
+    symlinkSync('../../libs/toolsets/library', join(copy, 'node_modules/@toolsets/library'));
+
+    const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/library', 'library-server', '--outputStyle=static', '--skip-nx-cache');
+    expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
+    expect(output).toContain('library_echo(text) -> EchoResult { message: string, text: string, length: integer } | ToolError');
+    expect(output).toContain('find_book(input) -> FindBookResult { message: string, input: string } | ToolError');
+    expect(output).toContain('library_check_access() -> AccessResult { message: string, headers: string[] }');
+
+    // The built app serves both toolsets over stdio, reading the credential from the environment.
+    const client = new Client({ name: 'generated-app', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: [join(copy, 'dist/apps/library-server/main.js'), '--stdio'],
+        env: { PATH: process.env['PATH'] ?? '', X_LIBRARY_KEY: 'k' },
+        stderr: 'pipe',
+      }),
+    );
+    const tools = (await client.listTools()).tools.map((tool) => tool.name);
+    expect(tools).toEqual(['library_echo', 'library_check_access', 'find_book', 'hello', 'greet_team']);
+    expect((await client.callTool({ name: 'find_book', arguments: { input: 'Dune' } })).structuredContent).toEqual({
+      message: 'find_book received "Dune".',
+      input: 'Dune',
+    });
+    expect((await client.callTool({ name: 'library_check_access', arguments: {} })).structuredContent).toEqual({
+      message: 'Received 1 credential header(s).',
+      headers: ['x-library-key'],
+    });
+    await client.close();
+  });
+
+  it('writes nothing on --dry-run', () => {
+    const output = nx('g', '@toolsets/workspace-plugin:toolset', 'catalog', '--dry-run', '--skipInstall', '--no-interactive');
+    expect(output).toContain('CREATE libs/toolsets/catalog/src/lib/catalog.toolset.ts');
+    expect(existsSync(join(copy, 'libs/toolsets/catalog'))).toBe(false);
+  });
+
+  it.each([
+    ['a toolset imports another toolset', 'libs/toolsets/hello/src/lib/cross-import.ts', '@toolsets/credential-demo', '@toolsets/hello', 'A project tagged with "type:toolset" can only depend on libs tagged with "scope:core", "type:shared", "type:testing"'],
+    ['an app imports the testing library', 'apps/hello/src/cross-import.ts', '@toolsets/testing', 'hello', 'A project tagged with "type:app" can only depend on libs tagged with "scope:core", "type:toolset", "type:shared"'],
+    // Every lib of ours depends on core, so core importing one is reported as the cycle it makes.
+    ['core imports a toolset', 'libs/core/src/cross-import.ts', '@toolsets/hello', '@toolsets/core', 'Circular dependency between "@toolsets/core" and "@toolsets/hello"'],
+  ])('fails lint when %s', (_case, file, imported, project, message) => {
+    writeFileSync(join(copy, file), `export * from '${imported}';\n`);
+    try {
+      expect(() => nx('run', `${project}:lint`, '--skip-nx-cache')).toThrow(message);
+    } finally {
+      rmSync(join(copy, file));
+    }
+  });
+
+  it('refuses an existing toolset with a clear message and writes nothing', () => {
+    expect(() => nx('g', '@toolsets/workspace-plugin:toolset', 'hello', '--skipInstall', '--no-interactive')).toThrow(
+      'libs/toolsets/hello already exists',
+    );
+  });
+});
