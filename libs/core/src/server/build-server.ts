@@ -77,6 +77,7 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
   const root = (options.container ?? globalContainer).createChildContainer();
   if (!root.isRegistered(LOGGER, true)) root.register(LOGGER, { useValue: logger });
 
+  const direct = directlyConstructible(catalog, root);
   const tools = [...catalog.tools.values()];
   const listResult: ListToolsResult = { tools: tools.map((tool) => tool.descriptor) };
   const info = { name: options.name, version: options.version };
@@ -99,15 +100,21 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
             `Unknown tool '${request.params.name}'. Available tools: ${[...catalog.tools.keys()].join(', ')}.`,
           );
         }
-        const requestContext = contextFor(tool, ctx, server, {
-          transport: connection.transport ?? (ctx.http?.req ? 'http' : 'memory'),
-          era: factoryContext?.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'),
-          headers: ctx.http?.req ? headersOf(ctx.http.req.headers) : connectionHeaders,
-          environment: connection.environment,
-        });
-        const scope = root.createChildContainer();
-        scope.register(RequestContext, { useValue: requestContext });
-        const result = await runToolCall(tool, request.params.arguments, scope, logger);
+        const cls = tool.toolset.cls as new () => Record<string, (input: unknown) => unknown>;
+        const instantiate = direct.has(cls)
+          ? () => new cls()
+          : () => {
+              const scope = root.createChildContainer();
+              const requestContext = contextFor(tool, ctx, server, {
+                transport: connection.transport ?? (ctx.http?.req ? 'http' : 'memory'),
+                era: factoryContext?.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'),
+                headers: ctx.http?.req ? headersOf(ctx.http.req.headers) : connectionHeaders,
+                environment: connection.environment,
+              });
+              scope.register(RequestContext, { useValue: requestContext });
+              return scope.resolve(cls);
+            };
+        const result = await runToolCall(tool, request.params.arguments, instantiate, logger);
         return server.projectCallToolResult(result, tool.descriptor.outputSchema);
       });
       return server;
@@ -129,6 +136,19 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
       return { close: () => handle.close() };
     },
   };
+}
+
+/**
+ * Toolsets whose constructor takes nothing and that nobody registered in the container: `new` gives
+ * exactly what the container would, without a child container and a context per call.
+ */
+function directlyConstructible(catalog: ToolCatalog, root: DependencyContainer): Set<ClassType> {
+  const direct = new Set<ClassType>();
+  for (const { cls } of catalog.toolsets) {
+    const parameters: unknown[] = Reflect.getMetadata('design:paramtypes', cls) ?? [];
+    if (parameters.length === 0 && cls.length === 0 && !root.isRegistered(cls as never, true)) direct.add(cls);
+  }
+  return direct;
 }
 
 function contextFor(

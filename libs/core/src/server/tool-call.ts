@@ -1,23 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { validate } from 'class-validator';
-import type { DependencyContainer } from 'tsyringe';
 import { MissingCredentialError } from '../errors/missing-credential.error';
 import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
 import { describeArgumentErrors } from './argument-errors';
 import type { Logger } from './logger';
 
+/** Makes the toolset instance that serves one call. */
+export type ToolsetInstantiator = () => Record<string, (input: unknown) => unknown>;
+
 /**
- * Runs one `tools/call` against a compiled tool: checks the arguments, resolves the toolset in the
- * request's own container, invokes the method, and turns what it returned (or threw) into a result.
+ * Runs one `tools/call` against a compiled tool: checks the arguments, gets a toolset instance for
+ * this call, invokes the method, and turns what it returned (or threw) into a result.
  */
-export async function runToolCall(
-  tool: CompiledTool,
-  rawArgs: unknown,
-  container: DependencyContainer,
-  logger: Logger,
-): Promise<CallToolResult> {
+export async function runToolCall(tool: CompiledTool, rawArgs: unknown, instantiate: ToolsetInstantiator, logger: Logger): Promise<CallToolResult> {
   const args = rawArgs ?? {};
   if (!tool.inputValidator.Check(args)) {
     return invalidArguments(tool, describeArgumentErrors(tool.inputValidator.Errors(args), argumentNames(tool)));
@@ -31,8 +28,7 @@ export async function runToolCall(
         return invalidArguments(tool, problems.flatMap((p) => Object.values(p.constraints ?? {}).map((m) => `'${p.property}': ${m}.`)));
       }
     }
-    const toolset = container.resolve(tool.toolset.cls as new () => Record<string, (input: unknown) => unknown>);
-    returned = await toolset[tool.methodName](input);
+    returned = await instantiate()[tool.methodName](input);
   } catch (error) {
     if (error instanceof MissingCredentialError) logger.info('call without a required credential', { tool: tool.name, header: error.header });
     else logger.warn('tool threw', { tool: tool.name, error: errorName(error), detail: errorMessage(error) });
