@@ -52,6 +52,7 @@ class ContractGate {
   /** Shared with the model builder, so violations stay in the order they were found. */
   readonly violations: ContractViolation[] = [];
   private readonly models = new ClassModelBuilder(this.violations);
+  private readonly arms = new Map<ClassModel, OutputArm>();
 
   inspectToolset(cls: ClassType): CompiledToolset | undefined {
     const metadata = metadataStorage.getToolset(cls);
@@ -91,8 +92,10 @@ class ContractGate {
     if (this.violations.length > before || !arms || args === null) return undefined;
 
     const inputSchema = args ? emitClass(args, 'input') : NO_ARGS_SCHEMA;
-    const okSchema = emitClass(arms.ok, 'output');
-    const errorSchema = arms.error && emitClass(arms.error, 'output');
+    const ok = this.outputArm(arms.ok);
+    const error = arms.error && this.outputArm(arms.error);
+    const okSchema = ok.schema;
+    const errorSchema = error?.schema;
     const outputSchema = errorSchema
       ? {
           type: 'object',
@@ -118,8 +121,8 @@ class ContractGate {
       inputValidator: Compile(inputSchema),
       materialize: args ? compileMaterializer(args) : undefined,
       extraArgRules: args ? collectExtraRules(args) : [],
-      ok: outputArm(arms.ok, okSchema),
-      error: arms.error && errorSchema && outputArm(arms.error, errorSchema),
+      ok,
+      error,
     };
   }
 
@@ -182,10 +185,17 @@ class ContractGate {
   private report(violation: ContractViolation): void {
     this.violations.push(violation);
   }
-}
 
-function outputArm(model: ClassModel, schema: TSchema): OutputArm {
-  return { model, project: compileClassProjector(model), validator: Compile(schema) };
+  /** Compiled once per result class: every `[X, ToolError]` tool shares the ToolError arm. */
+  private outputArm(model: ClassModel): OutputArm {
+    let arm = this.arms.get(model);
+    if (!arm) {
+      const schema = emitClass(model, 'output');
+      arm = { model, schema, project: compileClassProjector(model), validator: Compile(schema) };
+      this.arms.set(model, arm);
+    }
+    return arm;
+  }
 }
 
 function collectExtraRules(model: ClassModel, seen = new Set<ClassModel>()): string[] {

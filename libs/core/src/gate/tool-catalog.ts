@@ -9,6 +9,8 @@ import type { Projector } from '../values/result-projector';
 /** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */
 export interface OutputArm {
   model: ClassModel;
+  /** The arm's output schema (TypeBox), as advertised inside the tool's outputSchema. */
+  schema: TSchema;
   project: Projector;
   validator: Validator;
 }

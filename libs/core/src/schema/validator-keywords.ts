@@ -30,10 +30,30 @@ const FORMATS: Record<string, string> = {
   isDateString: 'date-time',
 };
 
+/**
+ * class-validator's metadata for `cls`, inherited included, as `getTargetValidationMetadatas` returns
+ * it (a subclass's rule of a kind replaces the inherited ones of that kind on that property). That
+ * method scans every decorated class for ancestors, which makes a large catalog quadratic; this
+ * walks the class's own ancestry through the same per-class map, and falls back to the public
+ * method if that map ever changes shape.
+ */
+export function validationMetadatasOf(cls: ClassType): ValidationMetadata[] {
+  const storage = getMetadataStorage();
+  const byTarget = (storage as unknown as { validationMetadatas?: unknown }).validationMetadatas;
+  if (!(byTarget instanceof Map)) return storage.getTargetValidationMetadatas(cls, '', true, false);
+  const own = ((byTarget.get(cls) ?? []) as ValidationMetadata[]).filter((metadata) => metadata.target === cls);
+  const inherited: ValidationMetadata[] = [];
+  for (let ancestor = Object.getPrototypeOf(cls); typeof ancestor === 'function' && ancestor !== Function.prototype; ancestor = Object.getPrototypeOf(ancestor)) {
+    inherited.push(...((byTarget.get(ancestor) ?? []) as ValidationMetadata[]));
+  }
+  const unshadowed = inherited.filter((metadata) => !own.some((o) => o.propertyName === metadata.propertyName && o.type === metadata.type));
+  return own.concat(unshadowed);
+}
+
 /** Reads class-validator's metadata for `cls` (inherited included), grouped by property. */
 export function readValidation(cls: ClassType): Map<string, PropertyValidation> {
   const byProperty = new Map<string, PropertyValidation>();
-  const metadatas = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
+  const metadatas = validationMetadatasOf(cls);
   for (const metadata of metadatas) {
     let entry = byProperty.get(metadata.propertyName);
     if (!entry) {

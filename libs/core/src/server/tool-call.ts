@@ -28,7 +28,9 @@ export async function runToolCall(tool: CompiledTool, rawArgs: unknown, instanti
         return invalidArguments(tool, problems.flatMap((p) => Object.values(p.constraints ?? {}).map((m) => `'${p.property}': ${m}.`)));
       }
     }
-    returned = await instantiate()[tool.methodName](input);
+    returned = instantiate()[tool.methodName](input);
+    // Only a promise is awaited: a sync tool's result needs no extra turn of the microtask queue.
+    if (isThenable(returned)) returned = await returned;
   } catch (error) {
     if (error instanceof MissingCredentialError) logger.info('call without a required credential', { tool: tool.name, header: error.header });
     else logger.warn('tool threw', { tool: tool.name, error: errorName(error), detail: errorMessage(error) });
@@ -60,6 +62,10 @@ export function toResult(tool: CompiledTool, returned: unknown, logger: Logger):
     structuredContent: structuredContent as Record<string, unknown>,
     ...(failed && { isError: true }),
   };
+}
+
+function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
 function invalidArguments(tool: CompiledTool, problems: string[]): CallToolResult {
