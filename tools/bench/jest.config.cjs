@@ -1,0 +1,7 @@
+module.exports = {
+  displayName: 'bench',
+  preset: '../../jest.preset.js',
+  rootDir: __dirname,
+  roots: ['<rootDir>/test'],
+  testTimeout: 60_000,
+};

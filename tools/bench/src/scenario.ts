@@ -1,0 +1,31 @@
+// One benchmark scenario per process: `node --expose-gc scenario.js <scenario> [argument]`.
+// Prints `RESULT <json>` as its last line for main.js to collect.
+import { catalogSize } from './scenarios/catalog';
+import { httpScenario } from './scenarios/http-load';
+import { startHttpContender } from './scenarios/http-servers';
+import { memoryScenario } from './scenarios/memory';
+import { perCall, richResult } from './scenarios/per-call';
+
+const [scenario, argument] = process.argv.slice(2);
+
+const scenarios: Record<string, () => Promise<unknown>> = {
+  'per-call': perCall,
+  'rich-result': richResult,
+  'catalog-size': () => catalogSize(Number(argument)),
+  http: () => httpScenario(__filename),
+  memory: memoryScenario,
+};
+
+async function main(): Promise<void> {
+  if (scenario === 'http-server') return startHttpContender(argument);
+  const run = scenarios[scenario];
+  if (!run) throw new Error(`Unknown scenario '${scenario}'. Scenarios: ${Object.keys(scenarios).join(', ')}.`);
+  const result = await run();
+  process.stdout.write(`RESULT ${JSON.stringify(result)}\n`);
+  process.exit(0);
+}
+
+main().catch((error: Error) => {
+  console.error(error.stack ?? error.message);
+  process.exit(1);
+});
