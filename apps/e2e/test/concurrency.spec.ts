@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
-import { httpClient, type AnyClient } from './support/clients';
+import { accountOf, httpClient, type AnyClient } from './support/clients';
 import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
 
-const accountOf = (token: string) => `user-${createHash('sha256').update(token).digest('hex').slice(0, 8)}`;
 
 describe('credential isolation under concurrency', () => {
   let server: ServerProcess;

@@ -1,9 +1,7 @@
-import { createHash } from 'node:crypto';
 import { request } from 'node:http';
-import { httpClient, textOf, type AnyClient, type Era } from './support/clients';
+import { accountOf, httpClient, textOf, type AnyClient, type Era } from './support/clients';
 import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
 
-const accountOf = (token: string) => `user-${createHash('sha256').update(token).digest('hex').slice(0, 8)}`;
 
 /** A raw HTTP exchange, for what clients never send (foreign Host, broken JSON). */
 function rawRequest(origin: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string }) {

@@ -24,6 +24,14 @@ describe('process lifecycle', () => {
     await expect(start).rejects.toThrow("The result class 'LooseResult' does not extend ToolResult.");
   });
 
+  it('refuses a port already in use, saying to pick another', async () => {
+    const first = await startServerProcess(slowServer);
+    await expect(startServerProcess(slowServer, { PORT: new URL(first.origin).port })).rejects.toThrow(
+      'Another process is using that port: set PORT to a free one',
+    );
+    expect(await first.stop()).toBe(0);
+  });
+
   it('refuses a bad PORT with a message that says what is allowed', async () => {
     await expect(startServerProcess(slowServer, { PORT: 'not-a-port' })).rejects.toThrow('PORT must be an integer from 0 to 65535');
   });

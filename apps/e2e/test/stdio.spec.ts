@@ -1,9 +1,8 @@
-import { createHash } from 'node:crypto';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { textOf, type AnyClient, type Era } from './support/clients';
+import { accountOf, textOf, type AnyClient, type Era } from './support/clients';
 import { appMain, workspaceRoot } from './support/server-process';
 
 /** Starts an app with --stdio as a child process of the SDK's own stdio transport. */
@@ -38,7 +37,7 @@ describe.each<Era>(['modern', 'legacy'])('the apps over stdio with the %s-era cl
   it('read the credential from X_DEMO_TOKEN', async () => {
     const token = `stdio-token-${era}`;
     const client = await stdioClient(era, 'credential-demo', { X_DEMO_TOKEN: token });
-    const account = `user-${createHash('sha256').update(token).digest('hex').slice(0, 8)}`;
+    const account = accountOf(token);
     expect((await client.callTool({ name: 'whoami', arguments: {} }))['structuredContent']).toEqual({
       message: `The caller's credential belongs to account ${account}.`,
       account,

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -24,3 +25,6 @@ export async function httpClient(era: Era, url: string, headers: Record<string, 
 }
 
 export const textOf = (result: Record<string, unknown>) => (result['content'] as { text: string }[]).map((c) => c.text).join('\n');
+
+/** The demo resolver's account for a token, computed here independently of the server. */
+export const accountOf = (token: string) => `user-${createHash('sha256').update(token).digest('hex').slice(0, 8)}`;

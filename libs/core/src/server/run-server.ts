@@ -146,8 +146,9 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, server
 export function startApp(build: () => ToolsetServer | readonly ToolsetServer[], options: RunServerOptions = {}): void {
   Promise.resolve()
     .then(() => runServer(build(), options))
-    .catch((error: Error) => {
-      process.stderr.write(`${error.message}\n`);
+    .catch((error: NodeJS.ErrnoException) => {
+      const hint = error.code === 'EADDRINUSE' ? ' Another process is using that port: set PORT to a free one (e.g. PORT=8001).' : '';
+      process.stderr.write(`${error.message}${hint}\n`);
       process.exit(1);
     });
 }
