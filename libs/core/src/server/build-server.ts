@@ -78,6 +78,8 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
   if (!root.isRegistered(LOGGER, true)) root.register(LOGGER, { useValue: logger });
 
   const direct = directlyConstructible(catalog, root);
+  const names = [...catalog.tools.keys()];
+  const availableTools = `Available tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more (see tools/list)` : ''}.`;
   const tools = [...catalog.tools.values()];
   const listResult: ListToolsResult = { tools: tools.map((tool) => tool.descriptor) };
   const info = { name: options.name, version: options.version };
@@ -95,10 +97,7 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
       server.setRequestHandler('tools/call', async (request, ctx) => {
         const tool = catalog.tools.get(request.params.name);
         if (!tool) {
-          throw new ProtocolError(
-            ProtocolErrorCode.InvalidParams,
-            `Unknown tool '${request.params.name}'. Available tools: ${[...catalog.tools.keys()].join(', ')}.`,
-          );
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${request.params.name}'. ${availableTools}`);
         }
         const cls = tool.toolset.cls as new () => Record<string, (input: unknown) => unknown>;
         const instantiate = direct.has(cls)
