@@ -1,6 +1,7 @@
 import type { ExecutorContext } from '@nx/devkit';
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
 import type * as Core from '@toolsets/core';
 import type { ContractExecutorSchema } from './schema';
 
@@ -16,9 +17,11 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
     console.error(`${entry} does not exist: build the toolset first (nx run ${projectName}:build); the contract target depends on build.`);
     return { success: false };
   }
-  // The core the toolset itself loads, so its decorators' metadata is the metadata the gate reads.
-  const core: typeof Core = require(require.resolve('@toolsets/core', { paths: [dirname(entry)] }));
-  const toolsets = core.findToolsets(require(entry));
+  // Resolve from the entry itself: the core it loads is the one whose metadata the gate must read.
+  // (createRequire also works where Nx loads this executor as an ES module, as Node 22 may.)
+  const requireFromEntry = createRequire(entry);
+  const core: typeof Core = requireFromEntry('@toolsets/core');
+  const toolsets = core.findToolsets(requireFromEntry(entry));
   if (toolsets.length === 0) {
     console.error(`${projectName} exports no @Toolset class from ${entry}; export the toolset class from the library's index.ts.`);
     return { success: false };
