@@ -25,6 +25,7 @@ import { emitClass } from '../schema/schema-emitter';
 import type { ClassModel } from '../schema/type-model';
 import { compileMaterializer } from '../values/args-materializer';
 import { compileClassProjector } from '../values/result-projector';
+import { compileRuleCheck } from '../values/rule-check';
 import type { CompiledTool, CompiledToolset, OutputArm, ToolCatalog } from './tool-catalog';
 
 const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProperties: false } as TSchema;
@@ -191,7 +192,7 @@ class ContractGate {
     let arm = this.arms.get(model);
     if (!arm) {
       const schema = emitClass(model, 'output');
-      arm = { model, schema, project: compileClassProjector(model), validator: Compile(schema) };
+      arm = { model, schema, project: compileClassProjector(model), validator: Compile(schema), checkRules: compileRuleCheck(model) };
       this.arms.set(model, arm);
     }
     return arm;

@@ -5,6 +5,7 @@ import type { TSchema } from 'typebox';
 import type { ClassModel } from '../schema/type-model';
 import type { Materializer } from '../values/args-materializer';
 import type { Projector } from '../values/result-projector';
+import type { RuleCheck } from '../values/rule-check';
 
 /** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */
 export interface OutputArm {
@@ -13,6 +14,8 @@ export interface OutputArm {
   schema: TSchema;
   project: Projector;
   validator: Validator;
+  /** class-validator, for rules the schema cannot express; absent when the class has none. */
+  checkRules?: RuleCheck;
 }
 
 /** Everything a call needs, computed by the gate at startup. */

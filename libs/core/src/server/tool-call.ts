@@ -7,6 +7,8 @@ import { isToolError } from '../results/is-tool-error';
 import { describeArgumentErrors } from './argument-errors';
 import type { Logger } from './logger';
 
+const NO_PROBLEMS: readonly string[] = Object.freeze([]);
+
 /** Makes the toolset instance that serves one call. */
 export type ToolsetInstantiator = () => Record<string, (input: unknown) => unknown>;
 
@@ -44,13 +46,18 @@ export function toResult(tool: CompiledTool, returned: unknown, logger: Logger):
   const failed = tool.error !== undefined && isToolError(returned);
   const arm = failed ? tool.error! : tool.ok;
   const structuredContent = arm.project(returned);
-  if (!arm.validator.Check(structuredContent)) {
+  const problems = !arm.validator.Check(structuredContent)
+    ? arm.validator.Errors(structuredContent).map((e) => `${e.instancePath || '/'} ${e.message}`)
+    : arm.checkRules
+      ? arm.checkRules(structuredContent)
+      : NO_PROBLEMS;
+  if (problems.length > 0) {
     const correlationId = randomUUID();
-    logger.error('tool returned a result that does not match its output schema', {
+    logger.error('tool returned a result that does not match its declared output', {
       correlationId,
       tool: tool.name,
       arm: arm.model.name,
-      errors: arm.validator.Errors(structuredContent).map((e) => `${e.instancePath || '/'} ${e.message}`),
+      errors: problems,
     });
     return textError(
       `The tool '${tool.name}' produced a result that does not match its declared output, so it was not sent. ` +

@@ -18,7 +18,7 @@ export type Materializer = (args: Record<string, unknown>) => unknown;
 export function compileMaterializer(model: ClassModel): Materializer {
   const cls = model.cls as new () => object;
   if (isFlat(model)) return (args) => Object.assign(new cls(), args);
-  registerTypeHints(model, new Set());
+  registerTypeHints(model);
   return (args) => plainToInstance(cls, args, { exposeDefaultValues: true });
 }
 
@@ -36,7 +36,7 @@ function isFlat(model: ClassModel): boolean {
   );
 }
 
-function registerTypeHints(model: ClassModel, seen: Set<ClassModel>): void {
+function registerTypeHints(model: ClassModel, seen = new Set<ClassModel>()): void {
   if (seen.has(model)) return;
   seen.add(model);
   for (const field of model.fields) {

@@ -1,0 +1,40 @@
+import { validateSync } from 'class-validator';
+import type { ClassModel, TypeModel } from '../schema/type-model';
+
+/** Names what a value breaks among the rules a schema cannot express; empty when it breaks none. */
+export type RuleCheck = (value: unknown, path?: string) => string[];
+
+/**
+ * For result classes whose fields carry class-validator rules with no JSON Schema form
+ * (`@Contains`, `@IsPhoneNumber`, custom ones), class-validator checks the cleaned result after
+ * the schema did, class by class down the model (no `@ValidateNested` needed). Undefined when no
+ * class in the tree has such a rule, so those results pay nothing.
+ */
+export function compileRuleCheck(model: ClassModel): RuleCheck | undefined {
+  const nested = model.fields
+    .map((field) => ({ name: field.name, check: compileTypeCheck(field.type) }))
+    .filter((entry): entry is { name: string; check: RuleCheck } => entry.check !== undefined);
+  if (model.extraRules.length === 0 && nested.length === 0) return undefined;
+  const prototype = model.cls.prototype as object;
+  return (value, path = '') => {
+    if (typeof value !== 'object' || value === null) return [];
+    const problems: string[] = [];
+    if (model.extraRules.length > 0) {
+      // A shallow instance: nested values stay plain, so only this class's rules apply here.
+      const instance = Object.assign(Object.create(prototype) as object, value);
+      for (const error of validateSync(instance, { forbidUnknownValues: false })) {
+        for (const message of Object.values(error.constraints ?? {})) problems.push(`${path}/${error.property} ${message}`);
+      }
+    }
+    for (const { name, check } of nested) problems.push(...check((value as Record<string, unknown>)[name], `${path}/${name}`));
+    return problems;
+  };
+}
+
+function compileTypeCheck(type: TypeModel): RuleCheck | undefined {
+  if (type.kind === 'object') return compileRuleCheck(type.model);
+  if (type.kind !== 'array') return undefined;
+  const items = compileTypeCheck(type.items);
+  if (!items) return undefined;
+  return (value, path = '') => (Array.isArray(value) ? value.flatMap((item, index) => items(item, `${path}/${index}`)) : []);
+}
