@@ -121,7 +121,7 @@ class ContractGate {
       inputSchema,
       inputValidator: Compile(inputSchema),
       materialize: args ? compileMaterializer(args) : undefined,
-      extraArgRules: args ? collectExtraRules(args) : [],
+      checkArgRules: args ? compileRuleCheck(args) : undefined,
       ok,
       error,
     };
@@ -197,16 +197,6 @@ class ContractGate {
     }
     return arm;
   }
-}
-
-function collectExtraRules(model: ClassModel, seen = new Set<ClassModel>()): string[] {
-  if (seen.has(model)) return [];
-  seen.add(model);
-  const nested = model.fields.flatMap((field) => {
-    const type = field.type.kind === 'array' ? field.type.items : field.type;
-    return type.kind === 'object' ? collectExtraRules(type.model, seen) : [];
-  });
-  return [...model.extraRules.map((rule) => `${model.name}.${rule}`), ...nested];
 }
 
 /** A JSON-clean copy: TypeBox keeps its markers in non-enumerable keys, which JSON drops. */

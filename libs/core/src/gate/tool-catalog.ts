@@ -29,8 +29,8 @@ export interface CompiledTool {
   inputValidator: Validator;
   /** Undefined for a tool without `args`: it receives `{}`. */
   materialize?: Materializer;
-  /** Names of class-validator rules with no JSON Schema form; class-validator checks them per call. */
-  extraArgRules: readonly string[];
+  /** class-validator, for argument rules the schema cannot express; absent when there are none. */
+  checkArgRules?: RuleCheck;
   ok: OutputArm;
   /** Present when the tool is declared `returns: [XResult, ToolError]`. */
   error?: OutputArm;

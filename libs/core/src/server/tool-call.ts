@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { validate } from 'class-validator';
 import { MissingCredentialError } from '../errors/missing-credential.error';
 import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
@@ -24,11 +23,9 @@ export async function runToolCall(tool: CompiledTool, rawArgs: unknown, instanti
   let returned: unknown;
   try {
     const input = tool.materialize ? tool.materialize(args as Record<string, unknown>) : {};
-    if (tool.extraArgRules.length > 0) {
-      const problems = await validate(input as object, { forbidUnknownValues: false });
-      if (problems.length > 0) {
-        return invalidArguments(tool, problems.flatMap((p) => Object.values(p.constraints ?? {}).map((m) => `'${p.property}': ${m}.`)));
-      }
+    if (tool.checkArgRules) {
+      const broken = tool.checkArgRules(input);
+      if (broken.length > 0) return invalidArguments(tool, broken.map((p) => `'${p.path.join('.')}': ${p.message}.`));
     }
     returned = instantiate()[tool.methodName](input);
     // Only a promise is awaited: a sync tool's result needs no extra turn of the microtask queue.
@@ -49,7 +46,7 @@ export function toResult(tool: CompiledTool, returned: unknown, logger: Logger):
   const problems = !arm.validator.Check(structuredContent)
     ? arm.validator.Errors(structuredContent).map((e) => `${e.instancePath || '/'} ${e.message}`)
     : arm.checkRules
-      ? arm.checkRules(structuredContent)
+      ? arm.checkRules(structuredContent).map((p) => `/${p.path.join('/')} ${p.message}`)
       : NO_PROBLEMS;
   if (problems.length > 0) {
     const correlationId = randomUUID();

@@ -1,8 +1,14 @@
 import { validateSync } from 'class-validator';
 import type { ClassModel, TypeModel } from '../schema/type-model';
 
-/** Names what a value breaks among the rules a schema cannot express; empty when it breaks none. */
-export type RuleCheck = (value: unknown, path?: string) => string[];
+/** One broken rule: where (property path) and class-validator's message. */
+export interface RuleProblem {
+  path: readonly (string | number)[];
+  message: string;
+}
+
+/** Lists what a value breaks among the rules a schema cannot express; empty when it breaks none. */
+export type RuleCheck = (value: unknown, path?: readonly (string | number)[]) => RuleProblem[];
 
 /**
  * For result classes whose fields carry class-validator rules with no JSON Schema form
@@ -16,17 +22,17 @@ export function compileRuleCheck(model: ClassModel): RuleCheck | undefined {
     .filter((entry): entry is { name: string; check: RuleCheck } => entry.check !== undefined);
   if (model.extraRules.length === 0 && nested.length === 0) return undefined;
   const prototype = model.cls.prototype as object;
-  return (value, path = '') => {
+  return (value, path = []) => {
     if (typeof value !== 'object' || value === null) return [];
-    const problems: string[] = [];
+    const problems: RuleProblem[] = [];
     if (model.extraRules.length > 0) {
       // A shallow instance: nested values stay plain, so only this class's rules apply here.
       const instance = Object.assign(Object.create(prototype) as object, value);
       for (const error of validateSync(instance, { forbidUnknownValues: false })) {
-        for (const message of Object.values(error.constraints ?? {})) problems.push(`${path}/${error.property} ${message}`);
+        for (const message of Object.values(error.constraints ?? {})) problems.push({ path: [...path, error.property], message });
       }
     }
-    for (const { name, check } of nested) problems.push(...check((value as Record<string, unknown>)[name], `${path}/${name}`));
+    for (const { name, check } of nested) problems.push(...check((value as Record<string, unknown>)[name], [...path, name]));
     return problems;
   };
 }
@@ -36,5 +42,5 @@ function compileTypeCheck(type: TypeModel): RuleCheck | undefined {
   if (type.kind !== 'array') return undefined;
   const items = compileTypeCheck(type.items);
   if (!items) return undefined;
-  return (value, path = '') => (Array.isArray(value) ? value.flatMap((item, index) => items(item, `${path}/${index}`)) : []);
+  return (value, path = []) => (Array.isArray(value) ? value.flatMap((item, index) => items(item, [...path, index])) : []);
 }
