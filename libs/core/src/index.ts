@@ -38,6 +38,10 @@ export { credentialEnvironmentVariable } from './context/credential-env';
 
 export * from './errors';
 
+export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './server/argument-limits';
+
 export { serveHttp, type HttpServeOptions, type HttpServerHandle, type MountInfo } from './transport/http-server';
-export { serveStdio } from './transport/stdio-server';
-export { runServer, startApp, banner, type RunServerOptions, type StdioCommand } from './server/run-server';
+export { serveStdio, type StdioServeOptions } from './transport/stdio-server';
+export { DEFAULT_SERVING_LIMITS, type ServingLimits } from './transport/serving-limits';
+export { servingOptionsFromEnvironment, LIMIT_VARIABLES } from './app/serving-environment';
+export { runServer, startApp, banner, type RunServerOptions, type StdioCommand } from './app/run-server';

@@ -1,23 +1,16 @@
-import {
-  CLIENT_INFO_META_KEY,
-  ProtocolError,
-  ProtocolErrorCode,
-  Server,
-  type ListToolsResult,
-  type McpRequestContext,
-  type ServerContext,
-  type Transport,
-} from '@modelcontextprotocol/server';
+import { Server, type ListToolsResult, type McpRequestContext, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdio';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
-import { fixedHeaders, headersOf, NO_HEADERS } from '../context/header-source';
-import { RequestContext, type ClientInfo, type HeaderSource, type TransportKind } from '../context/request-context';
+import { fixedHeaders, NO_HEADERS } from '../context/header-source';
+import type { TransportKind } from '../context/request-context';
 import { runContractGate } from '../gate/contract-gate';
-import type { CompiledTool, ToolCatalog } from '../gate/tool-catalog';
+import type { ToolCatalog } from '../gate/tool-catalog';
 import type { ClassType } from '../types/class-type';
+import { clip } from '../helpers/client-text';
 import { stderrLogger, type Logger } from './logger';
 import { LOGGER } from './logger-token';
-import { runToolCall } from './tool-call';
+import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './argument-limits';
+import { callToolHandler, type CallSite, type CallToolDefinition } from './call-tool-handler';
 
 export interface BuildServerOptions {
   name: string;
@@ -38,6 +31,8 @@ export interface ConnectionOptions {
   headers?: Readonly<Record<string, string>>;
   /** Where stdio reads credentials: `x-demo-token` from `X_DEMO_TOKEN`. */
   environment?: Readonly<Record<string, string | undefined>>;
+  /** Bounds on each call's arguments (default `DEFAULT_ARGUMENT_LIMITS`). */
+  argumentLimits?: Readonly<ArgumentLimits>;
 }
 
 /** A running connection; `close()` ends it. */
@@ -77,7 +72,6 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
   const root = (options.container ?? globalContainer).createChildContainer();
   if (!root.isRegistered(LOGGER, true)) root.register(LOGGER, { useValue: logger });
 
-  const direct = directlyConstructible(catalog, root);
   const names = [...catalog.tools.keys()];
   const availableTools = `Available tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more (see tools/list)` : ''}.`;
   const tools = [...catalog.tools.values()];
@@ -88,34 +82,21 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
     ...(options.instructions !== undefined && { instructions: options.instructions }),
   };
 
+  const definition: CallToolDefinition = { catalog, root, direct: directlyConstructible(catalog, root), logger, availableTools };
+
   const serverFactory =
     (connection: ConnectionOptions) =>
     (factoryContext?: McpRequestContext): Server => {
       const server = new Server(info, serverOptions);
-      const connectionHeaders = connection.headers ? fixedHeaders(connection.headers) : NO_HEADERS;
+      const site: CallSite = {
+        transport: connection.transport,
+        era: factoryContext?.era,
+        headers: connection.headers ? fixedHeaders(connection.headers) : NO_HEADERS,
+        environment: connection.environment,
+        limits: connection.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS,
+      };
       server.setRequestHandler('tools/list', () => listResult);
-      server.setRequestHandler('tools/call', async (request, ctx) => {
-        const tool = catalog.tools.get(request.params.name);
-        if (!tool) {
-          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${request.params.name}'. ${availableTools}`);
-        }
-        const cls = tool.toolset.cls as new () => Record<string, (input: unknown) => unknown>;
-        const instantiate = direct.has(cls)
-          ? () => new cls()
-          : () => {
-              const scope = root.createChildContainer();
-              const requestContext = contextFor(tool, ctx, server, {
-                transport: connection.transport ?? (ctx.http?.req ? 'http' : 'memory'),
-                era: factoryContext?.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'),
-                headers: ctx.http?.req ? headersOf(ctx.http.req.headers) : connectionHeaders,
-                environment: connection.environment,
-              });
-              scope.register(RequestContext, { useValue: requestContext });
-              return scope.resolve(cls);
-            };
-        const result = await runToolCall(tool, request.params.arguments, instantiate, logger);
-        return server.projectCallToolResult(result, tool.descriptor.outputSchema);
-      });
+      server.setRequestHandler('tools/call', callToolHandler(definition, site, server));
       return server;
     };
 
@@ -130,7 +111,7 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
     async connect(transport, connection = {}) {
       const handle = serveConnection(serverFactory({ transport: 'memory', ...connection }), {
         transport,
-        onerror: (error) => logger.warn('connection error', { error: error.message }),
+        onerror: (error) => logger.warn('connection error', { error: clip(error.message) }),
       });
       return { close: () => handle.close() };
     },
@@ -148,29 +129,4 @@ function directlyConstructible(catalog: ToolCatalog, root: DependencyContainer):
     if (parameters.length === 0 && cls.length === 0 && !root.isRegistered(cls as never, true)) direct.add(cls);
   }
   return direct;
-}
-
-function contextFor(
-  tool: CompiledTool,
-  ctx: ServerContext,
-  server: Server,
-  where: { transport: TransportKind; era: 'modern' | 'legacy'; headers: HeaderSource; environment?: ConnectionOptions['environment'] },
-): RequestContext {
-  const progressToken = ctx.mcpReq._meta?.progressToken;
-  return new RequestContext({
-    ...where,
-    toolset: tool.toolset.name,
-    tool: tool.name,
-    credentialHeaders: tool.toolset.credentialHeaders,
-    signal: ctx.mcpReq.signal,
-    client: () => (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion(),
-    sendProgress:
-      progressToken === undefined
-        ? undefined
-        : (progress, total, message) =>
-            ctx.mcpReq.notify({
-              method: 'notifications/progress',
-              params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
-            }),
-  });
 }

@@ -5,6 +5,9 @@ export interface Logger {
   error(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** The longest string field a log line carries; longer ones are cut with their length noted. */
+export const LOG_FIELD_LIMIT = 2_000;
+
 /** One JSON object per line on stderr. */
 export const stderrLogger: Logger = {
   info: (message, fields) => write('info', message, fields),
@@ -13,5 +16,12 @@ export const stderrLogger: Logger = {
 };
 
 function write(level: string, message: string, fields?: Record<string, unknown>): void {
-  process.stderr.write(JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }) + '\n');
+  const line = JSON.stringify({ time: new Date().toISOString(), level, message, ...fields }, capStrings);
+  process.stderr.write(line + '\n');
+}
+
+function capStrings(_key: string, value: unknown): unknown {
+  return typeof value === 'string' && value.length > LOG_FIELD_LIMIT
+    ? `${value.slice(0, LOG_FIELD_LIMIT)}… (${value.length} characters)`
+    : value;
 }

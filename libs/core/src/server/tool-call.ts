@@ -1,9 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MissingCredentialError } from '../errors/missing-credential.error';
+import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
 import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
 import { describeArgumentErrors } from './argument-errors';
+import { checkArgumentLimits, type ArgumentLimits } from './argument-limits';
 import type { Logger } from './logger';
 
 const NO_PROBLEMS: readonly string[] = Object.freeze([]);
@@ -11,12 +13,21 @@ const NO_PROBLEMS: readonly string[] = Object.freeze([]);
 /** Makes the toolset instance that serves one call. */
 export type ToolsetInstantiator = () => Record<string, (input: unknown) => unknown>;
 
+/** What one call runs with: how to get its toolset, where it logs (secrets redacted), its limits. */
+export interface CallScope {
+  instantiate: ToolsetInstantiator;
+  logger: Logger;
+  limits: Readonly<ArgumentLimits>;
+}
+
 /**
  * Runs one `tools/call` against a compiled tool: checks the arguments, gets a toolset instance for
  * this call, invokes the method, and turns what it returned (or threw) into a result.
  */
-export async function runToolCall(tool: CompiledTool, rawArgs: unknown, instantiate: ToolsetInstantiator, logger: Logger): Promise<CallToolResult> {
+export async function runToolCall(tool: CompiledTool, rawArgs: unknown, scope: CallScope): Promise<CallToolResult> {
   const args = rawArgs ?? {};
+  const overLimit = checkArgumentLimits(args, scope.limits);
+  if (overLimit) return invalidArguments(tool, [overLimit.charAt(0).toUpperCase() + overLimit.slice(1)]);
   if (!tool.inputValidator.Check(args)) {
     return invalidArguments(tool, describeArgumentErrors(tool.inputValidator.Errors(args), argumentNames(tool)));
   }
@@ -27,15 +38,40 @@ export async function runToolCall(tool: CompiledTool, rawArgs: unknown, instanti
       const broken = tool.checkArgRules(input);
       if (broken.length > 0) return invalidArguments(tool, broken.map((p) => `'${p.path.join('.')}': ${p.message}.`));
     }
-    returned = instantiate()[tool.methodName](input);
+    returned = scope.instantiate()[tool.methodName](input);
     // Only a promise is awaited: a sync tool's result needs no extra turn of the microtask queue.
     if (isThenable(returned)) returned = await returned;
   } catch (error) {
-    if (error instanceof MissingCredentialError) logger.info('call without a required credential', { tool: tool.name, header: error.header });
-    else logger.warn('tool threw', { tool: tool.name, error: errorName(error), detail: errorMessage(error) });
-    return textError(errorMessage(error));
+    return thrownResult(tool, error, scope.logger);
   }
-  return toResult(tool, returned, logger);
+  return toResult(tool, returned, scope.logger);
+}
+
+/**
+ * What the client sees for a thrown value. A `ToolError` is the tool's own message to the client
+ * and is sent exactly like a returned one; the framework's credential errors say how to configure
+ * the client; anything else is unexpected: the client gets a correlation id, the log the message.
+ */
+function thrownResult(tool: CompiledTool, error: unknown, logger: Logger): CallToolResult {
+  if (isToolError(error)) {
+    if (tool.error) return toResult(tool, error, logger);
+    logger.info('tool threw a ToolError it does not declare', { tool: tool.name, error: error.error });
+    return textError(`${error.error}: ${error.detail}`);
+  }
+  if (error instanceof MissingCredentialError) {
+    logger.info('call without a required credential', { tool: tool.name, header: error.header });
+    return textError(error.message);
+  }
+  if (error instanceof UndeclaredCredentialError) {
+    logger.error('tool read a credential its toolset does not declare', { tool: tool.name, error: error.message });
+    return textError(error.message);
+  }
+  const correlationId = randomUUID();
+  logger.error('tool threw', { correlationId, tool: tool.name, error: errorName(error), detail: errorMessage(error) });
+  return textError(
+    `The tool '${tool.name}' failed unexpectedly. The server log has the details under correlation id ${correlationId}. ` +
+      'To send the client a message, return or throw a ToolError.',
+  );
 }
 
 /** Cleans the returned value down to the declared keys, checks it, and sends it both ways. */
@@ -86,7 +122,12 @@ function argumentNames(tool: CompiledTool): string[] {
 
 function errorMessage(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
-  return typeof error === 'string' ? error : 'The tool failed.';
+  if (typeof error === 'string') return error;
+  try {
+    return String(error);
+  } catch {
+    return typeof error;
+  }
 }
 
 function errorName(error: unknown): string {

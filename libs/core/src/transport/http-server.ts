@@ -1,22 +1,31 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { clip } from '../helpers/client-text';
+import type { ArgumentLimits } from '../server/argument-limits';
 import type { ToolsetServer } from '../server/build-server';
 import { stderrLogger, type Logger } from '../server/logger';
-import { hostGuard } from './host-guard';
+import { rateLimitedLogger } from '../server/rate-limited-logger';
+import { BodyBudget } from './body-budget';
+import { BodyAborted, BodyRefusal, readBody } from './body-reader';
+import { ConnectionTracker } from './connection-tracker';
+import { CorsPolicy } from './cors';
+import { HostPolicy } from './host-guard';
+import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY, sendJson, sendJsonRpcError } from './http-replies';
+import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from './prototype-key';
+import { headerCounts, requestTarget } from './request-target';
+import { resolveServingLimits, type ServingLimits } from './serving-limits';
 
-export interface HttpServeOptions {
-  /** Default `127.0.0.1`: loopback, where only loopback Host/Origin headers are accepted. */
+export interface HttpServeOptions extends Partial<ServingLimits> {
+  /** Default `127.0.0.1`: loopback, where only loopback Host/Origin names are accepted. */
   host?: string;
   /** Default 8000; 0 picks a free port. */
   port?: number;
-  /** Host names accepted in `Host`/`Origin` when bound to a non-loopback address. */
+  /** Host names accepted in `Host`/`Origin` besides the loopback names and the bound address. */
   allowedHosts?: readonly string[];
-  /** Largest request body accepted, in bytes (default 1 MiB); larger ones get 413. */
-  maxBodyBytes?: number;
-  /** How long `close()` waits for in-flight calls before cutting connections (default 10 s). */
-  drainTimeoutMs?: number;
+  /** Browser origins allowed by CORS (`*` for any); CORS is off when empty. */
+  corsOrigins?: readonly string[];
   logger?: Logger;
 }
 
@@ -31,7 +40,13 @@ export interface HttpServerHandle {
   /** `http://host:port` */
   readonly origin: string;
   readonly mounts: readonly MountInfo[];
-  /** Stops accepting, waits for in-flight requests (up to the drain timeout), then closes. */
+  /** The limits in force, defaults resolved. */
+  readonly limits: Readonly<ServingLimits>;
+  /**
+   * Drains, then closes: readiness turns 503, then after the drain delay the server stops
+   * accepting connections, answers what is already on its connections (with `Connection: close`),
+   * lets idle connections expire, and cuts what is left at the drain timeout.
+   */
   close(): Promise<void>;
 }
 
@@ -40,7 +55,12 @@ interface Mount {
   path: string;
   handler: McpHttpHandler;
   node: NodeMcpRequestHandler;
+  /** Declared credential headers: each may appear once per request. */
+  credentialHeaders: ReadonlySet<string>;
 }
+
+const MCP_METHODS = new Set(['GET', 'POST', 'DELETE']);
+const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
  * Serves over streamable HTTP, stateless: one server at `/mcp`, or several at `/<name>/mcp` with an
@@ -51,25 +71,22 @@ export async function serveHttp(servers: ToolsetServer | readonly ToolsetServer[
   const list = Array.isArray(servers) ? servers : [servers as ToolsetServer];
   const single = !Array.isArray(servers);
   const host = options.host ?? '127.0.0.1';
-  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-  const logger = options.logger ?? list[0]?.logger ?? stderrLogger;
-  const onerror = (error: Error) => logger.warn('http request failed', { error: error.message });
+  const limits = resolveServingLimits(pickLimits(options));
+  const logger = rateLimitedLogger(options.logger ?? list[0]?.logger ?? stderrLogger);
+  const mounts = createMounts(list, single, limits, logger);
+  const hostPolicy = new HostPolicy({ host, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
+  if (!hostPolicy.checksNames) logger.warn('bound to a non-loopback address without ALLOWED_HOSTS: Host and Origin names are not checked', { host });
+  const cors = new CorsPolicy(options.corsOrigins ?? [], [...new Set(list.flatMap((server) => server.credentialHeaders))]);
 
-  const mounts: Mount[] = list.map((server) => {
-    const handler = createMcpHandler(server.createServer, { legacy: 'stateless', maxRequestBodySize: maxBodyBytes, onerror });
-    return {
-      server,
-      path: single ? '/mcp' : `/${server.name}/mcp`,
-      handler,
-      node: toNodeHandler(handler, { maxRequestBodySize: maxBodyBytes, onerror }),
-    };
+  const http: NodeHttpServer = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node checks the two timeouts above on this interval (30 s by default): check often enough to honour them.
+    connectionsCheckingInterval: Math.max(250, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
   });
-  const byPath = new Map(mounts.map((mount) => [mount.path, mount]));
-  const guard = hostGuard(host, options.allowedHosts);
-  if (!guard) logger.warn('bound to a non-loopback address without allowed hosts: Host and Origin are not checked', { host });
-
-  let inFlight = 0;
-  let drained: (() => void) | undefined;
+  const connections = new ConnectionTracker(http, limits.maxConnections);
+  const requests = new RequestTracker();
   let origin = '';
   const describe = (): MountInfo[] =>
     mounts.map((mount) => ({
@@ -79,67 +96,207 @@ export async function serveHttp(servers: ToolsetServer | readonly ToolsetServer[
       credentialHeaders: mount.server.credentialHeaders,
     }));
 
-  const route = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const path = new URL(req.url ?? '/', 'http://localhost').pathname.replace(/\/+$/, '') || '/';
-    const mount = byPath.get(path);
-    if (mount) return mount.node(req, res);
-    if (req.method !== 'GET') return sendJson(res, 405, { error: 'Method not allowed.' });
-    if (path === '/') return sendJson(res, 200, { servers: describe() });
-    if (path === '/health') return sendJson(res, 200, health(list));
-    const mountHealth = mounts.find((m) => path === m.path.replace(/\/mcp$/, '/health'));
-    if (mountHealth) return sendJson(res, 200, health([mountHealth.server]));
-    return sendJson(res, 404, { error: `Nothing at ${path}. MCP endpoints: ${mounts.map((m) => m.path).join(', ')}.` });
-  };
-
-  const http: NodeHttpServer = createServer((req, res) => {
-    inFlight++;
-    res.on('close', () => {
-      if (--inFlight === 0) drained?.();
-    });
-    if (guard && !guard(req, res)) return;
-    route(req, res).catch((error: Error) => {
-      logger.error('http handler failed', { error: error.message });
-      if (!res.headersSent) sendJson(res, 500, { jsonrpc: '2.0', error: { code: -32603, message: 'Internal error' }, id: null });
-      else res.end();
+  const router = new Router(mounts, list, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors);
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (connections.refused(req.socket)) return void res.destroy();
+    requests.begin(res);
+    if (requests.size > limits.maxRequestsInFlight) {
+      return sendJsonRpcError(res, 503, SERVER_BUSY, 'Too many requests in flight; retry shortly.', { 'retry-after': '1' });
+    }
+    const target = requestTarget(req);
+    if (!target) return sendJsonRpcError(res, 400, INVALID_REQUEST, 'Bad Request: the request target must be a path such as /mcp.');
+    if (headerCounts(req, HOST_HEADER).get('host')! > 1) return sendJsonRpcError(res, 400, INVALID_REQUEST, 'Bad Request: more than one Host header.');
+    const refusal = hostPolicy.check(req, target.authority);
+    if (refusal) return sendJsonRpcError(res, refusal.status, INVALID_REQUEST, refusal.message);
+    router.route(req, res, target.path).catch((error: Error) => {
+      logger.error('http handler failed', { error: clip(error.message) });
+      sendJsonRpcError(res, 500, INTERNAL_ERROR, 'Internal error');
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(options.port ?? 8000, host, () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
+  await listen(http, options.port ?? 8000, host);
   const address = http.address() as AddressInfo;
   origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
 
+  let closing: Promise<void> | undefined;
   return {
     origin,
     mounts: describe(),
-    async close() {
-      const closed = new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeIdleConnections();
-      if (inFlight > 0) {
-        const timeout = new Promise<void>((resolve) => setTimeout(resolve, options.drainTimeoutMs ?? 10_000).unref());
-        await Promise.race([new Promise<void>((resolve) => (drained = resolve)), timeout]);
-      }
-      http.closeAllConnections();
-      await Promise.all(mounts.map((mount) => mount.handler.close()));
-      await closed;
+    limits,
+    close() {
+      closing ??= drain(http, connections, requests, limits).then(() => Promise.all(mounts.map((m) => m.handler.close())).then(() => undefined));
+      return closing;
     },
   };
 }
 
-function health(servers: readonly ToolsetServer[]) {
+const HOST_HEADER: ReadonlySet<string> = new Set(['host']);
+
+function pickLimits(options: HttpServeOptions): Partial<ServingLimits> {
+  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, logger: _logger, ...limits } = options;
+  return limits;
+}
+
+function argumentLimitsOf(limits: ServingLimits): ArgumentLimits {
+  return { maxItems: limits.maxArgumentItems, maxStringLength: limits.maxArgumentStringLength, maxDepth: limits.maxArgumentDepth };
+}
+
+function createMounts(list: readonly ToolsetServer[], single: boolean, limits: ServingLimits, logger: Logger): Mount[] {
+  // The SDK's own errors can quote client input (a tool name, a header): cut it, and rate-limit the line.
+  const onerror = (error: Error) => logger.warn('mcp request failed', { error: clip(error.message) });
+  return list.map((server) => {
+    const factory = server.serverFactory({ argumentLimits: argumentLimitsOf(limits) });
+    const handler = createMcpHandler(factory, { legacy: 'stateless', maxRequestBodySize: limits.maxBodyBytes, onerror });
+    return {
+      server,
+      path: single ? '/mcp' : `/${server.name}/mcp`,
+      handler,
+      node: toNodeHandler(handler, { maxRequestBodySize: limits.maxBodyBytes, onerror }),
+      credentialHeaders: new Set(server.credentialHeaders),
+    };
+  });
+}
+
+/** Requests being served, and the responses that may still take `Connection: close`. */
+class RequestTracker {
+  readonly #active = new Set<ServerResponse>();
+  #draining = false;
+  #onIdle: (() => void) | undefined;
+
+  get size(): number {
+    return this.#active.size;
+  }
+
+  get draining(): boolean {
+    return this.#draining;
+  }
+
+  begin(res: ServerResponse): void {
+    this.#active.add(res);
+    if (this.#draining) res.setHeader('connection', 'close');
+    res.once('close', () => {
+      this.#active.delete(res);
+      if (this.#active.size === 0) this.#onIdle?.();
+    });
+  }
+
+  /** From now on every response closes its connection, including those not yet started. */
+  startDraining(): void {
+    this.#draining = true;
+    for (const res of this.#active) if (!res.headersSent) res.setHeader('connection', 'close');
+  }
+
+  whenIdle(): Promise<void> {
+    if (this.#active.size === 0) return Promise.resolve();
+    return new Promise((resolve) => (this.#onIdle = resolve));
+  }
+}
+
+/** Routes one request that passed the guards: an MCP endpoint, the index, health, readiness, or 404. */
+class Router {
+  readonly #byPath: ReadonlyMap<string, Mount>;
+
+  constructor(
+    mounts: readonly Mount[],
+    private readonly servers: readonly ToolsetServer[],
+    private readonly describe: () => MountInfo[],
+    private readonly requests: RequestTracker,
+    private readonly budget: BodyBudget,
+    private readonly limits: ServingLimits,
+    private readonly cors: CorsPolicy,
+  ) {
+    this.#byPath = new Map(mounts.map((mount) => [mount.path, mount]));
+  }
+
+  async route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const mount = this.#byPath.get(path);
+    if (mount) return this.serveMcp(mount, req, res);
+    const page = this.page(path);
+    if (!page) return sendJson(res, 404, { error: `Nothing at ${clip(path)}. MCP endpoints: ${[...this.#byPath.keys()].join(', ')}.` });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'Method not allowed: use GET.' }, { allow: 'GET, HEAD' });
+    const [status, body] = page();
+    sendJson(res, status, body);
+  }
+
+  private page(path: string): (() => [number, unknown]) | undefined {
+    if (path === '/') return () => [200, { servers: this.describe() }];
+    if (path === '/health') return () => [200, health(this.servers, this.requests.draining)];
+    if (path === '/ready') return () => (this.requests.draining ? [503, { status: 'draining' }] : [200, { status: 'ready' }]);
+    const mounted = [...this.#byPath.values()].find((m) => path === m.path.replace(/\/mcp$/, '/health'));
+    if (mounted) return () => [200, health([mounted.server], this.requests.draining)];
+    return undefined;
+  }
+
+  private async serveMcp(mount: Mount, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.cors.apply(req, res);
+    if (req.method === 'OPTIONS' && this.cors.preflight(req, res)) return;
+    if (!MCP_METHODS.has(req.method ?? '')) {
+      return sendJsonRpcError(res, 405, INVALID_REQUEST, 'Method not allowed: MCP uses POST (and GET, DELETE).', { allow: 'GET, POST, DELETE' });
+    }
+    const repeated = [...headerCounts(req, mount.credentialHeaders)].find(([, count]) => count > 1);
+    if (repeated) {
+      return sendJsonRpcError(res, 400, INVALID_REQUEST, `The ${repeated[0]} header was sent ${repeated[1]} times; send it once, with one credential.`);
+    }
+    const version = req.headers['mcp-protocol-version'] as string | undefined;
+    if (version !== undefined && !PROTOCOL_VERSION.test(version)) {
+      return sendJsonRpcError(res, 400, INVALID_REQUEST, `Bad MCP-Protocol-Version header ${JSON.stringify(clip(version, 40))}: expected a version such as 2025-06-18.`);
+    }
+    if (req.method !== 'POST') return mount.node(req, res);
+
+    const body = await readBody(req, this.limits.maxBodyBytes, this.budget);
+    if (body instanceof BodyAborted) return;
+    if (body instanceof BodyRefusal) {
+      // The rest of the body is unread: close the connection rather than read it.
+      const headers: Record<string, string> = { connection: 'close', ...(body.status === 503 && { 'retry-after': '1' }) };
+      sendJsonRpcError(res, body.status, body.status === 503 ? SERVER_BUSY : INVALID_REQUEST, body.message, headers);
+      return;
+    }
+    const text = body.toString('utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: the request body is not valid JSON.');
+    }
+    if (typeof parsed !== 'object' || parsed === null) {
+      return sendJsonRpcError(res, 400, INVALID_REQUEST, 'Invalid Request: the body must be a JSON-RPC message (an object) or a batch (an array).');
+    }
+    if (hasPrototypeKey(text, parsed)) return sendJsonRpcError(res, 400, INVALID_REQUEST, PROTOTYPE_KEY_MESSAGE);
+    return mount.node(req, res, parsed);
+  }
+}
+
+function health(servers: readonly ToolsetServer[], draining: boolean) {
   return {
-    status: 'ok',
+    status: draining ? 'draining' : 'ok',
     tools: servers.flatMap((server) => [...server.catalog.tools.keys()]),
     credentialHeaders: [...new Set(servers.flatMap((server) => server.credentialHeaders))],
   };
 }
 
-function sendJson(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { 'content-type': 'application/json' });
-  res.end(JSON.stringify(body));
+function listen(http: NodeHttpServer, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+}
+
+/** The drain: readiness first, then stop accepting, answer what is in flight, let idle connections expire. */
+async function drain(http: NodeHttpServer, connections: ConnectionTracker, requests: RequestTracker, limits: ServingLimits): Promise<void> {
+  requests.startDraining();
+  if (limits.drainDelayMs > 0) await sleep(limits.drainDelayMs);
+  // net.Server's close stops accepting only; http.Server's would also cut idle keep-alive
+  // connections at once, resetting requests that are already on their way over them.
+  const stopped = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
+  const timeout = sleep(limits.drainTimeoutMs);
+  await Promise.race([requests.whenIdle().then(() => connections.whenEmpty()), timeout]);
+  http.closeAllConnections();
+  await stopped;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
 }

@@ -1,13 +1,30 @@
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
+import { clip } from '../helpers/client-text';
 import type { ConnectionHandle, ToolsetServer } from '../server/build-server';
+import { LineStdioTransport } from './stdio-line-transport';
+import { resolveServingLimits, type ServingLimits } from './serving-limits';
+
+export interface StdioServeOptions extends Partial<Pick<ServingLimits, 'maxBodyBytes' | 'maxArgumentItems' | 'maxArgumentStringLength' | 'maxArgumentDepth'>> {
+  environment?: NodeJS.ProcessEnv;
+}
 
 /**
  * Serves over this process's stdin/stdout (both eras). stdout carries protocol only: the
  * framework logs to stderr. Credentials come from the environment (`x-demo-token` → `X_DEMO_TOKEN`).
+ * A bad or oversized line is answered with a JSON-RPC error, and serving goes on.
  */
-export function serveStdio(server: ToolsetServer, environment: NodeJS.ProcessEnv = process.env): ConnectionHandle {
-  const handle = serveSdkStdio(server.serverFactory({ transport: 'stdio', environment }), {
-    onerror: (error) => server.logger.warn('stdio connection error', { error: error.message }),
+export function serveStdio(server: ToolsetServer, options: StdioServeOptions = {}): ConnectionHandle {
+  const { environment = process.env, ...overrides } = options;
+  const limits = resolveServingLimits(overrides);
+  const transport = new LineStdioTransport(process.stdin, process.stdout, limits.maxBodyBytes, server.logger);
+  const factory = server.serverFactory({
+    transport: 'stdio',
+    environment,
+    argumentLimits: { maxItems: limits.maxArgumentItems, maxStringLength: limits.maxArgumentStringLength, maxDepth: limits.maxArgumentDepth },
+  });
+  const handle = serveSdkStdio(factory, {
+    transport,
+    onerror: (error) => server.logger.warn('stdio connection error', { error: clip(error.message) }),
   });
   return { close: () => handle.close() };
 }

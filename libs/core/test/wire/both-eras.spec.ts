@@ -49,11 +49,19 @@ describe.each(eras)('over InMemoryTransport with the %s', (_era, connect) => {
     expect(result['structuredContent']).toEqual({ error: 'not_found', detail: 'Nothing matches "missing"; try a shorter query.' });
   });
 
-  it("turns a thrown exception into isError with the error's message only", async () => {
+  it('turns a thrown exception into a generic isError with a correlation id; the message goes to the log only', async () => {
     const result = await client.callTool({ name: 'explode', arguments: {} });
     expect(result['isError']).toBe(true);
-    expect(textOf(result)).toBe('Upstream inventory service is unavailable.');
+    const text = textOf(result);
+    expect(text).toMatch(/^The tool 'explode' failed unexpectedly\. The server log has the details under correlation id [0-9a-f-]{36}\./);
+    expect(text).not.toContain('Upstream inventory');
     expect(result['structuredContent']).toBeUndefined();
+    const correlationId = /correlation id ([0-9a-f-]{36})/.exec(text)![1];
+    expect(log.lines).toContainEqual({
+      level: 'error',
+      message: 'tool threw',
+      fields: { correlationId, tool: 'explode', error: 'Error', detail: 'Upstream inventory service is unavailable.' },
+    });
   });
 
   it('names each bad argument and why, so a model can correct itself', async () => {

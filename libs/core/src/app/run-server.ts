@@ -1,8 +1,9 @@
 import { resolve } from 'node:path';
 import { credentialEnvironmentVariable } from '../context/credential-env';
+import type { ConnectionHandle, ToolsetServer } from '../server/build-server';
 import { serveHttp, type HttpServerHandle, type MountInfo } from '../transport/http-server';
 import { serveStdio } from '../transport/stdio-server';
-import type { ConnectionHandle, ToolsetServer } from './build-server';
+import { LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
 
 export interface StdioCommand {
   command: string;
@@ -25,7 +26,9 @@ const USAGE = `Usage: main.js [--stdio]
   (default)  streamable HTTP on http://$HOST:$PORT/mcp (HOST=127.0.0.1, PORT=8000)
   --stdio    MCP over stdin/stdout; credentials from environment variables
 
-Environment: HOST, PORT, ALLOWED_HOSTS (comma-separated, for non-loopback HOST), MAX_BODY_BYTES.`;
+Environment: HOST, PORT, ALLOWED_HOSTS and CORS_ORIGINS (comma-separated), and the limits
+${LIMIT_VARIABLES.map(([, variable]) => variable).join(', ')}
+(see the README's Serving section for their defaults).`;
 
 /**
  * The entry point of a server app: serves over HTTP (or stdio with `--stdio`), prints where and how
@@ -50,16 +53,11 @@ export async function runServer(servers: ToolsetServer | readonly ToolsetServer[
     if (list.length !== 1) {
       throw new Error(`--stdio serves one server; this app serves ${list.map((s) => s.name).join(', ')}. Start each server's own app with --stdio.`);
     }
-    handle = serveStdio(list[0], env);
+    const { maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth } = servingOptionsFromEnvironment(env);
+    handle = serveStdio(list[0], { environment: env, maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth });
     logger.info('serving over stdio', { server: list[0].name, tools: [...list[0].catalog.tools.keys()] });
   } else {
-    const http = await serveHttp(Array.isArray(servers) ? list : list[0], {
-      host: env['HOST'] || '127.0.0.1',
-      port: parsePort(env['PORT']),
-      allowedHosts: env['ALLOWED_HOSTS']?.split(',').map((h) => h.trim()).filter(Boolean),
-      maxBodyBytes: parsePositiveInt(env['MAX_BODY_BYTES'], 'MAX_BODY_BYTES'),
-      logger,
-    });
+    const http = await serveHttp(Array.isArray(servers) ? list : list[0], { ...servingOptionsFromEnvironment(env), logger });
     logger.info('serving over streamable HTTP', { origin: http.origin, endpoints: http.mounts.map((m) => m.url) });
     print(banner(http, list, options.stdioCommands ?? defaultStdioCommands(list)));
     handle = http;
@@ -75,22 +73,6 @@ export async function runServer(servers: ToolsetServer | readonly ToolsetServer[
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return handle;
-}
-
-function parsePort(value: string | undefined): number {
-  if (value === undefined || value === '') return 8000;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}.`);
-  }
-  return port;
-}
-
-function parsePositiveInt(value: string | undefined, name: string): number | undefined {
-  if (value === undefined || value === '') return undefined;
-  const number = Number(value);
-  if (!Number.isInteger(number) || number <= 0) throw new Error(`${name} must be a positive integer, got ${JSON.stringify(value)}.`);
-  return number;
 }
 
 function defaultStdioCommands(servers: readonly ToolsetServer[]): Record<string, StdioCommand> {

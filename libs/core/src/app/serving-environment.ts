@@ -1,0 +1,55 @@
+import type { HttpServeOptions } from '../transport/http-server';
+import type { ServingLimits } from '../transport/serving-limits';
+
+/** Each serving limit and the environment variable that sets it (the README's Serving table). */
+export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[] = [
+  ['maxBodyBytes', 'MAX_BODY_BYTES'],
+  ['maxBufferedBodyBytes', 'MAX_BUFFERED_BODY_BYTES'],
+  ['maxConnections', 'MAX_CONNECTIONS'],
+  ['maxRequestsInFlight', 'MAX_REQUESTS_IN_FLIGHT'],
+  ['headersTimeoutMs', 'HEADERS_TIMEOUT_MS'],
+  ['requestTimeoutMs', 'REQUEST_TIMEOUT_MS'],
+  ['keepAliveTimeoutMs', 'KEEP_ALIVE_TIMEOUT_MS'],
+  ['drainDelayMs', 'DRAIN_DELAY_MS'],
+  ['drainTimeoutMs', 'DRAIN_TIMEOUT_MS'],
+  ['maxArgumentItems', 'MAX_ARGUMENT_ITEMS'],
+  ['maxArgumentStringLength', 'MAX_ARGUMENT_STRING_LENGTH'],
+  ['maxArgumentDepth', 'MAX_ARGUMENT_DEPTH'],
+];
+
+/** Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS and every limit. */
+export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServeOptions {
+  const options: HttpServeOptions = {
+    host: env['HOST'] || '127.0.0.1',
+    port: parsePort(env['PORT']),
+    allowedHosts: list(env['ALLOWED_HOSTS']),
+    corsOrigins: list(env['CORS_ORIGINS']),
+  };
+  for (const [key, variable] of LIMIT_VARIABLES) {
+    const value = parseCount(env[variable], variable, key === 'drainDelayMs');
+    if (value !== undefined) options[key] = value;
+  }
+  return options;
+}
+
+function list(value: string | undefined): string[] {
+  return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function parsePort(value: string | undefined): number {
+  if (value === undefined || value === '') return 8000;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}.`);
+  }
+  return port;
+}
+
+function parseCount(value: string | undefined, name: string, zeroAllowed: boolean): number | undefined {
+  if (value === undefined || value === '') return undefined;
+  const number = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || (number === 0 && !zeroAllowed)) {
+    throw new Error(`${name} must be a ${zeroAllowed ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}.`);
+  }
+  return number;
+}

@@ -1,0 +1,77 @@
+import { clip } from '../helpers/client-text';
+
+/** Bounds on one call's arguments, checked before schema validation so a huge call is refused cheaply. */
+export interface ArgumentLimits {
+  /** Array items in all the arguments together (default 10,000). */
+  maxItems: number;
+  /** Characters in any one string (default 100,000). */
+  maxStringLength: number;
+  /** Nesting of objects and arrays (default 32). */
+  maxDepth: number;
+}
+
+export const DEFAULT_ARGUMENT_LIMITS: Readonly<ArgumentLimits> = Object.freeze({
+  maxItems: 10_000,
+  maxStringLength: 100_000,
+  maxDepth: 32,
+});
+
+/** Keys that name an object's prototype machinery: never an argument, even where a schema is open. */
+const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
+
+/**
+ * The first way `args` breaks the limits or carries a prototype key, as a sentence for the client,
+ * or undefined. Walks the value once, without recursion, and stops at the first problem.
+ */
+export function checkArgumentLimits(args: unknown, limits: Readonly<ArgumentLimits>): string | undefined {
+  let items = 0;
+  // Paths are built only for the message: each entry points at its parent.
+  const stack: Entry[] = [{ value: args, depth: 0 }];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    const { value, depth } = entry;
+    if (typeof value === 'string') {
+      if (value.length > limits.maxStringLength) {
+        return `${where(entry)} is ${value.length} characters long; this server accepts at most ${limits.maxStringLength} per string.`;
+      }
+      continue;
+    }
+    if (typeof value !== 'object' || value === null) continue;
+    if (depth >= limits.maxDepth) return `${where(entry)} nests deeper than ${limits.maxDepth} levels, the most this server accepts.`;
+    if (Array.isArray(value)) {
+      items += value.length;
+      if (items > limits.maxItems) return `the arguments hold more than ${limits.maxItems} array items in all, the most this server accepts.`;
+      for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, parent: entry, key: i });
+      continue;
+    }
+    // A parser that assigns keys (as the SDK's schema parse does) turns "__proto__" into the prototype.
+    const prototype = Object.getPrototypeOf(value);
+    if (prototype !== Object.prototype && prototype !== null) {
+      return `'${clip(pathOf({ value: undefined, depth, parent: entry, key: '__proto__' }))}' is not an argument of this tool: '__proto__' is never accepted as a key.`;
+    }
+    for (const key of Object.keys(value)) {
+      if (PROTOTYPE_KEYS.has(key)) {
+        return `'${clip(pathOf({ value: undefined, depth, parent: entry, key }))}' is not an argument of this tool: '${key}' is never accepted as a key.`;
+      }
+      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: entry, key });
+    }
+  }
+  return undefined;
+}
+
+interface Entry {
+  value: unknown;
+  depth: number;
+  parent?: Entry;
+  key?: string | number;
+}
+
+function pathOf(entry: Entry): string {
+  const keys: (string | number)[] = [];
+  for (let at: Entry | undefined = entry; at?.key !== undefined; at = at.parent) keys.unshift(at.key);
+  return keys.join('.');
+}
+
+function where(entry: Entry): string {
+  return entry.key === undefined ? 'the arguments' : `'${clip(pathOf(entry))}'`;
+}

@@ -1,0 +1,63 @@
+import { DEFAULT_ARGUMENT_LIMITS } from '../server/argument-limits';
+
+/** Every bound the HTTP serving path enforces; the README's Serving table lists them with their variables. */
+export interface ServingLimits {
+  /** Largest request body (and stdio message), in bytes; larger ones get 413. */
+  maxBodyBytes: number;
+  /** Body bytes buffered across all requests at once, beyond each body's first 16 KiB; past it, 503. */
+  maxBufferedBodyBytes: number;
+  /** Open connections; one more is answered 503 with `Retry-After` and closed. */
+  maxConnections: number;
+  /** Requests being served at once; one more gets 503 with `Retry-After`. */
+  maxRequestsInFlight: number;
+  /** Time to receive a request's headers. */
+  headersTimeoutMs: number;
+  /** Time to receive a whole request, body included; a stalled body gets 408. */
+  requestTimeoutMs: number;
+  /** How long an idle keep-alive connection stays open (announced to clients in `Keep-Alive`). */
+  keepAliveTimeoutMs: number;
+  /** After SIGTERM, how long readiness reports 503 while still serving, before draining starts. */
+  drainDelayMs: number;
+  /** How long the drain waits for in-flight calls and open connections before cutting them. */
+  drainTimeoutMs: number;
+  /** Array items in one call's arguments, all arrays together. */
+  maxArgumentItems: number;
+  /** Characters in any one string of a call's arguments. */
+  maxArgumentStringLength: number;
+  /** Nesting of objects and arrays in a call's arguments. */
+  maxArgumentDepth: number;
+}
+
+export const DEFAULT_SERVING_LIMITS: Readonly<ServingLimits> = Object.freeze({
+  maxBodyBytes: 1024 * 1024,
+  maxBufferedBodyBytes: 64 * 1024 * 1024,
+  maxConnections: 1024,
+  maxRequestsInFlight: 1024,
+  headersTimeoutMs: 10_000,
+  requestTimeoutMs: 30_000,
+  keepAliveTimeoutMs: 5_000,
+  drainDelayMs: 0,
+  drainTimeoutMs: 10_000,
+  maxArgumentItems: DEFAULT_ARGUMENT_LIMITS.maxItems,
+  maxArgumentStringLength: DEFAULT_ARGUMENT_LIMITS.maxStringLength,
+  maxArgumentDepth: DEFAULT_ARGUMENT_LIMITS.maxDepth,
+});
+
+/** The defaults with `overrides` on top; throws on a value that is not a usable number. */
+export function resolveServingLimits(overrides: Partial<ServingLimits> = {}): ServingLimits {
+  const limits = { ...DEFAULT_SERVING_LIMITS };
+  for (const [key, value] of Object.entries(overrides) as [keyof ServingLimits, number | undefined][]) {
+    if (value === undefined) continue;
+    const zeroAllowed = key === 'drainDelayMs';
+    if (!Number.isInteger(value) || value < 0 || (value === 0 && !zeroAllowed)) {
+      throw new Error(`Serving limit '${key}' must be a ${zeroAllowed ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}.`);
+    }
+    limits[key] = value;
+  }
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new Error(
+      `The headers timeout (${limits.headersTimeoutMs} ms) must not exceed the request timeout (${limits.requestTimeoutMs} ms): a request's headers are part of it.`,
+    );
+  }
+  return limits;
+}
