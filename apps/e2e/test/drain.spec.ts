@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import { Agent, request } from 'node:http';
+import { httpClient, type AnyClient, type Era } from './support/clients';
+import { MCP_HEADERS, toolsCall } from './support/raw-http';
+import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+
+const slowServer = resolve(__dirname, '../fixtures/slow-server.cjs');
+
+/** Resolves once `count` lines of the server's stderr say `line`; fails loudly at the deadline. */
+async function stderrLines(server: ServerProcess, line: string, count: number, deadlineMs = 30_000): Promise<void> {
+  const until = Date.now() + deadlineMs;
+  const seen = () => server.stderr().split('\n').filter((l) => l === line).length;
+  while (seen() < count) {
+    if (Date.now() > until) throw new Error(`saw ${seen()} of ${count} '${line}' lines within ${deadlineMs} ms:\n${server.stderr().slice(-2000)}`);
+    await new Promise((done) => setTimeout(done, 10));
+  }
+}
+
+/** A POST over a given keep-alive agent; resolves with the status and Connection header (or the network error's code). */
+function post(origin: string, agent: Agent, body: string): Promise<string> {
+  return new Promise((done) => {
+    const req = request(`${origin}/mcp`, { method: 'POST', agent, headers: { ...MCP_HEADERS, 'mcp-protocol-version': '2025-06-18' } }, (res) => {
+      res.resume();
+      res.on('end', () => done(`${res.statusCode} ${res.headers.connection}`));
+    });
+    req.on('error', (error: NodeJS.ErrnoException) => done(error.code ?? error.message));
+    req.end(body);
+  });
+}
+
+describe('the drain on SIGTERM loses no call', () => {
+  it('answers 300 calls in flight at SIGTERM, from clients of both eras, then exits 0', async () => {
+    const server = await startServerProcess(slowServer, { SLOW_MS: '1500' });
+    const clients: AnyClient[] = await Promise.all(
+      Array.from({ length: 300 }, (_, i) => httpClient((i % 2 === 0 ? 'modern' : 'legacy') as Era, `${server.origin}/mcp`)),
+    );
+    const calls = clients.map((client) => client.callTool({ name: 'slow', arguments: {} }).then((r) => r['structuredContent'], (e: Error) => e.message));
+    await stderrLines(server, 'slow started', 300);
+    server.child.kill('SIGTERM');
+    const results = await Promise.all(calls);
+    expect(results.filter((r) => JSON.stringify(r) !== JSON.stringify({ message: 'finished' }))).toEqual([]);
+    expect(await server.exited).toBe(0);
+    await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+  });
+
+  it('answers requests that arrive on idle keep-alive connections just after SIGTERM', async () => {
+    const server = await startServerProcess(appMain('hello'));
+    const agent = new Agent({ keepAlive: true, maxSockets: 300 });
+    const call = toolsCall('hello', { name: 'Ada' });
+    // 300 connections, each used once and now idle in the agent's pool.
+    expect(new Set(await Promise.all(Array.from({ length: 300 }, () => post(server.origin, agent, call))))).toEqual(new Set(['200 keep-alive']));
+    // New connections are refused after SIGTERM (a balancer sends them elsewhere); reuse only the idle ones.
+    const idle = Object.values(agent.freeSockets).reduce((sum, sockets) => sum + (sockets?.length ?? 0), 0);
+    expect(idle).toBeGreaterThan(100);
+    server.child.kill('SIGTERM');
+    const after = await Promise.all(Array.from({ length: idle }, () => post(server.origin, agent, call)));
+    // Those the server read before it saw the signal keep their connection; the rest say close.
+    expect(after.filter((answer) => !/^200 (close|keep-alive)$/.test(answer))).toEqual([]);
+    expect(await server.exited).toBe(0);
+    agent.destroy();
+  });
+
+  it('turns readiness to 503 at once and keeps serving through DRAIN_DELAY_MS', async () => {
+    const server = await startServerProcess(appMain('hello'), { DRAIN_DELAY_MS: '1500' });
+    expect((await fetch(`${server.origin}/ready`)).status).toBe(200);
+    server.child.kill('SIGTERM');
+    await stderrLines(server, '', 0);
+    let ready = 0;
+    for (const until = Date.now() + 1000; Date.now() < until && ready !== 503; ) ready = (await fetch(`${server.origin}/ready`)).status;
+    expect(ready).toBe(503);
+    const health = await fetch(`${server.origin}/health`);
+    expect(health.headers.get('connection')).toBe('close');
+    expect(await health.json()).toMatchObject({ status: 'draining' });
+    const client = await httpClient('modern', `${server.origin}/mcp`);
+    expect((await client.callTool({ name: 'hello', arguments: {} }))['structuredContent']).toEqual({ message: 'Hello, world!' });
+    await client.close();
+    expect(await server.exited).toBe(0);
+  });
+});
