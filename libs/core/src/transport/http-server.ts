@@ -12,7 +12,8 @@ import { BodyAborted, BodyRefusal, readBody } from './body-reader';
 import { ConnectionTracker } from './connection-tracker';
 import { CorsPolicy } from './cors';
 import { HostPolicy } from './host-guard';
-import { INTERNAL_ERROR, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY, sendJson, sendJsonRpcError } from './http-replies';
+import { idOf, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY, sendJson, sendJsonRpcError } from './http-replies';
+import { invalidInitializeParams } from './initialize-check';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from './prototype-key';
 import { headerCounts, requestTarget } from './request-target';
 import { resolveServingLimits, type ServingLimits } from './serving-limits';
@@ -262,6 +263,8 @@ class Router {
       return sendJsonRpcError(res, 400, INVALID_REQUEST, 'Invalid Request: the body must be a JSON-RPC message (an object) or a batch (an array).');
     }
     if (hasPrototypeKey(text, parsed)) return sendJsonRpcError(res, 400, INVALID_REQUEST, PROTOTYPE_KEY_MESSAGE);
+    const badInitialize = invalidInitializeParams(parsed);
+    if (badInitialize) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
     return mount.node(req, res, parsed);
   }
 }

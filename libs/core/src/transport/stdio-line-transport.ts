@@ -2,7 +2,8 @@ import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { clip } from '../helpers/client-text';
 import type { Logger } from '../server/logger';
-import { INVALID_REQUEST, PARSE_ERROR } from './http-replies';
+import { idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR } from './http-replies';
+import { invalidInitializeParams } from './initialize-check';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from './prototype-key';
 
 const NEWLINE = 0x0a;
@@ -107,6 +108,11 @@ export class LineStdioTransport implements Transport {
       this.reply(INVALID_REQUEST, PROTOTYPE_KEY_MESSAGE, idOf(value));
       return;
     }
+    const badInitialize = invalidInitializeParams(value);
+    if (badInitialize) {
+      this.reply(INVALID_PARAMS, badInitialize, idOf(value));
+      return;
+    }
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(value);
@@ -131,7 +137,3 @@ export class LineStdioTransport implements Transport {
   }
 }
 
-function idOf(value: unknown): string | number | null {
-  const id = (value as { id?: unknown } | null)?.id;
-  return typeof id === 'string' || typeof id === 'number' ? id : null;
-}
