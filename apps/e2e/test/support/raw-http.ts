@@ -30,7 +30,7 @@ function hasHost(headers: Record<string, string> | undefined): boolean {
  * Writes raw bytes on a fresh connection and resolves with the status line's code (0 if the
  * server closed without answering), for requests Node's client refuses to form.
  */
-export function rawExchange(origin: string, bytes: string, timeoutMs = 10_000): Promise<{ status: number; text: string }> {
+export function rawExchange(origin: string, bytes: string, timeoutMs = 10_000): Promise<{ status: number; text: string; body: string }> {
   const { hostname, port } = new URL(origin);
   return new Promise((done, fail) => {
     const socket = connect(Number(port), hostname);
@@ -43,7 +43,7 @@ export function rawExchange(origin: string, bytes: string, timeoutMs = 10_000): 
     socket.on('error', () => undefined);
     socket.on('close', () => {
       clearTimeout(timer);
-      done({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text });
+      done({ status: Number(/^HTTP\/1\.1 (\d{3})/.exec(text)?.[1] ?? 0), text, body: bodyOf(text) });
     });
     socket.end(bytes);
   });
@@ -60,4 +60,21 @@ export const MCP_HEADERS = { 'content-type': 'application/json', accept: 'applic
 /** A 2025-era tools/call body, as a client would send it. */
 export function toolsCall(name: string, args: Record<string, unknown> = {}, id = 1): string {
   return JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } });
+}
+
+/** The body of a raw HTTP/1.1 response, chunked transfer coding removed. */
+function bodyOf(text: string): string {
+  const split = text.indexOf('\r\n\r\n');
+  if (split === -1) return '';
+  const head = text.slice(0, split);
+  let rest = text.slice(split + 4);
+  if (!/^transfer-encoding:\s*chunked/im.test(head)) return rest;
+  let body = '';
+  for (;;) {
+    const lineEnd = rest.indexOf('\r\n');
+    const size = parseInt(rest.slice(0, lineEnd), 16);
+    if (lineEnd === -1 || !(size > 0)) return body;
+    body += rest.slice(lineEnd + 2, lineEnd + 2 + size);
+    rest = rest.slice(lineEnd + 2 + size + 2);
+  }
 }
