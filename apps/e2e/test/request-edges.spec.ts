@@ -127,6 +127,16 @@ describe('requests a careless or hostile client sends (credential-demo app)', ()
     expect(server.stderr().length - before).toBeLessThan(50_000);
   });
 
+  it('refuses a body far beyond the argument limits before parsing it (deep nesting, huge arrays)', async () => {
+    const deep = `{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"whoami","arguments":{"a":${'['.repeat(400_000)}${']'.repeat(400_000)}}}}`;
+    const nested = await rawRequest(server.origin, '/mcp', { headers: { ...LEGACY, 'x-demo-token': 't' }, body: deep });
+    expect(nested.status).toBe(400);
+    expect(nested.body).toContain('nests far deeper than this server accepts in arguments (MAX_ARGUMENT_DEPTH)');
+    const wide = await rawRequest(server.origin, '/mcp', { headers: { ...LEGACY, 'x-demo-token': 't' }, body: toolsCall('whoami', { a: Array(100_000).fill(0) }) });
+    expect(wide.status).toBe(400);
+    expect(wide.body).toContain('far more array items than this server accepts in arguments (MAX_ARGUMENT_ITEMS)');
+  });
+
   it('refuses arguments over the size guard as isError, naming the limit, without stalling', async () => {
     const client = await httpClient('modern', `${server.origin}/mcp`, { 'x-demo-token': 't' });
     const result = await client.callTool({ name: 'whoami', arguments: { list: Array.from({ length: 20_000 }, (_, i) => i) } });

@@ -56,6 +56,7 @@ function main(): void {
   results.push(catalogReport(SIZES.map((size) => runScenario<Record<string, number>>('catalog-size', String(size)))));
   results.push(runScenario<ScenarioResult>('http'));
   results.push(runScenario<ScenarioResult>('memory'));
+  results.push(runScenario<ScenarioResult>('stall'));
   const report = render(results, started, (Date.now() - started.getTime()) / 1000);
   writeFileSync(join(workspaceRoot, 'BENCHMARKS.md'), report);
   process.stdout.write(`${report}\n`);

@@ -5,6 +5,7 @@ import { httpScenario } from './scenarios/http-load';
 import { startHttpContender } from './scenarios/http-servers';
 import { memoryScenario } from './scenarios/memory';
 import { perCall, richResult } from './scenarios/per-call';
+import { stallScenario } from './scenarios/stall';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -14,6 +15,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'catalog-size': () => catalogSize(Number(argument)),
   http: () => httpScenario(__filename),
   memory: memoryScenario,
+  stall: () => stallScenario(__filename),
 };
 
 async function main(): Promise<void> {

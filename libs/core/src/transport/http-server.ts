@@ -14,6 +14,7 @@ import { CorsPolicy } from './cors';
 import { HostPolicy } from './host-guard';
 import { idOf, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY, sendJson, sendJsonRpcError } from './http-replies';
 import { invalidInitializeParams } from './initialize-check';
+import { prescanJson, type PrescanLimits } from './json-prescan';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from './prototype-key';
 import { headerCounts, requestTarget } from './request-target';
 import { resolveServingLimits, type ServingLimits } from './serving-limits';
@@ -61,6 +62,18 @@ interface Mount {
 }
 
 const MCP_METHODS = new Set(['GET', 'POST', 'DELETE']);
+/** Levels a JSON-RPC message adds around a tool's arguments (batch, message, params, arguments, and slack). */
+const ENVELOPE_DEPTH = 8;
+/**
+ * The body prescan refuses only what is far beyond the argument limits (this many times), before
+ * parsing; anything nearer reaches the tool's argument guard, which answers with an isError.
+ */
+const PRESCAN_FACTOR = 4;
+const PRESCAN_MESSAGES = {
+  depth: 'Invalid Request: the body nests far deeper than this server accepts in arguments (MAX_ARGUMENT_DEPTH).',
+  items: 'Invalid Request: the body holds far more array items than this server accepts in arguments (MAX_ARGUMENT_ITEMS).',
+  string: 'Invalid Request: the body holds a string far longer than this server accepts in arguments (MAX_ARGUMENT_STRING_LENGTH).',
+} as const;
 const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
 
 /**
@@ -196,6 +209,7 @@ class RequestTracker {
 /** Routes one request that passed the guards: an MCP endpoint, the index, health, readiness, or 404. */
 class Router {
   readonly #byPath: ReadonlyMap<string, Mount>;
+  private readonly prescan: PrescanLimits;
 
   constructor(
     mounts: readonly Mount[],
@@ -207,6 +221,12 @@ class Router {
     private readonly cors: CorsPolicy,
   ) {
     this.#byPath = new Map(mounts.map((mount) => [mount.path, mount]));
+    this.prescan = {
+      maxDepth: PRESCAN_FACTOR * limits.maxArgumentDepth + ENVELOPE_DEPTH,
+      maxItems: PRESCAN_FACTOR * limits.maxArgumentItems,
+      // A character takes up to 6 bytes (a \uXXXX escape): no string within the limit is refused here.
+      maxStringBytes: 6 * limits.maxArgumentStringLength,
+    };
   }
 
   async route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
@@ -252,6 +272,8 @@ class Router {
       sendJsonRpcError(res, body.status, body.status === 503 ? SERVER_BUSY : INVALID_REQUEST, body.message, headers);
       return;
     }
+    const excess = prescanJson(body, this.prescan);
+    if (excess) return sendJsonRpcError(res, 400, INVALID_REQUEST, PRESCAN_MESSAGES[excess]);
     const text = body.toString('utf8');
     let parsed: unknown;
     try {

@@ -8,8 +8,15 @@ import { bareHello, toolsetsHelloServer } from '../contenders/hello-contenders';
 
 /** Starts one contender's HTTP server on a free loopback port; prints `PORT <n>` when ready. */
 export async function startHttpContender(contender: string): Promise<void> {
+  const logger = { info: () => undefined, warn: () => undefined, error: console.error };
   if (contender === 'toolsets') {
-    const handle = await serveHttp(toolsetsHelloServer(), { port: 0, logger: { info: () => undefined, warn: () => undefined, error: console.error } });
+    const handle = await serveHttp(toolsetsHelloServer(), { port: 0, logger, maxBodyBytes: 2 * 2 ** 20 });
+    console.log(`PORT ${new URL(handle.origin).port}`);
+    return;
+  }
+  if (contender === 'toolsets-unguarded') {
+    const lifted = { maxArgumentItems: 2 ** 30, maxArgumentStringLength: 2 ** 30, maxArgumentDepth: 2 ** 30 };
+    const handle = await serveHttp(toolsetsHelloServer(), { port: 0, logger, maxBodyBytes: 2 * 2 ** 20, ...lifted });
     console.log(`PORT ${new URL(handle.origin).port}`);
     return;
   }

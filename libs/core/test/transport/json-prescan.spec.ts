@@ -1,0 +1,34 @@
+import { prescanJson } from '../../src/transport/json-prescan';
+
+const LIMITS = { maxDepth: 10, maxItems: 100, maxStringBytes: 20_000 };
+const pad = (json: string) => Buffer.from(json.replace(/}$/, `,"pad":"${' '.repeat(17_000)}"}`));
+
+describe('the JSON body prescan', () => {
+  it('passes a large body within every limit', () => {
+    expect(prescanJson(pad(JSON.stringify({ a: [[1, 2], { b: [3] }], s: 'x'.repeat(100) })), LIMITS)).toBeUndefined();
+  });
+
+  it('finds nesting deeper than the limit', () => {
+    expect(prescanJson(pad(`{"a":${'['.repeat(11)}${']'.repeat(11)}}`), LIMITS)).toBe('depth');
+    expect(prescanJson(pad(`{"a":${'['.repeat(9)}${']'.repeat(9)}}`), LIMITS)).toBeUndefined();
+  });
+
+  it('counts array items across all arrays, not object members', () => {
+    expect(prescanJson(pad(JSON.stringify({ a: Array(60).fill(0), b: Array(60).fill(0) })), LIMITS)).toBe('items');
+    expect(prescanJson(pad(JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])))), LIMITS)).toBeUndefined();
+  });
+
+  it('ignores brackets, commas and escaped quotes inside strings', () => {
+    const tricky = JSON.stringify({ s: `${'[,'.repeat(200)}\\"]]]` });
+    expect(prescanJson(pad(tricky), LIMITS)).toBeUndefined();
+  });
+
+  it('finds a string longer than the limit, closed or not', () => {
+    expect(prescanJson(Buffer.from(JSON.stringify({ s: 'x'.repeat(20_001) })), LIMITS)).toBe('string');
+    expect(prescanJson(Buffer.from(`{"s":"${'x'.repeat(20_001)}`), LIMITS)).toBe('string');
+  });
+
+  it('skips bodies too small to stall anything', () => {
+    expect(prescanJson(Buffer.from(`${'['.repeat(50)}${']'.repeat(50)}`), LIMITS)).toBeUndefined();
+  });
+});
