@@ -9,6 +9,7 @@ describe('the built benchmark', () => {
     const run = spawnSync(process.execPath, ['--expose-gc', scenarioScript, 'catalog-size', '10'], { encoding: 'utf-8' });
     expect(run.status).toBe(0);
     const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
+    expect(line).toEqual(expect.stringMatching(/^RESULT \{/));
     const result = JSON.parse(line!.slice('RESULT '.length));
     expect(result.count).toBe(10);
     for (const key of ['coldMs', 'warmMs', 'listMs']) expect(Number.isFinite(result[key])).toBe(true);
@@ -17,6 +18,6 @@ describe('the built benchmark', () => {
   it('refuses an unknown scenario, naming the ones there are', () => {
     const run = spawnSync(process.execPath, [scenarioScript, 'nope'], { encoding: 'utf-8' });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("Unknown scenario 'nope'. Scenarios: per-call, rich-result, catalog-size, http, memory.");
+    expect(run.stderr).toContain("Unknown scenario 'nope'. Scenarios: per-call, rich-result, catalog-size, http, memory, stall.");
   });
 });
