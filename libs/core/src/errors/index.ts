@@ -18,5 +18,6 @@ export { ReflectMetadataMissingError } from './reflect-metadata-missing.error';
 export { ResultNotToolResultError } from './result-not-tool-result.error';
 export { UnsupportedPatternError } from './unsupported-pattern.error';
 export { UnsupportedTypeError } from './unsupported-type.error';
+export { ValidationWithoutFieldError } from './validation-without-field.error';
 export { MissingCredentialError } from './missing-credential.error';
 export { UndeclaredCredentialError } from './undeclared-credential.error';

@@ -8,6 +8,10 @@ export interface FieldOptions {
   examples?: unknown[];
   /** Marks the property `deprecated` in the schema; it is still validated and sent. */
   deprecated?: boolean;
+  /** The value may be `null` as well: the schema becomes `anyOf: [T, { type: 'null' }]`. */
+  nullable?: boolean;
+  /** A JSON Schema `format` for a string, e.g. `'date'` for a date without a time (`2026-01-31`). */
+  format?: 'date' | 'date-time' | 'time' | 'email' | 'uri' | 'uuid' | 'ipv4' | 'ipv6' | 'hostname';
 }
 
 export interface FieldMetadata {

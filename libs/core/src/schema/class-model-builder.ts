@@ -10,6 +10,7 @@ import { NoFieldsError } from '../errors/no-fields.error';
 import { ReflectMetadataMissingError } from '../errors/reflect-metadata-missing.error';
 import { UnsupportedPatternError } from '../errors/unsupported-pattern.error';
 import { UnsupportedTypeError } from '../errors/unsupported-type.error';
+import { ValidationWithoutFieldError } from '../errors/validation-without-field.error';
 import { isUnionSpec, type TypeSpec } from '../types/type-spec';
 import type { ClassModel, FieldModel, TypeModel } from './type-model';
 import { readValidation, enumValues, type PropertyValidation } from './validator-keywords';
@@ -58,6 +59,12 @@ export class ClassModelBuilder {
       this.violations.push(new NoFieldsError(site, cls.name, role === 'args' ? 'args' : 'nested'));
     }
     const validation = readValidation(cls);
+    const declared = new Set(fields.map((field) => field.propertyName));
+    for (const [property, rules] of validation) {
+      if (!declared.has(property)) {
+        this.violations.push(new ValidationWithoutFieldError({ ...site, path: `${site.path ?? cls.name}.${property}` }, cls.name, property, rules.names));
+      }
+    }
     for (const field of fields) {
       const fieldSite = { ...site, path: `${site.path ?? cls.name}.${field.propertyName}` };
       const rules = validation.get(field.propertyName);
@@ -70,10 +77,14 @@ export class ClassModelBuilder {
         name: field.propertyName,
         optional: rules?.optional ?? false,
         type,
-        keywords: { value: rules?.value ?? {}, items: rules?.items ?? {} },
+        keywords: {
+          value: { ...(rules?.value ?? {}), ...(field.options.format !== undefined && { format: field.options.format }) },
+          items: rules?.items ?? {},
+        },
         description: field.options.description,
         examples: field.options.examples,
         deprecated: field.options.deprecated,
+        nullable: field.options.nullable,
       };
       model.fields.push(fieldModel);
       for (const rule of rules?.unmapped ?? []) model.extraRules.push(`${field.propertyName}: ${rule}`);

@@ -29,6 +29,10 @@ function emitField(field: FieldModel, direction: SchemaDirection, defaultValue: 
     ...(field.deprecated && { deprecated: true }),
     ...(defaultValue !== undefined && { default: defaultValue }),
   };
+  if (field.nullable) {
+    const value = field.type.kind === 'array' ? Type.Array(emitType(field.type.items, direction, field.keywords.items), field.keywords.value) : emitType(field.type, direction, field.keywords.value);
+    return Type.Union([value, Type.Null()], annotations);
+  }
   if (field.type.kind === 'array') {
     const items = emitType(field.type.items, direction, field.keywords.items);
     return Type.Array(items, { ...field.keywords.value, ...annotations });

@@ -29,6 +29,8 @@ export interface FieldModel {
   description?: string;
   examples?: unknown[];
   deprecated?: boolean;
+  /** `null` is a valid value too. */
+  nullable?: boolean;
   /** The value a fresh instance of the class holds (from a property initializer), if any. */
   defaultValue?: unknown;
 }

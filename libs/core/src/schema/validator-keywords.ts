@@ -17,17 +17,22 @@ export interface PropertyValidation {
   unsupportedPatternFlags?: string;
   /** Validators with no JSON Schema form (`IsPhoneNumber`, custom ones): class-validator runs them. */
   unmapped: string[];
+  /** Every decorator on the property, by class-validator's name for it (`IsIn`, `IsOptional`). */
+  names: string[];
 }
 
 /** Validators the schema's `type` already enforces. */
 const COVERED_BY_TYPE = new Set(['isString', 'isNumber', 'isBoolean', 'isDate', 'isArray', 'isObject', 'isDefined']);
 
+/**
+ * Validators whose accepted values a JSON Schema `format` accepts too. `IsISO8601`/`IsDateString`
+ * are not here: they accept date-only and week dates that `date-time` refuses, so class-validator
+ * checks them at call time; declare `@Field({ format: 'date' })` or use `@IsRFC3339()` for a format.
+ */
 const FORMATS: Record<string, string> = {
   isEmail: 'email',
-  isUrl: 'uri',
   isUuid: 'uuid',
-  isIso8601: 'date-time',
-  isDateString: 'date-time',
+  isRFC3339: 'date-time',
 };
 
 /**
@@ -57,9 +62,11 @@ export function readValidation(cls: ClassType): Map<string, PropertyValidation> 
   for (const metadata of metadatas) {
     let entry = byProperty.get(metadata.propertyName);
     if (!entry) {
-      entry = { optional: false, integer: false, integerEach: false, enumEach: false, value: {}, items: {}, unmapped: [] };
+      entry = { optional: false, integer: false, integerEach: false, enumEach: false, value: {}, items: {}, unmapped: [], names: [] };
       byProperty.set(metadata.propertyName, entry);
     }
+    const name = metadata.name ?? (metadata.type === 'nestedValidation' ? 'validateNested' : metadata.type);
+    entry.names.push(name.charAt(0).toUpperCase() + name.slice(1));
     apply(entry, metadata);
   }
   return byProperty;
@@ -129,6 +136,11 @@ function apply(entry: PropertyValidation, metadata: ValidationMetadata): void {
       return;
     case 'arrayUnique':
       entry.value['uniqueItems'] = true;
+      return;
+    case 'isUrl':
+      // Without require_protocol, IsUrl accepts `example.com`, which `format: uri` refuses.
+      if ((first as { require_protocol?: boolean } | undefined)?.require_protocol) target['format'] = 'uri';
+      else entry.unmapped.push(name);
       return;
     default:
       if (FORMATS[name]) target['format'] = FORMATS[name];

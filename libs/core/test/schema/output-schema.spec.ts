@@ -6,7 +6,7 @@ import {
   IsEnum,
   IsIn,
   IsInt,
-  IsISO8601,
+  IsRFC3339,
   IsOptional,
   IsUrl,
   IsUUID,
@@ -187,7 +187,7 @@ describe('output schemas', () => {
       email!: string;
 
       @Field()
-      @IsUrl()
+      @IsUrl({ require_protocol: true })
       homepage!: string;
 
       @Field()
@@ -195,7 +195,7 @@ describe('output schemas', () => {
       id!: string;
 
       @Field()
-      @IsISO8601()
+      @IsRFC3339()
       seenAt!: string;
 
       @Field()
