@@ -2,6 +2,7 @@ import type { ClassType } from '../types/class-type';
 import { metadataStorage } from '../metadata/metadata-storage';
 import type { FieldOptions } from '../metadata/field-metadata';
 import type { TypeThunk } from '../types/type-spec';
+import { isStandardDecoratorContext } from './standard-decorator-context';
 
 /**
  * Declares a property of a result or argument DTO. The type comes from `design:type`, or from the
@@ -12,7 +13,8 @@ export function Field(type: TypeThunk, options?: FieldOptions): PropertyDecorato
 export function Field(typeOrOptions?: TypeThunk | FieldOptions, maybeOptions?: FieldOptions): PropertyDecorator {
   const typeThunk = typeof typeOrOptions === 'function' ? typeOrOptions : undefined;
   const options = (typeof typeOrOptions === 'function' ? maybeOptions : typeOrOptions) ?? {};
-  return (prototype, propertyKey) => {
+  return (prototype: object, propertyKey: string | symbol) => {
+    if (isStandardDecoratorContext(propertyKey)) return metadataStorage.addStandardDecoratorUse(`@Field ${String(propertyKey.name)}`);
     const reflectLoaded = typeof Reflect.getMetadata === 'function';
     metadataStorage.addField({
       target: prototype.constructor as ClassType,

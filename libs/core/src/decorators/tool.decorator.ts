@@ -1,4 +1,5 @@
 import { metadataStorage } from '../metadata/metadata-storage';
+import { isStandardDecoratorContext } from './standard-decorator-context';
 import type { ToolAnnotations } from '../metadata/tool-metadata';
 import type { ClassType } from '../types/class-type';
 import type { ToolArgs, ToolOutput, ToolReturns } from '../types/tool-returns';
@@ -27,6 +28,7 @@ export function Tool<const R extends ToolReturns, A extends ClassType | undefine
   options: ToolOptions<R, A>,
 ): <M extends ToolMethod<R, A>>(target: object, propertyKey: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void {
   return (target, propertyKey) => {
+    if (isStandardDecoratorContext(propertyKey)) return metadataStorage.addStandardDecoratorUse(`@Tool ${String(propertyKey.name)}`);
     metadataStorage.addTool({ target: target.constructor as ClassType, methodName: String(propertyKey), options });
   };
 }

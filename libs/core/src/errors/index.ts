@@ -16,6 +16,7 @@ export { NoFieldsError } from './no-fields.error';
 export { NotAToolsetError } from './not-a-toolset.error';
 export { ReflectMetadataMissingError } from './reflect-metadata-missing.error';
 export { ResultNotToolResultError } from './result-not-tool-result.error';
+export { StandardDecoratorsError } from './standard-decorators.error';
 export { UnsupportedPatternError } from './unsupported-pattern.error';
 export { UnsupportedTypeError } from './unsupported-type.error';
 export { ValidationWithoutFieldError } from './validation-without-field.error';

@@ -17,6 +17,7 @@ import { MissingDescriptionError } from '../errors/missing-description.error';
 import { MissingReturnsError } from '../errors/missing-returns.error';
 import { NotAToolsetError } from '../errors/not-a-toolset.error';
 import { ResultNotToolResultError } from '../errors/result-not-tool-result.error';
+import { StandardDecoratorsError } from '../errors/standard-decorators.error';
 import { sameIdentifier, TOOL_NAME_PATTERN, toolNameOf, toolsetNameOf } from '../helpers/naming';
 import { ToolError } from '../results/tool-error';
 import { ToolResult } from '../results/tool-result';
@@ -37,6 +38,7 @@ const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProp
 export function runContractGate(serverName: string, toolsetClasses: readonly ClassType[]): ToolCatalog {
   const gate = new ContractGate();
   const toolsets = toolsetClasses.map((cls) => gate.inspectToolset(cls)).filter((t): t is CompiledToolset => !!t);
+  gate.reportStandardDecorators();
   const tools = new Map<string, CompiledTool>();
   for (const toolset of toolsets) {
     for (const tool of toolset.tools) {
@@ -54,6 +56,13 @@ class ContractGate {
   readonly violations: ContractViolation[] = [];
   private readonly models = new ClassModelBuilder(this.violations);
   private readonly arms = new Map<ClassModel, OutputArm>();
+  private standardReported = false;
+
+  /** Members decorated the standard way whose toolset was not (mixed builds): one line for all. */
+  reportStandardDecorators(): void {
+    const uses = metadataStorage.getStandardDecoratorUses();
+    if (uses.length > 0 && !this.standardReported) this.report(new StandardDecoratorsError('Some DTO or toolset code', uses));
+  }
 
   inspectToolset(cls: ClassType): CompiledToolset | undefined {
     const metadata = metadataStorage.getToolset(cls);
@@ -62,6 +71,11 @@ class ContractGate {
       return undefined;
     }
     const name = metadata.options.name ?? toolsetNameOf(cls.name);
+    if (metadata.standardDecorators) {
+      this.standardReported = true;
+      this.report(new StandardDecoratorsError(`The toolset '${name}' (class ${cls.name})`, metadataStorage.getStandardDecoratorUses()));
+      return undefined;
+    }
     const toolset: CompiledToolset = {
       name,
       description: metadata.options.description,

@@ -13,6 +13,7 @@ export class MetadataStorage {
   private readonly results = new Map<ClassType, ResultMetadata>();
   private readonly tools = new Map<ClassType, ToolMetadata[]>();
   private readonly toolsets = new Map<ClassType, ToolsetMetadata>();
+  private readonly standardUses: string[] = [];
 
   addField(metadata: FieldMetadata): void {
     const own = this.fields.get(metadata.target) ?? [];
@@ -30,6 +31,16 @@ export class MetadataStorage {
 
   addToolset(metadata: ToolsetMetadata): void {
     this.toolsets.set(metadata.target, metadata);
+  }
+
+  /** A decorator was applied the TC39 standard way, to this member (`@Field city`). */
+  addStandardDecoratorUse(member: string): void {
+    this.standardUses.push(member);
+  }
+
+  /** Members decorated the TC39 standard way, in the order met. */
+  getStandardDecoratorUses(): readonly string[] {
+    return this.standardUses;
   }
 
   /** Fields of `cls` and its ancestors, base class first; a subclass redeclaring a field wins. */

@@ -10,4 +10,6 @@ export interface ToolsetOptions {
 export interface ToolsetMetadata {
   target: ClassType;
   options: ToolsetOptions;
+  /** Applied as a TC39 standard decorator: nothing about the class can be reflected. */
+  standardDecorators?: boolean;
 }

@@ -8,11 +8,11 @@ import { Result } from '../decorators/result.decorator';
  */
 @Result({ description: 'The tool could not do what was asked; `detail` says why and what to do next.' })
 export class ToolError {
-  @Field({ description: 'A short machine-readable kind, e.g. "not_found" or "invalid_input".' })
+  @Field(() => String, { description: 'A short machine-readable kind, e.g. "not_found" or "invalid_input".' })
   @IsString()
   error!: string;
 
-  @Field({ description: 'What happened and what to do next.' })
+  @Field(() => String, { description: 'What happened and what to do next.' })
   @IsString()
   detail!: string;
 

@@ -6,7 +6,7 @@ import { Field } from '../decorators/field.decorator';
  * first; subclasses declare the tool's data keys with `@Field`.
  */
 export abstract class ToolResult {
-  @Field({ description: 'The answer in plain words, for the model to read first.' })
+  @Field(() => String, { description: 'The answer in plain words, for the model to read first.' })
   @IsString()
   message!: string;
 }

@@ -25,6 +25,8 @@ const AMBIGUOUS = new Set<unknown>([Object, Array, Promise, Function]);
 export class ClassModelBuilder {
   private readonly models = new Map<ClassType, ClassModel | null>();
   private readonly stack: ClassType[] = [];
+  /** Fields of the class being built that have no design:type: reported once per class. */
+  private missingMetadata: string[] = [];
 
   constructor(readonly violations: ContractViolation[] = []) {}
 
@@ -58,6 +60,8 @@ export class ClassModelBuilder {
     if (fields.length === 0 && role !== 'root') {
       this.violations.push(new NoFieldsError(site, cls.name, role === 'args' ? 'args' : 'nested'));
     }
+    const outerMissing = this.missingMetadata;
+    this.missingMetadata = [];
     const validation = readValidation(cls);
     const declared = new Set(fields.map((field) => field.propertyName));
     for (const [property, rules] of validation) {
@@ -89,6 +93,8 @@ export class ClassModelBuilder {
       model.fields.push(fieldModel);
       for (const rule of rules?.unmapped ?? []) model.extraRules.push(`${field.propertyName}: ${rule}`);
     }
+    if (this.missingMetadata.length > 0) this.violations.push(new MissingTypeMetadataError({ ...site, path: site.path ?? cls.name }, cls.name, this.missingMetadata));
+    this.missingMetadata = outerMissing;
     return model;
   }
 
@@ -107,7 +113,7 @@ export class ClassModelBuilder {
     } else if (!field.reflectLoaded) {
       this.violations.push(new ReflectMetadataMissingError(site, className, field.propertyName));
     } else if (field.designType === undefined) {
-      this.violations.push(new MissingTypeMetadataError(site, className, field.propertyName));
+      this.missingMetadata.push(field.propertyName);
     } else if (AMBIGUOUS.has(field.designType)) {
       this.violations.push(new NoExplicitTypeError(site, className, field.propertyName, (field.designType as { name: string }).name));
     } else {

@@ -68,6 +68,20 @@ describe('decorator metadata at startup', () => {
     expect(violation.message).toContain('esbuild drops the metadata');
   });
 
+  it('reports a class without metadata once, listing its fields, and never the core\'s own classes', () => {
+    const result = class extends ToolResult {
+      city!: string;
+      days!: number;
+      unit!: string;
+    };
+    Object.defineProperty(result, 'name', { value: 'ForecastResult' });
+    for (const field of ['city', 'days', 'unit']) Field()(result.prototype, field);
+    const violations = violationsOf(toolsetReturning(result));
+    expect(violations).toHaveLength(1);
+    expect(violations[0].message).toContain("'city', 'days', 'unit' of 'ForecastResult' have no reflected type");
+    expect(violations[0].message).not.toContain('ToolResult');
+  });
+
   it('accepts such a field once it has an explicit type thunk', () => {
     const result = class extends ToolResult {
       count!: number;
