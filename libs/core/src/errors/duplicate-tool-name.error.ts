@@ -1,10 +1,17 @@
 import { ContractViolation } from './contract-violation';
 
+/** Where a tool is defined: its toolset, class and method. */
+export interface ToolOrigin {
+  toolset: string;
+  className: string;
+  methodName: string;
+}
+
 export class DuplicateToolNameError extends ContractViolation {
-  constructor(name: string, firstToolset: string, secondToolset: string) {
+  constructor(name: string, first: ToolOrigin, second: ToolOrigin) {
     super(
-      { toolset: secondToolset, tool: name },
-      `The tool name '${name}' is already used by toolset '${firstToolset}'; names must be unique in one server.`,
+      { toolset: second.toolset, tool: name },
+      `The tool name '${name}' is used by ${first.className}.${first.methodName}() (toolset '${first.toolset}') and by ${second.className}.${second.methodName}() (toolset '${second.toolset}'); names must be unique in one server.`,
       "give one of them a distinct `name:` in @Tool (for example prefixed with the toolset's name).",
     );
   }

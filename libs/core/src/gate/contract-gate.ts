@@ -43,7 +43,8 @@ export function runContractGate(serverName: string, toolsetClasses: readonly Cla
   for (const toolset of toolsets) {
     for (const tool of toolset.tools) {
       const existing = tools.get(tool.name);
-      if (existing) gate.violations.push(new DuplicateToolNameError(tool.name, existing.toolset.name, toolset.name));
+      const origin = (t: CompiledTool) => ({ toolset: t.toolset.name, className: t.toolset.cls.name, methodName: t.methodName });
+      if (existing) gate.violations.push(new DuplicateToolNameError(tool.name, origin(existing), origin(tool)));
       else tools.set(tool.name, tool);
     }
   }

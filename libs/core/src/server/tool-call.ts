@@ -4,7 +4,7 @@ import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
 import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
-import { describeArgumentErrors } from './argument-errors';
+import { describeArgumentErrors, describeResultErrors } from './argument-errors';
 import { checkArgumentLimits, type ArgumentLimits } from './argument-limits';
 import type { Logger } from './logger';
 
@@ -80,7 +80,7 @@ export function toResult(tool: CompiledTool, returned: unknown, logger: Logger):
   const arm = failed ? tool.error! : tool.ok;
   const structuredContent = arm.project(returned);
   const problems = !arm.validator.Check(structuredContent)
-    ? arm.validator.Errors(structuredContent).map((e) => `${e.instancePath || '/'} ${e.message}`)
+    ? describeResultErrors(arm.validator.Errors(structuredContent))
     : arm.checkRules
       ? arm.checkRules(structuredContent).map((p) => `/${p.path.join('/')} ${p.message}`)
       : NO_PROBLEMS;

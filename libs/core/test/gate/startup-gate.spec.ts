@@ -265,7 +265,9 @@ describe('startup gate', () => {
       }
     }
     const violation = onlyViolation(gateError(First, Second), DuplicateToolNameError);
-    expect(violation.message).toContain("'search' is already used by toolset 'first'");
+    expect(violation.message).toContain(
+      "The tool name 'search' is used by First.search() (toolset 'first') and by Second.search() (toolset 'second')",
+    );
     expect(violation.toolset).toBe('second');
   });
 
