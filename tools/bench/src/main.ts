@@ -13,7 +13,9 @@ const SIZES = [10, 100, 1000, 5000];
 function runScenario<T>(...args: string[]): T {
   process.stderr.write(`bench: ${args.join(' ')} ...\n`);
   const started = Date.now();
-  const run = spawnSync(process.execPath, ['--expose-gc', scenarioScript, ...args], { encoding: 'utf-8', stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
+  // As deployed: NODE_ENV=production turns the development-only dropped-key warnings off.
+  const env = { ...process.env, NODE_ENV: 'production' };
+  const run = spawnSync(process.execPath, ['--expose-gc', scenarioScript, ...args], { encoding: 'utf-8', env, stdio: ['ignore', 'pipe', 'inherit'], maxBuffer: 64 * 2 ** 20 });
   const line = run.stdout.split('\n').find((l) => l.startsWith('RESULT '));
   if (run.status !== 0 || !line) throw new Error(`scenario ${args.join(' ')} failed (exit ${run.status}):\n${run.stdout}`);
   process.stderr.write(`bench: ${args.join(' ')} done in ${((Date.now() - started) / 1000).toFixed(1)} s\n`);

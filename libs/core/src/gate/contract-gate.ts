@@ -27,6 +27,7 @@ import type { ClassModel } from '../schema/type-model';
 import { compileMaterializer } from '../values/args-materializer';
 import { compileClassProjector } from '../values/result-projector';
 import { compileRuleCheck } from '../values/rule-check';
+import { compileDroppedKeysFinder } from '../values/dropped-keys';
 import type { CompiledTool, CompiledToolset, OutputArm, ToolCatalog } from './tool-catalog';
 
 const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProperties: false } as TSchema;
@@ -207,7 +208,14 @@ class ContractGate {
     let arm = this.arms.get(model);
     if (!arm) {
       const schema = emitClass(model, 'output');
-      arm = { model, schema, project: compileClassProjector(model), validator: Compile(schema), checkRules: compileRuleCheck(model) };
+      arm = {
+        model,
+        schema,
+        project: compileClassProjector(model),
+        validator: Compile(schema),
+        checkRules: compileRuleCheck(model),
+        droppedKeys: compileDroppedKeysFinder(model),
+      };
       this.arms.set(model, arm);
     }
     return arm;

@@ -6,6 +6,7 @@ import type { ClassModel } from '../schema/type-model';
 import type { Materializer } from '../values/args-materializer';
 import type { Projector } from '../values/result-projector';
 import type { RuleCheck } from '../values/rule-check';
+import type { DroppedKeysFinder } from '../values/dropped-keys';
 
 /** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */
 export interface OutputArm {
@@ -16,6 +17,8 @@ export interface OutputArm {
   validator: Validator;
   /** class-validator, for rules the schema cannot express; absent when the class has none. */
   checkRules?: RuleCheck;
+  /** Lists the keys projection drops (development only). */
+  droppedKeys: DroppedKeysFinder;
 }
 
 /** Everything a call needs, computed by the gate at startup. */

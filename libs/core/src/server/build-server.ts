@@ -9,6 +9,7 @@ import type { ClassType } from '../types/class-type';
 import { clip } from '../helpers/client-text';
 import { stderrLogger, type Logger } from './logger';
 import { LOGGER } from './logger-token';
+import { droppedKeyWarner, warnsDroppedKeys } from './dropped-key-warner';
 import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './argument-limits';
 import { callToolHandler, type CallSite, type CallToolDefinition } from './call-tool-handler';
 
@@ -22,6 +23,11 @@ export interface BuildServerOptions {
   /** Sent to clients as the server's `instructions`. */
   instructions?: string;
   logger?: Logger;
+  /**
+   * Log once per tool and key when a result carries a key its class does not declare (it is
+   * dropped either way). Default: on unless `NODE_ENV=production`, and on with `TOOLSETS_DEBUG`.
+   */
+  warnDroppedKeys?: boolean;
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -82,7 +88,14 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
     ...(options.instructions !== undefined && { instructions: options.instructions }),
   };
 
-  const definition: CallToolDefinition = { catalog, root, direct: directlyConstructible(catalog, root), logger, availableTools };
+  const definition: CallToolDefinition = {
+    catalog,
+    root,
+    direct: directlyConstructible(catalog, root),
+    logger,
+    availableTools,
+    ...((options.warnDroppedKeys ?? warnsDroppedKeys()) && { warnDropped: droppedKeyWarner(logger) }),
+  };
 
   const serverFactory =
     (connection: ConnectionOptions) =>

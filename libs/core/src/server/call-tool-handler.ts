@@ -7,6 +7,7 @@ import type { CompiledTool, ToolCatalog } from '../gate/tool-catalog';
 import { clip } from '../helpers/client-text';
 import type { ClassType } from '../types/class-type';
 import type { ArgumentLimits } from './argument-limits';
+import type { DroppedKeyWarner } from './dropped-key-warner';
 import type { Logger } from './logger';
 import { LOGGER } from './logger-token';
 import { NO_REDACTION, redactingLogger, redactorFor, type Redactor } from './redaction';
@@ -30,6 +31,7 @@ export interface CallToolDefinition {
   direct: ReadonlySet<ClassType>;
   logger: Logger;
   availableTools: string;
+  warnDropped?: DroppedKeyWarner;
 }
 
 type CallRequest = { params: { name: string; arguments?: Record<string, unknown> } };
@@ -60,7 +62,7 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
           if (redact !== NO_REDACTION) scope.register(LOGGER, { useValue: logger });
           return scope.resolve(cls);
         };
-    const result = await runToolCall(tool, request.params.arguments, { instantiate, logger, limits: site.limits });
+    const result = await runToolCall(tool, request.params.arguments, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
     return server.projectCallToolResult(result, tool.descriptor.outputSchema) as CallToolResult;
   };
 }

@@ -6,6 +6,7 @@ import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
 import { describeArgumentErrors, describeResultErrors } from './argument-errors';
 import { checkArgumentLimits, type ArgumentLimits } from './argument-limits';
+import type { DroppedKeyWarner } from './dropped-key-warner';
 import type { Logger } from './logger';
 
 const NO_PROBLEMS: readonly string[] = Object.freeze([]);
@@ -18,6 +19,8 @@ export interface CallScope {
   instantiate: ToolsetInstantiator;
   logger: Logger;
   limits: Readonly<ArgumentLimits>;
+  /** In development: reports keys a result carries that its class does not declare. */
+  warnDropped?: DroppedKeyWarner;
 }
 
 /**
@@ -42,9 +45,9 @@ export async function runToolCall(tool: CompiledTool, rawArgs: unknown, scope: C
     // Only a promise is awaited: a sync tool's result needs no extra turn of the microtask queue.
     if (isThenable(returned)) returned = await returned;
   } catch (error) {
-    return thrownResult(tool, error, scope.logger);
+    return thrownResult(tool, error, scope.logger, scope.warnDropped);
   }
-  return toResult(tool, returned, scope.logger);
+  return toResult(tool, returned, scope.logger, scope.warnDropped);
 }
 
 /**
@@ -52,9 +55,9 @@ export async function runToolCall(tool: CompiledTool, rawArgs: unknown, scope: C
  * and is sent exactly like a returned one; the framework's credential errors say how to configure
  * the client; anything else is unexpected: the client gets a correlation id, the log the message.
  */
-function thrownResult(tool: CompiledTool, error: unknown, logger: Logger): CallToolResult {
+function thrownResult(tool: CompiledTool, error: unknown, logger: Logger, warnDropped?: DroppedKeyWarner): CallToolResult {
   if (isToolError(error)) {
-    if (tool.error) return toResult(tool, error, logger);
+    if (tool.error) return toResult(tool, error, logger, warnDropped);
     logger.info('tool threw a ToolError it does not declare', { tool: tool.name, error: error.error });
     return textError(`${error.error}: ${error.detail}`);
   }
@@ -75,9 +78,10 @@ function thrownResult(tool: CompiledTool, error: unknown, logger: Logger): CallT
 }
 
 /** Cleans the returned value down to the declared keys, checks it, and sends it both ways. */
-export function toResult(tool: CompiledTool, returned: unknown, logger: Logger): CallToolResult {
+export function toResult(tool: CompiledTool, returned: unknown, logger: Logger, warnDropped?: DroppedKeyWarner): CallToolResult {
   const failed = tool.error !== undefined && isToolError(returned);
   const arm = failed ? tool.error! : tool.ok;
+  warnDropped?.(tool, arm, returned);
   const structuredContent = arm.project(returned);
   const problems = !arm.validator.Check(structuredContent)
     ? describeResultErrors(arm.validator.Errors(structuredContent))

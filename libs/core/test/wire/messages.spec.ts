@@ -19,6 +19,11 @@ class PaintToolset {
     return { message: `Painted ${args.color}.` };
   }
 
+  @Tool({ description: 'Misspells a key.', returns: PaintResult })
+  misspell(): PaintResult {
+    return { message: 'Painted.', colour: 'red', layers: [{ coat: 1 }] } as PaintResult;
+  }
+
   @Tool({ description: 'Forgets the message.', returns: PaintResult })
   forget(): PaintResult {
     return {} as PaintResult;
@@ -50,5 +55,33 @@ describe('messages a model and an author read', () => {
   it("logs a non-conforming result as \"must have required property 'message'\"", async () => {
     const { log } = await call('forget', {});
     expect(log.find((line) => line.level === 'error')?.fields?.['errors']).toEqual(["/ must have required property 'message'"]);
+  });
+});
+
+describe('keys a result does not declare', () => {
+  const server = (warnDroppedKeys?: boolean) => {
+    const log = recordingLogger();
+    return { log, server: buildServer({ name: 'paint', version: '1', toolsets: [PaintToolset], logger: log.logger, warnDroppedKeys }) };
+  };
+
+  it('are dropped, and in development logged once per tool and key, saying how to fix it', async () => {
+    const { log, server: built } = server(true);
+    const client = await connectClient(built);
+    for (let i = 0; i < 3; i++) expect((await client.callTool({ name: 'misspell', arguments: {} })).structuredContent).toEqual({ message: 'Painted.' });
+    await client.close();
+    const warnings = log.lines.filter((line) => line.level === 'warn');
+    expect(warnings.map((w) => w.fields?.['key'])).toEqual(['colour', 'layers']);
+    expect(warnings[0]).toMatchObject({
+      message: 'tool returned a key its result class does not declare; it was dropped',
+      fields: { tool: 'misspell', result: 'PaintResult', fix: expect.stringContaining('declare it with @Field() on PaintResult') },
+    });
+  });
+
+  it('are dropped silently when the warning is off (NODE_ENV=production)', async () => {
+    const { log, server: built } = server(false);
+    const client = await connectClient(built);
+    await client.callTool({ name: 'misspell', arguments: {} });
+    await client.close();
+    expect(log.lines.filter((line) => line.level === 'warn')).toEqual([]);
   });
 });

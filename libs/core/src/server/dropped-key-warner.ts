@@ -1,0 +1,34 @@
+import type { CompiledTool, OutputArm } from '../gate/tool-catalog';
+import type { Logger } from './logger';
+
+/** Called with each result before projection, in development, to report dropped keys once. */
+export type DroppedKeyWarner = (tool: CompiledTool, arm: OutputArm, returned: unknown) => void;
+
+/** At most this many distinct (tool, key) warnings are remembered, so a bug cannot grow memory. */
+const MAX_REMEMBERED = 1_000;
+
+/**
+ * Whether to warn about dropped keys: in development, that is `NODE_ENV` other than `production`,
+ * or whenever `TOOLSETS_DEBUG` is set.
+ */
+export function warnsDroppedKeys(env: NodeJS.ProcessEnv = process.env): boolean {
+  return env['NODE_ENV'] !== 'production' || Boolean(env['TOOLSETS_DEBUG']);
+}
+
+/** Logs, once per tool and key path, that a returned key was not declared and so was not sent. */
+export function droppedKeyWarner(logger: Logger): DroppedKeyWarner {
+  const seen = new Set<string>();
+  return (tool, arm, returned) => {
+    for (const key of arm.droppedKeys(returned)) {
+      const id = `${tool.name}\u0000${key}`;
+      if (seen.has(id) || seen.size >= MAX_REMEMBERED) continue;
+      seen.add(id);
+      logger.warn('tool returned a key its result class does not declare; it was dropped', {
+        tool: tool.name,
+        result: arm.model.name,
+        key,
+        fix: `declare it with @Field() on ${arm.model.name} (or the nested class), or fix its spelling; this warning is off when NODE_ENV=production`,
+      });
+    }
+  };
+}
