@@ -63,7 +63,7 @@ describe('in a throwaway copy of the workspace', () => {
     const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/library', 'library-server', '--outputStyle=static', '--skip-nx-cache');
     expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
     expect(output).toContain('library_echo(text) -> EchoResult { message: string, text: string, length: integer } | ToolError');
-    expect(output).toContain('find_book(input) -> FindBookResult { message: string, input: string } | ToolError');
+    expect(output).toContain('library_find_book(input) -> FindBookResult { message: string, input: string } | ToolError');
     expect(output).toContain('library_check_access() -> AccessResult { message: string, headers: string[] }');
 
     // The built app serves both toolsets over stdio, reading the credential from the environment.
@@ -77,9 +77,9 @@ describe('in a throwaway copy of the workspace', () => {
       }),
     );
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(tools).toEqual(['library_echo', 'library_check_access', 'find_book', 'hello', 'greet_team']);
-    expect((await client.callTool({ name: 'find_book', arguments: { input: 'Dune' } })).structuredContent).toEqual({
-      message: 'find_book received "Dune".',
+    expect(tools).toEqual(['library_echo', 'library_check_access', 'library_find_book', 'hello', 'greet_team']);
+    expect((await client.callTool({ name: 'library_find_book', arguments: { input: 'Dune' } })).structuredContent).toEqual({
+      message: 'library_find_book received "Dune".',
       input: 'Dune',
     });
     expect((await client.callTool({ name: 'library_check_access', arguments: {} })).structuredContent).toEqual({

@@ -22,6 +22,7 @@ describe('tool generator', () => {
     expect(after).toContain(before.slice(before.indexOf('@Toolset'), closing).trimEnd());
     expect(after).toContain("import { EchoArgs, EchoResult } from './echo.dto';\nimport { FindBookArgs, FindBookResult } from './find-book.dto';");
     expect(after).toContain(`  @Tool({
+    name: "library_find_book",
     description: "Find a book by title.",
     args: FindBookArgs,
     returns: [FindBookResult, ToolError],
@@ -31,7 +32,7 @@ describe('tool generator', () => {
 
     expect(tree.read('libs/toolsets/library/src/lib/find-book.dto.ts', 'utf-8')).toContain('export class FindBookResult extends ToolResult');
     expect(tree.read('libs/toolsets/library/src/index.ts', 'utf-8')).toContain("export { FindBookArgs, FindBookResult } from './lib/find-book.dto';");
-    expect(tree.read('libs/toolsets/library/test/find-book.spec.ts', 'utf-8')).toContain("toolset.call('find_book', { input: '  something  ' })");
+    expect(tree.read('libs/toolsets/library/test/find-book.spec.ts', 'utf-8')).toContain("toolset.call('library_find_book', { input: '  something  ' })");
   });
 
   it('merges Tool and ToolError into an existing @toolsets/core import', async () => {
@@ -46,26 +47,37 @@ export class LibraryToolset {
 }
 `,
     );
-    await toolGenerator(tree, { toolset: '@toolsets/library', name: 'count' });
+    await toolGenerator(tree, { toolset: '@toolsets/library', name: 'count', description: 'Count the shelves.' });
     const after = tree.read(toolsetFile, 'utf-8')!;
     expect(after).toContain("import { Tool, ToolError, Toolset } from '@toolsets/core';");
     expect(after).toContain('// A hand-written toolset with a comment that must survive.');
     expect(after).toContain('  private readonly shelves = 3;\n\n  @Tool({');
-    expect(after).toContain('description: "Describe what count does and when a model should use it."');
+    expect(after).toContain('name: "library_count",\n    description: "Count the shelves.",');
+  });
+
+  it('refuses a tool without a description, saying why models need one, and writes nothing', async () => {
+    const before = tree.read(toolsetFile, 'utf-8');
+    for (const description of [undefined, '  ']) {
+      await expect(toolGenerator(tree, { toolset: 'library', name: 'count', description })).rejects.toThrow(
+        'A tool needs --description: say what it does and when a model should use it (models choose tools by it)',
+      );
+    }
+    expect(tree.read(toolsetFile, 'utf-8')).toBe(before);
+    expect(tree.exists('libs/toolsets/library/src/lib/count.dto.ts')).toBe(false);
   });
 
   it('refuses an unknown toolset, listing the toolsets there are', async () => {
-    await expect(toolGenerator(tree, { toolset: 'nope', name: 'x' })).rejects.toThrow("No toolset named 'nope'. Toolsets in this workspace: library.");
+    await expect(toolGenerator(tree, { toolset: 'nope', name: 'x', description: 'x' })).rejects.toThrow("No toolset named 'nope'. Toolsets in this workspace: library.");
   });
 
   it('refuses a tool whose method already exists, and writes nothing', async () => {
-    await toolGenerator(tree, { toolset: 'library', name: 'find-book' });
+    await toolGenerator(tree, { toolset: 'library', name: 'find-book', description: 'Find a book.' });
     const before = tree.read(toolsetFile, 'utf-8');
-    await expect(toolGenerator(tree, { toolset: 'library', name: 'find-book' })).rejects.toThrow("LibraryToolset already has a method 'findBook'");
+    await expect(toolGenerator(tree, { toolset: 'library', name: 'find-book', description: 'Again.' })).rejects.toThrow("LibraryToolset already has a method 'findBook'");
     expect(tree.read(toolsetFile, 'utf-8')).toBe(before);
   });
 
   it('refuses a name that is not kebab-case', async () => {
-    await expect(toolGenerator(tree, { toolset: 'library', name: 'FindBook' })).rejects.toThrow("Tool name \"FindBook\" must be kebab-case");
+    await expect(toolGenerator(tree, { toolset: 'library', name: 'FindBook', description: 'x' })).rejects.toThrow("Tool name \"FindBook\" must be kebab-case");
   });
 });

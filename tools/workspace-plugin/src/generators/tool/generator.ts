@@ -11,6 +11,12 @@ import type { ToolGeneratorSchema } from './schema';
  */
 export async function toolGenerator(tree: Tree, options: ToolGeneratorSchema): Promise<void> {
   assertKebabCase('Tool', options.name);
+  const description = options.description?.trim();
+  if (!description) {
+    throw new Error(
+      'A tool needs --description: say what it does and when a model should use it (models choose tools by it), e.g. --description="Find a book by its title.".',
+    );
+  }
   const project = findToolsetProject(tree, options.toolset);
   const [source, ...others] = findToolsetSources(tree, project.root);
   if (!source) throw new Error(`Toolset '${project.name}' has no @Toolset class under ${project.root}/src.`);
@@ -18,14 +24,14 @@ export async function toolGenerator(tree: Tree, options: ToolGeneratorSchema): P
     throw new Error(`Toolset '${project.name}' declares several @Toolset classes (${[source, ...others].map((s) => s.className).join(', ')}); add the tool by hand.`);
   }
   const tool = names(options.name);
-  const toolName = snakeCase(options.name);
+  // Generated tools are named <toolset>_<tool>, like the toolset generator's, so toolsets can share a server.
+  const toolName = `${snakeCase(project.name.replace(/^@toolsets\//, ''))}_${snakeCase(options.name)}`;
   const dtoFile = joinPathFragments(project.root, 'src/lib', `${tool.fileName}.dto.ts`);
   if (source.methodNames.includes(tool.propertyName)) {
     throw new Error(`${source.className} already has a method '${tool.propertyName}'. Choose another tool name.`);
   }
   if (tree.exists(dtoFile)) throw new Error(`${dtoFile} already exists. Choose another tool name.`);
 
-  const description = options.description?.trim() || `Describe what ${toolName} does and when a model should use it.`;
   const substitutions = { ...tool, toolName, description, toolsetClass: source.className, tmpl: '' };
   generateFiles(tree, join(__dirname, 'files'), project.root, substitutions);
 
@@ -46,6 +52,7 @@ export async function toolGenerator(tree: Tree, options: ToolGeneratorSchema): P
 function renderMethod(t: { className: string; propertyName: string; toolName: string; description: string }): string {
   return `
   @Tool({
+    name: ${JSON.stringify(t.toolName)},
     description: ${JSON.stringify(t.description)},
     args: ${t.className}Args,
     returns: [${t.className}Result, ToolError],
