@@ -1,5 +1,4 @@
-import 'reflect-metadata';
-import { buildServer, startApp } from '@toolsets/core';
-import { CredentialDemoToolset } from '@toolsets/credential-demo';
+import { startApp } from '@toolsets/core';
+import { buildServers } from './servers';
 
-startApp(() => buildServer({ name: 'credential-demo', version: '0.1.0', toolsets: [CredentialDemoToolset] }));
+startApp(buildServers);

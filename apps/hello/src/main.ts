@@ -1,5 +1,4 @@
-import 'reflect-metadata';
-import { buildServer, startApp } from '@toolsets/core';
-import { HelloToolset } from '@toolsets/hello';
+import { startApp } from '@toolsets/core';
+import { buildServers } from './servers';
 
-startApp(() => buildServer({ name: 'hello', version: '0.1.0', toolsets: [HelloToolset] }));
+startApp(buildServers);

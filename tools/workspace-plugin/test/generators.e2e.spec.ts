@@ -62,6 +62,8 @@ describe('in a throwaway copy of the workspace', () => {
 
     const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/library', 'library-server', '--outputStyle=static', '--skip-nx-cache');
     expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
+    // The app's own contract target built its servers without listening.
+    expect(output).toContain('server library-server\n  toolset library');
     expect(output).toContain('library_echo(text) -> EchoResult { message: string, text: string, length: integer } | ToolError');
     expect(output).toContain('library_find_book(input) -> FindBookResult { message: string, input: string } | ToolError');
     expect(output).toContain('library_check_access() -> AccessResult { message: string, headers: string[] }');

@@ -1,7 +1,7 @@
 import { createNodesFromFiles, readJsonFile, type CreateNodesV2, type TargetConfiguration } from '@nx/devkit';
 import { dirname, join } from 'node:path';
 
-const TOOLSET_TAG = 'type:toolset';
+import { APP_TAG, TOOLSET_TAG } from '../utils/workspace';
 
 /** What every toolset project gets: run the startup gate over its built exports. */
 export const contractTarget: TargetConfiguration = {
@@ -12,15 +12,26 @@ export const contractTarget: TargetConfiguration = {
   outputs: [],
 };
 
-/** Infers a `contract` target for every project tagged `type:toolset`, however it was created. */
+/** What every app gets: build its servers (the gate runs) from its built servers.js, without listening. */
+export const appContractTarget: TargetConfiguration = {
+  executor: '@toolsets/workspace-plugin:app-contract',
+  // The app's servers load its toolset libraries' built entries.
+  dependsOn: ['build', '^build'],
+  cache: true,
+  inputs: ['production', '^production'],
+  outputs: [],
+};
+
+/** Infers a `contract` target for every project tagged `type:toolset` or `type:app`, however it was created. */
 export const createNodesV2: CreateNodesV2 = [
   '**/project.json',
   (projectFiles, options, context) =>
     createNodesFromFiles(
       (file, _options, ctx) => {
         const project = readJsonFile<{ tags?: string[] }>(join(ctx.workspaceRoot, file));
-        if (!project.tags?.includes(TOOLSET_TAG)) return {};
-        return { projects: { [dirname(file)]: { targets: { contract: contractTarget } } } };
+        const target = project.tags?.includes(TOOLSET_TAG) ? contractTarget : project.tags?.includes(APP_TAG) ? appContractTarget : undefined;
+        if (!target) return {};
+        return { projects: { [dirname(file)]: { targets: { contract: target } } } };
       },
       projectFiles,
       options,

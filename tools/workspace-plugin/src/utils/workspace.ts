@@ -1,6 +1,7 @@
 import { getProjects, type ProjectConfiguration, type Tree } from '@nx/devkit';
 
 export const TOOLSET_TAG = 'type:toolset';
+export const APP_TAG = 'type:app';
 
 export interface NamedProject extends ProjectConfiguration {
   name: string;

@@ -12,20 +12,29 @@ describe('app generator', () => {
     await toolsetGenerator(tree, { name: 'billing', credentialHeader: ['x-billing-key'], skipInstall: true });
   });
 
-  it('creates an app serving the given toolsets, with build, serve and typecheck targets', async () => {
+  it('creates an app serving the given toolsets, with build (after typecheck), serve and typecheck targets, and server definitions apart from main', async () => {
     await appGenerator(tree, { name: 'back-office', toolsets: 'library, billing' });
     const project = readProjectConfiguration(tree, 'back-office');
     expect(project.root).toBe('apps/back-office');
     expect(project.tags).toEqual(['type:app']);
     expect(project.targets?.['build']?.options.command).toBe('node tools/build/build-project.cjs apps/back-office/src dist/apps/back-office');
     expect(project.targets?.['serve']).toMatchObject({ dependsOn: ['build'], options: { command: 'node dist/apps/back-office/main.js' } });
-    expect(tree.read('apps/back-office/src/main.ts', 'utf-8')).toBe(`import 'reflect-metadata';
-import { buildServer, startApp } from '@toolsets/core';
+    expect(project.targets?.['build']?.dependsOn).toEqual(['^build', 'typecheck']);
+    expect(tree.read('apps/back-office/src/servers.ts', 'utf-8')).toBe(`import 'reflect-metadata';
+import { buildServer, type ToolsetServer } from '@toolsets/core';
 import { LibraryToolset } from '@toolsets/library';
 import { BillingToolset } from '@toolsets/billing';
 
+/** The app's server definitions; \`main.ts\` serves them, and the \`contract\` target checks them without listening. */
+export function buildServers(): ToolsetServer {
+  return buildServer({ name: 'back-office', version: '0.1.0', toolsets: [LibraryToolset, BillingToolset] });
+}
+`);
+    expect(tree.read('apps/back-office/src/main.ts', 'utf-8')).toBe(`import { startApp } from '@toolsets/core';
+import { buildServers } from './servers';
+
 // Streamable HTTP on http://127.0.0.1:8000/mcp (HOST, PORT override), or stdio with --stdio.
-startApp(() => buildServer({ name: 'back-office', version: '0.1.0', toolsets: [LibraryToolset, BillingToolset] }));
+startApp(buildServers);
 `);
   });
 

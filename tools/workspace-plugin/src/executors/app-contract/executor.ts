@@ -1,0 +1,46 @@
+import type { ExecutorContext } from '@nx/devkit';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import type * as Core from '@toolsets/core';
+import type { AppContractExecutorSchema } from './schema';
+
+type ServerList = Core.ToolsetServer | readonly Core.ToolsetServer[];
+
+/**
+ * The contract target of an app: builds its server definitions (`buildServers()` from its built
+ * `servers.js`) without listening, so what only fails at startup, such as two toolsets with a tool
+ * of the same name in one server, fails CI instead.
+ */
+export default async function appContractExecutor(options: AppContractExecutorSchema, context: ExecutorContext): Promise<{ success: boolean }> {
+  const projectName = context.projectName ?? 'app';
+  const root = context.projectsConfigurations?.projects[projectName]?.root ?? '.';
+  const entry = resolve(context.root, options.entry ?? join('dist', root, 'servers.js'));
+  if (!existsSync(entry)) {
+    console.error(
+      `${entry} does not exist. An app keeps its server definitions in src/servers.ts (export function buildServers()) ` +
+        `and starts them from src/main.ts (startApp(buildServers)); build it first (nx run ${projectName}:build).`,
+    );
+    return { success: false };
+  }
+  // Resolve from the entry itself: the core it loads is the one whose metadata the gate must read.
+  const requireFromEntry = createRequire(entry);
+  const core: typeof Core = requireFromEntry('@toolsets/core');
+  const { buildServers } = requireFromEntry(entry) as { buildServers?: () => ServerList };
+  if (typeof buildServers !== 'function') {
+    console.error(`${entry} does not export buildServers(); export the function that builds the app's servers from src/servers.ts.`);
+    return { success: false };
+  }
+  try {
+    const built = buildServers();
+    const servers = Array.isArray(built) ? built : [built as Core.ToolsetServer];
+    for (const server of servers) console.log(`server ${server.name}\n${core.describeCatalog(server.catalog).replace(/^/gm, '  ')}`);
+    return { success: true };
+  } catch (error) {
+    if (error instanceof core.ContractError) {
+      console.error(error.message);
+      return { success: false };
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,3 @@
+export interface AppContractExecutorSchema {
+  entry?: string;
+}
