@@ -1,10 +1,11 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import { dirname, join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { normalised, readmeBlocks, specFile } from './support/readme-blocks';
 
 const workspaceRoot = join(__dirname, '../../..');
 
@@ -52,7 +53,7 @@ describe('in a throwaway copy of the workspace', () => {
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-  it('generated projects pass lint, typecheck, test, contract and build with zero edits, and the app serves', async () => {
+  it('generated projects, with every README example in them, pass lint, typecheck, test, contract and build, and the app serves', async () => {
     nx('g', '@toolsets/workspace-plugin:toolset', 'library', '--description=Books and loans.', '--credentialHeader=x-library-key', '--skipInstall', '--no-interactive');
     nx('g', '@toolsets/workspace-plugin:tool', 'library', 'find-book', '--description=Find a book by its title.', '--no-interactive');
     nx('g', '@toolsets/workspace-plugin:app', 'library-server', '--toolsets=library,hello', '--no-interactive');
@@ -60,8 +61,24 @@ describe('in a throwaway copy of the workspace', () => {
     // What `npm install` does for the new workspace package (skipped: this copy shares node_modules).
     symlinkSync('../../libs/toolsets/library', join(copy, 'node_modules/@toolsets/library'));
 
+    // Every ts block of the README goes into the generated projects, so lint, typecheck and test below
+    // check the examples too; a block that shows generated code must match what the generator wrote.
+    const blocks = readmeBlocks(join(copy, 'README.md'));
+    expect(blocks.map((block) => block.mode).sort()).toEqual(['file', 'file', 'file', 'file', 'generated', 'spec', 'spec']);
+    for (const block of blocks) {
+      const target = join(copy, block.path);
+      if (block.mode === 'generated') {
+        expect(normalised(readFileSync(target, 'utf-8'))).toContain(normalised(block.code));
+        continue;
+      }
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, block.mode === 'spec' ? specFile(block) : `${block.code}\n`);
+    }
+
     const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/library', 'library-server', '--outputStyle=static', '--skip-nx-cache');
     expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
+    expect(output).toMatch(/PASS .*test\/readme-catalogue\.spec\.ts/);
+    expect(output).toMatch(/PASS .*test\/readme-schemas\.spec\.ts/);
     // The app's own contract target built its servers without listening.
     expect(output).toContain('server library-server\n  toolset library');
     expect(output).toContain('library_echo(text) -> EchoResult { message: string, text: string, length: integer } | ToolError');
