@@ -9,11 +9,30 @@ export interface ScenarioResult {
   notes?: string[];
 }
 
+/** `within noise`: the rounds' spread covers the target, so this run cannot say pass or miss. */
+export type Outcome = 'pass' | 'miss' | 'within noise';
+
 export interface Verdict {
   target: string;
   measured: string;
-  pass: boolean;
+  outcome: Outcome;
 }
+
+/**
+ * The outcome of a target `passes` over a measurement. With the per-round values (`band`), a
+ * target counts as met or missed only when every round agrees; otherwise it is within noise.
+ */
+export function judge(passes: (value: number) => boolean, value: number, band?: readonly number[]): Outcome {
+  if (!band || band.length < 2) return passes(value) ? 'pass' : 'miss';
+  const low = Math.min(...band);
+  const high = Math.max(...band);
+  if (passes(low) && passes(high)) return 'pass';
+  if (!passes(low) && !passes(high)) return 'miss';
+  return 'within noise';
+}
+
+/** `1.01× (0.97–1.06)`: the median ratio and the rounds' range. */
+export const ratioWithBand = (value: number, band: readonly number[]) => `${ratio(value)} (${fmt(Math.min(...band), 2)}–${fmt(Math.max(...band), 2)})`;
 
 export function markdownTable(headers: readonly string[], rows: readonly (readonly string[])[]): string {
   const line = (cells: readonly string[]) => `| ${cells.join(' | ')} |`;

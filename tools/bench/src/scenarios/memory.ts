@@ -4,7 +4,7 @@ import { CredentialDemoToolset } from '@toolsets/credential-demo';
 import { HelloToolset } from '@toolsets/hello';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
-import { fmt, type ScenarioResult } from '../harness/report';
+import { fmt, judge, type ScenarioResult } from '../harness/report';
 
 const TOTAL_CALLS = 100_000;
 const CHECKPOINT = 20_000;
@@ -48,7 +48,7 @@ export async function memoryScenario(): Promise<ScenarioResult> {
       {
         target: `no heap growth beyond noise from ${CHECKPOINT.toLocaleString('en')} to ${TOTAL_CALLS.toLocaleString('en')} calls (≤ 1 MiB)`,
         measured: `${heapGrowth >= 0 ? '+' : ''}${fmt(heapGrowth, 2)} MiB`,
-        pass: heapGrowth <= 1,
+        outcome: judge((g) => g <= 1, heapGrowth),
       },
     ],
   };

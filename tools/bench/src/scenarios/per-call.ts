@@ -3,7 +3,7 @@ import { bareRich, toolsetsRich, zodRich } from '../contenders/rich-contenders';
 import { connectInMemory } from '../harness/in-memory';
 import { handlerOf } from '../harness/handler-cost';
 import { interleave, type Contender } from '../harness/interleave';
-import { fmt, ratio, type ScenarioResult } from '../harness/report';
+import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
 import { median } from '../harness/stats';
 
 interface Setup {
@@ -24,14 +24,19 @@ const LABELS = {
 
 const KEYS = ['bare', 'zod', 'toolsets'] as const;
 
-/** The median over rounds of a per-round ratio: each round's contenders ran back to back. */
-function pairedRatio(perRound: Map<string, number[]>, a: string, b: string): number {
+/** Per-round ratios: each round's contenders ran back to back. */
+function pairedRatios(perRound: Map<string, number[]>, a: string, b: string): number[] {
   const left = perRound.get(a)!;
   const right = perRound.get(b)!;
-  return median(left.map((value, round) => value / right[round]));
+  return left.map((value, round) => value / right[round]);
 }
 
-async function measure(setup: Setup): Promise<{ ratios: Record<string, number>; result: ScenarioResult }> {
+/** The median over rounds of a per-round ratio. */
+function pairedRatio(perRound: Map<string, number[]>, a: string, b: string): number {
+  return median(pairedRatios(perRound, a, b));
+}
+
+async function measure(setup: Setup): Promise<{ ratios: Record<string, number>; bands: Record<string, number[]>; result: ScenarioResult }> {
   const contenders: Contender[] = [];
   const closers: (() => Promise<void>)[] = [];
   for (const key of KEYS) {
@@ -57,11 +62,17 @@ async function measure(setup: Setup): Promise<{ ratios: Record<string, number>; 
   });
   const handlerRounds = await interleave(handlers, { rounds: setup.rounds, calls: setup.calls * 5, warmup: setup.calls });
 
+  const bands = {
+    floor: pairedRatios(perRound, 'toolsets', 'bare'),
+    zod: pairedRatios(perRound, 'toolsets', 'zod'),
+    handlerFloor: pairedRatios(handlerRounds, 'toolsets', 'bare'),
+    handlerZod: pairedRatios(handlerRounds, 'toolsets', 'zod'),
+  };
   const ratios = {
-    floor: pairedRatio(perRound, 'toolsets', 'bare'),
-    zod: pairedRatio(perRound, 'toolsets', 'zod'),
-    handlerFloor: pairedRatio(handlerRounds, 'toolsets', 'bare'),
-    handlerZod: pairedRatio(handlerRounds, 'toolsets', 'zod'),
+    floor: median(bands.floor),
+    zod: median(bands.zod),
+    handlerFloor: median(bands.handlerFloor),
+    handlerZod: median(bands.handlerZod),
   };
   const rows = KEYS.map((key) => {
     const values = perRound.get(key)!;
@@ -77,13 +88,14 @@ async function measure(setup: Setup): Promise<{ ratios: Record<string, number>; 
   });
   return {
     ratios,
+    bands,
     result: {
       scenario: setup.scenario,
       title: setup.title,
       method:
         `End to end: SDK v2 \`Client\` (2026-07-28) over \`InMemoryTransport\`, every server behind the SDK's serving entry; ${setup.calls.toLocaleString('en')} sequential calls per round, ${setup.rounds} rounds interleaved (order rotated), after a warm-up. ` +
         `Handler: each server's own \`tools/call\` handler (the SDK's wrapper included) called directly, ${(setup.calls * 5).toLocaleString('en')} calls per round, same interleaving. ` +
-        'Ratios are the median of per-round ratios.',
+        'Ratios are the median of per-round ratios; a verdict is pass or miss only when every round agrees, else within noise.',
       headers: ['contender', 'end-to-end µs/call (median)', 'best round', 'worst round', 'vs floor', 'handler µs/call', 'handler vs floor'],
       rows,
       verdicts: [],
@@ -92,7 +104,7 @@ async function measure(setup: Setup): Promise<{ ratios: Record<string, number>; 
 }
 
 export async function perCall(): Promise<ScenarioResult> {
-  const { ratios, result } = await measure({
+  const { ratios, bands, result } = await measure({
     scenario: 'per-call',
     title: '1. Per-call overhead, in memory (one string argument, one-key result)',
     tool: 'hello',
@@ -102,15 +114,15 @@ export async function perCall(): Promise<ScenarioResult> {
     rounds: 7,
   });
   result.verdicts = [
-    { target: '1: @toolsets/core ≤ 1.10 × the low-level Server (end to end)', measured: ratio(ratios.floor), pass: ratios.floor <= 1.1 },
-    { target: '1: @toolsets/core faster than McpServer + Zod (end to end)', measured: `${ratio(ratios.zod)} of Zod`, pass: ratios.zod < 1 },
-    { target: '1: the same, handler alone', measured: `${ratio(ratios.handlerZod)} of Zod`, pass: ratios.handlerZod < 1 },
+    { target: '1: @toolsets/core ≤ 1.10 × the low-level Server (end to end)', measured: ratioWithBand(ratios.floor, bands.floor), outcome: judge((r) => r <= 1.1, ratios.floor, bands.floor) },
+    { target: '1: @toolsets/core faster than McpServer + Zod (end to end)', measured: `${ratioWithBand(ratios.zod, bands.zod)} of Zod`, outcome: judge((r) => r < 1, ratios.zod, bands.zod) },
+    { target: '1: the same, handler alone', measured: `${ratioWithBand(ratios.handlerZod, bands.handlerZod)} of Zod`, outcome: judge((r) => r < 1, ratios.handlerZod, bands.handlerZod) },
   ];
   return result;
 }
 
 export async function richResult(): Promise<ScenarioResult> {
-  const { ratios, result } = await measure({
+  const { ratios, bands, result } = await measure({
     scenario: 'rich-result',
     title: '2. Per-call overhead with a rich result (50 nested objects, undeclared extra keys, optional keys absent)',
     tool: 'search',
@@ -120,8 +132,8 @@ export async function richResult(): Promise<ScenarioResult> {
     rounds: 7,
   });
   result.verdicts = [
-    { target: '2: @toolsets/core faster than McpServer + Zod (end to end)', measured: `${ratio(ratios.zod)} of Zod`, pass: ratios.zod < 1 },
-    { target: '2: the same, handler alone', measured: `${ratio(ratios.handlerZod)} of Zod`, pass: ratios.handlerZod < 1 },
+    { target: '2: @toolsets/core faster than McpServer + Zod (end to end)', measured: `${ratioWithBand(ratios.zod, bands.zod)} of Zod`, outcome: judge((r) => r < 1, ratios.zod, bands.zod) },
+    { target: '2: the same, handler alone', measured: `${ratioWithBand(ratios.handlerZod, bands.handlerZod)} of Zod`, outcome: judge((r) => r < 1, ratios.handlerZod, bands.handlerZod) },
   ];
   result.notes = [
     'The floor sends the payload as returned, undeclared keys included; @toolsets/core drops them (a smaller response) and validates what it sends.',

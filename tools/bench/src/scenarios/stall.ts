@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
-import { fmt, ratio, type ScenarioResult } from '../harness/report';
+import { fmt, judge, ratio, type ScenarioResult } from '../harness/report';
 
 const BIG_CALLS = 16;
 const ROUNDS = 3;
@@ -85,7 +85,7 @@ export async function stallScenario(script: string): Promise<ScenarioResult> {
       '"with" uses the defaults (10,000 items, 100,000 characters per string, depth 32). Both servers accept 2 MiB bodies.',
     headers: ['payload', 'body', 'worst stall without guard (ms)', 'with guard (ms)', 'ratio'],
     rows,
-    verdicts: [{ target: 'argument guard: worst small-call stall ≤ 0.5× without it, on every payload', measured: ratio(worstRatio), pass: worstRatio <= 0.5 }],
+    verdicts: [{ target: 'argument guard: worst small-call stall ≤ 0.5× without it, on every payload', measured: ratio(worstRatio), outcome: judge((r) => r <= 0.5, worstRatio) }],
     notes: ['What remains with the guard is reading and parsing the bodies (JSON.parse and the SDK\'s request parse), which happen before any tool code.'],
   };
 }
