@@ -91,7 +91,7 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
   const definition: CallToolDefinition = {
     catalog,
     root,
-    direct: directlyConstructible(catalog, root),
+    direct: directlyConstructible(catalog),
     logger,
     availableTools,
     ...((options.warnDroppedKeys ?? warnsDroppedKeys()) && { warnDropped: droppedKeyWarner(logger) }),
@@ -132,14 +132,14 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
 }
 
 /**
- * Toolsets whose constructor takes nothing and that nobody registered in the container: `new` gives
- * exactly what the container would, without a child container and a context per call.
+ * Toolsets whose constructor takes nothing: while nobody registered them in the container (checked
+ * per call), `new` gives exactly what the container would, without a child container per call.
  */
-function directlyConstructible(catalog: ToolCatalog, root: DependencyContainer): Set<ClassType> {
+function directlyConstructible(catalog: ToolCatalog): Set<ClassType> {
   const direct = new Set<ClassType>();
   for (const { cls } of catalog.toolsets) {
     const parameters: unknown[] = Reflect.getMetadata('design:paramtypes', cls) ?? [];
-    if (parameters.length === 0 && cls.length === 0 && !root.isRegistered(cls as never, true)) direct.add(cls);
+    if (parameters.length === 0 && cls.length === 0) direct.add(cls);
   }
   return direct;
 }

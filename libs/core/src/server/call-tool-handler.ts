@@ -27,7 +27,7 @@ export interface CallSite {
 export interface CallToolDefinition {
   catalog: ToolCatalog;
   root: DependencyContainer;
-  /** Toolsets built with `new`: no constructor parameters and nothing registered for them. */
+  /** Toolsets with no constructor parameters: built with `new` while nothing is registered for them. */
   direct: ReadonlySet<ClassType>;
   logger: Logger;
   availableTools: string;
@@ -48,7 +48,8 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
     const redact = redactorOf(tool, transport, headers, site.environment);
     const logger = redactingLogger(definition.logger, redact);
     const cls = tool.toolset.cls as new () => Record<string, (input: unknown) => unknown>;
-    const instantiate = definition.direct.has(cls)
+    // Checked per call, so a class the app registers after buildServer still comes from the container.
+    const instantiate = definition.direct.has(cls) && !definition.root.isRegistered(cls as never, true)
       ? () => new cls()
       : () => {
           const scope = definition.root.createChildContainer();
