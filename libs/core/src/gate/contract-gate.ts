@@ -23,6 +23,7 @@ import { ToolError } from '../results/tool-error';
 import { ToolResult } from '../results/tool-result';
 import { ClassModelBuilder } from '../schema/class-model-builder';
 import { emitClass } from '../schema/schema-emitter';
+import { checkValidationShortcut } from '../schema/validation-shortcut-check';
 import type { ClassModel } from '../schema/type-model';
 import { compileMaterializer } from '../values/args-materializer';
 import { compileClassProjector } from '../values/result-projector';
@@ -50,6 +51,7 @@ export function runContractGate(serverName: string, toolsetClasses: readonly Cla
     }
   }
   if (gate.violations.length > 0) throw new ContractError(serverName, gate.violations);
+  checkValidationShortcut(gate.dtoClasses);
   return { toolsets, tools };
 }
 
@@ -59,6 +61,10 @@ class ContractGate {
   private readonly models = new ClassModelBuilder(this.violations);
   private readonly arms = new Map<ClassModel, OutputArm>();
   private standardReported = false;
+
+  get dtoClasses(): ClassType[] {
+    return this.models.classes;
+  }
 
   /** Members decorated the standard way whose toolset was not (mixed builds): one line for all. */
   reportStandardDecorators(): void {

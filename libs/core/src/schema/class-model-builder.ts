@@ -30,6 +30,11 @@ export class ClassModelBuilder {
 
   constructor(readonly violations: ContractViolation[] = []) {}
 
+  /** Every class built so far, in the order met. */
+  get classes(): ClassType[] {
+    return [...this.models.keys()];
+  }
+
   /** The model of `cls`, or undefined when it cannot be expressed (the reason is in `violations`). */
   build(cls: ClassType, site: ViolationSite, role: 'root' | 'nested' | 'args' = 'root'): ClassModel | undefined {
     const cached = this.models.get(cls);

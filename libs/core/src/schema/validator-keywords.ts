@@ -40,7 +40,7 @@ const FORMATS: Record<string, string> = {
  * it (a subclass's rule of a kind replaces the inherited ones of that kind on that property). That
  * method scans every decorated class for ancestors, which makes a large catalog quadratic; this
  * walks the class's own ancestry through the same per-class map, and falls back to the public
- * method if that map ever changes shape.
+ * method if that map ever changes shape; `checkValidationShortcut` compares the two at startup.
  */
 export function validationMetadatasOf(cls: ClassType): ValidationMetadata[] {
   const storage = getMetadataStorage();
@@ -48,8 +48,9 @@ export function validationMetadatasOf(cls: ClassType): ValidationMetadata[] {
   if (!(byTarget instanceof Map)) return storage.getTargetValidationMetadatas(cls, '', true, false);
   const own = ((byTarget.get(cls) ?? []) as ValidationMetadata[]).filter((metadata) => metadata.target === cls);
   const inherited: ValidationMetadata[] = [];
-  for (let ancestor = Object.getPrototypeOf(cls); typeof ancestor === 'function' && ancestor !== Function.prototype; ancestor = Object.getPrototypeOf(ancestor)) {
-    inherited.push(...((byTarget.get(ancestor) ?? []) as ValidationMetadata[]));
+  // The prototype chain, as class-validator's own `cls.prototype instanceof ancestor` sees it.
+  for (let proto = Object.getPrototypeOf(cls.prototype); proto && proto !== Object.prototype; proto = Object.getPrototypeOf(proto)) {
+    inherited.push(...((byTarget.get(proto.constructor) ?? []) as ValidationMetadata[]));
   }
   const unshadowed = inherited.filter((metadata) => !own.some((o) => o.propertyName === metadata.propertyName && o.type === metadata.type));
   return own.concat(unshadowed);

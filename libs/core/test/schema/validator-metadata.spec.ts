@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { getMetadataStorage, IsInt, IsOptional, IsString, Max, MaxLength, Min } from 'class-validator';
 import { validationMetadatasOf } from '../../src/schema/validator-keywords';
+import { checkValidationShortcut } from '../../src/schema/validation-shortcut-check';
 
 class Base {
   @IsString()
@@ -34,5 +35,34 @@ describe('validationMetadatasOf', () => {
   ])('returns what class-validator returns for %s, without scanning every class', (_name, cls) => {
     const expected = getMetadataStorage().getTargetValidationMetadatas(cls, '', true, false);
     expect(describe_(validationMetadatasOf(cls))).toEqual(describe_(expected));
+  });
+});
+
+describe('checkValidationShortcut (run by the gate at startup)', () => {
+  it('accepts classes where the shortcut and class-validator agree, mixins with linked prototypes included', () => {
+    class Mixed {
+      @IsString()
+      label!: string;
+    }
+    Object.setPrototypeOf(Mixed.prototype, Base.prototype);
+    expect(() => checkValidationShortcut([Base, Middle, Leaf, Mixed])).not.toThrow();
+  });
+
+  it('fails loudly, naming the class, when they disagree', () => {
+    class Other {
+      @IsInt()
+      other!: number;
+    }
+    class Child extends Base {}
+    const original = Object.getOwnPropertyDescriptor(Base.prototype, 'constructor')!;
+    // A prototype whose constructor lies is a case the shortcut reads differently from class-validator.
+    Object.defineProperty(Base.prototype, 'constructor', { value: Other, configurable: true, writable: true });
+    try {
+      expect(() => checkValidationShortcut([Child])).toThrow(
+        "no longer matches class-validator's own getTargetValidationMetadatas for class 'Child' (1 vs 4 rules)",
+      );
+    } finally {
+      Object.defineProperty(Base.prototype, 'constructor', original);
+    }
   });
 });
