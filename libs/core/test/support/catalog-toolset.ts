@@ -52,17 +52,10 @@ export class EchoResult extends ToolResult {
   received!: string;
 }
 
-/** What the last `find` call received, so tests can check how arguments arrive. */
-export const lastFindArgs: { value?: unknown } = {};
-
 @Toolset({ name: 'catalog', description: 'A test catalog.' })
 export class CatalogToolset {
-  /** Set by a test to control exactly what `raw` returns. */
-  static rawReturn: unknown = { message: 'ok' };
-
   @Tool({ description: 'Find items.', args: FindArgs, returns: [FindResult, ToolError] })
   find(args: FindArgs): FindResult | ToolError {
-    lastFindArgs.value = args;
     if (args.query === 'missing') return { error: 'not_found', detail: `Nothing matches "${args.query}"; try a shorter query.` };
     if (args.query === 'missing-instance') return new ToolError('not_found', 'Nothing matches.');
     const items = Array.from({ length: args.limit ?? 2 }, (_, i) => ({ sku: `${args.query}-${i}`, internalCost: 12 }));
@@ -71,7 +64,7 @@ export class CatalogToolset {
 
   @Tool({ description: 'Return whatever the test set.', returns: [FindResult, ToolError] })
   raw(): FindResult | ToolError {
-    return CatalogToolset.rawReturn as FindResult;
+    return { message: 'ok', items: [] };
   }
 
   @Tool({ description: 'Always throws.', returns: EchoResult })
@@ -83,4 +76,26 @@ export class CatalogToolset {
   tag(args: TagArgs): EchoResult {
     return { message: `Tagged ${args.tag}.`, received: args.tag };
   }
+}
+
+/** What a test controls in its own catalog: what `raw` returns, and a look at `find`'s arguments. */
+export interface CatalogHooks {
+  rawReturn?: unknown;
+  onFind?: (args: FindArgs) => void;
+}
+
+/** A catalog of its own for one test: the same tools, with `raw` and `find` under the test's control. */
+export function catalogWith(hooks: CatalogHooks): typeof CatalogToolset {
+  @Toolset({ name: 'catalog', description: 'A test catalog.' })
+  class HookedCatalogToolset extends CatalogToolset {
+    override raw(): FindResult | ToolError {
+      return hooks.rawReturn as FindResult;
+    }
+
+    override find(args: FindArgs): FindResult | ToolError {
+      hooks.onFind?.(args);
+      return super.find(args);
+    }
+  }
+  return HookedCatalogToolset;
 }

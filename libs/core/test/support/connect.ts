@@ -1,7 +1,8 @@
 import { Client } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { InMemoryTransport, type McpRequestContext, type Server } from '@modelcontextprotocol/server';
+import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdio';
 import type { ConnectionOptions, ToolsetServer } from '../../src';
 
 /** The SDK v2 `Client`, pinned to the 2026-07-28 era, connected in memory to a server built by `buildServer`. */
@@ -27,4 +28,13 @@ export function recordingLogger() {
   const lines: { level: string; message: string; fields?: Record<string, unknown> }[] = [];
   const at = (level: string) => (message: string, fields?: Record<string, unknown>) => lines.push({ level, message, fields });
   return { lines, logger: { info: at('info'), warn: at('warn'), error: at('error') } };
+}
+
+/** The v1 client connected to servers from any factory, through the SDK's serving entry (for negative controls). */
+export async function connectLegacyClientToFactory(factory: (context?: McpRequestContext) => Server): Promise<LegacyClient> {
+  const [clientSide, serverSide] = LegacyInMemoryTransport.createLinkedPair();
+  serveConnection(factory, { transport: serverSide as never });
+  const client = new LegacyClient({ name: 'core-test-2025', version: '1.0.0' });
+  await client.connect(clientSide);
+  return client;
 }

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { buildServer } from '../../src';
-import { CatalogToolset } from '../support/catalog-toolset';
-import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
+import { CatalogToolset, catalogWith } from '../support/catalog-toolset';
+import { connectClient, connectLegacyClient, connectLegacyClientToFactory, recordingLogger } from '../support/connect';
 
 interface AnyClient {
   listTools(): Promise<{ tools: { name: string; inputSchema: unknown; outputSchema?: unknown }[] }>;
@@ -16,14 +16,17 @@ const eras: [string, typeof connectClient | typeof connectLegacyClient][] = [
 
 describe.each(eras)('over InMemoryTransport with the %s', (_era, connect) => {
   let client: AnyClient;
-  const log = recordingLogger();
+  let log: ReturnType<typeof recordingLogger>;
 
-  beforeAll(async () => {
-    const server = buildServer({ name: 'eras', version: '1', toolsets: [CatalogToolset], logger: log.logger });
-    client = (await connect(server)) as unknown as AnyClient;
-  });
-  afterAll(() => client.close());
-  beforeEach(() => log.lines.splice(0));
+  // Each test has its own server, client and log; tools are listed first, as real clients do (the
+  // v1 client validates structuredContent only against schemas it has listed).
+  const connectTo = async (toolset: typeof CatalogToolset) => {
+    log = recordingLogger();
+    client = (await connect(buildServer({ name: 'eras', version: '1', toolsets: [toolset], logger: log.logger }))) as unknown as AnyClient;
+    await client.listTools();
+  };
+  beforeEach(() => connectTo(CatalogToolset));
+  afterEach(() => client.close());
 
   const textOf = (result: Record<string, unknown>) => (result['content'] as { text: string }[]).map((c) => c.text).join('\n');
 
@@ -84,7 +87,8 @@ describe.each(eras)('over InMemoryTransport with the %s', (_era, connect) => {
   });
 
   it('never sends a non-conforming result: a generic error with a correlation id, details in the server log', async () => {
-    CatalogToolset.rawReturn = { message: 42, items: 'not-a-list', password: 'hunter2' };
+    await client.close();
+    await connectTo(catalogWith({ rawReturn: { message: 42, items: 'not-a-list', password: 'hunter2' } }));
     const result = await client.callTool({ name: 'raw', arguments: {} });
     expect(result['isError']).toBe(true);
     expect(result['structuredContent']).toBeUndefined();
@@ -100,5 +104,19 @@ describe.each(eras)('over InMemoryTransport with the %s', (_era, connect) => {
 
   it('answers an unknown tool name with JSON-RPC error -32602', async () => {
     await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({ code: -32602 });
+  });
+});
+
+describe('the v1 client used above', () => {
+  it('does validate structuredContent against the listed schema (negative control)', async () => {
+    const server = buildServer({ name: 'eras', version: '1', toolsets: [CatalogToolset], logger: recordingLogger().logger });
+    const client = await connectLegacyClientToFactory((context) => {
+      const sdkServer = server.serverFactory({})(context);
+      sdkServer.setRequestHandler('tools/call', () => ({ content: [], structuredContent: { message: 42 } }));
+      return sdkServer;
+    });
+    await client.listTools();
+    await expect(client.callTool({ name: 'find', arguments: { query: 'x' } })).rejects.toThrow('Structured content does not match the tool');
+    await client.close();
   });
 });

@@ -42,6 +42,7 @@ describe('result rules a JSON Schema cannot express', () => {
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toBeUndefined();
     const correlationId = /correlation id ([0-9a-f-]{36})/.exec((result.content as { text: string }[])[0].text)?.[1];
+    expect(correlationId).toMatch(/^[0-9a-f-]{36}$/);
     const logged = log.lines.find((line) => line.fields?.['correlationId'] === correlationId);
     expect(logged?.fields?.['errors']).toEqual(['/tags/0/label label must contain a # string']);
     await client.close();

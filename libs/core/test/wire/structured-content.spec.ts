@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import type { Client } from '@modelcontextprotocol/client';
 import { buildServer } from '../../src';
-import { CatalogToolset, FindArgs, lastFindArgs } from '../support/catalog-toolset';
+import { CatalogToolset, catalogWith, FindArgs } from '../support/catalog-toolset';
 import { connectClient, recordingLogger } from '../support/connect';
 
 describe('structuredContent', () => {
@@ -12,9 +12,14 @@ describe('structuredContent', () => {
   });
   afterAll(() => client.close());
 
-  function callRaw(value: unknown) {
-    CatalogToolset.rawReturn = value;
-    return client.callTool({ name: 'raw', arguments: {} });
+  /** Calls `raw` on a server of its own whose tool returns exactly `value`. */
+  async function callRaw(value: unknown) {
+    const own = await connectClient(buildServer({ name: 'wire', version: '1', toolsets: [catalogWith({ rawReturn: value })], logger: recordingLogger().logger }));
+    try {
+      return await own.callTool({ name: 'raw', arguments: {} });
+    } finally {
+      await own.close();
+    }
   }
 
   it('drops undeclared keys, at the top level and inside nested arrays', async () => {
@@ -67,8 +72,11 @@ describe('structuredContent', () => {
   });
 
   it('hands the tool an instance of its args class, with defaults and converted dates', async () => {
-    await client.callTool({ name: 'find', arguments: { query: 'x', since: '2026-05-01T00:00:00Z' } });
-    const args = lastFindArgs.value as FindArgs;
+    let received: FindArgs | undefined;
+    const own = await connectClient(buildServer({ name: 'wire', version: '1', toolsets: [catalogWith({ onFind: (args) => (received = args) })], logger: recordingLogger().logger }));
+    await own.callTool({ name: 'find', arguments: { query: 'x', since: '2026-05-01T00:00:00Z' } });
+    await own.close();
+    const args = received!;
     expect(args).toBeInstanceOf(FindArgs);
     expect(args.limit).toBe(2);
     expect(args.since).toBeInstanceOf(Date);

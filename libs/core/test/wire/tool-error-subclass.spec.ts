@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { buildServer, Field, Result, Tool, ToolError, ToolResult, Toolset } from '../../src';
-import { connectLegacyClient, recordingLogger } from '../support/connect';
+import { connectLegacyClient, connectLegacyClientToFactory, recordingLogger } from '../support/connect';
 
 @Result({ description: 'No such order.' })
 class OrderNotFound extends ToolError {
@@ -42,9 +42,24 @@ describe('a ToolError subclass as the error arm', () => {
       required: ['error', 'detail', 'orderId'],
     });
     const client = await connectLegacyClient(server);
+    // The v1 client compiles output schemas from tools/list and validates every structuredContent after it.
+    await client.listTools();
     const result = await client.callTool({ name: 'get_order', arguments: {} });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toEqual({ error: 'not_found', detail: 'No order o-42. List orders with list_orders.', orderId: 'o-42' });
+    await client.close();
+  });
+
+  it('is checked by that client: a payload outside the union is rejected (negative control)', async () => {
+    const server = buildServer({ name: 'orders', version: '1', toolsets: [OrdersToolset], logger: recordingLogger().logger });
+    // Serve a deliberately bad payload, bypassing the server-side check, to prove the client validates.
+    const client = await connectLegacyClientToFactory((context) => {
+      const sdkServer = server.serverFactory({})(context);
+      sdkServer.setRequestHandler('tools/call', () => ({ content: [], structuredContent: { error: 42 }, isError: true }));
+      return sdkServer;
+    });
+    await client.listTools();
+    await expect(client.callTool({ name: 'get_order', arguments: {} })).rejects.toThrow('Structured content does not match the tool');
     await client.close();
   });
 });

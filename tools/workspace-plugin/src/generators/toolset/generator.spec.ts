@@ -78,8 +78,10 @@ describe('toolset generator', () => {
     );
   });
 
-  it('schedules npm install to link the new package unless --skipInstall', async () => {
-    expect(await toolsetGenerator(tree, { name: 'linked' })).toEqual(expect.any(Function));
+  it('adds the package to the npm workspaces and schedules npm install to link it, unless --skipInstall', async () => {
+    const install = await toolsetGenerator(tree, { name: 'linked' });
+    expect(install).toEqual(expect.any(Function));
+    expect(JSON.parse(tree.read('package.json', 'utf-8')!).workspaces).toContain('libs/toolsets/*');
     expect(await toolsetGenerator(tree, { name: 'unlinked', skipInstall: true })).toBeUndefined();
   });
 });
