@@ -6,31 +6,27 @@ import { startServerProcess, type ServerProcess } from './support/server-process
 
 const slowServer = resolve(__dirname, '../fixtures/slow-server.cjs');
 
-async function waitFor(predicate: () => boolean, ms = 5000): Promise<void> {
-  const until = Date.now() + ms;
-  while (!predicate() && Date.now() < until) await new Promise((done) => setTimeout(done, 20));
-}
-
 describe("over HTTP, the tool's AbortSignal", () => {
   let server: ServerProcess;
 
-  beforeAll(async () => {
+  // A server per test: each counts only its own calls' log lines.
+  beforeEach(async () => {
     server = await startServerProcess(slowServer);
   });
-  afterAll(() => server.stop());
+  afterEach(() => server.stop());
 
-  const aborts = () => server.stderr().split('\n').filter((line) => line.startsWith('wait_for_cancel aborted')).length;
+  const abortLines = () => server.stderr().split('\n').filter((line) => line.startsWith('wait_for_cancel aborted'));
 
   it('aborts when a 2026-07-28 client cancels the call', async () => {
     const client = new Client({ name: 'cancel', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(`${server.origin}/mcp`)));
-    const before = aborts();
     const controller = new AbortController();
     const call = client.callTool({ name: 'wait_for_cancel', arguments: {} }, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 300);
-    await expect(call).rejects.toThrow();
-    await waitFor(() => aborts() > before);
-    expect(aborts()).toBe(before + 1);
+    await server.stderrLines('wait_for_cancel started');
+    controller.abort('user pressed stop');
+    await expect(call).rejects.toThrow('user pressed stop');
+    await waitForAbortLine();
+    expect(abortLines()).toHaveLength(1);
     await client.close();
   });
 
@@ -39,11 +35,20 @@ describe("over HTTP, the tool's AbortSignal", () => {
   it('aborts when a 2025-era client goes away mid-call', async () => {
     const client = new LegacyClient({ name: 'cancel-2025', version: '1' });
     await client.connect(new LegacyHttpTransport(new URL(`${server.origin}/mcp`)));
-    const before = aborts();
     const call = client.callTool({ name: 'wait_for_cancel', arguments: {} });
-    setTimeout(() => void client.close(), 300);
-    await expect(call).rejects.toThrow();
-    await waitFor(() => aborts() > before);
-    expect(aborts()).toBe(before + 1);
+    await server.stderrLines('wait_for_cancel started');
+    void client.close();
+    await expect(call).rejects.toThrow('Connection closed');
+    await waitForAbortLine();
+    expect(abortLines()).toHaveLength(1);
   });
+
+  /** The tool logs `wait_for_cancel aborted after N ms` when its signal fires; fail loudly if it does not. */
+  async function waitForAbortLine(deadlineMs = 5_000): Promise<void> {
+    const until = Date.now() + deadlineMs;
+    while (abortLines().length === 0) {
+      if (Date.now() > until) throw new Error(`the tool's signal did not abort within ${deadlineMs} ms:\n${server.stderr().slice(-1000)}`);
+      await new Promise((done) => setTimeout(done, 10));
+    }
+  }
 });

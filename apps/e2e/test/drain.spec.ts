@@ -2,19 +2,9 @@ import { resolve } from 'node:path';
 import { Agent, request } from 'node:http';
 import { httpClient, type AnyClient, type Era } from './support/clients';
 import { MCP_HEADERS, toolsCall } from './support/raw-http';
-import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+import { appMain, startServerProcess } from './support/server-process';
 
 const slowServer = resolve(__dirname, '../fixtures/slow-server.cjs');
-
-/** Resolves once `count` lines of the server's stderr say `line`; fails loudly at the deadline. */
-async function stderrLines(server: ServerProcess, line: string, count: number, deadlineMs = 30_000): Promise<void> {
-  const until = Date.now() + deadlineMs;
-  const seen = () => server.stderr().split('\n').filter((l) => l === line).length;
-  while (seen() < count) {
-    if (Date.now() > until) throw new Error(`saw ${seen()} of ${count} '${line}' lines within ${deadlineMs} ms:\n${server.stderr().slice(-2000)}`);
-    await new Promise((done) => setTimeout(done, 10));
-  }
-}
 
 /** A POST over a given keep-alive agent; resolves with the status and Connection header (or the network error's code). */
 function post(origin: string, agent: Agent, body: string): Promise<string> {
@@ -35,7 +25,7 @@ describe('the drain on SIGTERM loses no call', () => {
       Array.from({ length: 300 }, (_, i) => httpClient((i % 2 === 0 ? 'modern' : 'legacy') as Era, `${server.origin}/mcp`)),
     );
     const calls = clients.map((client) => client.callTool({ name: 'slow', arguments: {} }).then((r) => r['structuredContent'], (e: Error) => e.message));
-    await stderrLines(server, 'slow started', 300);
+    await server.stderrLines('slow started', 300, 30_000);
     server.child.kill('SIGTERM');
     const results = await Promise.all(calls);
     expect(results.filter((r) => JSON.stringify(r) !== JSON.stringify({ message: 'finished' }))).toEqual([]);

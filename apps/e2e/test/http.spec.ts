@@ -1,23 +1,8 @@
-import { request } from 'node:http';
 import { accountOf, httpClient, textOf, type AnyClient, type Era } from './support/clients';
+import { MCP_HEADERS, rawRequest } from './support/raw-http';
 import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
 
 
-/** A raw HTTP exchange, for what clients never send (foreign Host, broken JSON). */
-function rawRequest(origin: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string }) {
-  const url = new URL(path, origin);
-  return new Promise<{ status: number; body: string }>((done, fail) => {
-    const req = request(url, { method: init.method ?? 'POST', headers: init.headers }, (res) => {
-      let body = '';
-      res.on('data', (chunk) => (body += chunk));
-      res.on('end', () => done({ status: res.statusCode ?? 0, body }));
-    });
-    req.on('error', fail);
-    req.end(init.body);
-  });
-}
-
-const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 describe('the credential-demo app over streamable HTTP', () => {
   let server: ServerProcess;
@@ -27,9 +12,7 @@ describe('the credential-demo app over streamable HTTP', () => {
     server = await startServerProcess(appMain('credential-demo'), { MAX_BODY_BYTES: '4096' });
     url = `${server.origin}/mcp`;
   });
-  afterAll(async () => {
-    expect(await server.stop()).toBe(0);
-  });
+  afterAll(() => server.stop());
 
   describe.each<Era>(['modern', 'legacy'])('with the %s-era client', (era) => {
     let client: AnyClient;
@@ -106,9 +89,17 @@ describe('the credential-demo app over streamable HTTP', () => {
     expect(await response.json()).toEqual({ error: 'Nothing at /nope. MCP endpoints: /mcp.' });
   });
 
-  it('never writes a token to its logs', () => {
-    expect(server.stderr()).toContain('"tokenPresent":true');
-    for (const secret of ['token-for-modern', 'token-for-legacy', 'arg-secret']) expect(server.stderr()).not.toContain(secret);
+  it('never writes a token to its logs, whether sent as a header or as an argument', async () => {
+    const before = server.stderr().length;
+    for (const era of ['modern', 'legacy'] as const) {
+      const client = await httpClient(era, url, { 'x-demo-token': `logged-token-${era}` });
+      await client.callTool({ name: 'whoami', arguments: {} });
+      await client.callTool({ name: 'whoami', arguments: { 'x-demo-token': `arg-secret-${era}` } });
+      await client.close();
+    }
+    const written = server.stderr().slice(before);
+    expect(written).toContain('"tokenPresent":true');
+    for (const secret of ['logged-token-modern', 'logged-token-legacy', 'arg-secret-modern', 'arg-secret-legacy']) expect(written).not.toContain(secret);
   });
 });
 

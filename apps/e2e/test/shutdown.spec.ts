@@ -9,7 +9,7 @@ describe('process lifecycle', () => {
     const server = await startServerProcess(slowServer, { SLOW_MS: '1500' });
     const client = await httpClient('modern', `${server.origin}/mcp`);
     const call = client.callTool({ name: 'slow', arguments: {} });
-    await new Promise((done) => setTimeout(done, 300));
+    await server.stderrLines('slow started');
     server.child.kill(signal);
     expect((await call)['structuredContent']).toEqual({ message: 'finished' });
     expect(await server.exited).toBe(0);

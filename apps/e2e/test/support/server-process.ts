@@ -13,6 +13,8 @@ export interface ServerProcess {
   stderr(): string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
+  /** Resolves once `count` lines of stderr equal `line`; fails loudly, with the log's tail, at the deadline. */
+  stderrLines(line: string, count?: number, deadlineMs?: number): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -48,6 +50,14 @@ export async function startServerProcess(script: string, env: Record<string, str
     stdout: () => stdout,
     stderr: () => stderr,
     exited,
+    async stderrLines(line, count = 1, deadlineMs = 20_000) {
+      const until = Date.now() + deadlineMs;
+      const seen = () => stderr.split('\n').filter((l) => l === line).length;
+      while (seen() < count) {
+        if (Date.now() > until) throw new Error(`saw ${seen()} of ${count} '${line}' lines within ${deadlineMs} ms:\n${stderr.slice(-2000)}`);
+        await new Promise((done) => setTimeout(done, 10));
+      }
+    },
     stop(signal = 'SIGTERM') {
       if (child.exitCode === null) child.kill(signal);
       return exited;
