@@ -19,7 +19,7 @@ describe('process lifecycle', () => {
   it('refuses to start, exit 1, listing every contract violation with its fix', async () => {
     const start = startServerProcess(resolve(__dirname, '../fixtures/broken-server.cjs'));
     await expect(start).rejects.toThrow('exited with 1');
-    await expect(start).rejects.toThrow("Server 'broken' refused to start: 3 contract violations.");
+    await expect(start).rejects.toThrow("Server 'broken' refused to start: 2 contract violations.");
     await expect(start).rejects.toThrow("[toolset 'broken' > tool 'act'] The tool has no description");
     await expect(start).rejects.toThrow("The result class 'LooseResult' does not extend ToolResult.");
   });

@@ -17,6 +17,7 @@ import { MissingDescriptionError } from '../errors/missing-description.error';
 import { MissingReturnsError } from '../errors/missing-returns.error';
 import { NotAToolsetError } from '../errors/not-a-toolset.error';
 import { ResultNotToolResultError } from '../errors/result-not-tool-result.error';
+import { ReturnsNotAClassError } from '../errors/returns-not-a-class.error';
 import { StandardDecoratorsError } from '../errors/standard-decorators.error';
 import { sameIdentifier, TOOL_NAME_PATTERN, toolNameOf, toolsetNameOf } from '../helpers/naming';
 import { ToolError } from '../results/tool-error';
@@ -168,7 +169,7 @@ class ContractGate {
       return okModel && errorModel ? { ok: okModel, error: errorModel } : undefined;
     }
     if (!isClass(returns)) {
-      this.report(new InvalidReturnsUnionError(site, nameOf(returns)));
+      this.report(new ReturnsNotAClassError(site, describeValue(returns)));
       return undefined;
     }
     const ok = this.inspectResultArm(site, returns);
@@ -177,8 +178,12 @@ class ContractGate {
 
   private inspectResultArm(site: ViolationSite, cls: ClassType): ClassModel | undefined {
     const armSite = { ...site, path: cls.name };
-    if (!extendsClass(cls, ToolResult)) this.report(new ResultNotToolResultError(armSite, cls.name));
     const model = this.models.build(cls, armSite);
+    // One cause, one violation: a class outside ToolResult also lacks its `message`.
+    if (!extendsClass(cls, ToolResult)) {
+      this.report(new ResultNotToolResultError(armSite, cls.name));
+      return undefined;
+    }
     if (!model) return undefined;
     const message = model.fields.find((field) => field.name === 'message');
     const problem = !message ? 'missing' : message.optional ? 'optional' : message.type.kind !== 'string' ? 'not-string' : undefined;
@@ -245,4 +250,11 @@ function nameOf(value: unknown): string {
   if (typeof value === 'function') return value.name || 'anonymous class';
   if (value === undefined || value === null) return String(value);
   return typeof value === 'object' ? JSON.stringify(value) ?? typeof value : String(value);
+}
+
+function describeValue(value: unknown): string {
+  if (typeof value === 'string') return `the string ${JSON.stringify(value)}`;
+  if (typeof value === 'function') return `${value.name || 'an anonymous function'}, which is not a class`;
+  if (typeof value === 'object' && value !== null) return 'an object (pass the class, not an instance or a literal)';
+  return String(value);
 }

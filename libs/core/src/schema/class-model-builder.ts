@@ -9,6 +9,7 @@ import { NoExplicitTypeError } from '../errors/no-explicit-type.error';
 import { NoFieldsError } from '../errors/no-fields.error';
 import { ReflectMetadataMissingError } from '../errors/reflect-metadata-missing.error';
 import { UnsupportedPatternError } from '../errors/unsupported-pattern.error';
+import { TypeThunkError } from '../errors/type-thunk.error';
 import { UnsupportedTypeError } from '../errors/unsupported-type.error';
 import { ValidationWithoutFieldError } from '../errors/validation-without-field.error';
 import { isUnionSpec, type TypeSpec } from '../types/type-spec';
@@ -111,7 +112,11 @@ export class ClassModelBuilder {
       try {
         spec = field.typeThunk();
       } catch (error) {
-        this.violations.push(new UnsupportedTypeError(site, className, field.propertyName, `a thunk that threw (${(error as Error).message})`));
+        this.violations.push(new TypeThunkError(site, className, field.propertyName, `threw "${(error as Error)?.message ?? String(error)}"`));
+        return undefined;
+      }
+      if (spec === undefined || (Array.isArray(spec) && spec.length === 1 && spec[0] === undefined)) {
+        this.violations.push(new TypeThunkError(site, className, field.propertyName, 'returned undefined'));
         return undefined;
       }
       type = this.fromSpec(spec, site, className, field.propertyName);

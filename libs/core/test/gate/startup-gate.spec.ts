@@ -18,6 +18,8 @@ import {
   NoFieldsError,
   NotAToolsetError,
   ResultNotToolResultError,
+  ReturnsNotAClassError,
+  TypeThunkError,
   Tool,
   ToolError,
   ToolResult,
@@ -96,11 +98,44 @@ describe('startup gate', () => {
       }
     }
     const error = gateError(MissingMessage);
-    const violation = onlyViolation(error, InvalidMessageFieldError);
-    expect(violation.message).toContain("'message' of 'NoMessage'");
-    expect(violation.message).toContain('has no `message` field');
-    expect(violation.message).toContain('Fix: extend ToolResult (`class NoMessage extends ToolResult`)');
-    expect(error.violations.some((v) => v instanceof ResultNotToolResultError)).toBe(true);
+    // One cause, one violation: not extending ToolResult is why `message` is missing.
+    expect(error.violations).toHaveLength(1);
+    const violation = onlyViolation(error, ResultNotToolResultError);
+    expect(violation.message).toContain("The result class 'NoMessage' does not extend ToolResult.");
+  });
+
+  it('refuses a `returns` that is not a class, saying what it got', () => {
+    @Toolset({ name: 'ts' })
+    class NotAClass {
+      @Tool({ description: 'x', returns: loose<typeof OkResult>('SearchResult') })
+      act(): OkResult {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(NotAClass), ReturnsNotAClassError);
+    expect(violation.message).toContain('`returns` must be a result class, got the string "SearchResult".');
+    expect(violation.fix).toContain('`returns: SearchResult`, or `returns: [SearchResult, ToolError]`');
+  });
+
+  it('refuses a type thunk that throws (an import cycle), naming the cycle as the likely cause', () => {
+    class ThrowingResult extends ToolResult {
+      @Field(() => {
+        throw new ReferenceError("Cannot access 'Shelf' before initialization");
+      })
+      shelf!: unknown;
+    }
+    @Toolset({ name: 'ts' })
+    class Throwing {
+      @Tool({ description: 'x', returns: ThrowingResult })
+      act(): ThrowingResult {
+        return { message: '', shelf: {} };
+      }
+    }
+    const violation = onlyViolation(gateError(Throwing), TypeThunkError);
+    expect(violation.message).toContain(
+      `The type thunk of 'shelf' of 'ThrowingResult' threw "Cannot access 'Shelf' before initialization". This is almost always an import cycle`,
+    );
+    expect(violation.fix).toContain('move the DTO classes both modules need into a module of their own');
   });
 
   it('refuses a result that makes message optional', () => {
@@ -335,7 +370,7 @@ describe('startup gate', () => {
       }
     }
     const error = gateError(Thunks);
-    expect(onlyViolation(error, UnsupportedTypeError).message).toContain('usually a circular import');
+    expect(onlyViolation(error, TypeThunkError).message).toContain("The type thunk of 'later' of 'ThunkResult' returned undefined. This is almost always an import cycle");
     expect(onlyViolation(error, UnsupportedPatternError).message).toContain("uses the regex flag(s) 'i'");
   });
 
