@@ -25,7 +25,6 @@ import {
   ToolResult,
   Toolset,
   UnsupportedPatternError,
-  UnsupportedTypeError,
   type ClassType,
   type ContractViolation,
 } from '../../src';
