@@ -2,5 +2,5 @@ module.exports = {
   displayName: '@toolsets/testing',
   preset: '../../jest.preset.js',
   rootDir: __dirname,
-  roots: ['<rootDir>/src'],
+  roots: ['<rootDir>/test'],
 };

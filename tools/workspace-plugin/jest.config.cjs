@@ -2,7 +2,7 @@ module.exports = {
   displayName: '@toolsets/workspace-plugin',
   preset: '../../jest.preset.js',
   rootDir: __dirname,
-  roots: ['<rootDir>/src', '<rootDir>/test'],
+  roots: ['<rootDir>/test'],
   // The end-to-end generator test builds and tests a copy of the workspace.
   testTimeout: 600_000,
 };

@@ -6,7 +6,7 @@ describe('credential isolation under concurrency', () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    server = await startServerProcess(appMain('credential-demo'));
+    server = await startServerProcess(appMain('credential-demo-server'));
   });
   afterAll(() => server.stop());
 

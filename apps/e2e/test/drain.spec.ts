@@ -34,7 +34,7 @@ describe('the drain on SIGTERM loses no call', () => {
   });
 
   it('answers requests that arrive on idle keep-alive connections just after SIGTERM', async () => {
-    const server = await startServerProcess(appMain('hello'));
+    const server = await startServerProcess(appMain('hello-server'));
     const agent = new Agent({ keepAlive: true, maxSockets: 300 });
     const call = toolsCall('hello', { name: 'Ada' });
     // 300 connections, each used once and now idle in the agent's pool.
@@ -51,7 +51,7 @@ describe('the drain on SIGTERM loses no call', () => {
   });
 
   it('turns readiness to 503 at once and keeps serving through DRAIN_DELAY_MS', async () => {
-    const server = await startServerProcess(appMain('hello'), { DRAIN_DELAY_MS: '1500' });
+    const server = await startServerProcess(appMain('hello-server'), { DRAIN_DELAY_MS: '1500' });
     expect((await fetch(`${server.origin}/ready`)).status).toBe(200);
     server.child.kill('SIGTERM');
     let ready = 0;

@@ -119,7 +119,7 @@ describe('a seeded fuzz of bad JSON-RPC, bad arguments and hostile headers (demo
   let server: ServerProcess;
 
   beforeAll(async () => {
-    server = await startServerProcess(appMain('demo'));
+    server = await startServerProcess(appMain('demo-server'));
   });
   afterAll(async () => {
     await server.stop();

@@ -48,7 +48,7 @@ describe('unfinished and trickled bodies (credential-demo app, default limits)',
   let sockets: Socket[] = [];
 
   beforeEach(async () => {
-    server = await startServerProcess(appMain('credential-demo'));
+    server = await startServerProcess(appMain('credential-demo-server'));
   });
   afterEach(async () => {
     for (const socket of sockets) socket.destroy();
@@ -88,7 +88,7 @@ describe('unfinished and trickled bodies (credential-demo app, default limits)',
 
   it('answers a connection over MAX_CONNECTIONS with 503 and Retry-After', async () => {
     await server.stop();
-    server = await startServerProcess(appMain('credential-demo'), { MAX_CONNECTIONS: '2' });
+    server = await startServerProcess(appMain('credential-demo-server'), { MAX_CONNECTIONS: '2' });
     const { port } = new URL(server.origin);
     const held = [connect(Number(port), '127.0.0.1'), connect(Number(port), '127.0.0.1')];
     sockets = held;
@@ -101,7 +101,7 @@ describe('unfinished and trickled bodies (credential-demo app, default limits)',
 
   it('cuts a stalled body at REQUEST_TIMEOUT_MS with 408', async () => {
     await server.stop();
-    server = await startServerProcess(appMain('credential-demo'), { REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '1000' });
+    server = await startServerProcess(appMain('credential-demo-server'), { REQUEST_TIMEOUT_MS: '1000', HEADERS_TIMEOUT_MS: '1000' });
     const { port } = new URL(server.origin);
     const socket = connect(Number(port), '127.0.0.1');
     sockets = [socket];

@@ -9,7 +9,7 @@ describe('the credential-demo app over streamable HTTP', () => {
   let url: string;
 
   beforeAll(async () => {
-    server = await startServerProcess(appMain('credential-demo'), { MAX_BODY_BYTES: '4096' });
+    server = await startServerProcess(appMain('credential-demo-server'), { MAX_BODY_BYTES: '4096' });
     url = `${server.origin}/mcp`;
   });
   afterAll(() => server.stop());
@@ -107,7 +107,7 @@ describe('the hello app over streamable HTTP', () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    server = await startServerProcess(appMain('hello'));
+    server = await startServerProcess(appMain('hello-server'));
   });
   afterAll(() => server.stop());
 

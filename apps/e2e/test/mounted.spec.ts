@@ -5,7 +5,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    server = await startServerProcess(appMain('demo'));
+    server = await startServerProcess(appMain('demo-server'));
   });
   afterAll(() => server.stop());
 
@@ -24,7 +24,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
     const config = JSON.parse(printed.slice(printed.indexOf('{'))) as Record<string, { url?: string; headers?: Record<string, string>; args?: string[]; env?: Record<string, string> }>;
     expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'hello-stdio', 'credential-demo-stdio']);
     expect(config['credential-demo-stdio'].env).toEqual({ X_DEMO_TOKEN: '<your x-demo-token value>' });
-    expect(config['hello-stdio'].args?.[0]).toBe(appMain('hello'));
+    expect(config['hello-stdio'].args?.[0]).toBe(appMain('hello-server'));
 
     const hello = await httpClient('modern', config['hello'].url!, config['hello'].headers);
     expect((await hello.callTool({ name: 'hello', arguments: {} }))['structuredContent']).toEqual({ message: 'Hello, world!' });

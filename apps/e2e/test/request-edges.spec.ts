@@ -10,7 +10,7 @@ describe('requests a careless or hostile client sends (credential-demo app)', ()
   let port: string;
 
   beforeAll(async () => {
-    server = await startServerProcess(appMain('credential-demo'));
+    server = await startServerProcess(appMain('credential-demo-server'));
     port = new URL(server.origin).port;
   });
   afterAll(async () => {
@@ -154,7 +154,7 @@ describe('Host names the server answers to', () => {
   });
 
   it('serves the URL it prints when bound to another loopback address (127.0.0.2)', async () => {
-    server = await startServerProcess(appMain('hello'), { HOST: '127.0.0.2' });
+    server = await startServerProcess(appMain('hello-server'), { HOST: '127.0.0.2' });
     expect(server.origin).toMatch(/^http:\/\/127\.0\.0\.2:\d+$/);
     const client = await httpClient('modern', `${server.origin}/mcp`);
     expect((await client.callTool({ name: 'hello', arguments: {} }))['structuredContent']).toEqual({ message: 'Hello, world!' });
@@ -162,7 +162,7 @@ describe('Host names the server answers to', () => {
   });
 
   it('honours ALLOWED_HOSTS on loopback too, and still refuses other names', async () => {
-    server = await startServerProcess(appMain('hello'), { ALLOWED_HOSTS: 'mcp.internal' });
+    server = await startServerProcess(appMain('hello-server'), { ALLOWED_HOSTS: 'mcp.internal' });
     const allowed = await rawRequest(server.origin, '/health', { method: 'GET', headers: { host: 'mcp.internal:443' } });
     expect(allowed.status).toBe(200);
     const other = await rawRequest(server.origin, '/health', { method: 'GET', headers: { host: 'other.example' } });
@@ -170,7 +170,7 @@ describe('Host names the server answers to', () => {
   });
 
   it('refuses to start with an ALLOWED_HOSTS entry that is not a host name', async () => {
-    await expect(startServerProcess(appMain('hello'), { ALLOWED_HOSTS: 'https://mcp.internal/' })).rejects.toThrow(
+    await expect(startServerProcess(appMain('hello-server'), { ALLOWED_HOSTS: 'https://mcp.internal/' })).rejects.toThrow(
       'ALLOWED_HOSTS entry "https://mcp.internal/" is not a host name',
     );
   });
@@ -189,14 +189,14 @@ describe('CORS', () => {
     });
 
   it('is off by default: a preflight gets 405 and no allow headers', async () => {
-    server = await startServerProcess(appMain('credential-demo'));
+    server = await startServerProcess(appMain('credential-demo-server'));
     const response = await preflight('http://localhost:6274');
     expect(response.status).toBe(405);
     expect(response.headers['access-control-allow-origin']).toBeUndefined();
   });
 
   it('with CORS_ORIGINS, answers the preflight and lets that origin call, credential header included', async () => {
-    server = await startServerProcess(appMain('credential-demo'), { CORS_ORIGINS: 'http://localhost:6274' });
+    server = await startServerProcess(appMain('credential-demo-server'), { CORS_ORIGINS: 'http://localhost:6274' });
     const response = await preflight('http://localhost:6274');
     expect(response.status).toBe(204);
     expect(response.headers['access-control-allow-origin']).toBe('http://localhost:6274');

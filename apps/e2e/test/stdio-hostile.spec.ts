@@ -9,7 +9,7 @@ class StdioSession {
   #partial = '';
 
   constructor() {
-    this.child = spawn(process.execPath, [appMain('hello'), '--stdio'], { cwd: workspaceRoot, env: { PATH: process.env['PATH'] ?? '' } });
+    this.child = spawn(process.execPath, [appMain('hello-server'), '--stdio'], { cwd: workspaceRoot, env: { PATH: process.env['PATH'] ?? '' } });
     this.child.stdout.on('data', (chunk: Buffer) => {
       const parts = (this.#partial + chunk.toString('utf8')).split('\n');
       this.#partial = parts.pop()!;

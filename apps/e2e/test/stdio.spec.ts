@@ -26,7 +26,7 @@ async function stdioClient(era: Era, app: string, env: Record<string, string> = 
 
 describe.each<Era>(['modern', 'legacy'])('the apps over stdio with the %s-era client', (era) => {
   it('serve hello', async () => {
-    const client = await stdioClient(era, 'hello');
+    const client = await stdioClient(era, 'hello-server');
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['hello', 'greet_team']);
     expect((await client.callTool({ name: 'hello', arguments: { name: 'stdio' } }))['structuredContent']).toEqual({
       message: 'Hello, stdio!',
@@ -36,7 +36,7 @@ describe.each<Era>(['modern', 'legacy'])('the apps over stdio with the %s-era cl
 
   it('read the credential from X_DEMO_TOKEN', async () => {
     const token = `stdio-token-${era}`;
-    const client = await stdioClient(era, 'credential-demo', { X_DEMO_TOKEN: token });
+    const client = await stdioClient(era, 'credential-demo-server', { X_DEMO_TOKEN: token });
     const account = accountOf(token);
     expect((await client.callTool({ name: 'whoami', arguments: {} }))['structuredContent']).toEqual({
       message: `The caller's credential belongs to account ${account}.`,
@@ -46,7 +46,7 @@ describe.each<Era>(['modern', 'legacy'])('the apps over stdio with the %s-era cl
   });
 
   it('explain the environment variable when the credential is missing', async () => {
-    const client = await stdioClient(era, 'credential-demo');
+    const client = await stdioClient(era, 'credential-demo-server');
     const result = await client.callTool({ name: 'whoami', arguments: {} });
     expect(result['isError']).toBe(true);
     expect(textOf(result)).toContain('X_DEMO_TOKEN environment variable');

@@ -2,7 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
 // Not a timing test: it proves the built benchmark still runs, on the smallest catalog.
-const scenarioScript = resolve(__dirname, '../../../dist/tools/bench/scenario.js');
+const scenarioScript = resolve(__dirname, '../dist/scenario.js');
 
 describe('the built benchmark', () => {
   it('gates and lists a generated 10-tool catalog and reports its timings', () => {

@@ -90,7 +90,7 @@ describe('in a throwaway copy of the workspace', () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [join(copy, 'dist/apps/library-server/main.js'), '--stdio'],
+        args: [join(copy, 'apps/library-server/dist/main.js'), '--stdio'],
         env: { PATH: process.env['PATH'] ?? '', X_LIBRARY_KEY: 'k' },
         stderr: 'pipe',
       }),
@@ -116,7 +116,7 @@ describe('in a throwaway copy of the workspace', () => {
 
   it.each([
     ['a toolset imports another toolset', 'libs/toolsets/hello/src/lib/cross-import.ts', '@toolsets/credential-demo', '@toolsets/hello', 'A project tagged with "type:toolset" can only depend on libs tagged with "scope:core", "type:shared", "type:testing"'],
-    ['an app imports the testing library', 'apps/hello/src/cross-import.ts', '@toolsets/testing', 'hello', 'A project tagged with "type:app" can only depend on libs tagged with "scope:core", "type:toolset", "type:shared"'],
+    ['an app imports the testing library', 'apps/hello-server/src/cross-import.ts', '@toolsets/testing', 'hello-server', 'A project tagged with "type:app" can only depend on libs tagged with "scope:core", "type:toolset", "type:shared"'],
     // Every lib of ours depends on core, so core importing one is reported as the cycle it makes.
     ['core imports a toolset', 'libs/core/src/cross-import.ts', '@toolsets/hello', '@toolsets/core', 'Circular dependency between "@toolsets/core" and "@toolsets/hello"'],
   ])('fails lint when %s', (_case, file, imported, project, message) => {

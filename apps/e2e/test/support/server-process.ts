@@ -3,8 +3,8 @@ import { resolve } from 'node:path';
 
 export const workspaceRoot = resolve(__dirname, '../../../..');
 
-/** The built entry point of an app (`nx build <app>` writes it). */
-export const appMain = (app: string) => resolve(workspaceRoot, 'dist/apps', app, 'main.js');
+/** The built entry point of an app (`nx build <app>` writes it to `apps/<app>/dist`). */
+export const appMain = (app: string) => resolve(workspaceRoot, 'apps', app, 'dist/main.js');
 
 export interface ServerProcess {
   origin: string;

@@ -15,7 +15,7 @@ type ServerList = Core.ToolsetServer | readonly Core.ToolsetServer[];
 export default async function appContractExecutor(options: AppContractExecutorSchema, context: ExecutorContext): Promise<{ success: boolean }> {
   const projectName = context.projectName ?? 'app';
   const root = context.projectsConfigurations?.projects[projectName]?.root ?? '.';
-  const entry = resolve(context.root, options.entry ?? join('dist', root, 'servers.js'));
+  const entry = resolve(context.root, options.entry ?? join(root, 'dist/servers.js'));
   if (!existsSync(entry)) {
     console.error(
       `${entry} does not exist. An app keeps its server definitions in src/servers.ts (export function buildServers()) ` +

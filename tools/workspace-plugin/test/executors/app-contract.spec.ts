@@ -1,8 +1,8 @@
 import type { ExecutorContext } from '@nx/devkit';
 import { join } from 'node:path';
-import appContractExecutor from './executor';
+import appContractExecutor from '../../src/executors/app-contract/executor';
 
-const workspaceRoot = join(__dirname, '../../../../..');
+const workspaceRoot = join(__dirname, '../../../..');
 
 function context(projectName: string, root: string): ExecutorContext {
   return {

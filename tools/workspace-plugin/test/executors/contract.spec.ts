@@ -1,8 +1,8 @@
 import type { ExecutorContext } from '@nx/devkit';
 import { join } from 'node:path';
-import contractExecutor from './executor';
+import contractExecutor from '../../src/executors/contract/executor';
 
-const workspaceRoot = join(__dirname, '../../../../..');
+const workspaceRoot = join(__dirname, '../../../..');
 const fixture = (name: string) => `tools/workspace-plugin/test/fixtures/${name}/index.js`;
 
 function context(projectName: string, root = `libs/toolsets/${projectName}`): ExecutorContext {

@@ -1,6 +1,6 @@
 import { readJson, readProjectConfiguration, type Tree } from '@nx/devkit';
-import { createWorkspaceTree } from '../../../test/support/workspace-tree';
-import { toolsetGenerator } from './generator';
+import { createWorkspaceTree } from '../support/workspace-tree';
+import { toolsetGenerator } from '../../src/generators/toolset/generator';
 
 describe('toolset generator', () => {
   let tree: Tree;

@@ -1,7 +1,7 @@
 import { type Tree } from '@nx/devkit';
-import { createWorkspaceTree } from '../../../test/support/workspace-tree';
-import { toolsetGenerator } from '../toolset/generator';
-import { toolGenerator } from './generator';
+import { createWorkspaceTree } from '../support/workspace-tree';
+import { toolsetGenerator } from '../../src/generators/toolset/generator';
+import { toolGenerator } from '../../src/generators/tool/generator';
 
 describe('tool generator', () => {
   let tree: Tree;

@@ -1,7 +1,7 @@
 import { readProjectConfiguration, type Tree } from '@nx/devkit';
-import { createWorkspaceTree } from '../../../test/support/workspace-tree';
-import { toolsetGenerator } from '../toolset/generator';
-import { appGenerator } from './generator';
+import { createWorkspaceTree } from '../support/workspace-tree';
+import { toolsetGenerator } from '../../src/generators/toolset/generator';
+import { appGenerator } from '../../src/generators/app/generator';
 
 describe('app generator', () => {
   let tree: Tree;
@@ -17,8 +17,8 @@ describe('app generator', () => {
     const project = readProjectConfiguration(tree, 'back-office');
     expect(project.root).toBe('apps/back-office');
     expect(project.tags).toEqual(['type:app']);
-    expect(project.targets?.['build']?.options.command).toBe('node tools/build/build-project.cjs apps/back-office/src dist/apps/back-office');
-    expect(project.targets?.['serve']).toMatchObject({ dependsOn: ['build'], options: { command: 'node dist/apps/back-office/main.js' } });
+    expect(project.targets?.['build']?.options.command).toBe('node tools/build/build-project.cjs apps/back-office/src apps/back-office/dist');
+    expect(project.targets?.['serve']).toMatchObject({ dependsOn: ['build'], options: { command: 'node apps/back-office/dist/main.js' } });
     expect(project.targets?.['build']?.dependsOn).toEqual(['^build', 'typecheck']);
     expect(tree.read('apps/back-office/src/servers.ts', 'utf-8')).toBe(`import 'reflect-metadata';
 import { buildServer, type ToolsetServer } from '@toolsets/core';

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Field, RequestContext, Tool, ToolResult, Toolset, buildServer } from '@toolsets/core';
-import { connectToolset } from './connect-toolset';
-import { textOf } from './result-text';
+import { connectToolset } from '../src/connect-toolset';
+import { textOf } from '../src/result-text';
 
 class EchoResult extends ToolResult {
   @Field()
