@@ -1,8 +1,8 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { startHttpContenderProcess } from '../harness/http-contender';
 import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
 import { median, percentile } from '../harness/stats';
 
@@ -12,20 +12,6 @@ const MEASURE_MS = 4_000;
 const ROUNDS = 3;
 
 type CallTool = (params: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>;
-
-async function startServer(script: string, contender: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [script, 'http-server', contender], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /PORT (\d+)/.exec(out);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`${contender} server exited with ${code}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}/mcp` };
-}
 
 async function connect(url: string, worker: number): Promise<{ call: CallTool; close(): Promise<void> }> {
   if (worker % 2 === 0) {
@@ -67,7 +53,7 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
   const results: Record<string, { perSecond: number[]; latencies: number[] }> = { toolsets: { perSecond: [], latencies: [] }, bare: { perSecond: [], latencies: [] } };
   for (let round = 0; round < ROUNDS; round++) {
     for (const contender of round % 2 === 0 ? ['toolsets', 'bare'] : ['bare', 'toolsets']) {
-      const { child, url } = await startServer(script, contender);
+      const { child, url } = await startHttpContenderProcess(script, contender);
       const { perSecond, latencies } = await load(url);
       child.kill();
       results[contender].perSecond.push(perSecond);

@@ -1,5 +1,5 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
+import { startHttpContenderProcess } from '../harness/http-contender';
 import { fmt, judge, ratio, type ScenarioResult } from '../harness/report';
 
 const BIG_CALLS = 16;
@@ -17,20 +17,6 @@ function toolsCall(args: Record<string, unknown>): string {
 }
 
 const HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-06-18' };
-
-async function startServer(script: string, contender: string): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [script, 'http-server', contender], { stdio: ['ignore', 'pipe', 'inherit'] });
-  const port = await new Promise<string>((resolve, reject) => {
-    let out = '';
-    child.stdout!.on('data', (chunk) => {
-      out += chunk;
-      const match = /PORT (\d+)/.exec(out);
-      if (match) resolve(match[1]);
-    });
-    child.once('exit', (code) => reject(new Error(`${contender} server exited with ${code}`)));
-  });
-  return { child, url: `http://127.0.0.1:${port}/mcp` };
-}
 
 /** The worst latency of a small call made back to back while BIG_CALLS large ones are in flight. */
 async function worstStall(url: string, body: string): Promise<number> {
@@ -54,8 +40,8 @@ async function worstStall(url: string, body: string): Promise<number> {
  * guard (the defaults) and with it lifted, side by side, both accepting 2 MiB bodies.
  */
 export async function stallScenario(script: string): Promise<ScenarioResult> {
-  const guarded = await startServer(script, 'toolsets');
-  const unguarded = await startServer(script, 'toolsets-unguarded');
+  const guarded = await startHttpContenderProcess(script, 'toolsets');
+  const unguarded = await startHttpContenderProcess(script, 'toolsets-unguarded');
   const rows: string[][] = [];
   let worstRatio = 0;
   try {

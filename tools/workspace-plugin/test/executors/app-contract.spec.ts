@@ -1,30 +1,10 @@
-import type { ExecutorContext } from '@nx/devkit';
-import { join } from 'node:path';
 import appContractExecutor from '../../src/executors/app-contract/executor';
+import { capturedConsole, executorContext } from '../support/executor-context';
 
-const workspaceRoot = join(__dirname, '../../../..');
-
-function context(projectName: string, root: string): ExecutorContext {
-  return {
-    root: workspaceRoot,
-    cwd: workspaceRoot,
-    isVerbose: false,
-    projectName,
-    projectsConfigurations: { version: 2, projects: { [projectName]: { root } } },
-  } as unknown as ExecutorContext;
-}
+const context = executorContext;
 
 describe('app contract executor', () => {
-  let out: string[];
-  let err: string[];
-
-  beforeEach(() => {
-    out = [];
-    err = [];
-    jest.spyOn(console, 'log').mockImplementation((...args) => void out.push(args.join(' ')));
-    jest.spyOn(console, 'error').mockImplementation((...args) => void err.push(args.join(' ')));
-  });
-  afterEach(() => jest.restoreAllMocks());
+  const { out, err } = capturedConsole();
 
   it('fails an app whose server takes two toolsets with a tool of the same name, naming both methods', async () => {
     const entry = 'tools/workspace-plugin/test/fixtures/clashing-app/servers.js';

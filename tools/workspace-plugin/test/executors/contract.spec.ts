@@ -1,31 +1,11 @@
-import type { ExecutorContext } from '@nx/devkit';
-import { join } from 'node:path';
 import contractExecutor from '../../src/executors/contract/executor';
+import { capturedConsole, executorContext } from '../support/executor-context';
 
-const workspaceRoot = join(__dirname, '../../../..');
 const fixture = (name: string) => `tools/workspace-plugin/test/fixtures/${name}/index.js`;
-
-function context(projectName: string, root = `libs/toolsets/${projectName}`): ExecutorContext {
-  return {
-    root: workspaceRoot,
-    cwd: workspaceRoot,
-    isVerbose: false,
-    projectName,
-    projectsConfigurations: { version: 2, projects: { [projectName]: { root } } },
-  } as unknown as ExecutorContext;
-}
+const context = (projectName: string, root = `libs/toolsets/${projectName}`) => executorContext(projectName, root);
 
 describe('contract executor', () => {
-  let out: string[];
-  let err: string[];
-
-  beforeEach(() => {
-    out = [];
-    err = [];
-    jest.spyOn(console, 'log').mockImplementation((...args) => void out.push(args.join(' ')));
-    jest.spyOn(console, 'error').mockImplementation((...args) => void err.push(args.join(' ')));
-  });
-  afterEach(() => jest.restoreAllMocks());
+  const { out, err } = capturedConsole();
 
   it('passes a conforming toolset and prints each tool with its output arms', async () => {
     await expect(contractExecutor({ entry: fixture('conforming-toolset') }, context('counting'))).resolves.toEqual({ success: true });

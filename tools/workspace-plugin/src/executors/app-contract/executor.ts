@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type * as Core from '@toolsets/core';
+import { reportGate } from '../../utils/report-gate';
 import type { AppContractExecutorSchema } from './schema';
 
 type ServerList = Core.ToolsetServer | readonly Core.ToolsetServer[];
@@ -31,16 +32,9 @@ export default async function appContractExecutor(options: AppContractExecutorSc
     console.error(`${entry} does not export buildServers(); export the function that builds the app's servers from src/servers.ts.`);
     return { success: false };
   }
-  try {
+  return reportGate(core, () => {
     const built = buildServers();
     const servers = Array.isArray(built) ? built : [built as Core.ToolsetServer];
-    for (const server of servers) console.log(`server ${server.name}\n${core.describeCatalog(server.catalog).replace(/^/gm, '  ')}`);
-    return { success: true };
-  } catch (error) {
-    if (error instanceof core.ContractError) {
-      console.error(error.message);
-      return { success: false };
-    }
-    throw error;
-  }
+    return servers.map((server) => `server ${server.name}\n${core.describeCatalog(server.catalog).replace(/^/gm, '  ')}`).join('\n');
+  });
 }

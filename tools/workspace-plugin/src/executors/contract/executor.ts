@@ -3,6 +3,7 @@ import { existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type * as Core from '@toolsets/core';
+import { reportGate } from '../../utils/report-gate';
 import type { ContractExecutorSchema } from './schema';
 
 /**
@@ -26,14 +27,5 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
     console.error(`${projectName} exports no @Toolset class from ${entry}; export the toolset class from the library's index.ts.`);
     return { success: false };
   }
-  try {
-    console.log(core.describeCatalog(core.runContractGate(projectName, toolsets)));
-    return { success: true };
-  } catch (error) {
-    if (error instanceof core.ContractError) {
-      console.error(error.message);
-      return { success: false };
-    }
-    throw error;
-  }
+  return reportGate(core, () => core.describeCatalog(core.runContractGate(projectName, toolsets)));
 }
