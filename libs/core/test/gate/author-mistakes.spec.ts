@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { IsIn, IsOptional } from 'class-validator';
 import { buildServer, ContractError, Field, NoExplicitTypeError, Result, Tool, ToolResult, Toolset, ValidationWithoutFieldError, type ClassType } from '../../src';
-import { connectLegacyClient } from '../support/connect';
+import { connectLegacyClient, connectLegacyClientToFactory } from '../support/connect';
 
 function violationsOf(...toolsets: ClassType[]) {
   try {
@@ -91,5 +91,17 @@ describe('@Field({ nullable: true })', () => {
     await client.close();
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({ message: 'No note.', note: null });
+  });
+
+  it('is what that client checks: a number where the note goes is rejected (negative control)', async () => {
+    const server = buildServer({ name: 'notes', version: '0', toolsets: [NoteToolset] });
+    const client = await connectLegacyClientToFactory((context) => {
+      const sdkServer = server.serverFactory({})(context);
+      sdkServer.setRequestHandler('tools/call', () => ({ content: [], structuredContent: { message: 'm', note: 7 } }));
+      return sdkServer;
+    });
+    await client.listTools();
+    await expect(client.callTool({ name: 'note', arguments: {} })).rejects.toThrow('Structured content does not match the tool');
+    await client.close();
   });
 });
