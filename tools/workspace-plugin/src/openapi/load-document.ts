@@ -1,0 +1,39 @@
+import { compileErrors, dereference, validate } from '@readme/openapi-parser';
+
+/** An OpenAPI 3.0/3.1 document after validation and dereferencing: no `$ref` is left (cycles stay as object cycles). */
+export interface OpenApiDocument {
+  openapi: string;
+  info: { title?: string; version?: string; description?: string };
+  servers?: { url: string }[];
+  paths?: Record<string, Record<string, unknown> | undefined>;
+  components?: { securitySchemes?: Record<string, unknown> };
+  security?: Record<string, string[]>[];
+}
+
+/** The document cannot be used: the parser's own words, which name the JSON pointer at fault. */
+export class OpenApiDocumentError extends Error {
+  constructor(source: string, detail: string) {
+    super(`${source} is not an OpenAPI document this generator can use:\n${detail.trim()}\nFix the document (or point --spec at another one); nothing was written.`);
+    this.name = 'OpenApiDocumentError';
+  }
+}
+
+/**
+ * Validates and dereferences a parsed document with `@readme/openapi-parser` (no hand-written `$ref`
+ * resolver). Only OpenAPI 3.0 and 3.1 are accepted; Swagger 2.0 is refused with the reason.
+ */
+export async function loadDocument(document: unknown, source: string): Promise<OpenApiDocument> {
+  const version = (document as { openapi?: unknown } | null)?.openapi;
+  if (typeof version !== 'string' || !/^3\.[01]\./.test(version)) {
+    const swagger = (document as { swagger?: unknown } | null)?.swagger;
+    throw new OpenApiDocumentError(source, swagger ? `it is Swagger ${String(swagger)}; convert it to OpenAPI 3.0 or 3.1 first.` : '`openapi` must be "3.0.x" or "3.1.x" at the root (#/openapi).');
+  }
+  // The parser mutates what it is given: hand it copies.
+  const result = await validate(structuredClone(document) as never);
+  if (!result.valid) throw new OpenApiDocumentError(source, compileErrors(result));
+  try {
+    return (await dereference(structuredClone(document) as never)) as unknown as OpenApiDocument;
+  } catch (error) {
+    throw new OpenApiDocumentError(source, (error as Error).message);
+  }
+}

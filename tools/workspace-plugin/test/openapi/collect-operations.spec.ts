@@ -1,0 +1,76 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { collectOperations } from '../../src/openapi/collect-operations';
+import { loadDocument, OpenApiDocumentError } from '../../src/openapi/load-document';
+import { assignToolNames, baseToolName, MAX_TOOL_NAME } from '../../src/openapi/tool-names';
+
+const example = (path: string) => JSON.parse(readFileSync(join(require.resolve('@readme/oas-examples/package.json'), '..', path), 'utf-8'));
+
+describe('tool names from operations', () => {
+  it.each([
+    ['getPetById', 'get', '/pet/{petId}', 'get_pet_by_id'],
+    ['repos/get-content', 'get', '/repos', 'repos_get_content'],
+    ['HTTPRequestLog', 'get', '/log', 'http_request_log'],
+    [undefined, 'get', '/pet/{petId}', 'get_pet_pet_id'],
+  ])('%s (%s %s) → %s', (operationId, method, path, expected) => {
+    expect(baseToolName(operationId, method, path)).toBe(expected);
+  });
+
+  it('cuts a name over 64 characters and adds a stable hash; resolves collisions the same way', () => {
+    const long = 'a_very_long_operation_name_that_goes_on_and_on_well_past_the_limit_of_sixty_four';
+    const names = assignToolNames([
+      { base: long, method: 'get', path: '/x' },
+      { base: 'list_pets', method: 'get', path: '/pets' },
+      { base: 'list_pets', method: 'get', path: '/v2/pets' },
+    ]);
+    expect(names[0]).toHaveLength(MAX_TOOL_NAME);
+    expect(names[0]).toMatch(/^a_very_long_operation_name_.*_[0-9a-f]{8}$/);
+    expect(names[1]).toBe('list_pets');
+    expect(names[2]).toMatch(/^list_pets_[0-9a-f]{8}$/);
+    expect(assignToolNames([{ base: long, method: 'get', path: '/x' }])).toEqual([names[0]]);
+  });
+});
+
+describe.each(['3.0', '3.1'])('the petstore (OpenAPI %s) as operations', (version) => {
+  it('lists every operation in document order, named, annotated and described', async () => {
+    const operations = collectOperations(await loadDocument(example(`${version}/json/petstore.json`), 'petstore.json'));
+    expect(operations.map((op) => op.toolName)).toEqual([
+      'update_pet', 'add_pet', 'find_pets_by_status', 'find_pets_by_tags', 'get_pet_by_id', 'update_pet_with_form', 'delete_pet',
+      'upload_file', 'get_inventory', 'place_order', 'get_order_by_id', 'delete_order', 'create_user', 'create_users_with_array_input',
+      'create_users_with_list_input', 'login_user', 'logout_user', 'get_user_by_name', 'update_user', 'delete_user',
+    ]);
+    const byName = new Map(operations.map((op) => [op.toolName, op]));
+    expect(byName.get('get_pet_by_id')).toMatchObject({
+      method: 'get',
+      path: '/pet/{petId}',
+      annotations: { readOnlyHint: true },
+      parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }],
+      successBody: { status: '200', schema: expect.objectContaining({ type: 'object', required: ['name', 'photoUrls'] }) },
+    });
+    expect(byName.get('delete_pet')?.annotations).toEqual({ destructiveHint: true, idempotentHint: true });
+    expect(byName.get('update_pet')?.annotations).toEqual({ idempotentHint: true });
+    expect(byName.get('add_pet')).toMatchObject({ annotations: {}, requestBody: { required: true } });
+    expect(byName.get('logout_user')?.successBody).toBeUndefined();
+  });
+
+  it('leaves out what the filters and x-mcp: false exclude', async () => {
+    const document = example(`${version}/json/petstore.json`);
+    document.paths['/user/logout'].get['x-mcp'] = false;
+    const loaded = await loadDocument(document, 'petstore.json');
+    expect(collectOperations(loaded, { includeTags: ['store'] }).map((op) => op.toolName)).toEqual(['get_inventory', 'place_order', 'get_order_by_id', 'delete_order']);
+    expect(collectOperations(loaded, { exclude: ['*User*', '*Users*'] }).some((op) => op.toolName.includes('user'))).toBe(false);
+    expect(collectOperations(loaded).map((op) => op.toolName)).not.toContain('logout_user');
+  });
+});
+
+describe('documents the generator cannot use', () => {
+  it('are refused with the parser\'s message, which names the JSON pointer', async () => {
+    const broken = { openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: { '/a': { get: { responses: { 200: { $ref: '#/components/responses/Nope' } } } } } };
+    await expect(loadDocument(broken, 'broken.json')).rejects.toThrow(OpenApiDocumentError);
+    await expect(loadDocument(broken, 'broken.json')).rejects.toThrow('Missing $ref pointer "#/components/responses/Nope"');
+  });
+
+  it('refuses Swagger 2.0, saying to convert it', async () => {
+    await expect(loadDocument({ swagger: '2.0', info: { title: 'x', version: '1' }, paths: {} }, 'old.json')).rejects.toThrow('it is Swagger 2.0; convert it to OpenAPI 3.0 or 3.1 first.');
+  });
+});
