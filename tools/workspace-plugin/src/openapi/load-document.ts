@@ -10,6 +10,12 @@ export interface OpenApiDocument {
   security?: Record<string, string[]>[];
 }
 
+/** A loaded document and the component name of each schema that came from `#/components/schemas/<Name>`. */
+export interface LoadedDocument {
+  document: OpenApiDocument;
+  schemaNames: ReadonlyMap<object, string>;
+}
+
 /** The document cannot be used: the parser's own words, which name the JSON pointer at fault. */
 export class OpenApiDocumentError extends Error {
   constructor(source: string, detail: string) {
@@ -22,7 +28,7 @@ export class OpenApiDocumentError extends Error {
  * Validates and dereferences a parsed document with `@readme/openapi-parser` (no hand-written `$ref`
  * resolver). Only OpenAPI 3.0 and 3.1 are accepted; Swagger 2.0 is refused with the reason.
  */
-export async function loadDocument(document: unknown, source: string): Promise<OpenApiDocument> {
+export async function loadDocument(document: unknown, source: string): Promise<LoadedDocument> {
   const version = (document as { openapi?: unknown } | null)?.openapi;
   if (typeof version !== 'string' || !/^3\.[01]\./.test(version)) {
     const swagger = (document as { swagger?: unknown } | null)?.swagger;
@@ -31,8 +37,14 @@ export async function loadDocument(document: unknown, source: string): Promise<O
   // The parser mutates what it is given: hand it copies.
   const result = await validate(structuredClone(document) as never);
   if (!result.valid) throw new OpenApiDocumentError(source, compileErrors(result));
+  const schemaNames = new Map<object, string>();
+  const onDereference = (path: string, value: object) => {
+    const name = /^#\/components\/schemas\/([^/]+)$/.exec(path)?.[1];
+    if (name && !schemaNames.has(value)) schemaNames.set(value, decodeURIComponent(name.replace(/~1/g, '/').replace(/~0/g, '~')));
+  };
   try {
-    return (await dereference(structuredClone(document) as never)) as unknown as OpenApiDocument;
+    const dereferenced = (await dereference(structuredClone(document) as never, { dereference: { onDereference } })) as unknown as OpenApiDocument;
+    return { document: dereferenced, schemaNames };
   } catch (error) {
     throw new OpenApiDocumentError(source, (error as Error).message);
   }

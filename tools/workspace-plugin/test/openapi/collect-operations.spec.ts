@@ -33,7 +33,7 @@ describe('tool names from operations', () => {
 
 describe.each(['3.0', '3.1'])('the petstore (OpenAPI %s) as operations', (version) => {
   it('lists every operation in document order, named, annotated and described', async () => {
-    const operations = collectOperations(await loadDocument(example(`${version}/json/petstore.json`), 'petstore.json'));
+    const operations = collectOperations((await loadDocument(example(`${version}/json/petstore.json`), 'petstore.json')).document);
     expect(operations.map((op) => op.toolName)).toEqual([
       'update_pet', 'add_pet', 'find_pets_by_status', 'find_pets_by_tags', 'get_pet_by_id', 'update_pet_with_form', 'delete_pet',
       'upload_file', 'get_inventory', 'place_order', 'get_order_by_id', 'delete_order', 'create_user', 'create_users_with_array_input',
@@ -56,7 +56,7 @@ describe.each(['3.0', '3.1'])('the petstore (OpenAPI %s) as operations', (versio
   it('leaves out what the filters and x-mcp: false exclude', async () => {
     const document = example(`${version}/json/petstore.json`);
     document.paths['/user/logout'].get['x-mcp'] = false;
-    const loaded = await loadDocument(document, 'petstore.json');
+    const { document: loaded } = await loadDocument(document, 'petstore.json');
     expect(collectOperations(loaded, { includeTags: ['store'] }).map((op) => op.toolName)).toEqual(['get_inventory', 'place_order', 'get_order_by_id', 'delete_order']);
     expect(collectOperations(loaded, { exclude: ['*User*', '*Users*'] }).some((op) => op.toolName.includes('user'))).toBe(false);
     expect(collectOperations(loaded).map((op) => op.toolName)).not.toContain('logout_user');

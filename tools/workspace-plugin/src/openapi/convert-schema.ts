@@ -1,0 +1,181 @@
+import type { PropertyModel, SchemaModel } from './schema-model';
+
+type Json = Record<string, unknown>;
+
+/**
+ * Turns dereferenced JSON Schemas (OpenAPI 3.0 and 3.1 dialects) into `SchemaModel`s. Objects get
+ * class names from their component name, else their `title`, else the caller's hint; one schema
+ * object is one model, so a component used twice is one class. A recursive reference is cut to an
+ * open value, and anything the framework cannot express yet becomes `open` with the reason; both
+ * are counted, never thrown.
+ */
+export class SchemaConverter {
+  /** How many schemas became open values, by reason. */
+  readonly openValues = new Map<string, number>();
+  private readonly models = new Map<object, SchemaModel>();
+  private readonly stack: object[] = [];
+  private readonly usedNames = new Set<string>();
+
+  constructor(private readonly names: ReadonlyMap<object, string> = new Map()) {}
+
+  convert(schema: unknown, nameHint: string): SchemaModel {
+    if (typeof schema !== 'object' || schema === null || Object.keys(schema).length === 0) return this.open('any JSON value');
+    // Recursion first: generated DTOs never refer back to a class being defined (the gate refuses cycles).
+    if (this.stack.includes(schema)) return this.open(`a recursive reference to ${this.names.get(schema) ?? nameHint}, cut here`);
+    const cached = this.models.get(schema);
+    if (cached) return cached;
+    this.stack.push(schema);
+    try {
+      const model = this.convertFresh(schema as Json, nameHint);
+      this.models.set(schema, model);
+      return model;
+    } finally {
+      this.stack.pop();
+    }
+  }
+
+  private convertFresh(schema: Json, nameHint: string): SchemaModel {
+    const annotations = {
+      ...(typeof schema['description'] === 'string' && { description: schema['description'] }),
+      ...(schema['default'] !== undefined && { default: schema['default'] }),
+    };
+    const { types, nullable } = typesOf(schema);
+    const base = this.convertBase(schema, types, this.names.get(schema) ?? titleName(schema) ?? nameHint);
+    return Object.assign(base, annotations, nullable ? { nullable: true } : {});
+  }
+
+  private convertBase(schema: Json, types: readonly string[], name: string): SchemaModel {
+    if (Array.isArray(schema['allOf'])) return this.mergeAllOf(schema, name);
+    const alternatives = (schema['oneOf'] ?? schema['anyOf']) as unknown[] | undefined;
+    if (Array.isArray(alternatives)) return this.union(alternatives, schema, name);
+    if (Array.isArray(schema['enum']) || schema['const'] !== undefined) {
+      const raw = Array.isArray(schema['enum']) ? (schema['enum'] as unknown[]) : [schema['const']];
+      const values = raw.filter((v): v is string | number => typeof v === 'string' || typeof v === 'number');
+      if (values.length === 0) return this.open('an enum of values other than strings and numbers');
+      return { kind: 'enum', values, ...(raw.includes(null) && { nullable: true }) };
+    }
+    if (types.length > 1) return { kind: 'union', arms: types.map((type) => this.convertBase({ ...schema, type }, [type], name)) };
+    const type = types[0] ?? (schema['properties'] || schema['additionalProperties'] ? 'object' : schema['items'] ? 'array' : undefined);
+    switch (type) {
+      case 'string':
+        return { kind: 'string', ...pick(schema, ['format', 'pattern', 'minLength', 'maxLength']) };
+      case 'number':
+      case 'integer':
+        return { kind: type, ...numericBounds(schema) };
+      case 'boolean':
+        return { kind: 'boolean' };
+      case 'array':
+        return { kind: 'array', items: this.convert(schema['items'], `${name}Item`), ...pick(schema, ['minItems', 'maxItems', 'uniqueItems']) };
+      case 'object':
+        return this.object(schema, name);
+      case 'null':
+        return { ...this.open('a value that can only be null'), nullable: true };
+      default:
+        return this.open('a schema without a type');
+    }
+  }
+
+  private object(schema: Json, name: string): SchemaModel {
+    const properties = (schema['properties'] ?? {}) as Record<string, unknown>;
+    const additional = schema['additionalProperties'];
+    if (Object.keys(properties).length === 0) {
+      return { kind: 'record', values: typeof additional === 'object' && additional !== null ? this.convert(additional, `${name}Value`) : this.open('any JSON value') };
+    }
+    const className = this.uniqueName(name);
+    const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
+    const converted: PropertyModel[] = Object.entries(properties).map(([property, value]) => ({
+      name: property,
+      required: required.has(property),
+      schema: this.convert(value, `${className}${pascal(property)}`),
+    }));
+    return { kind: 'object', name: className, properties: converted };
+  }
+
+  private mergeAllOf(schema: Json, name: string): SchemaModel {
+    const arms = (schema['allOf'] as unknown[]).filter((arm): arm is Json => typeof arm === 'object' && arm !== null);
+    const objectLike = arms.every((arm) => arm['type'] === 'object' || arm['properties'] !== undefined || Array.isArray(arm['allOf']));
+    if (!objectLike) return arms.length === 1 ? this.convert(arms[0], name) : this.open('an allOf of schemas that are not all objects');
+    const merged: Json = { type: 'object', properties: {}, required: [] };
+    for (const arm of flattenAllOf(arms)) {
+      Object.assign(merged['properties'] as Json, arm['properties'] ?? {});
+      (merged['required'] as string[]).push(...((arm['required'] as string[] | undefined) ?? []));
+    }
+    Object.assign(merged['properties'] as Json, schema['properties'] ?? {});
+    (merged['required'] as string[]).push(...((schema['required'] as string[] | undefined) ?? []));
+    return this.object(merged, name);
+  }
+
+  private union(alternatives: unknown[], schema: Json, name: string): SchemaModel {
+    const isNull = (arm: unknown) => typeof arm === 'object' && arm !== null && (arm as Json)['type'] === 'null';
+    const arms = alternatives.filter((arm) => !isNull(arm));
+    const nullable = arms.length < alternatives.length;
+    if (arms.length === 1) return { ...this.convert(arms[0], name), ...(nullable && { nullable: true }) };
+    const discriminator = ((schema['discriminator'] as Json | undefined)?.['propertyName'] as string | undefined) ?? undefined;
+    return {
+      kind: 'union',
+      arms: arms.map((arm, index) => this.convert(arm, `${name}Option${index + 1}`)),
+      ...(discriminator !== undefined && { discriminator }),
+      ...(nullable && { nullable: true }),
+    };
+  }
+
+  private open(reason: string): SchemaModel {
+    const kind = reason.replace(/ to \S+, cut here$/, ', cut here');
+    this.openValues.set(kind, (this.openValues.get(kind) ?? 0) + 1);
+    return { kind: 'open', reason };
+  }
+
+  private uniqueName(name: string): string {
+    const base = pascal(name) || 'Value';
+    let candidate = base;
+    for (let n = 2; this.usedNames.has(candidate); n++) candidate = `${base}${n}`;
+    this.usedNames.add(candidate);
+    return candidate;
+  }
+}
+
+/** The JSON types a schema allows, and whether null is one (3.0 `nullable`, 3.1 type arrays). */
+function typesOf(schema: Json): { types: string[]; nullable: boolean } {
+  const declared = schema['type'];
+  const list = Array.isArray(declared) ? (declared as string[]) : typeof declared === 'string' ? [declared] : [];
+  const nonNull = list.filter((type) => type !== 'null');
+  return { types: nonNull.length > 0 ? nonNull : list, nullable: schema['nullable'] === true || (list.includes('null') && nonNull.length > 0) };
+}
+
+function flattenAllOf(arms: readonly Json[]): Json[] {
+  return arms.flatMap((arm) => (Array.isArray(arm['allOf']) ? flattenAllOf(arm['allOf'] as Json[]) : [arm]));
+}
+
+function numericBounds(schema: Json): Record<string, number> {
+  const bounds = pick(schema, ['minimum', 'maximum']) as Record<string, number>;
+  // 3.0 writes exclusive bounds as booleans beside minimum/maximum; 3.1 as numbers.
+  if (schema['exclusiveMinimum'] === true && typeof schema['minimum'] === 'number') return { ...withoutKey(bounds, 'minimum'), exclusiveMinimum: schema['minimum'] };
+  if (typeof schema['exclusiveMinimum'] === 'number') bounds['exclusiveMinimum'] = schema['exclusiveMinimum'];
+  if (schema['exclusiveMaximum'] === true && typeof schema['maximum'] === 'number') return { ...withoutKey(bounds, 'maximum'), exclusiveMaximum: schema['maximum'] };
+  if (typeof schema['exclusiveMaximum'] === 'number') bounds['exclusiveMaximum'] = schema['exclusiveMaximum'];
+  return bounds;
+}
+
+function withoutKey(record: Record<string, number>, key: string): Record<string, number> {
+  const { [key]: _dropped, ...rest } = record;
+  return rest;
+}
+
+function pick(schema: Json, keys: readonly string[]): Record<string, unknown> {
+  return Object.fromEntries(keys.filter((key) => schema[key] !== undefined).map((key) => [key, schema[key]]));
+}
+
+function titleName(schema: Json): string | undefined {
+  return typeof schema['title'] === 'string' && schema['title'].trim() ? pascal(schema['title']) : undefined;
+}
+
+/** `pet_status` / `pet-status` / `pet status` → `PetStatus`, valid as a TypeScript class name. */
+export function pascal(text: string): string {
+  const name = text
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((word) => word.charAt(0).toUpperCase() + word.slice(1))
+    .join('');
+  return /^\d/.test(name) ? `N${name}` : name;
+}

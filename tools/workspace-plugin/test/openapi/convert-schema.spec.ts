@@ -1,0 +1,82 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { collectOperations } from '../../src/openapi/collect-operations';
+import { SchemaConverter } from '../../src/openapi/convert-schema';
+import { loadDocument } from '../../src/openapi/load-document';
+import type { SchemaModel } from '../../src/openapi/schema-model';
+
+const example = (path: string) => JSON.parse(readFileSync(join(require.resolve('@readme/oas-examples/package.json'), '..', path), 'utf-8'));
+
+async function successSchemas(path: string) {
+  const { document, schemaNames } = await loadDocument(example(path), path);
+  const converter = new SchemaConverter(schemaNames);
+  const models = new Map<string, SchemaModel>();
+  for (const operation of collectOperations(document)) {
+    if (operation.successBody) models.set(operation.toolName, converter.convert(operation.successBody.schema, `${operation.toolName}Data`));
+  }
+  return { models, converter };
+}
+
+describe('JSON Schema to the schema model', () => {
+  it('names object classes after their components and keeps one model per component', async () => {
+    const { models } = await successSchemas('3.0/json/petstore.json');
+    const pet = models.get('get_pet_by_id')!;
+    expect(pet).toMatchObject({ kind: 'object', name: 'Pet' });
+    const byStatus = models.get('find_pets_by_status')!;
+    expect(byStatus).toMatchObject({ kind: 'array', items: { kind: 'object', name: 'Pet' } });
+    expect((byStatus as { items: SchemaModel }).items).toBe(pet);
+    const properties = (pet as { properties: { name: string; required: boolean; schema: SchemaModel }[] }).properties;
+    expect(properties.map((p) => [p.name, p.required, p.schema.kind])).toEqual([
+      ['id', false, 'integer'],
+      ['category', false, 'object'],
+      ['name', true, 'string'],
+      ['photoUrls', true, 'array'],
+      ['tags', false, 'array'],
+      ['status', false, 'enum'],
+    ]);
+    expect(properties.find((p) => p.name === 'status')!.schema).toMatchObject({ kind: 'enum', values: ['available', 'pending', 'sold'] });
+  });
+
+  it('cuts a recursive schema to an open value at the point it refers back, and counts it', async () => {
+    const { document, schemaNames } = await loadDocument(example('3.0/json/circular.json'), 'circular.json');
+    const converter = new SchemaConverter(schemaNames);
+    const errorMessage = (document as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas['ErrorMessage'];
+    const model = converter.convert(errorMessage, 'ErrorMessage') as { kind: string; name: string; properties: { name: string; schema: SchemaModel }[] };
+    expect(model).toMatchObject({ kind: 'object', name: 'ErrorMessage' });
+    expect(model.properties.find((p) => p.name === 'inner')!.schema).toEqual({ kind: 'open', reason: 'a recursive reference to ErrorMessage, cut here' });
+    expect(model.properties.find((p) => p.name === 'error')!.schema).toEqual({ kind: 'string', nullable: true });
+    expect(converter.openValues.get('a recursive reference, cut here')).toBe(1);
+  });
+
+  it('turns 3.0 nullable and 3.1 type arrays into nullable values, and oneOf with a discriminator into a union', () => {
+    const converter = new SchemaConverter();
+    expect(converter.convert({ type: 'string', nullable: true }, 'x')).toEqual({ kind: 'string', nullable: true });
+    expect(converter.convert({ type: ['integer', 'null'], minimum: 1 }, 'x')).toEqual({ kind: 'integer', minimum: 1, nullable: true });
+    expect(converter.convert({ anyOf: [{ type: 'string' }, { type: 'null' }] }, 'x')).toEqual({ kind: 'string', nullable: true });
+    const cat = { type: 'object', properties: { kind: { type: 'string' }, meows: { type: 'boolean' } } };
+    const dog = { type: 'object', properties: { kind: { type: 'string' }, barks: { type: 'boolean' } } };
+    expect(converter.convert({ oneOf: [cat, dog], discriminator: { propertyName: 'kind' } }, 'Pet')).toMatchObject({
+      kind: 'union',
+      discriminator: 'kind',
+      arms: [{ kind: 'object', name: 'PetOption1' }, { kind: 'object', name: 'PetOption2' }],
+    });
+  });
+
+  it('merges allOf into one class, maps additionalProperties to records, and keeps exclusive bounds of both dialects', () => {
+    const converter = new SchemaConverter();
+    const merged = converter.convert(
+      { allOf: [{ type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] }, { type: 'object', properties: { name: { type: 'string' } } }] },
+      'Named',
+    );
+    expect(merged).toMatchObject({ kind: 'object', name: 'Named', properties: [{ name: 'id', required: true }, { name: 'name', required: false }] });
+    expect(converter.convert({ type: 'object', additionalProperties: { type: 'integer' } }, 'Counts')).toEqual({ kind: 'record', values: { kind: 'integer' } });
+    expect(converter.convert({ type: 'number', minimum: 0, exclusiveMinimum: true }, 'x')).toEqual({ kind: 'number', exclusiveMinimum: 0 });
+    expect(converter.convert({ type: 'number', exclusiveMaximum: 10 }, 'x')).toEqual({ kind: 'number', exclusiveMaximum: 10 });
+  });
+
+  it('never throws on the edge-case documents: what it cannot express becomes an open value with the reason', async () => {
+    for (const path of ['3.0/json/discriminators.json', '3.0/json/polymorphism.json', '3.0/json/schema-additional-properties.json', '3.0/json/complex-nesting.json', '3.1/json/schema-types.json']) {
+      await expect(successSchemas(path)).resolves.toBeDefined();
+    }
+  });
+});
