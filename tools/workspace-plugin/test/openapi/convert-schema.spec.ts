@@ -25,7 +25,7 @@ describe('JSON Schema to the schema model', () => {
     const byStatus = models.get('find_pets_by_status')!;
     expect(byStatus).toMatchObject({ kind: 'array', items: { kind: 'object', name: 'Pet' } });
     expect((byStatus as { items: SchemaModel }).items).toBe(pet);
-    const properties = (pet as { properties: { name: string; required: boolean; schema: SchemaModel }[] }).properties;
+    const properties = (pet as unknown as { properties: { name: string; required: boolean; schema: SchemaModel }[] }).properties;
     expect(properties.map((p) => [p.name, p.required, p.schema.kind])).toEqual([
       ['id', false, 'integer'],
       ['category', false, 'object'],
