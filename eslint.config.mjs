@@ -20,6 +20,7 @@ export default [
             { sourceTag: 'scope:core', onlyDependOnLibsWithTags: [] },
             { sourceTag: 'type:toolset', onlyDependOnLibsWithTags: ['scope:core', 'type:shared', 'type:testing'] },
             { sourceTag: 'type:testing', onlyDependOnLibsWithTags: ['scope:core'] },
+            { sourceTag: 'type:shared', onlyDependOnLibsWithTags: ['scope:core', 'type:shared'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['scope:core', 'type:toolset', 'type:shared'] },
             { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['scope:core', 'type:toolset', 'type:testing', 'type:shared'] },
             { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['scope:core', 'type:testing'] },
