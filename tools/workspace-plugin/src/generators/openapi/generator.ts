@@ -1,0 +1,79 @@
+import { formatFiles, installPackagesTask, joinPathFragments, logger, type GeneratorCallback, type Tree } from '@nx/devkit';
+import { parse } from '@readme/openapi-parser';
+import { isAbsolute, join } from 'node:path';
+import { generateToolset } from '../../openapi/generate-toolset';
+import { CONFIG_FILE, DOCUMENT_FILE, writeGeneratedSources, type LibraryConfig } from '../../openapi/library-files';
+import { OpenApiDocumentError } from '../../openapi/load-document';
+import { normalizeToolsetOptions, toolsetGenerator } from '../toolset/generator';
+import type { OpenApiGeneratorSchema } from './schema';
+
+/**
+ * A toolset library from an OpenAPI document: the library keeps the document as `openapi.json` and
+ * the options as `openapi.config.json`, and its `src/generated` is a pure function of the two (the
+ * `openapi-sync` generator keeps it so). Everything is checked before anything is written.
+ */
+export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSchema): Promise<GeneratorCallback | undefined> {
+  const toolset = normalizeToolsetOptions(tree, { name: options.name, directory: options.directory });
+  const specPath = isAbsolute(options.spec) ? options.spec : join(tree.root, options.spec);
+  let document: unknown;
+  try {
+    document = await parse(specPath);
+  } catch (error) {
+    throw new OpenApiDocumentError(options.spec, (error as Error).message);
+  }
+  const config: LibraryConfig = {
+    name: options.name,
+    ...list('includeTags', options.includeTags),
+    ...list('excludeTags', options.excludeTags),
+    ...list('include', options.include),
+    ...list('exclude', options.exclude),
+    ...(options.credentialHeader && { credentialHeader: options.credentialHeader.toLowerCase() }),
+    tools: {},
+  };
+  // Generated in memory first: a document the generator cannot use leaves the tree untouched.
+  const preview = await generateToolset(options.name, document, config);
+  if (preview.toolNames.length === 0) throw new Error(`${options.spec} has no operation left after the filters; loosen --includeTags/--include, or check x-mcp.`);
+
+  await toolsetGenerator(tree, {
+    name: options.name,
+    description: `Tools generated from ${options.spec}.`,
+    credentialHeader: config.credentialHeader ? [config.credentialHeader] : [],
+    directory: options.directory,
+    skipInstall: true,
+  });
+  for (const scaffold of tree.children(joinPathFragments(toolset.projectRoot, 'src/lib'))) tree.delete(joinPathFragments(toolset.projectRoot, 'src/lib', scaffold));
+  for (const scaffold of tree.children(joinPathFragments(toolset.projectRoot, 'test'))) tree.delete(joinPathFragments(toolset.projectRoot, 'test', scaffold));
+  tree.write(joinPathFragments(toolset.projectRoot, DOCUMENT_FILE), `${JSON.stringify(document, null, 2)}\n`);
+  tree.write(joinPathFragments(toolset.projectRoot, CONFIG_FILE), `${JSON.stringify(config, null, 2)}\n`);
+  const generated = await writeGeneratedSources(tree, toolset.projectRoot);
+  tree.write(joinPathFragments(toolset.projectRoot, `test/${options.name}.tools.spec.ts`), specFor(options.name, toolset.className));
+
+  const open = [...generated.openValues].map(([reason, count]) => `${count} × ${reason}`);
+  logger.info(`${generated.toolNames.length} tools generated into ${toolset.projectRoot}.${open.length ? ` Open values (schemas the framework cannot express yet): ${open.join('; ')}.` : ''}`);
+  await formatFiles(tree);
+  return options.skipInstall ? undefined : () => installPackagesTask(tree, true);
+}
+
+function list<K extends string>(key: K, value: string | undefined): Partial<Record<K, string[]>> {
+  const items = (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+  return items.length ? ({ [key]: items } as Record<K, string[]>) : {};
+}
+
+/** Written once (never regenerated): the library's own spec, which the author may extend. */
+function specFor(name: string, className: string): string {
+  return `import { connectToolset } from '@toolsets/testing';
+import { ${className}Toolset } from '../src';
+
+describe('the ${name} toolset generated from openapi.json', () => {
+  it('lists its tools, each with an object-rooted output schema', async () => {
+    const toolset = await connectToolset(${className}Toolset);
+    const tools = await toolset.listTools();
+    await toolset.close();
+    expect(tools.length).toBeGreaterThan(0);
+    for (const tool of tools) expect(tool.outputSchema).toMatchObject({ type: 'object' });
+  });
+});
+`;
+}
+
+export default openApiGenerator;

@@ -1,0 +1,26 @@
+import { joinPathFragments, type Tree } from '@nx/devkit';
+import { generateToolset, type GeneratedToolset, type OpenApiConfig } from './generate-toolset';
+
+/** The files of a generated library the generator reads from: the document's copy and the config. */
+export const DOCUMENT_FILE = 'openapi.json';
+export const CONFIG_FILE = 'openapi.config.json';
+
+/** What `openapi.config.json` holds: the toolset's name and everything `generateToolset` reads besides the document. */
+export interface LibraryConfig extends OpenApiConfig {
+  name: string;
+}
+
+/** Regenerates a library's sources from its own copy of the document and its config, into the tree; `changed` says whether a file differed. */
+export async function writeGeneratedSources(tree: Tree, projectRoot: string): Promise<GeneratedToolset & { changed: boolean }> {
+  const config = JSON.parse(tree.read(joinPathFragments(projectRoot, CONFIG_FILE), 'utf-8')!) as LibraryConfig;
+  const document = JSON.parse(tree.read(joinPathFragments(projectRoot, DOCUMENT_FILE), 'utf-8')!);
+  const generated = await generateToolset(config.name, document, config);
+  let changed = false;
+  for (const [path, content] of Object.entries(generated.files)) {
+    const target = joinPathFragments(projectRoot, path);
+    if (tree.read(target, 'utf-8') === content) continue;
+    tree.write(target, content);
+    changed = true;
+  }
+  return { ...generated, changed };
+}

@@ -1,0 +1,44 @@
+import { readJson, readProjectConfiguration, type Tree } from '@nx/devkit';
+import { join } from 'node:path';
+import { openApiGenerator } from '../../src/generators/openapi/generator';
+import { openApiSyncGenerator } from '../../src/generators/openapi-sync/generator';
+import { createWorkspaceTree } from '../support/workspace-tree';
+
+const example = (path: string) => join(require.resolve('@readme/oas-examples/package.json'), '..', path);
+
+describe('openapi generator', () => {
+  let tree: Tree;
+  beforeEach(() => {
+    tree = createWorkspaceTree();
+  });
+
+  it('creates a toolset library with the document, its config and generated sources, from JSON or YAML', async () => {
+    await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/yaml/petstore.yaml'), credentialHeader: 'X-Petstore-Key', skipInstall: true });
+    const root = 'libs/toolsets/petstore';
+    expect(readProjectConfiguration(tree, '@toolsets/petstore').tags).toEqual(['type:toolset']);
+    expect(readJson(tree, `${root}/openapi.config.json`)).toEqual({ name: 'petstore', credentialHeader: 'x-petstore-key', tools: {} });
+    expect(readJson(tree, `${root}/openapi.json`).info.title).toBe('Swagger Petstore');
+    const toolset = tree.read(`${root}/src/generated/petstore.toolset.ts`, 'utf-8')!;
+    expect(toolset).toContain('export class PetstoreToolset {');
+    expect(toolset).toContain('credentialHeaders: ["x-petstore-key"]');
+    expect(tree.exists(`${root}/src/lib/petstore.toolset.ts`)).toBe(false);
+    expect(tree.read(`${root}/test/petstore.tools.spec.ts`, 'utf-8')).toContain("import { PetstoreToolset } from '../src';");
+  });
+
+  it('refuses a document it cannot use, with the parser\'s message, and writes nothing', async () => {
+    const before = tree.listChanges().length;
+    await expect(openApiGenerator(tree, { name: 'broken', spec: example('3.0/json/nope-does-not-exist.json'), skipInstall: true })).rejects.toThrow('is not an OpenAPI document this generator can use');
+    expect(tree.listChanges()).toHaveLength(before);
+    expect(tree.exists('libs/toolsets/broken')).toBe(false);
+  });
+
+  it('is kept in sync: an edit to generated code is out of sync until regenerated', async () => {
+    await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/json/petstore.json'), skipInstall: true });
+    expect(await openApiSyncGenerator(tree)).toEqual({});
+    const file = 'libs/toolsets/petstore/src/generated/dtos.ts';
+    const original = tree.read(file, 'utf-8')!;
+    tree.write(file, original.replace('export class Pet {', 'export class Pet { // edited by hand'));
+    expect(await openApiSyncGenerator(tree)).toEqual({ outOfSyncMessage: expect.stringContaining('The generated code of @toolsets/petstore differs') });
+    expect(tree.read(file, 'utf-8')).toBe(original);
+  });
+});
