@@ -1,9 +1,13 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import { dirname, join } from 'node:path';
-import { Client } from '@modelcontextprotocol/client';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { normalised, readmeBlocks, specFile } from './support/readme-blocks';
 
@@ -31,6 +35,48 @@ function copyWorkspace(): string {
     symlinkSync(readlinkSync(join(modules, '@toolsets', pkg)), join(copy, 'node_modules/@toolsets', pkg));
   }
   return copy;
+}
+
+/** A petstore upstream on loopback: an undeclared field, a 404, one body that breaks the document; it records the API keys it saw. */
+function startPetstoreUpstream(): Promise<{ server: Server; origin: string; keys: string[] }> {
+  const keys: string[] = [];
+  const server = createServer((req, res) => {
+    keys.push(String(req.headers['api_key'] ?? ''));
+    const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    if (req.url === '/v2/pet/7') return json(200, { id: 7, name: 'Rex', photoUrls: [], status: 'available', internal: 'undeclared' });
+    if (req.url === '/v2/pet/13') return json(200, { id: 13, name: 42, photoUrls: [] });
+    json(404, { code: 1, type: 'error', message: 'Pet not found' });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys })));
+}
+
+/** Waits for a server app's "serving over streamable HTTP" log line and returns its origin. */
+function servingOrigin(app: ChildProcess): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let stderr = '';
+    const timer = setTimeout(() => reject(new Error(`the app did not start:\n${stderr}`)), 20_000);
+    app.stderr!.on('data', (chunk) => {
+      stderr += chunk;
+      const line = stderr.split('\n').find((l) => l.includes('"serving over streamable HTTP"'));
+      if (line) {
+        clearTimeout(timer);
+        resolve(JSON.parse(line).origin);
+      }
+    });
+  });
+}
+
+type AnyClient = { listTools(): Promise<unknown>; callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<Record<string, unknown>>; close(): Promise<void> };
+
+async function mcpClient(era: 'modern' | 'legacy', url: string, headers: Record<string, string>): Promise<AnyClient> {
+  if (era === 'modern') {
+    const client = new Client({ name: 'openapi-e2e', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+    return client as unknown as AnyClient;
+  }
+  const client = new LegacyClient({ name: 'openapi-e2e-2025', version: '0' });
+  await client.connect(new LegacyHttpTransport(new URL(url), { requestInit: { headers } }));
+  return client as unknown as AnyClient;
 }
 
 describe('in a throwaway copy of the workspace', () => {
@@ -106,6 +152,55 @@ describe('in a throwaway copy of the workspace', () => {
       headers: ['x-library-key'],
     });
     await client.close();
+  });
+
+  it('an OpenAPI toolset and an app serving it pass every target, stay in sync, and call the API over HTTP in both eras', async () => {
+    const spec = 'node_modules/@readme/oas-examples/3.0/json/petstore.json';
+    nx('g', '@toolsets/workspace-plugin:openapi', 'petstore', `--spec=${spec}`, '--credentialHeader=x-petstore-key', '--skipInstall', '--no-interactive');
+    nx('g', '@toolsets/workspace-plugin:app', 'petstore-server', '--toolsets=petstore', '--no-interactive');
+    symlinkSync('../../libs/toolsets/petstore', join(copy, 'node_modules/@toolsets/petstore'));
+
+    const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/petstore', 'petstore-server', '--outputStyle=static', '--skip-nx-cache');
+    expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
+    expect(output).toContain('20 tools follow the contract.');
+    expect(nx('sync:check')).toContain('up to date');
+    const generated = join(copy, 'libs/toolsets/petstore/src/generated/dtos.ts');
+    const original = readFileSync(generated, 'utf-8');
+    writeFileSync(generated, original.replace('export class Pet {', 'export class Pet { // edited by hand'));
+    expect(() => nx('sync:check')).toThrow('differs from what its openapi.json and openapi.config.json generate');
+    nx('sync');
+    expect(readFileSync(generated, 'utf-8')).toBe(original);
+
+    const upstream = await startPetstoreUpstream();
+    const app = spawn(process.execPath, [join(copy, 'apps/petstore-server/dist/main.js')], {
+      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', PETSTORE_BASE_URL: `${upstream.origin}/v2` },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    try {
+      const origin = await servingOrigin(app);
+      for (const era of ['modern', 'legacy'] as const) {
+        const client = await mcpClient(era, `${origin}/mcp`, { 'x-petstore-key': 'sk-e2e' });
+        await client.listTools();
+        expect((await client.callTool({ name: 'get_pet_by_id', arguments: { petId: 7 } })).structuredContent).toEqual({
+          message: 'GET /v2/pet/7 returned 200 OK.',
+          status: 200,
+          data: { id: 7, name: 'Rex', photoUrls: [], status: 'available' },
+        });
+        const missing = await client.callTool({ name: 'get_pet_by_id', arguments: { petId: 8 } });
+        expect(missing).toMatchObject({ isError: true, structuredContent: { error: 'http_404', detail: 'GET /v2/pet/8 returned 404 Not Found: Pet not found' } });
+        const broken = await client.callTool({ name: 'get_pet_by_id', arguments: { petId: 13 } });
+        expect(broken['isError']).toBe(true);
+        expect(JSON.stringify(broken['content'])).toMatch(/correlation id/);
+        await client.close();
+      }
+      expect(new Set(upstream.keys)).toEqual(new Set(['sk-e2e']));
+      await new Promise((done) => upstream.server.close(done));
+      const down = await mcpClient('modern', `${origin}/mcp`, { 'x-petstore-key': 'sk-e2e' });
+      expect((await down.callTool({ name: 'get_pet_by_id', arguments: { petId: 7 } })).structuredContent).toMatchObject({ error: 'upstream_unavailable' });
+      await down.close();
+    } finally {
+      app.kill('SIGTERM');
+    }
   });
 
   it('writes nothing on --dry-run', () => {
