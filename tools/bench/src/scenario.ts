@@ -6,6 +6,7 @@ import { startHttpContender } from './scenarios/http-servers';
 import { memoryScenario } from './scenarios/memory';
 import { perCall, richResult } from './scenarios/per-call';
 import { stallScenario } from './scenarios/stall';
+import { coldStartProcess, openApiScaleScenario } from './scenarios/openapi-scale';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -16,10 +17,12 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   http: () => httpScenario(__filename),
   memory: memoryScenario,
   stall: () => stallScenario(__filename),
+  'openapi-scale': () => openApiScaleScenario(__filename),
 };
 
 async function main(): Promise<void> {
   if (scenario === 'http-server') return startHttpContender(argument);
+  if (scenario === 'openapi-cold-start') return coldStartProcess(argument, process.argv.slice(4));
   const run = scenarios[scenario];
   if (!run) throw new Error(`Unknown scenario '${scenario}'. Scenarios: ${Object.keys(scenarios).join(', ')}.`);
   const result = await run();

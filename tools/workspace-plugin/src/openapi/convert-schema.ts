@@ -2,6 +2,9 @@ import type { PropertyModel, SchemaModel } from './schema-model';
 
 type Json = Record<string, unknown>;
 
+/** String formats TypeBox and ajv-formats both validate. */
+const PORTABLE_FORMATS = new Set(['date', 'date-time', 'time', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'uri-reference', 'uri-template', 'uuid', 'regex', 'json-pointer', 'relative-json-pointer']);
+
 /**
  * Turns dereferenced JSON Schemas (OpenAPI 3.0 and 3.1 dialects) into `SchemaModel`s. Objects get
  * class names from their component name, else their `title`, else the caller's hint; one schema
@@ -57,8 +60,11 @@ export class SchemaConverter {
     if (types.length > 1) return { kind: 'union', arms: types.map((type) => this.convertBase({ ...schema, type }, [type], name)) };
     const type = types[0] ?? (schema['properties'] || schema['additionalProperties'] ? 'object' : schema['items'] ? 'array' : undefined);
     switch (type) {
-      case 'string':
-        return { kind: 'string', ...pick(schema, ['format', 'pattern', 'minLength', 'maxLength']) };
+      case 'string': {
+        // A format both the server's validator and strict clients' (Ajv with ajv-formats) know; others (`repo.nwo`) are dropped.
+        const format = typeof schema['format'] === 'string' && PORTABLE_FORMATS.has(schema['format']) ? { format: schema['format'] } : {};
+        return { kind: 'string', ...format, ...pick(schema, ['pattern', 'minLength', 'maxLength']) };
+      }
       case 'number':
       case 'integer':
         return { kind: type, ...numericBounds(schema) };

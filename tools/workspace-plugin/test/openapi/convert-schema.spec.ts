@@ -72,6 +72,9 @@ describe('JSON Schema to the schema model', () => {
     expect(converter.convert({ type: 'object', additionalProperties: { type: 'integer' } }, 'Counts')).toEqual({ kind: 'record', values: { kind: 'integer' } });
     expect(converter.convert({ type: 'number', minimum: 0, exclusiveMinimum: true }, 'x')).toEqual({ kind: 'number', exclusiveMinimum: 0 });
     expect(converter.convert({ type: 'number', exclusiveMaximum: 10 }, 'x')).toEqual({ kind: 'number', exclusiveMaximum: 10 });
+    // A format strict clients do not know would make their Ajv refuse the whole schema.
+    expect(converter.convert({ type: 'string', format: 'repo.nwo' }, 'x')).toEqual({ kind: 'string' });
+    expect(converter.convert({ type: 'string', format: 'date-time' }, 'x')).toEqual({ kind: 'string', format: 'date-time' });
   });
 
   it('never throws on the edge-case documents: what it cannot express becomes an open value with the reason', async () => {

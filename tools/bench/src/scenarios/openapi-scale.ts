@@ -1,0 +1,193 @@
+import { spawnSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { dirname, join, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { fmt, judge, ratio, type ScenarioResult } from '../harness/report';
+import { median } from '../harness/stats';
+
+const workspaceRoot = resolve(__dirname, '../../../..');
+const DOCUMENT = require.resolve('@octokit/openapi/generated/api.github.com.json');
+const ZEN_CALLS = 2_000;
+
+interface ColdStart {
+  loadMs: number;
+  buildMs: number;
+  tools: number;
+  heapMiB: number;
+  listBytes: number;
+}
+
+/** `node cold-start.js <entry> <export...>`: a fresh process builds a server from a built library and reports. */
+function coldStart(script: string, entry: string, exports: string[]): ColdStart {
+  const run = spawnSync(process.execPath, ['--expose-gc', script, 'openapi-cold-start', entry, ...exports], { encoding: 'utf-8', cwd: workspaceRoot });
+  const line = run.stdout.split('\n').find((l) => l.startsWith('COLD '));
+  if (run.status !== 0 || !line) throw new Error(`cold start of ${entry} failed:\n${run.stdout}\n${run.stderr}`);
+  return JSON.parse(line.slice('COLD '.length)) as ColdStart;
+}
+
+/** Runs in its own process: loads a built toolset library and builds one server from the named exports. */
+export function coldStartProcess(entry: string, exportNames: string[]): void {
+  const started = performance.now();
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const core = require(require.resolve('@toolsets/core', { paths: [entry] })) as typeof import('@toolsets/core');
+  const module = require(entry) as Record<string, unknown> & { buildServers?: () => import('@toolsets/core').ToolsetServer | import('@toolsets/core').ToolsetServer[] };
+  const toolsets = exportNames.map((name) => module[name]) as import('@toolsets/core').ClassType[];
+  const loaded = performance.now();
+  // An app's servers.js builds its own servers; a library's exports are built into one.
+  const built = toolsets.length
+    ? [core.buildServer({ name: 'cold', version: '1', toolsets, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } })]
+    : [module.buildServers!()].flat();
+  const builtAt = performance.now();
+  global.gc?.();
+  const descriptors = built.flatMap((server) => [...server.catalog.tools.values()].map((tool) => tool.descriptor));
+  const list = JSON.stringify({ tools: descriptors });
+  const result: ColdStart = {
+    loadMs: loaded - started,
+    buildMs: builtAt - loaded,
+    tools: descriptors.length,
+    heapMiB: process.memoryUsage().heapUsed / 2 ** 20,
+    listBytes: Buffer.byteLength(list),
+  };
+  process.stdout.write(`COLD ${JSON.stringify(result)}\n`);
+}
+
+/**
+ * The largest public OpenAPI document on npm we could find (GitHub's REST API, `@octokit/openapi`,
+ * 1,200+ operations) through the OpenAPI generator: generation, swc build and tsc of the generated
+ * library, cold start and heap, the size of tools/list, every advertised schema under Ajv 2020
+ * strict, and the per-call overhead of a generated tool against a local upstream.
+ */
+export async function openApiScaleScenario(script: string): Promise<ScenarioResult> {
+  require('@swc-node/register');
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { generateToolset } = require('@toolsets/workspace-plugin/src/openapi/generate-toolset') as typeof import('../../../workspace-plugin/src/openapi/generate-toolset');
+  const document = JSON.parse(readFileSync(DOCUMENT, 'utf-8'));
+
+  const generationStart = performance.now();
+  const generated = await generateToolset('github', document, { credentialHeader: 'x-github-token' });
+  const generationMs = performance.now() - generationStart;
+
+  // Inside the workspace (tmp/ is ignored), so the generated library resolves @toolsets/* as any library does.
+  mkdirSync(join(workspaceRoot, 'tmp'), { recursive: true });
+  const dir = mkdtempSync(join(workspaceRoot, 'tmp', 'bench-openapi-'));
+  try {
+    for (const [path, content] of Object.entries(generated.files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), content);
+    }
+    const buildStart = performance.now();
+    const build = spawnSync(process.execPath, [join(workspaceRoot, 'tools/build/build-project.cjs'), join(dir, 'src'), join(dir, 'dist')], { encoding: 'utf-8' });
+    const buildMs = performance.now() - buildStart;
+    if (build.status !== 0) throw new Error(`swc build failed:\n${build.stderr}`);
+    writeFileSync(
+      join(dir, 'tsconfig.json'),
+      JSON.stringify({ extends: join(workspaceRoot, 'tsconfig.base.json'), compilerOptions: { noEmit: true, baseUrl: workspaceRoot }, include: [join(dir, 'src/**/*.ts')], exclude: [] }),
+    );
+    const tscStart = performance.now();
+    const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf-8', cwd: workspaceRoot });
+    const tscMs = performance.now() - tscStart;
+
+    const generatedCold = coldStart(script, join(dir, 'dist/index.js'), ['GithubToolset']);
+    const demoCold = coldStart(script, join(workspaceRoot, 'apps/demo-server/dist/servers.js'), []);
+    const schemaFailures = ajvFailures(join(dir, 'dist/index.js'));
+    const perCall = await zenOverhead(join(dir, 'dist/index.js'));
+    const names = generated.toolNames;
+    const namesOk = new Set(names).size === names.length && names.every((name) => /^[a-z0-9_]{1,64}$/.test(name));
+
+    return {
+      scenario: 'openapi-scale',
+      title: `6. OpenAPI at scale: GitHub's REST API (${names.length} operations) as a generated toolset`,
+      method:
+        `\`@octokit/openapi\` ${require('@octokit/openapi/package.json').version}, \`api.github.com.json\`, through the openapi generator's own code (validate, dereference, model, emit), ` +
+        'then the swc build and `tsc --noEmit` of the generated library, a cold `buildServer` in a fresh process (beside the hand-written demo toolsets, built the same way), ' +
+        `Ajv 2020 (strict) over every advertised input and output schema, and ${ZEN_CALLS.toLocaleString('en')} calls of \`meta_get_zen\` in memory against a local upstream, against the same number of plain \`fetch\` calls to it.`,
+      headers: ['measure', 'generated GitHub toolset', 'hand-written demo toolsets'],
+      rows: [
+        ['tools', String(generatedCold.tools), String(demoCold.tools)],
+        ['generation (s)', fmt(generationMs / 1000, 2), 'n/a'],
+        ['swc build (s)', fmt(buildMs / 1000, 2), 'n/a'],
+        [`tsc --noEmit (s)${tsc.status === 0 ? '' : ' — failed'}`, fmt(tscMs / 1000, 1), 'n/a'],
+        ['cold load of the library (ms)', fmt(generatedCold.loadMs, 0), fmt(demoCold.loadMs, 0)],
+        ['cold buildServer (ms)', fmt(generatedCold.buildMs, 0), fmt(demoCold.buildMs, 0)],
+        ['cold buildServer per 1,000 tools (ms)', fmt((generatedCold.buildMs / generatedCold.tools) * 1000, 0), 'n/a'],
+        ['heap after build (MiB)', fmt(generatedCold.heapMiB, 1), fmt(demoCold.heapMiB, 1)],
+        ['tools/list (MiB)', fmt(generatedCold.listBytes / 2 ** 20, 2), fmt(demoCold.listBytes / 2 ** 20, 3)],
+        ['schemas failing Ajv 2020 strict', String(schemaFailures), 'n/a'],
+        ['open values (schemas not yet expressible)', String([...generated.openValues.values()].reduce((a, b) => a + b, 0)), 'n/a'],
+        ['per call, generated tool vs plain fetch (µs)', `${fmt(perCall.toolUs, 0)} vs ${fmt(perCall.fetchUs, 0)}`, 'n/a'],
+      ],
+      verdicts: [
+        { target: 'generation of 1,000+ operations < 30 s', measured: `${fmt(generationMs / 1000, 2)} s`, outcome: judge((s) => s < 30, generationMs / 1000) },
+        {
+          target: 'cold buildServer < 1 s per 1,000 generated tools',
+          measured: `${fmt((generatedCold.buildMs / generatedCold.tools) * 1000, 0)} ms`,
+          outcome: judge((ms) => ms < 1000, (generatedCold.buildMs / generatedCold.tools) * 1000),
+        },
+        { target: 'every advertised schema compiles under Ajv 2020 strict', measured: `${schemaFailures} failing`, outcome: judge((n) => n === 0, schemaFailures) },
+        { target: 'tool names unique, [a-z0-9_], at most 64 characters', measured: namesOk ? 'yes' : 'no', outcome: namesOk ? 'pass' : 'miss' },
+        { target: 'tsc of the generated library succeeds', measured: tsc.status === 0 ? 'yes' : 'no', outcome: tsc.status === 0 ? 'pass' : 'miss' },
+      ],
+      notes: [
+        `Per call, the generated tool (MCP client in memory → server → fetch → upstream → projection and validation) costs ${ratio(perCall.toolUs / perCall.fetchUs)} a plain fetch to the same upstream.`,
+        `tools/list is large because every output schema is inlined whole (no $ref), as strict clients need; GitHub's response schemas are big.`,
+      ],
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+function ajvFailures(entry: string): number {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const core = require(require.resolve('@toolsets/core', { paths: [entry] })) as typeof import('@toolsets/core');
+  const { GithubToolset } = require(entry) as { GithubToolset: import('@toolsets/core').ClassType };
+  const server = core.buildServer({ name: 'ajv', version: '1', toolsets: [GithubToolset], logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+  const ajv = new Ajv2020({ strict: true, allErrors: false });
+  addFormats(ajv);
+  let failures = 0;
+  for (const tool of server.catalog.tools.values()) {
+    for (const schema of [tool.descriptor.inputSchema, tool.descriptor.outputSchema]) {
+      try {
+        ajv.compile(schema as object);
+      } catch {
+        failures++;
+      }
+    }
+  }
+  return failures;
+}
+
+/** Median µs per call over rounds: a generated tool through MCP in memory, and a plain fetch, to one local upstream. */
+async function zenOverhead(entry: string): Promise<{ toolUs: number; fetchUs: number }> {
+  const upstream = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('Design for failure.'));
+  await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+  const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
+  process.env['GITHUB_BASE_URL'] = base;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const testing = require(require.resolve('@toolsets/testing', { paths: [entry] })) as typeof import('@toolsets/testing');
+  const { GithubToolset } = require(entry) as { GithubToolset: import('@toolsets/core').ClassType };
+  const client = await testing.connectToolset(GithubToolset, { headers: { 'x-github-token': 't' } });
+  const toolRounds: number[] = [];
+  const fetchRounds: number[] = [];
+  try {
+    for (let round = 0; round < 5; round++) {
+      let start = performance.now();
+      for (let i = 0; i < ZEN_CALLS / 5; i++) {
+        const result = await client.call('meta_get_zen');
+        if (result.isError) throw new Error(JSON.stringify(result.content));
+      }
+      toolRounds.push(((performance.now() - start) * 1000) / (ZEN_CALLS / 5));
+      start = performance.now();
+      for (let i = 0; i < ZEN_CALLS / 5; i++) await (await fetch(`${base}/zen`)).text();
+      fetchRounds.push(((performance.now() - start) * 1000) / (ZEN_CALLS / 5));
+    }
+  } finally {
+    await client.close();
+    await new Promise((done) => upstream.close(done));
+  }
+  return { toolUs: median(toolRounds), fetchUs: median(fetchRounds) };
+}
