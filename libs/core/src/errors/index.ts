@@ -6,6 +6,7 @@ export { DuplicateToolNameError } from './duplicate-tool-name.error';
 export { EmptyToolsetError } from './empty-toolset.error';
 export { InvalidArgsError } from './invalid-args.error';
 export { InvalidMessageFieldError } from './invalid-message-field.error';
+export { InvalidPatternError } from './invalid-pattern.error';
 export { InvalidReturnsUnionError } from './invalid-returns-union.error';
 export { InvalidToolNameError } from './invalid-tool-name.error';
 export { MissingDescriptionError } from './missing-description.error';

@@ -1,6 +1,5 @@
 import type { ClassType } from '../types/class-type';
 import type { Tool } from '@modelcontextprotocol/server';
-import { Compile } from 'typebox/compile';
 import type { TSchema } from 'typebox';
 import { metadataStorage } from '../metadata/metadata-storage';
 import type { ToolMetadata } from '../metadata/tool-metadata';
@@ -11,6 +10,7 @@ import { DuplicateToolNameError } from '../errors/duplicate-tool-name.error';
 import { EmptyToolsetError } from '../errors/empty-toolset.error';
 import { InvalidArgsError } from '../errors/invalid-args.error';
 import { InvalidMessageFieldError } from '../errors/invalid-message-field.error';
+import { InvalidPatternError } from '../errors/invalid-pattern.error';
 import { InvalidReturnsUnionError } from '../errors/invalid-returns-union.error';
 import { InvalidToolNameError } from '../errors/invalid-tool-name.error';
 import { MissingDescriptionError } from '../errors/missing-description.error';
@@ -30,6 +30,7 @@ import { compileMaterializer } from '../values/args-materializer';
 import { compileClassProjector } from '../values/result-projector';
 import { compileRuleCheck } from '../values/rule-check';
 import { compileDroppedKeysFinder } from '../values/dropped-keys';
+import { invalidPatterns, lazyValidator } from './lazy-validator';
 import type { CompiledTool, CompiledToolset, OutputArm, ToolCatalog } from './tool-catalog';
 
 const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProperties: false } as TSchema;
@@ -128,6 +129,10 @@ class ContractGate {
           anyOf: [okSchema, errorSchema],
         }
       : okSchema;
+    for (const bad of [...invalidPatterns(inputSchema, '/inputSchema'), ...invalidPatterns(outputSchema, '/outputSchema')]) {
+      this.report(new InvalidPatternError(site, bad.pattern, bad.path, bad.reason));
+    }
+    if (this.violations.length > before) return undefined;
     const descriptor = toWire<Tool>({
       name,
       ...(options.title !== undefined && { title: options.title }),
@@ -142,7 +147,7 @@ class ContractGate {
       methodName: tool.methodName,
       descriptor,
       inputSchema,
-      inputValidator: Compile(inputSchema),
+      inputValidator: lazyValidator(inputSchema),
       materialize: args ? compileMaterializer(args) : undefined,
       checkArgRules: args ? compileRuleCheck(args) : undefined,
       ok,
@@ -223,7 +228,7 @@ class ContractGate {
         model,
         schema,
         project: compileClassProjector(model),
-        validator: Compile(schema),
+        validator: lazyValidator(schema),
         checkRules: compileRuleCheck(model),
         droppedKeys: compileDroppedKeysFinder(model),
       };

@@ -1,6 +1,6 @@
 import type { ClassType } from '../types/class-type';
 import type { Tool } from '@modelcontextprotocol/server';
-import type { Validator } from 'typebox/compile';
+import type { SchemaValidator } from './lazy-validator';
 import type { TSchema } from 'typebox';
 import type { ClassModel } from '../schema/type-model';
 import type { Materializer } from '../values/args-materializer';
@@ -14,7 +14,7 @@ export interface OutputArm {
   /** The arm's output schema (TypeBox), as advertised inside the tool's outputSchema. */
   schema: TSchema;
   project: Projector;
-  validator: Validator;
+  validator: SchemaValidator;
   /** class-validator, for rules the schema cannot express; absent when the class has none. */
   checkRules?: RuleCheck;
   /** Lists the keys projection drops (development only). */
@@ -29,7 +29,7 @@ export interface CompiledTool {
   /** The entry advertised in `tools/list`, JSON-clean. */
   descriptor: Tool;
   inputSchema: TSchema;
-  inputValidator: Validator;
+  inputValidator: SchemaValidator;
   /** Undefined for a tool without `args`: it receives `{}`. */
   materialize?: Materializer;
   /** class-validator, for argument rules the schema cannot express; absent when there are none. */

@@ -1,4 +1,4 @@
-import { Compile } from 'typebox/compile';
+import { lazyValidator } from '../gate/lazy-validator';
 import { Value } from 'typebox/value';
 import type { TSchema } from 'typebox';
 import { emitType } from '../schema/schema-emitter';
@@ -54,7 +54,7 @@ export function compileClassProjector(model: ClassModel): Projector {
 
 /** Projects through the first arm whose schema the projected value satisfies. */
 function compileUnionProjector(arms: readonly TypeModel[]): Projector {
-  const compiled = arms.map((arm) => ({ project: compileProjector(arm), check: Compile(emitType(arm, 'output')) }));
+  const compiled = arms.map((arm) => ({ project: compileProjector(arm), check: lazyValidator(emitType(arm, 'output')) }));
   return (value) => {
     for (const arm of compiled) {
       const projected = arm.project(value);

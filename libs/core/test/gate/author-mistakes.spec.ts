@@ -1,6 +1,6 @@
 import 'reflect-metadata';
-import { IsIn, IsOptional } from 'class-validator';
-import { buildServer, ContractError, Field, NoExplicitTypeError, Result, Tool, ToolResult, Toolset, ValidationWithoutFieldError, type ClassType } from '../../src';
+import { IsIn, IsOptional, Matches } from 'class-validator';
+import { buildServer, ContractError, Field, InvalidPatternError, NoExplicitTypeError, Result, Tool, ToolResult, Toolset, ValidationWithoutFieldError, type ClassType } from '../../src';
 import { connectLegacyClient, connectLegacyClientToFactory } from '../support/connect';
 
 function violationsOf(...toolsets: ClassType[]) {
@@ -103,5 +103,25 @@ describe('@Field({ nullable: true })', () => {
     await client.listTools();
     await expect(client.callTool({ name: 'note', arguments: {} })).rejects.toThrow('Structured content does not match the tool');
     await client.close();
+  });
+});
+
+describe('patterns', () => {
+  it('refuses at startup a pattern no validator can compile, though validators are compiled on first use', () => {
+    class CodeArgs {
+      @Field()
+      @Matches(/[\w-.]+/)
+      code!: string;
+    }
+    @Toolset({ description: 'Codes.' })
+    class CodeToolset {
+      @Tool({ description: 'Code.', args: CodeArgs, returns: ToolResult })
+      check(): ToolResult {
+        return { message: 'ok' };
+      }
+    }
+    const [violation] = violationsOf(CodeToolset);
+    expect(violation).toBeInstanceOf(InvalidPatternError);
+    expect(violation.message).toContain('The pattern "[\\\\w-.]+" at /inputSchema/properties/code of the tool\'s schema is not a regular expression validators can compile with the `u` flag');
   });
 });

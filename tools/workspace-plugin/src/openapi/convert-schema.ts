@@ -63,7 +63,8 @@ export class SchemaConverter {
       case 'string': {
         // A format both the server's validator and strict clients' (Ajv with ajv-formats) know; others (`repo.nwo`) are dropped.
         const format = typeof schema['format'] === 'string' && PORTABLE_FORMATS.has(schema['format']) ? { format: schema['format'] } : {};
-        return { kind: 'string', ...format, ...pick(schema, ['pattern', 'minLength', 'maxLength']) };
+        const pattern = typeof schema['pattern'] === 'string' && this.compiles(schema['pattern']) ? { pattern: schema['pattern'] } : {};
+        return { kind: 'string', ...format, ...pattern, ...pick(schema, ['minLength', 'maxLength']) };
       }
       case 'number':
       case 'integer':
@@ -123,6 +124,18 @@ export class SchemaConverter {
       ...(discriminator !== undefined && { discriminator }),
       ...(nullable && { nullable: true }),
     };
+  }
+
+  /** Whether validators can compile a pattern (TypeBox and Ajv use the `u` flag); one they cannot is dropped and counted. */
+  private compiles(pattern: string): boolean {
+    try {
+      new RegExp(pattern, 'u');
+      return true;
+    } catch {
+      const reason = 'a pattern validators cannot compile, dropped';
+      this.openValues.set(reason, (this.openValues.get(reason) ?? 0) + 1);
+      return false;
+    }
   }
 
   private open(reason: string): SchemaModel {

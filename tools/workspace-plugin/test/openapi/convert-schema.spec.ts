@@ -75,6 +75,8 @@ describe('JSON Schema to the schema model', () => {
     // A format strict clients do not know would make their Ajv refuse the whole schema.
     expect(converter.convert({ type: 'string', format: 'repo.nwo' }, 'x')).toEqual({ kind: 'string' });
     expect(converter.convert({ type: 'string', format: 'date-time' }, 'x')).toEqual({ kind: 'string', format: 'date-time' });
+    expect(converter.convert({ type: 'string', pattern: '[\\w-.]+' }, 'x')).toEqual({ kind: 'string' });
+    expect(converter.openValues.get('a pattern validators cannot compile, dropped')).toBe(1);
   });
 
   it('never throws on the edge-case documents: what it cannot express becomes an open value with the reason', async () => {
