@@ -73,7 +73,9 @@ export class DtoEmitter {
       lines.push('  @IsOptional()');
     }
     const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
-    lines.push(`  ${key}${required ? '!' : '?'}: ${this.tsType(schema)}${schema.nullable ? ' | null' : ''};`);
+    // A document's default becomes the initial value, which the framework advertises as `default` and applies to arguments.
+    const primitiveDefault = ['string', 'number', 'boolean'].includes(typeof schema.default) && !required ? ` = ${JSON.stringify(schema.default)}` : '';
+    lines.push(`  ${key}${required ? '!' : '?'}: ${this.tsType(schema)}${schema.nullable ? ' | null' : ''}${primitiveDefault};`);
     return lines;
   }
 
@@ -88,6 +90,7 @@ export class DtoEmitter {
         return schema.values.every((value) => typeof value === 'number') ? 'Number' : 'String';
       case 'union':
         this.uses.unionOf = true;
+        // A discriminator stays out of the wire schema: strict Ajv clients refuse OpenAPI's `discriminator` keyword.
         // An enum arm keeps its values as a TypeBox union of literals.
         return `unionOf(${schema.arms.map((arm) => (arm.kind === 'enum' ? this.typebox(arm) : this.thunk(arm))).join(', ')})`;
       case 'string':

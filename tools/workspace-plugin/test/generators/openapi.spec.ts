@@ -25,6 +25,14 @@ describe('openapi generator', () => {
     expect(tree.read(`${root}/test/petstore.tools.spec.ts`, 'utf-8')).toContain("import { PetstoreToolset } from '../src';");
   });
 
+  it('derives the credential header from the document when none is given (an apiKey header, with dashes)', async () => {
+    await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/json/petstore.json'), skipInstall: true });
+    expect(readJson(tree, 'libs/toolsets/petstore/openapi.config.json').credentialHeader).toBe('api-key');
+    const toolset = tree.read('libs/toolsets/petstore/src/generated/petstore.toolset.ts', 'utf-8')!;
+    expect(toolset).toContain('credentialHeaders: ["api-key"]');
+    expect(toolset).toContain('sendAs: { in: "header", name: "api_key" }');
+  });
+
   it('refuses a document it cannot use, with the parser\'s message, and writes nothing', async () => {
     const before = tree.listChanges().length;
     await expect(openApiGenerator(tree, { name: 'broken', spec: example('3.0/json/nope-does-not-exist.json'), skipInstall: true })).rejects.toThrow('is not an OpenAPI document this generator can use');

@@ -60,13 +60,20 @@ async function emitResults(path: string) {
 describe('emitted DTO classes', () => {
   it('read like hand-written ones and pass the startup gate (petstore 3.0)', async () => {
     const { source, catalog } = await emitResults('3.0/json/petstore.json');
-    expect(source).toContain('export class Pet {\n  @Field(() => Number)\n  @IsInt()\n  @IsOptional()\n  id?: number;');
+    expect(source).toContain('export class Pet {\n  @Field(() => Number)\n  @IsInt()\n  @IsOptional()\n  id?: number = 40;');
     expect(source).toContain('  @Field(() => [String])\n  photoUrls!: string[];');
     expect(source).toContain('  @Field(() => String, { description: "pet status in the store" })\n  @IsIn(["available","pending","sold"])\n  @IsOptional()\n  status?: "available" | "pending" | "sold";');
     expect(source.indexOf('export class Category')).toBeLessThan(source.indexOf('export class Pet {'));
     const data = (catalog.tools.get('get_pet_by_id')!.descriptor.outputSchema as { properties: { data: { properties: object; required: string[] } } }).properties.data;
     expect(Object.keys(data.properties)).toEqual(['id', 'category', 'name', 'photoUrls', 'tags', 'status']);
     expect(data.required).toEqual(['name', 'photoUrls']);
+  });
+
+  it("carries a document's default as the property's initial value", () => {
+    const emitter = new DtoEmitter();
+    emitter.emit({ name: 'ListArgs', properties: [{ name: 'limit', required: false, schema: { kind: 'integer', default: 20 } }, { name: 'order', required: false, schema: { kind: 'enum', values: ['asc', 'desc'], default: 'asc' } }] });
+    expect(emitter.source()).toContain('  limit?: number = 20;');
+    expect(emitter.source()).toContain('  order?: "asc" | "desc" = "asc";');
   });
 
   it.each(['3.1/json/petstore.json', '3.0/json/discriminators.json', '3.0/json/polymorphism.json', '3.0/json/schema-additional-properties.json', '3.0/json/complex-nesting.json', '3.1/json/schema-types.json'])(

@@ -27,7 +27,7 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
     ...list('excludeTags', options.excludeTags),
     ...list('include', options.include),
     ...list('exclude', options.exclude),
-    ...(options.credentialHeader && { credentialHeader: options.credentialHeader.toLowerCase() }),
+    ...credentialHeaderOf(options, document),
     tools: {},
   };
   // Generated in memory first: a document the generator cannot use leaves the tree untouched.
@@ -52,6 +52,26 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   logger.info(`${generated.toolNames.length} tools generated into ${toolset.projectRoot}.${open.length ? ` Open values (schemas the framework cannot express yet): ${open.join('; ')}.` : ''}`);
   await formatFiles(tree);
   return options.skipInstall ? undefined : () => installPackagesTask(tree, true);
+}
+
+/**
+ * The MCP-side credential header: `--credentialHeader`, else derived from the document's security
+ * schemes (an apiKey header keeps its own name, with dashes for underscores; http bearer becomes
+ * `x-<name>-token`), else none.
+ */
+function credentialHeaderOf(options: OpenApiGeneratorSchema, document: unknown): { credentialHeader?: string } {
+  if (options.credentialHeader) return { credentialHeader: options.credentialHeader.toLowerCase() };
+  const schemes = Object.values((document as { components?: { securitySchemes?: Record<string, unknown> } }).components?.securitySchemes ?? {}) as {
+    type?: string;
+    in?: string;
+    name?: string;
+    scheme?: string;
+  }[];
+  const apiKey = schemes.find((scheme) => scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name);
+  // Dashes, not underscores: proxies such as nginx drop headers with underscores by default.
+  if (apiKey) return { credentialHeader: apiKey.name!.toLowerCase().replace(/_/g, '-') };
+  if (schemes.some((scheme) => scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer')) return { credentialHeader: `x-${options.name}-token` };
+  return {};
 }
 
 function list<K extends string>(key: K, value: string | undefined): Partial<Record<K, string[]>> {
