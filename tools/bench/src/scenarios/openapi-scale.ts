@@ -6,10 +6,21 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { buildServer, type ClassType, type ToolsetServer } from '@toolsets/core';
+import { connectToolset } from '@toolsets/testing';
 import { fmt, judge, ratio, type ScenarioResult } from '../harness/report';
 import { median } from '../harness/stats';
 
 const workspaceRoot = resolve(__dirname, '../../../..');
+
+/** The generator's pure core: the workspace plugin's TypeScript source, loaded through @swc-node/register. */
+const GENERATOR_MODULE = join(workspaceRoot, 'tools/workspace-plugin/src/openapi/generate-toolset.ts');
+
+type GenerateToolset = (
+  name: string,
+  document: unknown,
+  config: { credentialHeader?: string },
+) => Promise<{ files: Record<string, string>; toolNames: string[]; openValues: ReadonlyMap<string, number> }>;
 const DOCUMENT = require.resolve('@octokit/openapi/generated/api.github.com.json');
 const ZEN_CALLS = 2_000;
 
@@ -32,14 +43,13 @@ function coldStart(script: string, entry: string, exports: string[]): ColdStart 
 /** Runs in its own process: loads a built toolset library and builds one server from the named exports. */
 export function coldStartProcess(entry: string, exportNames: string[]): void {
   const started = performance.now();
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const core = require(require.resolve('@toolsets/core', { paths: [entry] })) as typeof import('@toolsets/core');
-  const module = require(entry) as Record<string, unknown> & { buildServers?: () => import('@toolsets/core').ToolsetServer | import('@toolsets/core').ToolsetServer[] };
-  const toolsets = exportNames.map((name) => module[name]) as import('@toolsets/core').ClassType[];
+  // The library resolves @toolsets/core from the workspace, as this module does: one core, one metadata storage.
+  const module = require(entry) as Record<string, unknown> & { buildServers?: () => ToolsetServer | ToolsetServer[] };
+  const toolsets = exportNames.map((name) => module[name]) as ClassType[];
   const loaded = performance.now();
   // An app's servers.js builds its own servers; a library's exports are built into one.
   const built = toolsets.length
-    ? [core.buildServer({ name: 'cold', version: '1', toolsets, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } })]
+    ? [buildServer({ name: 'cold', version: '1', toolsets, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } })]
     : [module.buildServers!()].flat();
   const builtAt = performance.now();
   global.gc?.();
@@ -63,8 +73,7 @@ export function coldStartProcess(entry: string, exportNames: string[]): void {
  */
 export async function openApiScaleScenario(script: string): Promise<ScenarioResult> {
   require('@swc-node/register');
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const { generateToolset } = require('@toolsets/workspace-plugin/src/openapi/generate-toolset') as typeof import('../../../workspace-plugin/src/openapi/generate-toolset');
+  const { generateToolset } = require(GENERATOR_MODULE) as { generateToolset: GenerateToolset };
   const document = JSON.parse(readFileSync(DOCUMENT, 'utf-8'));
 
   const generationStart = performance.now();
@@ -142,10 +151,8 @@ export async function openApiScaleScenario(script: string): Promise<ScenarioResu
 }
 
 function ajvFailures(entry: string): number {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const core = require(require.resolve('@toolsets/core', { paths: [entry] })) as typeof import('@toolsets/core');
-  const { GithubToolset } = require(entry) as { GithubToolset: import('@toolsets/core').ClassType };
-  const server = core.buildServer({ name: 'ajv', version: '1', toolsets: [GithubToolset], logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+  const { GithubToolset } = require(entry) as { GithubToolset: ClassType };
+  const server = buildServer({ name: 'ajv', version: '1', toolsets: [GithubToolset], logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
   const ajv = new Ajv2020({ strict: true, allErrors: false });
   addFormats(ajv);
   let failures = 0;
@@ -167,10 +174,8 @@ async function zenOverhead(entry: string): Promise<{ toolUs: number; fetchUs: nu
   await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
   const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   process.env['GITHUB_BASE_URL'] = base;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const testing = require(require.resolve('@toolsets/testing', { paths: [entry] })) as typeof import('@toolsets/testing');
-  const { GithubToolset } = require(entry) as { GithubToolset: import('@toolsets/core').ClassType };
-  const client = await testing.connectToolset(GithubToolset, { headers: { 'x-github-token': 't' } });
+  const { GithubToolset } = require(entry) as { GithubToolset: ClassType };
+  const client = await connectToolset(GithubToolset, { headers: { 'x-github-token': 't' } });
   const toolRounds: number[] = [];
   const fetchRounds: number[] = [];
   try {
