@@ -24,6 +24,7 @@ const PROTOTYPE_KEYS = new Set(['__proto__', 'constructor', 'prototype']);
  * or undefined. Walks the value once, without recursion, and stops at the first problem.
  */
 export function checkArgumentLimits(args: unknown, limits: Readonly<ArgumentLimits>): string | undefined {
+  if (isFlatWithinLimits(args, limits)) return undefined;
   let items = 0;
   // Paths are built only for the message: each entry points at its parent.
   const stack: Entry[] = [{ value: args, depth: 0 }];
@@ -57,6 +58,18 @@ export function checkArgumentLimits(args: unknown, limits: Readonly<ArgumentLimi
     }
   }
   return undefined;
+}
+
+/** The common case, without allocating: a plain object of short strings, numbers and booleans. */
+function isFlatWithinLimits(args: unknown, limits: Readonly<ArgumentLimits>): boolean {
+  if (typeof args !== 'object' || args === null || Object.getPrototypeOf(args) !== Object.prototype) return false;
+  for (const key in args) {
+    if (PROTOTYPE_KEYS.has(key)) return false;
+    const value = (args as Record<string, unknown>)[key];
+    if (typeof value === 'object' && value !== null) return false;
+    if (typeof value === 'string' && value.length > limits.maxStringLength) return false;
+  }
+  return true;
 }
 
 interface Entry {
