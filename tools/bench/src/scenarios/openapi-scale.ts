@@ -109,7 +109,7 @@ export async function openApiScaleScenario(script: string): Promise<ScenarioResu
 
     return {
       scenario: 'openapi-scale',
-      title: `6. OpenAPI at scale: GitHub's REST API (${names.length} operations) as a generated toolset`,
+      title: `7. OpenAPI at scale: GitHub's REST API (${names.length} operations) as a generated toolset`,
       method:
         `\`@octokit/openapi\` ${require('@octokit/openapi/package.json').version}, \`api.github.com.json\`, through the openapi generator's own code (validate, dereference, model, emit), ` +
         'then the swc build and `tsc --noEmit` of the generated library, a cold `buildServer` in a fresh process (beside the hand-written demo toolsets, built the same way), ' +

@@ -64,7 +64,7 @@ export async function stallScenario(script: string): Promise<ScenarioResult> {
   }
   return {
     scenario: 'stall',
-    title: 'Worst stall from large arguments (argument guard)',
+    title: '6. Worst stall from large arguments (argument guard)',
     method:
       `${BIG_CALLS} calls with about 1 MiB of arguments in flight at once, while one client calls \`hello\` back to back; ` +
       `the worst latency of those small calls over ${ROUNDS} rounds, in ms. "Without" lifts the argument limits (the code before the guard); ` +
