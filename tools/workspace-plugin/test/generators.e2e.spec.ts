@@ -3,12 +3,11 @@ import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdir
 import { tmpdir } from 'node:os';
 import { stripVTControlCharacters } from 'node:util';
 import { dirname, join } from 'node:path';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { startPetstoreUpstream } from './support/petstore-upstream';
 import { normalised, readmeBlocks, specFile } from './support/readme-blocks';
 
 const workspaceRoot = join(__dirname, '../../..');
@@ -35,19 +34,6 @@ function copyWorkspace(): string {
     symlinkSync(readlinkSync(join(modules, '@toolsets', pkg)), join(copy, 'node_modules/@toolsets', pkg));
   }
   return copy;
-}
-
-/** A petstore upstream on loopback: an undeclared field, a 404, one body that breaks the document; it records the API keys it saw. */
-function startPetstoreUpstream(): Promise<{ server: Server; origin: string; keys: string[] }> {
-  const keys: string[] = [];
-  const server = createServer((req, res) => {
-    keys.push(String(req.headers['api_key'] ?? ''));
-    const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-    if (req.url === '/v2/pet/7') return json(200, { id: 7, name: 'Rex', photoUrls: [], status: 'available', internal: 'undeclared' });
-    if (req.url === '/v2/pet/13') return json(200, { id: 13, name: 42, photoUrls: [] });
-    json(404, { code: 1, type: 'error', message: 'Pet not found' });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys })));
 }
 
 /** Waits for a server app's "serving over streamable HTTP" log line and returns its origin. */

@@ -30,7 +30,7 @@ import { compileMaterializer } from '../values/args-materializer';
 import { compileClassProjector } from '../values/result-projector';
 import { compileRuleCheck } from '../values/rule-check';
 import { compileDroppedKeysFinder } from '../values/dropped-keys';
-import { invalidPatterns, lazyValidator } from './lazy-validator';
+import { invalidPatterns, lazyValidator } from '../values/lazy-validator';
 import type { CompiledTool, CompiledToolset, OutputArm, ToolCatalog } from './tool-catalog';
 
 const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProperties: false } as TSchema;
@@ -44,10 +44,10 @@ export function runContractGate(serverName: string, toolsetClasses: readonly Cla
   const toolsets = toolsetClasses.map((cls) => gate.inspectToolset(cls)).filter((t): t is CompiledToolset => !!t);
   gate.reportStandardDecorators();
   const tools = new Map<string, CompiledTool>();
+  const origin = (t: CompiledTool) => ({ toolset: t.toolset.name, className: t.toolset.cls.name, methodName: t.methodName });
   for (const toolset of toolsets) {
     for (const tool of toolset.tools) {
       const existing = tools.get(tool.name);
-      const origin = (t: CompiledTool) => ({ toolset: t.toolset.name, className: t.toolset.cls.name, methodName: t.methodName });
       if (existing) gate.violations.push(new DuplicateToolNameError(tool.name, origin(existing), origin(tool)));
       else tools.set(tool.name, tool);
     }

@@ -1,6 +1,6 @@
 import type { ClassType } from '../types/class-type';
 import type { Tool } from '@modelcontextprotocol/server';
-import type { SchemaValidator } from './lazy-validator';
+import type { SchemaValidator } from '../values/lazy-validator';
 import type { TSchema } from 'typebox';
 import type { ClassModel } from '../schema/type-model';
 import type { Materializer } from '../values/args-materializer';

@@ -60,7 +60,7 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
             environment: site.environment,
           });
           scope.register(RequestContext, { useValue: context });
-          if (redact !== NO_REDACTION) scope.register(LOGGER, { useValue: logger });
+          if (logger !== definition.logger) scope.register(LOGGER, { useValue: logger });
           return scope.resolve(cls);
         };
     const result = await runToolCall(tool, request.params.arguments, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
@@ -68,10 +68,18 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
   };
 }
 
-/** The request's own credential values, so nothing it logs can show them. */
+/**
+ * The request's own credential values, so nothing it logs can show them. Built on the first line
+ * logged: most calls log nothing.
+ */
 function redactorOf(tool: CompiledTool, transport: TransportKind, headers: HeaderSource, environment: CallSite['environment']): Redactor {
+  if (tool.toolset.credentialHeaders.length === 0) return NO_REDACTION;
+  let redact: Redactor | undefined;
+  return (text) => (redact ??= secretsRedactor(tool, transport, headers, environment))(text);
+}
+
+function secretsRedactor(tool: CompiledTool, transport: TransportKind, headers: HeaderSource, environment: CallSite['environment']): Redactor {
   const declared = tool.toolset.credentialHeaders;
-  if (declared.length === 0) return NO_REDACTION;
   const secrets: [string, string][] = [];
   for (const header of declared) {
     const value = transport === 'stdio' ? environment?.[credentialEnvironmentVariable(header)] : headers.get(header);

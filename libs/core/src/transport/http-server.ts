@@ -3,7 +3,6 @@ import { Server as NetServer, type AddressInfo } from 'node:net';
 import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { clip } from '../helpers/client-text';
-import type { ArgumentLimits } from '../server/argument-limits';
 import type { ToolsetServer } from '../server/build-server';
 import { stderrLogger, type Logger } from '../server/logger';
 import { rateLimitedLogger } from '../server/rate-limited-logger';
@@ -17,7 +16,7 @@ import { invalidInitializeParams } from './initialize-check';
 import { prescanJson, type PrescanLimits } from './json-prescan';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from './prototype-key';
 import { headerCounts, requestTarget } from './request-target';
-import { resolveServingLimits, type ServingLimits } from './serving-limits';
+import { argumentLimitsOf, resolveServingLimits, type ServingLimits } from './serving-limits';
 
 export interface HttpServeOptions extends Partial<ServingLimits> {
   /** Default `127.0.0.1`: loopback, where only loopback Host/Origin names are accepted. */
@@ -149,10 +148,6 @@ const HOST_HEADER: ReadonlySet<string> = new Set(['host']);
 function pickLimits(options: HttpServeOptions): Partial<ServingLimits> {
   const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, logger: _logger, ...limits } = options;
   return limits;
-}
-
-function argumentLimitsOf(limits: ServingLimits): ArgumentLimits {
-  return { maxItems: limits.maxArgumentItems, maxStringLength: limits.maxArgumentStringLength, maxDepth: limits.maxArgumentDepth };
 }
 
 function createMounts(list: readonly ToolsetServer[], single: boolean, limits: ServingLimits, logger: Logger): Mount[] {

@@ -1,4 +1,4 @@
-import { DEFAULT_ARGUMENT_LIMITS } from '../server/argument-limits';
+import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from '../server/argument-limits';
 
 /** Every bound the HTTP serving path enforces; the README's Serving table lists them with their variables. */
 export interface ServingLimits {
@@ -60,4 +60,9 @@ export function resolveServingLimits(overrides: Partial<ServingLimits> = {}): Se
     );
   }
   return limits;
+}
+
+/** The argument bounds among the serving limits, as each call checks them. */
+export function argumentLimitsOf(limits: Pick<ServingLimits, 'maxArgumentItems' | 'maxArgumentStringLength' | 'maxArgumentDepth'>): ArgumentLimits {
+  return { maxItems: limits.maxArgumentItems, maxStringLength: limits.maxArgumentStringLength, maxDepth: limits.maxArgumentDepth };
 }

@@ -2,7 +2,7 @@ import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio'
 import { clip } from '../helpers/client-text';
 import type { ConnectionHandle, ToolsetServer } from '../server/build-server';
 import { LineStdioTransport } from './stdio-line-transport';
-import { resolveServingLimits, type ServingLimits } from './serving-limits';
+import { argumentLimitsOf, resolveServingLimits, type ServingLimits } from './serving-limits';
 
 export interface StdioServeOptions extends Partial<Pick<ServingLimits, 'maxBodyBytes' | 'maxArgumentItems' | 'maxArgumentStringLength' | 'maxArgumentDepth'>> {
   environment?: NodeJS.ProcessEnv;
@@ -20,7 +20,7 @@ export function serveStdio(server: ToolsetServer, options: StdioServeOptions = {
   const factory = server.serverFactory({
     transport: 'stdio',
     environment,
-    argumentLimits: { maxItems: limits.maxArgumentItems, maxStringLength: limits.maxArgumentStringLength, maxDepth: limits.maxArgumentDepth },
+    argumentLimits: argumentLimitsOf(limits),
   });
   const handle = serveSdkStdio(factory, {
     transport,

@@ -1,4 +1,4 @@
-import { lazyValidator } from '../gate/lazy-validator';
+import { lazyValidator } from './lazy-validator';
 import { Value } from 'typebox/value';
 import type { TSchema } from 'typebox';
 import { emitType } from '../schema/schema-emitter';

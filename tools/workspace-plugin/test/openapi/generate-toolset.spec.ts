@@ -1,11 +1,10 @@
 import 'reflect-metadata';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import ts from 'typescript';
 import { buildServer, type ClassType } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
+import { startPetstoreUpstream } from '../support/petstore-upstream';
 import { generateToolset, GENERATED_DTOS, generatedToolsetFile } from '../../src/openapi/generate-toolset';
 
 const petstore = () => JSON.parse(readFileSync(join(require.resolve('@readme/oas-examples/package.json'), '..', '3.0/json/petstore.json'), 'utf-8'));
@@ -23,23 +22,10 @@ function loadGenerated(files: Record<string, string>, name: string): Record<stri
   return run(files[generatedToolsetFile(name)], { './dtos': dtos });
 }
 
-/** A petstore upstream on loopback: extra fields, a 404, and one body that breaks the document. */
-function startUpstream(): Promise<{ server: Server; origin: string; keys: string[] }> {
-  const keys: string[] = [];
-  const server = createServer((req, res) => {
-    keys.push(String(req.headers['api_key'] ?? ''));
-    const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
-    if (req.url === '/v2/pet/7') return json(200, { id: 7, name: 'Rex', photoUrls: [], status: 'available', secretNote: 'undeclared' });
-    if (req.url === '/v2/pet/13') return json(200, { id: 13, name: 42, photoUrls: [] });
-    json(404, { code: 1, type: 'error', message: 'Pet not found' });
-  });
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys })));
-}
-
 describe('a toolset generated from the petstore document', () => {
-  let upstream: Awaited<ReturnType<typeof startUpstream>>;
+  let upstream: Awaited<ReturnType<typeof startPetstoreUpstream>>;
   beforeAll(async () => {
-    upstream = await startUpstream();
+    upstream = await startPetstoreUpstream();
     process.env['PETSTORE_BASE_URL'] = `${upstream.origin}/v2`;
   });
   afterAll(async () => {

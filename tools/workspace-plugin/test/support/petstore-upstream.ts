@@ -1,0 +1,19 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * A petstore upstream on loopback, for generated toolsets to call: `/v2/pet/7` has an undeclared
+ * field, `/v2/pet/13` breaks the document (`name` is a number), anything else is a 404. It records
+ * the `api_key` header of every request.
+ */
+export function startPetstoreUpstream(): Promise<{ server: Server; origin: string; keys: string[] }> {
+  const keys: string[] = [];
+  const server = createServer((req, res) => {
+    keys.push(String(req.headers['api_key'] ?? ''));
+    const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
+    if (req.url === '/v2/pet/7') return json(200, { id: 7, name: 'Rex', photoUrls: [], status: 'available', internal: 'undeclared' });
+    if (req.url === '/v2/pet/13') return json(200, { id: 13, name: 42, photoUrls: [] });
+    json(404, { code: 1, type: 'error', message: 'Pet not found' });
+  });
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, keys })));
+}
