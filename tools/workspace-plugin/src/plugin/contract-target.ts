@@ -3,13 +3,17 @@ import { dirname, join } from 'node:path';
 
 import { APP_TAG, TOOLSET_TAG } from '../utils/workspace';
 
-/** What every toolset project gets: run the startup gate over its built exports. */
+/**
+ * What every toolset project gets: run the startup gate over its built exports and compare the
+ * catalog with the committed contract.json (an input, being a project file). The snapshot is also
+ * an output, so a cached run of `--update`, or of the first run that writes it, restores the file.
+ */
 export const contractTarget: TargetConfiguration = {
   executor: '@toolsets/workspace-plugin:contract',
   dependsOn: ['build'],
   cache: true,
   inputs: ['production', '^production'],
-  outputs: [],
+  outputs: ['{projectRoot}/contract.json'],
 };
 
 /** What every app gets: build its servers (the gate runs) from its built servers.js, without listening. */

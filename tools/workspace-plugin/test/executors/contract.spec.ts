@@ -1,15 +1,36 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import contractExecutor from '../../src/executors/contract/executor';
-import { capturedConsole, executorContext } from '../support/executor-context';
+import { capturedConsole, executorContext, workspaceRoot } from '../support/executor-context';
 
-const fixture = (name: string) => `tools/workspace-plugin/test/fixtures/${name}/index.js`;
-const context = (projectName: string, root = `libs/toolsets/${projectName}`) => executorContext(projectName, root);
+const fixture = (name: string) => join(workspaceRoot, `tools/workspace-plugin/test/fixtures/${name}/index.js`);
 
 describe('contract executor', () => {
   const { out, err } = capturedConsole();
+  let workspace: string;
+  const root = 'libs/toolsets/counting';
+  const snapshotPath = () => join(workspace, root, 'contract.json');
+  const setVersion = (version: string) => writeFileSync(join(workspace, root, 'package.json'), JSON.stringify({ name: '@toolsets/counting', version }));
+  const run = (options: { update?: boolean; entry?: string } = {}) => contractExecutor({ entry: fixture('conforming-toolset'), ...options }, executorContext('counting', root, workspace));
+  /** Rewrites the committed snapshot, as if the catalog had been different when it was accepted. */
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a test reaches into the JSON at will
+  const editSnapshot = (edit: (snapshot: { version: string; tools: Record<string, any>[] }) => void) => {
+    const snapshot = JSON.parse(readFileSync(snapshotPath(), 'utf-8'));
+    edit(snapshot);
+    writeFileSync(snapshotPath(), JSON.stringify(snapshot, null, 2));
+  };
+
+  beforeEach(() => {
+    workspace = mkdtempSync(join(tmpdir(), 'contract-executor-'));
+    mkdirSync(join(workspace, root), { recursive: true });
+    setVersion('0.1.0');
+  });
+  afterEach(() => rmSync(workspace, { recursive: true, force: true }));
 
   it('passes a conforming toolset and prints each tool with its output arms', async () => {
-    await expect(contractExecutor({ entry: fixture('conforming-toolset') }, context('counting'))).resolves.toEqual({ success: true });
-    expect(out.join('\n')).toBe(
+    await expect(run()).resolves.toEqual({ success: true });
+    expect(out[0]).toBe(
       [
         'toolset counting',
         '  count() -> CountResult { message: string, count: number } | ToolError { error: string, detail: string }',
@@ -18,22 +39,87 @@ describe('contract executor', () => {
     );
   });
 
+  it('writes contract.json on the first run and says to commit it', async () => {
+    await expect(run()).resolves.toEqual({ success: true });
+    expect(out.join('\n')).toContain(`Wrote ${root}/contract.json: 1 tool at version 0.1.0. Commit it`);
+    const snapshot = JSON.parse(readFileSync(snapshotPath(), 'utf-8'));
+    expect(snapshot.version).toBe('0.1.0');
+    expect(snapshot.tools.map((tool: { name: string }) => tool.name)).toEqual(['count']);
+    expect(snapshot.tools[0].outputSchema.anyOf[1].title).toBe('ToolError');
+  });
+
+  it('passes when the catalog matches the snapshot', async () => {
+    await run();
+    await expect(run()).resolves.toEqual({ success: true });
+    expect(out.at(-1)).toBe(`\nThe catalog matches ${root}/contract.json (version 0.1.0).`);
+  });
+
+  it('fails on a breaking change, naming it, until the version is bumped and --update accepts it', async () => {
+    await run();
+    editSnapshot((snapshot) => {
+      snapshot.tools[0].outputSchema.anyOf[0].properties.total = { type: 'number' };
+    });
+    await expect(run()).resolves.toEqual({ success: false });
+    expect(out.join('\n')).toContain(
+      "count: output /anyOf/0/properties/total removed (output-property-removed, breaking): clients that read 'total' will break. Restore it, or accept it with --update and bump the minor version (to 0.2.0).",
+    );
+    expect(err.join('\n')).toContain('1 breaking change not accepted');
+
+    await expect(run({ update: true })).resolves.toEqual({ success: false });
+    expect(err.join('\n')).toContain(`Not accepted: ${root}/contract.json is unchanged. version 0.1.0 does not cover these changes: they need a minor bump over 0.1.0. Set "version": "0.2.0" in ${root}/package.json.`);
+    expect(readFileSync(snapshotPath(), 'utf-8')).toContain('"total"');
+
+    setVersion('0.2.0');
+    await expect(run({ update: true })).resolves.toEqual({ success: true });
+    expect(out.join('\n')).toContain(`Accepted into ${root}/contract.json at version 0.2.0.`);
+    expect(readFileSync(snapshotPath(), 'utf-8')).not.toContain('"total"');
+    await expect(run()).resolves.toEqual({ success: true });
+  });
+
+  it('passes a safe change once the version covers it, and warns on a dangerous one', async () => {
+    await run();
+    editSnapshot((snapshot) => {
+      delete snapshot.tools[0].outputSchema.anyOf[0].properties.count;
+      snapshot.tools[0].description = 'Count.';
+    });
+    await expect(run()).resolves.toEqual({ success: false });
+    expect(err.join('\n')).toContain('they need a patch bump over 0.1.0. Set "version": "0.1.1"');
+    setVersion('0.1.1');
+    await expect(run()).resolves.toEqual({ success: true });
+    const report = out.join('\n');
+    expect(report).toContain('2 changes since libs/toolsets/counting/contract.json (version 0.1.0): 1 dangerous, 1 safe.');
+    expect(report).toContain('count: description changed (tool-description-changed, dangerous)');
+    expect(report).toContain('    was: "Count."\n');
+    expect(report).toContain("count: output /anyOf/0/properties/count added (required) (output-property-added, safe)");
+    expect(report).toContain('Nothing breaks. Run nx run counting:contract --update to accept these changes');
+  });
+
+  it('refuses a damaged snapshot, and a package without a version, saying what to do', async () => {
+    await run();
+    writeFileSync(snapshotPath(), '{ "tools": ');
+    await expect(run()).resolves.toEqual({ success: false });
+    expect(err.join('\n')).toContain('contract.json is not valid JSON');
+    writeFileSync(join(workspace, root, 'package.json'), '{}');
+    await expect(run()).resolves.toEqual({ success: false });
+    expect(err.join('\n')).toContain(`${root}/package.json has no "version"`);
+  });
+
   it('fails a toolset with a deliberate contract violation, listing every violation with its fix', async () => {
-    await expect(contractExecutor({ entry: fixture('broken-toolset') }, context('broken'))).resolves.toEqual({ success: false });
+    await expect(run({ entry: fixture('broken-toolset') })).resolves.toEqual({ success: false });
     const message = err.join('\n');
-    expect(message).toContain("Server 'broken' refused to start: 2 contract violations.");
+    expect(message).toContain("Server 'counting' refused to start: 2 contract violations.");
     expect(message).toContain("[toolset 'broken' > tool 'list'] The tool has no description");
     expect(message).toContain("'items' of 'ListResult' reflects as Array");
     expect(message).toContain('Fix: give @Field an explicit type');
   });
 
   it('fails a library that exports no toolset, saying what to export', async () => {
-    await expect(contractExecutor({ entry: fixture('no-toolset') }, context('empty'))).resolves.toEqual({ success: false });
-    expect(err.join('\n')).toContain("exports no @Toolset class");
+    await expect(run({ entry: fixture('no-toolset') })).resolves.toEqual({ success: false });
+    expect(err.join('\n')).toContain('exports no @Toolset class');
   });
 
   it('fails when the toolset was not built, saying to build it', async () => {
-    await expect(contractExecutor({}, context('ghost'))).resolves.toEqual({ success: false });
+    await expect(contractExecutor({}, executorContext('ghost', 'libs/toolsets/ghost', workspace))).resolves.toEqual({ success: false });
     expect(err.join('\n')).toContain('libs/toolsets/ghost/dist/index.js does not exist: build the toolset first (nx run ghost:build)');
   });
 });

@@ -4,10 +4,10 @@ import { join } from 'node:path';
 export const workspaceRoot = join(__dirname, '../../../..');
 
 /** The context Nx hands an executor for one project of this workspace. */
-export function executorContext(projectName: string, root: string): ExecutorContext {
+export function executorContext(projectName: string, root: string, workspace = workspaceRoot): ExecutorContext {
   return {
-    root: workspaceRoot,
-    cwd: workspaceRoot,
+    root: workspace,
+    cwd: workspace,
     isVerbose: false,
     projectName,
     projectsConfigurations: { version: 2, projects: { [projectName]: { root } } },

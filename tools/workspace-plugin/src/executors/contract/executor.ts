@@ -1,14 +1,20 @@
 import type { ExecutorContext } from '@nx/devkit';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type * as Core from '@toolsets/core';
+import { compareCatalogs } from '../../contract/compare-catalogs';
+import { countBySeverity, formatChanges } from '../../contract/contract-report';
+import { SNAPSHOT_FILE, parseSnapshot, serializeSnapshot, snapshotOf, type ToolEntry } from '../../contract/snapshot';
+import { checkVersion } from '../../contract/version-check';
 import { reportGate } from '../../utils/report-gate';
 import type { ContractExecutorSchema } from './schema';
 
 /**
  * The contract target: the same startup gate a server runs, over everything a toolset library
- * exports, so a toolset that breaks the contract fails CI even when its own tests pass.
+ * exports, so a toolset that breaks the contract fails CI even when its own tests pass. Then the
+ * live catalog is compared with the committed `contract.json`: breaking changes fail until the
+ * version says so and `--update` accepts them.
  */
 export default async function contractExecutor(options: ContractExecutorSchema, context: ExecutorContext): Promise<{ success: boolean }> {
   const projectName = context.projectName ?? 'toolset';
@@ -27,5 +33,86 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
     console.error(`${projectName} exports no @Toolset class from ${entry}; export the toolset class from the library's index.ts.`);
     return { success: false };
   }
-  return reportGate(core, () => core.describeCatalog(core.runContractGate(projectName, toolsets)));
+  let tools: ToolEntry[] = [];
+  const gate = reportGate(core, () => {
+    const catalog = core.runContractGate(projectName, toolsets);
+    tools = [...catalog.tools.values()].map((tool) => tool.descriptor as ToolEntry);
+    return core.describeCatalog(catalog);
+  });
+  if (!gate.success) return gate;
+  return compareWithSnapshot({ projectName, workspaceRoot: context.root, projectRoot: root, tools, update: options.update === true });
+}
+
+interface SnapshotCheck {
+  projectName: string;
+  workspaceRoot: string;
+  projectRoot: string;
+  tools: ToolEntry[];
+  update: boolean;
+}
+
+function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, update }: SnapshotCheck): { success: boolean } {
+  const snapshotFile = join(projectRoot, SNAPSHOT_FILE);
+  const packageFile = join(projectRoot, 'package.json');
+  const snapshotPath = join(workspaceRoot, snapshotFile);
+  const version = readVersion(join(workspaceRoot, packageFile));
+  if (version === undefined) {
+    console.error(`${packageFile} has no "version": the contract snapshot records the version that served it. Add "version": "0.1.0".`);
+    return { success: false };
+  }
+  const live = snapshotOf(version, tools);
+  const updateCommand = `nx run ${projectName}:contract --update`;
+  if (!existsSync(snapshotPath)) {
+    writeFileSync(snapshotPath, serializeSnapshot(live));
+    console.log(`\nWrote ${snapshotFile}: ${plural(live.tools.length, 'tool')} at version ${version}. Commit it; from now on this target compares the served catalog with it.`);
+    return { success: true };
+  }
+  let previous;
+  try {
+    previous = parseSnapshot(readFileSync(snapshotPath, 'utf-8'), snapshotFile);
+  } catch (error) {
+    console.error((error as Error).message);
+    return { success: false };
+  }
+  const changes = compareCatalogs(previous.tools, live.tools);
+  const verdict = checkVersion(previous.version, version, changes, packageFile);
+  if (changes.length === 0) {
+    if (!verdict.ok) return fail(verdict.message);
+    if (previous.version === version) {
+      console.log(`\nThe catalog matches ${snapshotFile} (version ${version}).`);
+      return { success: true };
+    }
+  } else {
+    console.log(`\n${plural(changes.length, 'change')} since ${snapshotFile} (version ${previous.version}): ${countBySeverity(changes)}.`);
+    for (const line of formatChanges(changes, previous.version)) console.log(`  ${line}`);
+    console.log(verdict.message);
+  }
+  if (update) {
+    if (!verdict.ok) return fail(`Not accepted: ${snapshotFile} is unchanged. ${verdict.message}`);
+    writeFileSync(snapshotPath, serializeSnapshot(live));
+    console.log(`Accepted into ${snapshotFile} at version ${version}. Commit it with the change: its diff is what reviewers read.`);
+    return { success: true };
+  }
+  const breaking = changes.filter((c) => c.severity === 'breaking').length;
+  if (breaking > 0) {
+    return fail(`${plural(breaking, 'breaking change')} not accepted: clients that cached the old catalog will break. Revert, or bump the version and run ${updateCommand}.`);
+  }
+  if (!verdict.ok) return fail(verdict.message);
+  console.log(changes.length ? `Nothing breaks. Run ${updateCommand} to accept these changes into ${snapshotFile}.` : `Run ${updateCommand} to record version ${version} in ${snapshotFile}.`);
+  return { success: true };
+}
+
+function readVersion(packagePath: string): string | undefined {
+  if (!existsSync(packagePath)) return undefined;
+  const version = (JSON.parse(readFileSync(packagePath, 'utf-8')) as { version?: unknown }).version;
+  return typeof version === 'string' ? version : undefined;
+}
+
+function fail(message: string): { success: false } {
+  console.error(message);
+  return { success: false };
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -1,0 +1,28 @@
+import { RULES, type RuleId, type Severity } from './rules';
+
+/** Where in a tool a change is: the tool's own fields, or inside one of its schemas. */
+export type ChangeSite = 'tool' | 'input' | 'output';
+
+/** One difference between the snapshot and the live catalog, classified by a rule. */
+export interface Change {
+  tool: string;
+  site: ChangeSite;
+  /** JSON pointer inside the schema (or the tool entry), e.g. `/properties/account`. */
+  path: string;
+  rule: RuleId;
+  severity: Severity;
+  /** What changed, e.g. `removed`, `maxLength 100 → 50`. */
+  summary: string;
+  /** For text changes, the old and new text, shown in full. */
+  was?: string;
+  now?: string;
+}
+
+export function change(tool: string, site: ChangeSite, path: string, rule: RuleId, summary: string, text?: { was?: string; now?: string }): Change {
+  return { tool, site, path, rule, severity: RULES[rule].severity, summary, ...text };
+}
+
+/** Appends one segment to a JSON pointer, escaped as RFC 6901 says. */
+export function pointer(path: string, ...segments: (string | number)[]): string {
+  return segments.reduce<string>((p, segment) => `${p}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`, path);
+}

@@ -1,0 +1,52 @@
+import { isDeepStrictEqual } from 'node:util';
+import { change, pointer, type Change } from './change';
+import { compareSchemas, show } from './compare-schema';
+import type { ToolEntry } from './snapshot';
+
+/** The fields of a tools/list entry this comparer reads; any other field that changes is reported as unknown. */
+const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'inputSchema', 'outputSchema']);
+
+/**
+ * Every difference between two catalogs (the snapshot and the live one), classified by rule,
+ * in tool-name order. A removed tool whose schemas reappear under a new name is a rename.
+ */
+export function compareCatalogs(before: readonly ToolEntry[], after: readonly ToolEntry[]): Change[] {
+  const beforeByName = new Map(before.map((tool) => [tool.name, tool]));
+  const afterNames = new Set(after.map((tool) => tool.name));
+  const added = after.filter((tool) => !beforeByName.has(tool.name));
+  const changes: Change[] = [];
+  for (const old of before.filter((tool) => !afterNames.has(tool.name))) {
+    const index = added.findIndex((tool) => isDeepStrictEqual(tool.inputSchema, old.inputSchema) && isDeepStrictEqual(tool.outputSchema, old.outputSchema));
+    if (index < 0) changes.push(change(old.name, 'tool', '', 'tool-removed', 'removed'));
+    else changes.push(change(old.name, 'tool', '', 'tool-renamed', `renamed to '${added.splice(index, 1)[0].name}'`));
+  }
+  for (const tool of added) changes.push(change(tool.name, 'tool', '', 'tool-added', 'added'));
+  for (const tool of after) {
+    const old = beforeByName.get(tool.name);
+    if (old) changes.push(...compareTool(old, tool));
+  }
+  return changes.sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+}
+
+function compareTool(before: ToolEntry, after: ToolEntry): Change[] {
+  const name = after.name;
+  const changes: Change[] = [];
+  if (before.description !== after.description) {
+    changes.push(change(name, 'tool', '/description', 'tool-description-changed', 'changed', { was: before.description, now: after.description }));
+  }
+  if (before.title !== after.title) changes.push(change(name, 'tool', '/title', 'tool-title-changed', `${show(before.title)} → ${show(after.title)}`));
+  const annotations = new Set([...Object.keys(before.annotations ?? {}), ...Object.keys(after.annotations ?? {})]);
+  for (const key of annotations) {
+    const was = before.annotations?.[key];
+    const now = after.annotations?.[key];
+    if (!isDeepStrictEqual(was, now)) changes.push(change(name, 'tool', pointer('/annotations', key), 'annotation-changed', `${show(was)} → ${show(now)}`));
+  }
+  for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
+    if (!TOOL_FIELDS.has(key) && !isDeepStrictEqual(before[key], after[key])) {
+      changes.push(change(name, 'tool', pointer('', key), 'keyword-changed', `${show(before[key])} → ${show(after[key])}`));
+    }
+  }
+  changes.push(...compareSchemas(name, 'input', before.inputSchema, after.inputSchema));
+  changes.push(...compareSchemas(name, 'output', before.outputSchema ?? {}, after.outputSchema ?? {}));
+  return changes;
+}

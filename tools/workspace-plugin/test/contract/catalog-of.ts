@@ -1,0 +1,54 @@
+import 'reflect-metadata';
+import { Tool, ToolError, ToolResult, Toolset, runContractGate, type ClassType, type ToolAnnotations } from '@toolsets/core';
+import type { ToolEntry } from '../../src/contract/snapshot';
+
+export interface LookupSpec {
+  args?: ClassType;
+  returns: ClassType;
+  /** Adds the ToolError arm: `returns: [returns, ToolError]`. */
+  canFail?: boolean;
+  name?: string;
+  title?: string;
+  description?: string;
+  annotations?: ToolAnnotations;
+}
+
+let toolsets = 0;
+
+/** The tools/list entries, as the real gate builds them, of a toolset with one tool (`lookup` by default). */
+export function catalogOf(...specs: LookupSpec[]): ToolEntry[] {
+  const classes = specs.map((spec) => {
+    @Toolset({ name: `contract_${++toolsets}` })
+    class LookupToolset {
+      @Tool({
+        name: spec.name,
+        title: spec.title,
+        description: spec.description ?? 'Look something up by its id.',
+        args: spec.args,
+        returns: (spec.canFail ? [spec.returns, ToolError] : spec.returns) as ClassType<ToolResult>,
+        annotations: spec.annotations,
+      })
+      lookup(): never {
+        throw new Error('not called');
+      }
+    }
+    return LookupToolset;
+  });
+  const catalog = runContractGate('contract-test', classes);
+  return [...catalog.tools.values()].map((tool) => tool.descriptor as ToolEntry);
+}
+
+type PropertyDecorators = readonly PropertyDecorator[];
+
+/**
+ * A DTO class named `name` with the given properties, each with its decorators, as if written
+ * `@Field() @IsOptional() note?: string`. Before/after pairs share the name, so the only
+ * differences are the ones a test makes.
+ */
+export function dto<B extends ClassType>(name: string, fields: Record<string, PropertyDecorators>, base?: B, classDecorators: readonly ClassDecorator[] = []): ClassType {
+  const parent = (base ?? Object) as new () => object;
+  const cls = { [name]: class extends parent {} }[name];
+  for (const [property, decorators] of Object.entries(fields)) for (const decorate of decorators) decorate(cls.prototype, property);
+  for (const decorate of classDecorators) decorate(cls);
+  return cls as ClassType;
+}
