@@ -1,40 +1,13 @@
-import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { stripVTControlCharacters } from 'node:util';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startPetstoreUpstream } from './support/petstore-upstream';
+import { copyWorkspace, nxIn } from './support/workspace-copy';
 import { normalised, readmeBlocks, specFile } from './support/readme-blocks';
-
-const workspaceRoot = join(__dirname, '../../..');
-
-/**
- * A throwaway copy of this workspace: its files (tracked and untracked, not ignored) and a
- * node_modules of links to the installed one, except `@toolsets/*`, which point into the copy.
- */
-function copyWorkspace(): string {
-  const copy = mkdtempSync(join(tmpdir(), 'toolsets-generators-'));
-  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: workspaceRoot, encoding: 'utf-8' })
-    .split('\0')
-    .filter((file) => file && existsSync(join(workspaceRoot, file)));
-  for (const file of files) {
-    mkdirSync(dirname(join(copy, file)), { recursive: true });
-    copyFileSync(join(workspaceRoot, file), join(copy, file));
-  }
-  const modules = join(workspaceRoot, 'node_modules');
-  mkdirSync(join(copy, 'node_modules/@toolsets'), { recursive: true });
-  for (const entry of readdirSync(modules)) {
-    if (entry !== '@toolsets') symlinkSync(join(modules, entry), join(copy, 'node_modules', entry));
-  }
-  for (const pkg of readdirSync(join(modules, '@toolsets'))) {
-    symlinkSync(readlinkSync(join(modules, '@toolsets', pkg)), join(copy, 'node_modules/@toolsets', pkg));
-  }
-  return copy;
-}
 
 /** Waits for a server app's "serving over streamable HTTP" log line and returns its origin. */
 function servingOrigin(app: ChildProcess): Promise<string> {
@@ -68,20 +41,10 @@ async function mcpClient(era: 'modern' | 'legacy', url: string, headers: Record<
 describe('in a throwaway copy of the workspace', () => {
   let copy: string;
 
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|JEST_)/.test(key)));
-  Object.assign(env, { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', CI: 'true', NO_COLOR: '1' });
-  delete env['FORCE_COLOR'];
-
-  function nx(...args: string[]): string {
-    const run = spawnSync(process.execPath, [join(copy, 'node_modules/nx/dist/bin/nx.js'), ...args], { cwd: copy, env, encoding: 'utf-8' });
-    // eslint and Nx colour their output even when asked not to; the assertions read plain text.
-    const output = stripVTControlCharacters(`${run.stdout}\n${run.stderr}`);
-    if (run.status !== 0) throw new Error(`nx ${args.join(' ')} exited with ${run.status}:\n${output}`);
-    return output;
-  }
+  const nx = (...args: string[]) => nxIn(copy, ...args);
 
   beforeAll(() => {
-    copy = copyWorkspace();
+    copy = copyWorkspace('toolsets-generators-');
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 

@@ -1,0 +1,48 @@
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { stripVTControlCharacters } from 'node:util';
+
+const workspaceRoot = join(__dirname, '../../../..');
+
+/**
+ * A throwaway copy of this workspace: its files (tracked and untracked, not ignored) and a
+ * node_modules of links to the installed one, except `@toolsets/*`, which point into the copy.
+ */
+export function copyWorkspace(prefix: string): string {
+  const copy = mkdtempSync(join(tmpdir(), prefix));
+  const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '-z'], { cwd: workspaceRoot, encoding: 'utf-8' })
+    .split('\0')
+    .filter((file) => file && existsSync(join(workspaceRoot, file)));
+  for (const file of files) {
+    mkdirSync(dirname(join(copy, file)), { recursive: true });
+    copyFileSync(join(workspaceRoot, file), join(copy, file));
+  }
+  const modules = join(workspaceRoot, 'node_modules');
+  mkdirSync(join(copy, 'node_modules/@toolsets'), { recursive: true });
+  for (const entry of readdirSync(modules)) {
+    if (entry !== '@toolsets') symlinkSync(join(modules, entry), join(copy, 'node_modules', entry));
+  }
+  for (const pkg of readdirSync(join(modules, '@toolsets'))) {
+    symlinkSync(readlinkSync(join(modules, '@toolsets', pkg)), join(copy, 'node_modules/@toolsets', pkg));
+  }
+  return copy;
+}
+
+/** Runs the copy's own Nx there, in CI mode and without colour, returning the exit status and plain-text output. */
+export function runNx(copy: string, ...args: string[]): { status: number | null; output: string } {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|JEST_)/.test(key)));
+  Object.assign(env, { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', CI: 'true', NO_COLOR: '1' });
+  delete env['FORCE_COLOR'];
+  const run = spawnSync(process.execPath, [join(copy, 'node_modules/nx/dist/bin/nx.js'), ...args], { cwd: copy, env, encoding: 'utf-8' });
+  // eslint and Nx colour their output even when asked not to; the assertions read plain text.
+  return { status: run.status, output: stripVTControlCharacters(`${run.stdout}\n${run.stderr}`) };
+}
+
+/** Like runNx, and throws with the output when Nx fails. */
+export function nxIn(copy: string, ...args: string[]): string {
+  const { status, output } = runNx(copy, ...args);
+  if (status !== 0) throw new Error(`nx ${args.join(' ')} exited with ${status}:\n${output}`);
+  return output;
+}
