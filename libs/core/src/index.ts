@@ -5,10 +5,17 @@ export { Field } from './decorators/field.decorator';
 export { Result } from './decorators/result.decorator';
 export { Tool, type ToolOptions, type ToolMethod } from './decorators/tool.decorator';
 export { Toolset } from './decorators/toolset.decorator';
+export { Prompt, type PromptOptions, type PromptMethod } from './decorators/prompt.decorator';
+export { Resource, ResourceTemplate, type ResourceOptions, type ResourceTemplateOptions } from './decorators/resource.decorator';
+export { Complete } from './decorators/complete.decorator';
+export type { Completer, CompletionContext } from './metadata/completer-metadata';
+export { userMessage, assistantMessage, type PromptMessage, type PromptOutput, type PromptContent } from './results/prompt-message';
+export type { ResourceBody } from './results/resource-body';
 
 export { ToolResult } from './results/tool-result';
 export { ToolError } from './results/tool-error';
 export { isToolError } from './results/is-tool-error';
+export { withContent, ResultWithContent, image, audio, embeddedResource, resourceLink, type ExtraContent, type BinaryData } from './results/tool-content';
 
 export { unionOf, type TypeSpec, type TypeThunk, type UnionSpec, type EnumLike } from './types/type-spec';
 export type { ClassType } from './types/class-type';
@@ -21,7 +28,7 @@ export type { ToolAnnotations } from './metadata/tool-metadata';
 export { runContractGate } from './gate/contract-gate';
 export { findToolsets } from './gate/find-toolsets';
 export { describeCatalog } from './gate/contract-report';
-export type { ToolCatalog, CompiledTool, CompiledToolset } from './gate/tool-catalog';
+export type { ToolCatalog, CompiledTool, CompiledToolset, CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './gate/tool-catalog';
 
 export {
   buildServer,

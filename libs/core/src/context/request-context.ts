@@ -1,3 +1,4 @@
+import type { LoggingLevel } from '@modelcontextprotocol/server';
 import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
 import { credentialEnvironmentVariable } from './credential-env';
@@ -28,6 +29,7 @@ export interface RequestContextInit {
   signal: AbortSignal;
   client: () => ClientInfo | undefined;
   sendProgress?: (progress: number, total?: number, message?: string) => Promise<void>;
+  sendLog?: (level: LoggingLevel, data: unknown) => Promise<void>;
 }
 
 /**
@@ -87,6 +89,16 @@ export class RequestContext {
   /** Reports progress to the client, if it asked for progress on this call; otherwise does nothing. */
   async progress(progress: number, total?: number, message?: string): Promise<void> {
     await this.#init.sendProgress?.(progress, total, message);
+  }
+
+  /**
+   * Logs to the client (`notifications/message`, at or above the level it asked for) and to the
+   * server log, with this request's credential values redacted from both. `data` is any JSON value.
+   * 2026-07-28 clients choose the level per request; 2025-era clients with `logging/setLevel`,
+   * which over stateless HTTP lasts only for the request that sets it (see the README).
+   */
+  async log(level: LoggingLevel, data: unknown): Promise<void> {
+    await this.#init.sendLog?.(level, data);
   }
 
   private findCredential(name: string): string | undefined {

@@ -13,6 +13,12 @@ export interface ToolOptions<R extends ToolReturns, A extends ClassType | undefi
   description: string;
   /** The argument DTO class; its `@Field`s become the closed `inputSchema`. */
   args?: A;
+  /**
+   * The arguments as a raw JSON Schema (2020-12) instead of an `args` class: advertised exactly as
+   * written (`$schema`, `$defs`, `$ref` kept), validated on every call; the method receives the
+   * plain object. An escape hatch: a DTO class gives a typed, checked instance.
+   */
+  inputSchema?: Record<string, unknown>;
   /** The result class, or `[ResultClass, ToolError]` when the tool can fail in a structured way. */
   returns: R;
   annotations?: ToolAnnotations;

@@ -2,6 +2,9 @@
 export interface ViolationSite {
   toolset?: string;
   tool?: string;
+  prompt?: string;
+  /** A resource's URI or a template's URI template. */
+  resource?: string;
   /** e.g. `SearchResult.matches[].score` */
   path?: string;
 }
@@ -33,6 +36,8 @@ function describeSite(site: ViolationSite): string {
   const parts = [
     site.toolset && `toolset '${site.toolset}'`,
     site.tool && `tool '${site.tool}'`,
+    site.prompt && `prompt '${site.prompt}'`,
+    site.resource && `resource '${site.resource}'`,
     site.path && site.path,
   ].filter(Boolean);
   return parts.length ? `[${parts.join(' > ')}] ` : '';

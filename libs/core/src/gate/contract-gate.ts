@@ -31,7 +31,10 @@ import { compileClassProjector } from '../values/result-projector';
 import { compileRuleCheck } from '../values/rule-check';
 import { compileDroppedKeysFinder } from '../values/dropped-keys';
 import { invalidPatterns, lazyValidator } from '../values/lazy-validator';
-import type { CompiledTool, CompiledToolset, OutputArm, ToolCatalog } from './tool-catalog';
+import { DuplicateMemberError } from '../errors/duplicate-member.error';
+import { InvalidInputSchemaError } from '../errors/invalid-input-schema.error';
+import { MemberInspector } from './member-inspector';
+import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate, CompiledTool, CompiledToolset, OutputArm, ToolCatalog } from './tool-catalog';
 
 const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProperties: false } as TSchema;
 
@@ -45,22 +48,42 @@ export function runContractGate(serverName: string, toolsetClasses: readonly Cla
   gate.reportStandardDecorators();
   const tools = new Map<string, CompiledTool>();
   const origin = (t: CompiledTool) => ({ toolset: t.toolset.name, className: t.toolset.cls.name, methodName: t.methodName });
+  const prompts = new Map<string, CompiledPrompt>();
+  const resources = new Map<string, CompiledResource>();
+  const templates = new Map<string, CompiledResourceTemplate>();
+  const where = (member: { toolset: CompiledToolset; methodName: string }) => `${member.toolset.cls.name}.${member.methodName}() (toolset '${member.toolset.name}')`;
   for (const toolset of toolsets) {
     for (const tool of toolset.tools) {
       const existing = tools.get(tool.name);
       if (existing) gate.violations.push(new DuplicateToolNameError(tool.name, origin(existing), origin(tool)));
       else tools.set(tool.name, tool);
     }
+    for (const prompt of toolset.prompts) {
+      const existing = prompts.get(prompt.name);
+      if (existing) gate.violations.push(new DuplicateMemberError('prompt', prompt.name, where(existing), where(prompt)));
+      else prompts.set(prompt.name, prompt);
+    }
+    for (const resource of toolset.resources) {
+      const existing = resources.get(resource.uri);
+      if (existing) gate.violations.push(new DuplicateMemberError('resource', resource.uri, where(existing), where(resource)));
+      else resources.set(resource.uri, resource);
+    }
+    for (const template of toolset.templates) {
+      const existing = templates.get(template.descriptor.uriTemplate);
+      if (existing) gate.violations.push(new DuplicateMemberError('resource', template.descriptor.uriTemplate, where(existing), where(template)));
+      else templates.set(template.descriptor.uriTemplate, template);
+    }
   }
   if (gate.violations.length > 0) throw new ContractError(serverName, gate.violations);
   checkValidationShortcut(gate.dtoClasses);
-  return { toolsets, tools };
+  return { toolsets, tools, prompts, resources, templates: [...templates.values()] };
 }
 
 class ContractGate {
   /** Shared with the model builder, so violations stay in the order they were found. */
   readonly violations: ContractViolation[] = [];
   private readonly models = new ClassModelBuilder(this.violations);
+  private readonly members = new MemberInspector(this.violations, this.models);
   private readonly arms = new Map<ClassModel, OutputArm>();
   private standardReported = false;
 
@@ -92,13 +115,20 @@ class ContractGate {
       cls,
       credentialHeaders: (metadata.options.credentialHeaders ?? []).map((h) => h.toLowerCase()),
       tools: [],
+      prompts: [],
+      resources: [],
+      templates: [],
     };
     const tools = metadataStorage.getTools(cls);
-    if (tools.length === 0) this.report(new EmptyToolsetError(name, cls.name));
+    if (tools.length === 0 && metadataStorage.getPrompts(cls).length === 0 && metadataStorage.getResources(cls).length === 0) {
+      this.report(new EmptyToolsetError(name, cls.name));
+    }
     for (const tool of tools) {
       const compiled = this.inspectTool(toolset, tool);
       if (compiled) toolset.tools.push(compiled);
     }
+    this.members.inspectPrompts(toolset);
+    this.members.inspectResources(toolset);
     return toolset;
   }
 
@@ -114,9 +144,10 @@ class ContractGate {
     }
     const arms = this.inspectReturns(site, tool);
     const args = this.inspectArgs(site, toolset, options.args);
+    const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
     if (this.violations.length > before || !arms || args === null) return undefined;
 
-    const inputSchema = args ? emitClass(args, 'input') : NO_ARGS_SCHEMA;
+    const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : NO_ARGS_SCHEMA);
     const ok = this.outputArm(arms.ok);
     const error = arms.error && this.outputArm(arms.error);
     const okSchema = ok.schema;
@@ -148,7 +179,7 @@ class ContractGate {
       descriptor,
       inputSchema,
       inputValidator: lazyValidator(inputSchema),
-      materialize: args ? compileMaterializer(args) : undefined,
+      materialize: args ? compileMaterializer(args) : rawInput ? passThrough : undefined,
       checkArgRules: args ? compileRuleCheck(args) : undefined,
       ok,
       error,
@@ -215,6 +246,31 @@ class ContractGate {
     return model;
   }
 
+  /**
+   * A tool's arguments given as a raw JSON Schema (2020-12) instead of a DTO: advertised exactly as
+   * written, object-rooted, every `$ref` inside it, compiled at startup.
+   */
+  private inspectRawInputSchema(site: ViolationSite, schema: unknown, alsoArgs: boolean): TSchema | undefined {
+    const before = this.violations.length;
+    if (alsoArgs) this.report(new InvalidInputSchemaError(site, 'is given together with `args`; a tool takes one or the other'));
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || (schema as { type?: unknown }).type !== 'object') {
+      this.report(new InvalidInputSchemaError(site, 'is not rooted in an object (`type: "object"`): tool arguments are a JSON object'));
+      return undefined;
+    }
+    for (const ref of refsOf(schema)) {
+      if (!ref.startsWith('#') || resolvePointer(schema, ref.slice(1)) === undefined) this.report(new InvalidInputSchemaError(site, `has a $ref ${JSON.stringify(ref)} that does not resolve inside it`));
+    }
+    if (this.violations.length > before) return undefined;
+    const wire = toWire<TSchema>(schema);
+    try {
+      lazyValidator(wire).Check({});
+    } catch (error) {
+      this.report(new InvalidInputSchemaError(site, `does not compile: ${(error as Error).message}`));
+      return undefined;
+    }
+    return wire;
+  }
+
   private report(violation: ContractViolation): void {
     this.violations.push(violation);
   }
@@ -236,6 +292,27 @@ class ContractGate {
     }
     return arm;
   }
+}
+
+const passThrough = (args: Record<string, unknown>): Record<string, unknown> => args;
+
+/** Every `$ref` value in a schema, however deep. */
+function refsOf(value: unknown): string[] {
+  if (Array.isArray(value)) return value.flatMap(refsOf);
+  if (typeof value !== 'object' || value === null) return [];
+  return Object.entries(value).flatMap(([key, item]) => (key === '$ref' && typeof item === 'string' ? [item] : refsOf(item)));
+}
+
+/** The value at a JSON pointer (`/$defs/address`), or undefined. */
+function resolvePointer(root: unknown, pointer: string): unknown {
+  if (pointer === '') return root;
+  let current = root;
+  for (const raw of pointer.split('/').slice(1)) {
+    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined;
+    current = (current as Record<string, unknown>)[key];
+  }
+  return current;
 }
 
 /** A JSON-clean copy: TypeBox keeps its markers in non-enumerable keys, which JSON drops. */

@@ -27,10 +27,21 @@ export function describeCatalog(catalog: ToolCatalog): string {
       const arms = output.anyOf ?? [output];
       lines.push(`  ${tool.name}(${args.join(', ')}) -> ${arms.map(describeObject).join(' | ')}`);
     }
+    for (const prompt of toolset.prompts) {
+      const args = (prompt.descriptor.arguments ?? []).map((argument) => (argument.required ? argument.name : `${argument.name}?`));
+      lines.push(`  prompt ${prompt.name}(${args.join(', ')})`);
+    }
+    for (const resource of toolset.resources) lines.push(`  resource ${resource.uri}${resource.descriptor.mimeType ? ` (${resource.descriptor.mimeType})` : ''}`);
+    for (const template of toolset.templates) lines.push(`  resource template ${template.descriptor.uriTemplate}${template.descriptor.mimeType ? ` (${template.descriptor.mimeType})` : ''}`);
   }
   const count = catalog.tools.size;
-  lines.push(count === 1 ? '1 tool follows the contract.' : `${count} tools follow the contract.`);
+  const others = [plural(catalog.prompts.size, 'prompt'), plural(catalog.resources.size + catalog.templates.length, 'resource')].filter((text) => !text.startsWith('0 '));
+  lines.push(`${plural(count, 'tool')}${others.length ? `, ${others.join(', ')}` : ''} follow${count === 1 && others.length === 0 ? 's' : ''} the contract.`);
   return lines.join('\n');
+}
+
+function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function describeObject(schema: JsonSchema): string {

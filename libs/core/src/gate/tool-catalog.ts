@@ -1,5 +1,6 @@
 import type { ClassType } from '../types/class-type';
-import type { Tool } from '@modelcontextprotocol/server';
+import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool, UriTemplate } from '@modelcontextprotocol/server';
+import type { Completer } from '../metadata/completer-metadata';
 import type { SchemaValidator } from '../values/lazy-validator';
 import type { TSchema } from 'typebox';
 import type { ClassModel } from '../schema/type-model';
@@ -39,16 +40,60 @@ export interface CompiledTool {
   error?: OutputArm;
 }
 
+/** A prompt's or resource template's arguments, compiled once: check, build the DTO, complete. */
+export interface CompiledArgs {
+  /** Absent for a prompt without arguments. */
+  model?: ClassModel;
+  validator: SchemaValidator;
+  materialize?: Materializer;
+  checkRules?: RuleCheck;
+  /** Completers by argument name. */
+  completers: ReadonlyMap<string, Completer>;
+}
+
+export interface CompiledPrompt {
+  name: string;
+  toolset: CompiledToolset;
+  methodName: string;
+  /** The entry advertised in `prompts/list`. */
+  descriptor: Prompt;
+  args: CompiledArgs;
+}
+
+export interface CompiledResource {
+  uri: string;
+  toolset: CompiledToolset;
+  methodName: string;
+  /** The entry advertised in `resources/list`. */
+  descriptor: Resource;
+}
+
+export interface CompiledResourceTemplate {
+  toolset: CompiledToolset;
+  methodName: string;
+  /** The entry advertised in `resources/templates/list`. */
+  descriptor: ResourceTemplate;
+  matcher: UriTemplate;
+  args: CompiledArgs;
+}
+
 export interface CompiledToolset {
   name: string;
   description?: string;
   cls: ClassType;
   credentialHeaders: readonly string[];
   tools: CompiledTool[];
+  prompts: CompiledPrompt[];
+  resources: CompiledResource[];
+  templates: CompiledResourceTemplate[];
 }
 
-/** The gate's product: every toolset and tool of one server, checked and compiled. */
+/** The gate's product: every toolset, tool, prompt and resource of one server, checked and compiled. */
 export interface ToolCatalog {
   toolsets: readonly CompiledToolset[];
   tools: ReadonlyMap<string, CompiledTool>;
+  prompts: ReadonlyMap<string, CompiledPrompt>;
+  /** Fixed resources by URI. */
+  resources: ReadonlyMap<string, CompiledResource>;
+  templates: readonly CompiledResourceTemplate[];
 }

@@ -1,5 +1,8 @@
 import type { ClassType } from '../types/class-type';
+import type { CompleterMetadata } from './completer-metadata';
 import type { FieldMetadata } from './field-metadata';
+import type { PromptMetadata } from './prompt-metadata';
+import type { ResourceMetadata } from './resource-metadata';
 import type { ResultMetadata } from './result-metadata';
 import type { ToolMetadata } from './tool-metadata';
 import type { ToolsetMetadata } from './toolset-metadata';
@@ -13,6 +16,9 @@ export class MetadataStorage {
   private readonly results = new Map<ClassType, ResultMetadata>();
   private readonly tools = new Map<ClassType, ToolMetadata[]>();
   private readonly toolsets = new Map<ClassType, ToolsetMetadata>();
+  private readonly prompts = new Map<ClassType, PromptMetadata[]>();
+  private readonly resources = new Map<ClassType, ResourceMetadata[]>();
+  private readonly completers = new Map<ClassType, CompleterMetadata[]>();
   private readonly standardUses: string[] = [];
 
   addField(metadata: FieldMetadata): void {
@@ -27,6 +33,18 @@ export class MetadataStorage {
   addTool(metadata: ToolMetadata): void {
     const own = this.tools.get(metadata.target) ?? [];
     this.tools.set(metadata.target, [...own, metadata]);
+  }
+
+  addPrompt(metadata: PromptMetadata): void {
+    this.prompts.set(metadata.target, [...(this.prompts.get(metadata.target) ?? []), metadata]);
+  }
+
+  addResource(metadata: ResourceMetadata): void {
+    this.resources.set(metadata.target, [...(this.resources.get(metadata.target) ?? []), metadata]);
+  }
+
+  addCompleter(metadata: CompleterMetadata): void {
+    this.completers.set(metadata.target, [...(this.completers.get(metadata.target) ?? []), metadata]);
   }
 
   addToolset(metadata: ToolsetMetadata): void {
@@ -69,9 +87,37 @@ export class MetadataStorage {
     return [...byMethod.values()];
   }
 
+  /** Prompts of `cls` and its ancestors; a subclass overriding the method wins. */
+  getPrompts(cls: ClassType): PromptMetadata[] {
+    return byMethod(lineage(cls).flatMap((ancestor) => this.prompts.get(ancestor) ?? []));
+  }
+
+  /** Resources and resource templates of `cls` and its ancestors. */
+  getResources(cls: ClassType): ResourceMetadata[] {
+    return byMethod(lineage(cls).flatMap((ancestor) => this.resources.get(ancestor) ?? []));
+  }
+
+  /** The completer declared on `property` of an args class (or an ancestor's). */
+  getCompleter(cls: ClassType, property: string): CompleterMetadata | undefined {
+    return lineage(cls)
+      .flatMap((ancestor) => this.completers.get(ancestor) ?? [])
+      .reverse()
+      .find((completer) => completer.propertyName === property);
+  }
+
   getToolset(cls: ClassType): ToolsetMetadata | undefined {
     return this.toolsets.get(cls);
   }
+}
+
+/** The last entry per method name, in first-declared order. */
+function byMethod<T extends { methodName: string }>(entries: T[]): T[] {
+  const map = new Map<string, T>();
+  for (const entry of entries) {
+    map.delete(entry.methodName);
+    map.set(entry.methodName, entry);
+  }
+  return [...map.values()];
 }
 
 /** The class and its ancestors, root first, stopping at `Object`/`Function.prototype`. */

@@ -14,6 +14,7 @@ export interface ToolOptionsRecord {
   title?: string;
   description?: string;
   args?: ClassType;
+  inputSchema?: unknown;
   returns?: unknown;
   annotations?: ToolAnnotations;
 }

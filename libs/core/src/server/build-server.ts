@@ -11,7 +11,11 @@ import { stderrLogger, type Logger } from './logger';
 import { LOGGER } from './logger-token';
 import { droppedKeyWarner, warnsDroppedKeys } from './dropped-key-warner';
 import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './argument-limits';
-import { callToolHandler, type CallSite, type CallToolDefinition } from './call-tool-handler';
+import { callToolHandler, type CallToolDefinition } from './call-tool-handler';
+import type { CallSite } from './member-scope';
+import { completionHandler } from './completion-handler';
+import { promptHandlers } from './prompt-handlers';
+import { resourceHandlers } from './resource-handlers';
 
 export interface BuildServerOptions {
   name: string;
@@ -83,8 +87,15 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
   const tools = [...catalog.tools.values()];
   const listResult: ListToolsResult = { tools: tools.map((tool) => tool.descriptor) };
   const info = { name: options.name, version: options.version };
+  const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
   const serverOptions = {
-    capabilities: { tools: {} },
+    capabilities: {
+      tools: {},
+      logging: {},
+      ...(catalog.prompts.size > 0 && { prompts: {} }),
+      ...(hasResources && { resources: {} }),
+      ...((catalog.prompts.size > 0 || catalog.templates.length > 0) && { completions: {} }),
+    },
     ...(options.instructions !== undefined && { instructions: options.instructions }),
   };
 
@@ -96,6 +107,10 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
     availableTools,
     ...((options.warnDroppedKeys ?? warnsDroppedKeys()) && { warnDropped: droppedKeyWarner(logger) }),
   };
+
+  const complete = completionHandler(catalog, logger);
+  const prompts = catalog.prompts.size > 0 ? promptHandlers(definition) : undefined;
+  const resources = hasResources ? resourceHandlers(definition) : undefined;
 
   const serverFactory =
     (connection: ConnectionOptions) =>
@@ -110,6 +125,16 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
       };
       server.setRequestHandler('tools/list', () => listResult);
       server.setRequestHandler('tools/call', callToolHandler(definition, site, server));
+      if (prompts) {
+        server.setRequestHandler('prompts/list', prompts.list);
+        server.setRequestHandler('prompts/get', prompts.get(site, server));
+      }
+      if (resources) {
+        server.setRequestHandler('resources/list', resources.list);
+        server.setRequestHandler('resources/templates/list', resources.templates);
+        server.setRequestHandler('resources/read', resources.read(site, server));
+      }
+      if (serverOptions.capabilities.completions) server.setRequestHandler('completion/complete', complete);
       return server;
     };
 

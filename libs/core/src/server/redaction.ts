@@ -33,7 +33,9 @@ export function redactingLogger(inner: Logger, redact: Redactor): Logger {
   };
 }
 
-function redactValue(value: unknown, redact: Redactor): unknown {
+/** `value` with every string in it (nested) passed through `redact`. */
+export function redactValue(value: unknown, redact: Redactor): unknown {
+  if (redact === NO_REDACTION) return value;
   if (typeof value === 'string') return redact(value);
   if (value instanceof Error) return redact(value.message);
   if (Array.isArray(value)) return value.map((item) => redactValue(item, redact));

@@ -4,6 +4,8 @@ import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
 import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
+import { ResultWithContent, type ExtraContent } from '../results/tool-content';
+import { contentProblems } from '../values/content-check';
 import { describeArgumentErrors, describeResultErrors } from './argument-errors';
 import { checkArgumentLimits, type ArgumentLimits } from './argument-limits';
 import type { DroppedKeyWarner } from './dropped-key-warner';
@@ -47,7 +49,23 @@ export async function runToolCall(tool: CompiledTool, rawArgs: unknown, scope: C
   } catch (error) {
     return thrownResult(tool, error, scope.logger, scope.warnDropped);
   }
+  if (returned instanceof ResultWithContent) return withExtraContent(tool, toResult(tool, returned.result, scope.logger, scope.warnDropped), returned.content, scope.logger);
   return toResult(tool, returned, scope.logger, scope.warnDropped);
+}
+
+/** Appends the blocks a tool attached after its JSON text block, once they are checked. */
+function withExtraContent(tool: CompiledTool, result: CallToolResult, extra: readonly ExtraContent[], logger: Logger): CallToolResult {
+  if (result.structuredContent === undefined) return result;
+  const problems = contentProblems(extra);
+  if (problems.length > 0) {
+    const correlationId = randomUUID();
+    logger.error('tool attached content that cannot be sent', { correlationId, tool: tool.name, errors: problems });
+    return textError(
+      `The tool '${tool.name}' attached content that cannot be sent, so its result was not sent. ` +
+        `This is a server bug; the server log has the details under correlation id ${correlationId}.`,
+    );
+  }
+  return { ...result, content: [...result.content, ...extra] };
 }
 
 /**

@@ -1,6 +1,6 @@
 // Compile-time contract of @Tool, checked by `nx run core:typecheck` (tsc), never executed.
 // Each @ts-expect-error must stay an error: if the typing loosens, tsc reports it as unused.
-import { Field, isToolError, Tool, ToolError, ToolResult, Toolset } from '../../src';
+import { Field, image, isToolError, Prompt, Resource, ResourceTemplate, Tool, ToolError, ToolResult, Toolset, userMessage, withContent } from '../../src';
 
 class SearchArgs {
   @Field()
@@ -35,6 +35,31 @@ export class AcceptedShapes {
   @Tool({ description: 'A promise of it.', returns: SearchResult })
   async promised(): Promise<SearchResult> {
     return { message: 'later', count: 2 };
+  }
+
+  @Tool({ description: 'A result with an image beside it.', returns: SearchResult })
+  withImage() {
+    return withContent({ message: 'one', count: 1 }, image(new Uint8Array([1]), 'image/png'));
+  }
+
+  @Tool({ description: 'A raw input schema: the method takes the plain object.', inputSchema: { type: 'object' }, returns: SearchResult })
+  raw(args: Record<string, unknown>): SearchResult {
+    return { message: String(args['query']), count: 0 };
+  }
+
+  @Prompt({ description: 'A prompt with typed arguments.', args: SearchArgs })
+  prompt(args: SearchArgs) {
+    return [userMessage(`Search for ${args.query}.`)];
+  }
+
+  @Resource({ uri: 'docs://readme', description: 'Text.' })
+  readme() {
+    return 'hello';
+  }
+
+  @ResourceTemplate({ uriTemplate: 'search://{query}', description: 'Bytes.', args: SearchArgs })
+  async template(args: SearchArgs) {
+    return new TextEncoder().encode(args.query);
   }
 
   @Tool({ description: 'Either arm.', args: SearchArgs, returns: [SearchResult, ToolError] })
@@ -74,6 +99,24 @@ export class RejectedShapes {
   @Tool({ description: 'x', args: SearchArgs, returns: SearchResult })
   wrongArgs(args: { id: number }): SearchResult {
     return { message: String(args.id), count: 0 };
+  }
+
+  // @ts-expect-error withContent does not loosen the result's type
+  @Tool({ description: 'x', returns: SearchResult })
+  contentOfWrongShape() {
+    return withContent({ message: 'no count' });
+  }
+
+  // @ts-expect-error a prompt returns messages or text, not a number
+  @Prompt({ description: 'x' })
+  badPrompt() {
+    return 42;
+  }
+
+  // @ts-expect-error a resource returns text or bytes
+  @Resource({ uri: 'docs://x', description: 'x' })
+  badResource() {
+    return { count: 1 };
   }
 
   @Tool({

@@ -1,0 +1,45 @@
+import { ProtocolError, ProtocolErrorCode, type CompleteResult } from '@modelcontextprotocol/server';
+import type { CompiledArgs, ToolCatalog } from '../gate/tool-catalog';
+import { clip } from '../helpers/client-text';
+import type { Logger } from './logger';
+
+/** The protocol's most values in one completion. */
+const MAX_VALUES = 100;
+
+type CompleteRequest = {
+  params: {
+    ref: { type: 'ref/prompt'; name: string } | { type: 'ref/resource'; uri: string };
+    argument: { name: string; value: string };
+    context?: { arguments?: Record<string, string> };
+  };
+};
+
+/** `completion/complete`: the completer declared with `@Complete` next to the argument, if any. */
+export function completionHandler(catalog: ToolCatalog, logger: Logger) {
+  return async (request: CompleteRequest): Promise<CompleteResult> => {
+    const { ref, argument } = request.params;
+    const args = argsOf(catalog, ref);
+    const complete = args.completers.get(argument.name);
+    if (!complete) return { completion: { values: [] } };
+    let values: readonly string[];
+    try {
+      values = await complete(String(argument.value ?? ''), { arguments: request.params.context?.arguments ?? {} });
+    } catch (error) {
+      logger.error('completer threw', { argument: argument.name, detail: error instanceof Error ? error.message : String(error) });
+      throw new ProtocolError(ProtocolErrorCode.InternalError, `Completing '${clip(argument.name)}' failed; the server log has the details.`);
+    }
+    const strings = values.filter((value): value is string => typeof value === 'string');
+    return { completion: { values: strings.slice(0, MAX_VALUES), total: strings.length, hasMore: strings.length > MAX_VALUES } };
+  };
+}
+
+function argsOf(catalog: ToolCatalog, ref: CompleteRequest['params']['ref']): CompiledArgs {
+  if (ref.type === 'ref/prompt') {
+    const prompt = catalog.prompts.get(ref.name);
+    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt '${clip(ref.name)}'.`);
+    return prompt.args;
+  }
+  const template = catalog.templates.find((candidate) => candidate.descriptor.uriTemplate === ref.uri);
+  if (!template) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource template '${clip(String(ref.uri))}'.`);
+  return template.args;
+}

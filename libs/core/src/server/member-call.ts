@@ -1,0 +1,53 @@
+import { randomUUID } from 'node:crypto';
+import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { MissingCredentialError } from '../errors/missing-credential.error';
+import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
+import type { CompiledArgs } from '../gate/tool-catalog';
+import { isToolError } from '../results/is-tool-error';
+import { describeArgumentErrors } from './argument-errors';
+import type { Logger } from './logger';
+import type { MemberScope } from './member-scope';
+
+/**
+ * Checks a prompt's or template's arguments against their DTO and builds its instance; a bad
+ * argument is the caller's mistake: Invalid Params, saying which and why.
+ */
+export function memberInput(args: CompiledArgs, raw: Record<string, unknown>, what: string): unknown {
+  if (!args.validator.Check(raw)) {
+    const declared = args.model?.fields.map((field) => field.name) ?? [];
+    throw invalidParams(what, describeArgumentErrors(args.validator.Errors(raw), declared));
+  }
+  const input = args.materialize ? args.materialize(raw) : {};
+  const broken = args.checkRules?.(input) ?? [];
+  if (broken.length > 0) throw invalidParams(what, broken.map((p) => `'${p.path.join('.')}': ${p.message}.`));
+  return input;
+}
+
+/** Calls a toolset member for one request. What it throws reaches the client as a JSON-RPC error. */
+export async function invokeMember(scope: MemberScope, methodName: string, input: unknown, what: string): Promise<unknown> {
+  try {
+    return await scope.instantiate()[methodName](input);
+  } catch (error) {
+    throw memberError(error, scope.logger, what);
+  }
+}
+
+/** A member's own output that cannot be sent: a server bug, logged under a correlation id. */
+export function unsendable(logger: Logger, what: string, problems: readonly string[]): ProtocolError {
+  const correlationId = randomUUID();
+  logger.error(`${what} produced output that cannot be sent`, { correlationId, errors: problems });
+  return new ProtocolError(ProtocolErrorCode.InternalError, `The ${what} produced output that cannot be sent. This is a server bug; the server log has the details under correlation id ${correlationId}.`);
+}
+
+function memberError(error: unknown, logger: Logger, what: string): ProtocolError {
+  if (error instanceof ProtocolError) return error;
+  if (isToolError(error)) return new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.error}: ${error.detail}`);
+  if (error instanceof MissingCredentialError || error instanceof UndeclaredCredentialError) return new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message);
+  const correlationId = randomUUID();
+  logger.error(`${what} threw`, { correlationId, error: error instanceof Error ? error.name : typeof error, detail: error instanceof Error ? error.message : String(error) });
+  return new ProtocolError(ProtocolErrorCode.InternalError, `The ${what} failed unexpectedly. The server log has the details under correlation id ${correlationId}.`);
+}
+
+function invalidParams(what: string, problems: readonly string[]): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Invalid arguments for ${what}:\n${problems.map((p) => `- ${p}`).join('\n')}`);
+}

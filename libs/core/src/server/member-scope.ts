@@ -1,0 +1,124 @@
+import { CLIENT_INFO_META_KEY, type LoggingLevel, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { DependencyContainer } from 'tsyringe';
+import { credentialEnvironmentVariable } from '../context/credential-env';
+import { headersOf } from '../context/header-source';
+import { RequestContext, type ClientInfo, type HeaderSource, type ProtocolEra, type TransportKind } from '../context/request-context';
+import type { CompiledToolset } from '../gate/tool-catalog';
+import type { ClassType } from '../types/class-type';
+import type { ArgumentLimits } from './argument-limits';
+import type { Logger } from './logger';
+import { LOGGER } from './logger-token';
+import { NO_REDACTION, redactingLogger, redactorFor, redactValue, type Redactor } from './redaction';
+import type { ToolsetInstantiator } from './tool-call';
+
+/** What the handlers of one SDK `Server` instance know about where its requests come from. */
+export interface CallSite {
+  transport?: TransportKind;
+  era?: ProtocolEra;
+  /** Headers of a long-lived connection; HTTP requests bring their own. */
+  headers: HeaderSource;
+  environment?: Readonly<Record<string, string | undefined>>;
+  limits: Readonly<ArgumentLimits>;
+}
+
+/** Built once per server definition: what every call into a toolset needs that does not vary per call. */
+export interface ServingDefinition {
+  root: DependencyContainer;
+  /** Toolsets with no constructor parameters: built with `new` while nothing is registered for them. */
+  direct: ReadonlySet<ClassType>;
+  logger: Logger;
+}
+
+/** How one request reaches a toolset member (tool, prompt, resource): its instance and its logger. */
+export interface MemberScope {
+  instantiate: ToolsetInstantiator;
+  /** The server's logger with this request's credential values redacted. */
+  logger: Logger;
+}
+
+/**
+ * The scope of one request into `toolset`'s member `member`: a toolset instance made for it (in a
+ * child container holding its RequestContext), and a logger that cannot show its credentials.
+ */
+export function memberScope(definition: ServingDefinition, site: CallSite, server: Server, ctx: ServerContext, toolset: CompiledToolset, member: string): MemberScope {
+  const headers = ctx.http?.req ? headersOf(ctx.http.req.headers) : site.headers;
+  const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
+  const redact = redactorOf(toolset, transport, headers, site.environment);
+  const logger = redactingLogger(definition.logger, redact);
+  const cls = toolset.cls as new () => Record<string, (input: unknown) => unknown>;
+  // Checked per call, so a class the app registers after buildServer still comes from the container.
+  const instantiate =
+    definition.direct.has(cls) && !definition.root.isRegistered(cls as never, true)
+      ? () => new cls()
+      : () => {
+          const scope = definition.root.createChildContainer();
+          const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment } as const;
+          scope.register(RequestContext, { useValue: contextFor(toolset, member, ctx, server, where, logger, redact) });
+          if (logger !== definition.logger) scope.register(LOGGER, { useValue: logger });
+          return scope.resolve(cls);
+        };
+  return { instantiate, logger };
+}
+
+/**
+ * The request's own credential values, so nothing it logs can show them. Built on the first line
+ * logged: most calls log nothing.
+ */
+function redactorOf(toolset: CompiledToolset, transport: TransportKind, headers: HeaderSource, environment: CallSite['environment']): Redactor {
+  if (toolset.credentialHeaders.length === 0) return NO_REDACTION;
+  let redact: Redactor | undefined;
+  return (text) => (redact ??= secretsRedactor(toolset, transport, headers, environment))(text);
+}
+
+function secretsRedactor(toolset: CompiledToolset, transport: TransportKind, headers: HeaderSource, environment: CallSite['environment']): Redactor {
+  const secrets: [string, string][] = [];
+  for (const header of toolset.credentialHeaders) {
+    const value = transport === 'stdio' ? environment?.[credentialEnvironmentVariable(header)] : headers.get(header);
+    if (value) secrets.push([header, value]);
+  }
+  return redactorFor(secrets);
+}
+
+const SERVER_LOG_LEVEL: Record<LoggingLevel, keyof Logger> = {
+  debug: 'info',
+  info: 'info',
+  notice: 'info',
+  warning: 'warn',
+  error: 'error',
+  critical: 'error',
+  alert: 'error',
+  emergency: 'error',
+};
+
+function contextFor(
+  toolset: CompiledToolset,
+  member: string,
+  ctx: ServerContext,
+  server: Server,
+  where: { transport: TransportKind; era: ProtocolEra; headers: HeaderSource; environment?: CallSite['environment'] },
+  logger: Logger,
+  redact: Redactor,
+): RequestContext {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  return new RequestContext({
+    ...where,
+    toolset: toolset.name,
+    tool: member,
+    credentialHeaders: toolset.credentialHeaders,
+    signal: ctx.mcpReq.signal,
+    client: () => (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion(),
+    sendProgress:
+      progressToken === undefined
+        ? undefined
+        : (progress, total, message) =>
+            ctx.mcpReq.notify({
+              method: 'notifications/progress',
+              params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
+            }),
+    sendLog: (level, data) => {
+      const clean = redactValue(data, redact);
+      logger[SERVER_LOG_LEVEL[level]]('tool log', { toolset: toolset.name, tool: member, level, data: clean });
+      return ctx.mcpReq.log(level, clean, toolset.name);
+    },
+  });
+}

@@ -1,0 +1,50 @@
+import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ListPromptsResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { ToolCatalog } from '../gate/tool-catalog';
+import { clip } from '../helpers/client-text';
+import type { PromptMessage, PromptOutput } from '../results/prompt-message';
+import { contentProblems } from '../values/content-check';
+import type { ExtraContent } from '../results/tool-content';
+import { invokeMember, memberInput, unsendable } from './member-call';
+import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
+
+type GetPromptRequest = { params: { name: string; arguments?: Record<string, string> } };
+
+/** `prompts/list` (computed once) and a `prompts/get` handler for each SDK `Server` instance. */
+export function promptHandlers(definition: ServingDefinition & { catalog: ToolCatalog }) {
+  const { catalog } = definition;
+  const listResult: ListPromptsResult = { prompts: [...catalog.prompts.values()].map((prompt) => prompt.descriptor) };
+  return {
+    list: (): ListPromptsResult => listResult,
+    get: (site: CallSite, server: Server) => async (request: GetPromptRequest, ctx: ServerContext): Promise<GetPromptResult> => {
+      const prompt = catalog.prompts.get(request.params.name);
+      if (!prompt) {
+        const names = [...catalog.prompts.keys()];
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt '${clip(request.params.name)}'. Available prompts: ${names.join(', ') || 'none'}.`);
+      }
+      const what = `prompt '${prompt.name}'`;
+      const input = memberInput(prompt.args, request.params.arguments ?? {}, what);
+      const scope = memberScope(definition, site, server, ctx, prompt.toolset, prompt.name);
+      const output = (await invokeMember(scope, prompt.methodName, input, what)) as PromptOutput;
+      const messages = messagesOf(output);
+      const problems = messageProblems(messages);
+      if (problems.length > 0) throw unsendable(scope.logger, what, problems);
+      return { ...(prompt.descriptor.description !== undefined && { description: prompt.descriptor.description }), messages: messages as GetPromptResult['messages'] };
+    },
+  };
+}
+
+function messagesOf(output: PromptOutput): PromptMessage[] {
+  if (typeof output === 'string') return [{ role: 'user', content: { type: 'text', text: output } }];
+  return Array.isArray(output) ? [...output] : [output as PromptMessage];
+}
+
+function messageProblems(messages: readonly PromptMessage[]): string[] {
+  if (messages.length === 0) return ['no messages: return at least one'];
+  return messages.flatMap((message, index) => {
+    const at = `messages[${index}]`;
+    if (message?.role !== 'user' && message?.role !== 'assistant') return [`${at}: role must be 'user' or 'assistant' (use userMessage() or assistantMessage())`];
+    const content = message.content;
+    if (content?.type === 'text') return typeof content.text === 'string' ? [] : [`${at}: a text block needs its text`];
+    return contentProblems([content as ExtraContent]).map((problem) => problem.replace('content[0]', at));
+  });
+}

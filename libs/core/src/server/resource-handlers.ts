@@ -1,0 +1,62 @@
+import {
+  ResourceNotFoundError,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ReadResourceResult,
+  type Server,
+  type ServerContext,
+} from '@modelcontextprotocol/server';
+import type { ToolCatalog } from '../gate/tool-catalog';
+import { clip } from '../helpers/client-text';
+import type { ResourceBody } from '../results/resource-body';
+import { base64Of } from '../results/tool-content';
+import { invokeMember, memberInput, unsendable } from './member-call';
+import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
+
+type ReadRequest = { params: { uri: string } };
+type Contents = ReadResourceResult['contents'][number];
+
+/** `resources/list` and `resources/templates/list` (computed once) and a `resources/read` handler for each SDK `Server` instance. */
+export function resourceHandlers(definition: ServingDefinition & { catalog: ToolCatalog }) {
+  const { catalog } = definition;
+  const listResult: ListResourcesResult = { resources: [...catalog.resources.values()].map((resource) => resource.descriptor) };
+  const templatesResult: ListResourceTemplatesResult = { resourceTemplates: catalog.templates.map((template) => template.descriptor) };
+  return {
+    list: (): ListResourcesResult => listResult,
+    templates: (): ListResourceTemplatesResult => templatesResult,
+    read: (site: CallSite, server: Server) => async (request: ReadRequest, ctx: ServerContext): Promise<ReadResourceResult> => {
+      const uri = request.params.uri;
+      const resource = catalog.resources.get(uri);
+      if (resource) {
+        const what = `resource '${uri}'`;
+        const scope = memberScope(definition, site, server, ctx, resource.toolset, resource.descriptor.name);
+        const body = (await invokeMember(scope, resource.methodName, undefined, what)) as ResourceBody;
+        return { contents: [contentsOf(uri, resource.descriptor.mimeType, body, () => unsendable(scope.logger, what, ['it returned neither text nor bytes']))] };
+      }
+      for (const template of catalog.templates) {
+        const variables = template.matcher.match(uri);
+        if (!variables) continue;
+        const what = `resource template '${template.descriptor.uriTemplate}'`;
+        const raw = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value]));
+        const input = memberInput(template.args, raw, what);
+        const scope = memberScope(definition, site, server, ctx, template.toolset, template.descriptor.name);
+        const body = (await invokeMember(scope, template.methodName, input, what)) as ResourceBody;
+        return { contents: [contentsOf(uri, template.descriptor.mimeType, body, () => unsendable(scope.logger, what, ['it returned neither text nor bytes']))] };
+      }
+      throw new ResourceNotFoundError(uri, `No resource matches '${clip(uri)}'; resources/list and resources/templates/list say what there is.`);
+    },
+  };
+}
+
+/** A resource body as `resources/read` sends it: the URI and mime type filled in, bytes as base64. */
+function contentsOf(uri: string, declaredMimeType: string | undefined, body: ResourceBody, bad: () => Error): Contents {
+  const mime = (own?: string) => {
+    const mimeType = own ?? declaredMimeType;
+    return mimeType === undefined ? {} : { mimeType };
+  };
+  if (typeof body === 'string') return { uri, ...mime(), text: body };
+  if (body instanceof Uint8Array) return { uri, ...mime(), blob: base64Of(body) };
+  if (body && typeof body === 'object' && 'text' in body && typeof body.text === 'string') return { uri, ...mime(body.mimeType), text: body.text };
+  if (body && typeof body === 'object' && 'blob' in body && (typeof body.blob === 'string' || body.blob instanceof Uint8Array)) return { uri, ...mime(body.mimeType), blob: base64Of(body.blob) };
+  throw bad();
+}
