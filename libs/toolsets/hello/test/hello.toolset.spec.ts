@@ -66,4 +66,25 @@ describe('HelloToolset', () => {
     expect((await legacy.call('hello', { name: 'Lin' })).structuredContent).toEqual({ message: 'Hello, Lin!' });
     await legacy.close();
   });
+
+  it('offers a welcome prompt whose arguments are checked', async () => {
+    const client = toolset.client as import('@modelcontextprotocol/client').Client;
+    const prompt = await client.getPrompt({ name: 'welcome', arguments: { name: 'Ada', team: 'compilers' } });
+    expect(prompt.messages).toEqual([
+      { role: 'user', content: { type: 'text', text: 'Write a two-sentence welcome note for Ada, who is joining the compilers team. Keep it warm and specific.' } },
+      { role: 'assistant', content: { type: 'text', text: 'Welcome, Ada!' } },
+    ]);
+    await expect(client.getPrompt({ name: 'welcome', arguments: { name: 'Ada' } })).rejects.toThrow(/'team'/);
+  });
+
+  it('serves its languages as a resource, the word for hello per language as a template, and completes the language', async () => {
+    const client = toolset.client as import('@modelcontextprotocol/client').Client;
+    expect((await client.readResource({ uri: 'hello://languages' })).contents).toEqual([
+      { uri: 'hello://languages', mimeType: 'text/plain', text: 'english\nfrench\ngerman\nspanish\nswahili' },
+    ]);
+    expect((await client.readResource({ uri: 'hello://greeting/swahili' })).contents[0]).toMatchObject({ text: 'Jambo' });
+    await expect(client.readResource({ uri: 'hello://greeting/klingon' })).rejects.toThrow(/'language'/);
+    const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'hello://greeting/{language}' }, argument: { name: 'language', value: 'S' } });
+    expect(completion.completion.values).toEqual(['spanish', 'swahili']);
+  });
 });

@@ -1,5 +1,5 @@
-import { ArrayMaxSize, ArrayMinSize, IsOptional, MaxLength, MinLength } from 'class-validator';
-import { Field, Result, ToolResult } from '@toolsets/core';
+import { ArrayMaxSize, ArrayMinSize, IsIn, IsOptional, MaxLength, MinLength } from 'class-validator';
+import { Complete, Field, Result, ToolResult } from '@toolsets/core';
 
 export class HelloArgs {
   @Field({ description: 'Who to greet.' })
@@ -33,4 +33,26 @@ export class Greeting {
 export class TeamGreetingResult extends ToolResult {
   @Field(() => [Greeting])
   greetings!: Greeting[];
+}
+
+export class WelcomeArgs {
+  @Field({ description: 'The new team member.' })
+  @MinLength(1)
+  @MaxLength(100)
+  name!: string;
+
+  @Field({ description: 'The team they join.' })
+  @MinLength(1)
+  @MaxLength(100)
+  team!: string;
+}
+
+/** The word for hello, by language. */
+export const GREETING_LANGUAGES: Readonly<Record<string, string>> = { english: 'Hello', french: 'Bonjour', german: 'Hallo', spanish: 'Hola', swahili: 'Jambo' };
+
+export class GreetingInArgs {
+  @Field({ description: 'A language from hello://languages.' })
+  @IsIn(Object.keys(GREETING_LANGUAGES))
+  @Complete((value) => Object.keys(GREETING_LANGUAGES).filter((language) => language.startsWith(value.toLowerCase())))
+  language!: string;
 }

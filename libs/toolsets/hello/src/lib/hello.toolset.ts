@@ -1,5 +1,5 @@
-import { Tool, ToolError, Toolset } from '@toolsets/core';
-import { GreetTeamArgs, HelloArgs, HelloResult, TeamGreetingResult } from './hello.dto';
+import { Prompt, Resource, ResourceTemplate, Tool, ToolError, Toolset, assistantMessage, userMessage } from '@toolsets/core';
+import { GREETING_LANGUAGES, GreetingInArgs, GreetTeamArgs, HelloArgs, HelloResult, TeamGreetingResult, WelcomeArgs } from './hello.dto';
 
 @Toolset({ description: 'Greetings: the smallest toolset, and one with a structured failure.' })
 export class HelloToolset {
@@ -31,5 +31,23 @@ export class HelloToolset {
     }
     const greetings = args.names.map((name) => ({ name, text: `Hello, ${name}!` }));
     return { message: `Greeted ${greetings.length} team member(s).`, greetings };
+  }
+
+  @Prompt({ description: 'Ask the model to write a short, warm welcome note for someone joining a team.', args: WelcomeArgs })
+  welcome(args: WelcomeArgs) {
+    return [
+      userMessage(`Write a two-sentence welcome note for ${args.name}, who is joining the ${args.team} team. Keep it warm and specific.`),
+      assistantMessage(`Welcome, ${args.name}!`),
+    ];
+  }
+
+  @Resource({ uri: 'hello://languages', description: 'The languages hello can greet in, one per line.', mimeType: 'text/plain' })
+  languages() {
+    return Object.keys(GREETING_LANGUAGES).join('\n');
+  }
+
+  @ResourceTemplate({ uriTemplate: 'hello://greeting/{language}', description: 'The word for hello in a language (see hello://languages).', mimeType: 'text/plain', args: GreetingInArgs })
+  greetingIn(args: GreetingInArgs) {
+    return GREETING_LANGUAGES[args.language];
   }
 }

@@ -1,0 +1,141 @@
+import { Complete, Field, Prompt, RequestContext, Resource, ResourceTemplate, Result, Tool, ToolError, ToolResult, Toolset, audio, embeddedResource, image, userMessage, withContent } from '@toolsets/core';
+import { JSON_SCHEMA_2020_12, RED_PIXEL_PNG, SILENT_WAV, sleep } from './fixtures';
+
+@Result({ description: 'What the fixture did, in words.' })
+export class FixtureResult extends ToolResult {}
+
+export class PromptArguments {
+  @Field({ description: 'First test argument' })
+  @Complete((value) => ['paris', 'park', 'party'].filter((word) => word.startsWith(value)))
+  arg1!: string;
+
+  @Field({ description: 'Second test argument' })
+  arg2!: string;
+}
+
+export class EmbeddedResourceArguments {
+  @Field({ description: 'URI of the resource to embed' })
+  resourceUri!: string;
+}
+
+export class TemplateArguments {
+  @Field()
+  id!: string;
+}
+
+/**
+ * The server fixtures of `@modelcontextprotocol/conformance` (tools, prompts and resources its
+ * scenarios call by name), written as any toolset is: decorated methods, typed results.
+ */
+@Toolset({ name: 'conformance', description: 'The official conformance suite server fixtures.' })
+export class ConformanceToolset {
+  constructor(private readonly context: RequestContext) {}
+
+  @Tool({ description: 'Returns simple text.', returns: FixtureResult })
+  testSimpleText(): FixtureResult {
+    return { message: 'This is a simple text response for testing.' };
+  }
+
+  @Tool({ description: 'Returns an image beside its result.', returns: FixtureResult })
+  testImageContent() {
+    return withContent({ message: 'A 1x1 red pixel.' }, image(RED_PIXEL_PNG, 'image/png'));
+  }
+
+  @Tool({ description: 'Returns audio beside its result.', returns: FixtureResult })
+  testAudioContent() {
+    return withContent({ message: 'A silent WAV file.' }, audio(SILENT_WAV, 'audio/wav'));
+  }
+
+  @Tool({ description: 'Returns an embedded resource beside its result.', returns: FixtureResult })
+  testEmbeddedResource() {
+    return withContent({ message: 'An embedded resource.' }, embeddedResource({ uri: 'test://embedded-resource', mimeType: 'text/plain', text: 'This is an embedded resource content.' }));
+  }
+
+  @Tool({ description: 'Returns text, an image and an embedded resource.', returns: FixtureResult })
+  testMultipleContentTypes() {
+    return withContent(
+      { message: 'Multiple content types test:' },
+      image(RED_PIXEL_PNG, 'image/png'),
+      embeddedResource({ uri: 'test://mixed-content-resource', mimeType: 'application/json', text: JSON.stringify({ test: 'data', value: 123 }) }),
+    );
+  }
+
+  @Tool({ description: 'Logs three info lines to the client while it runs.', returns: FixtureResult })
+  async testToolWithLogging(): Promise<FixtureResult> {
+    await this.context.log('info', 'Tool execution started');
+    await sleep(50);
+    await this.context.log('info', 'Tool processing data');
+    await sleep(50);
+    await this.context.log('info', 'Tool execution completed');
+    return { message: 'Logged three lines.' };
+  }
+
+  @Tool({ description: 'Reports progress 0, 50 and 100 of 100.', returns: FixtureResult })
+  async testToolWithProgress(): Promise<FixtureResult> {
+    await this.context.progress(0, 100);
+    await sleep(50);
+    await this.context.progress(50, 100);
+    await sleep(50);
+    await this.context.progress(100, 100);
+    return { message: 'Progress reported.' };
+  }
+
+  @Tool({ description: 'Always fails, with a ToolError.', returns: [FixtureResult, ToolError] })
+  testErrorHandling(): FixtureResult | ToolError {
+    throw new ToolError('intentional_error', 'This tool intentionally returns an error for testing');
+  }
+
+  @Tool({
+    name: 'json_schema_2020_12_tool',
+    description: 'Tool with JSON Schema 2020-12 features',
+    inputSchema: {
+      $schema: JSON_SCHEMA_2020_12,
+      type: 'object',
+      $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      additionalProperties: false,
+    },
+    returns: FixtureResult,
+  })
+  jsonSchema(args: Record<string, unknown>): FixtureResult {
+    return { message: `Received ${JSON.stringify(args)}.` };
+  }
+
+  @Prompt({ description: 'A simple prompt without arguments.' })
+  testSimplePrompt() {
+    return 'This is a simple prompt for testing.';
+  }
+
+  @Prompt({ description: 'A prompt with two required arguments.', args: PromptArguments })
+  testPromptWithArguments(args: PromptArguments) {
+    return `Prompt with arguments: arg1='${args.arg1}', arg2='${args.arg2}'`;
+  }
+
+  @Prompt({ description: 'A prompt that embeds a resource.', args: EmbeddedResourceArguments })
+  testPromptWithEmbeddedResource(args: EmbeddedResourceArguments) {
+    return [
+      userMessage(embeddedResource({ uri: args.resourceUri, mimeType: 'text/plain', text: 'Embedded resource content for testing.' })),
+      userMessage('Please process the embedded resource above.'),
+    ];
+  }
+
+  @Prompt({ description: 'A prompt with an image.' })
+  testPromptWithImage() {
+    return [userMessage(image(RED_PIXEL_PNG, 'image/png')), userMessage('Please analyze the image above.')];
+  }
+
+  @Resource({ uri: 'test://static-text', name: 'static-text', description: 'A static text resource.', mimeType: 'text/plain' })
+  staticText() {
+    return 'This is the content of the static text resource.';
+  }
+
+  @Resource({ uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource (a PNG).', mimeType: 'image/png' })
+  staticBinary() {
+    return new Uint8Array(RED_PIXEL_PNG);
+  }
+
+  @ResourceTemplate({ uriTemplate: 'test://template/{id}/data', name: 'template-data', description: 'Data for an id.', mimeType: 'application/json', args: TemplateArguments })
+  templateData(args: TemplateArguments) {
+    return JSON.stringify({ id: args.id, templateTest: true, data: `Data for ID: ${args.id}` });
+  }
+}

@@ -1,0 +1,4 @@
+import { startApp } from '@toolsets/core';
+import { buildServers } from './servers';
+
+startApp(buildServers);

@@ -1,0 +1,54 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+/** The suite speaks 2025-era MCP only; the same fixtures answer a 2026-07-28 client over HTTP. */
+describe('the conformance fixtures, for a 2026-07-28 client over HTTP', () => {
+  let app: ChildProcess;
+  let client: Client;
+
+  beforeAll(async () => {
+    app = spawn(process.execPath, [join(__dirname, '../dist/main.js')], { env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DRAIN_DELAY_MS: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const origin = await new Promise<string>((resolve, reject) => {
+      let stderr = '';
+      app.stderr!.on('data', (chunk) => {
+        stderr += chunk;
+        const line = stderr.split('\n').find((l) => l.includes('"serving over streamable HTTP"'));
+        if (line) resolve(JSON.parse(line).origin);
+      });
+      app.on('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+    });
+    client = new Client({ name: 'modern-era', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
+  });
+  afterAll(async () => {
+    await client.close();
+    const exited = new Promise((resolve) => app.once('exit', resolve));
+    app.kill('SIGTERM');
+    await exited;
+  });
+
+  it('gets content beside results, prompts, resources and completions', async () => {
+    const image = await client.callTool({ name: 'test_image_content', arguments: {} });
+    expect(image.structuredContent).toEqual({ message: 'A 1x1 red pixel.' });
+    expect((image.content as { type: string }[]).map((block) => block.type)).toEqual(['text', 'image']);
+    expect((await client.getPrompt({ name: 'test_prompt_with_arguments', arguments: { arg1: 'a', arg2: 'b' } })).messages).toEqual([
+      { role: 'user', content: { type: 'text', text: "Prompt with arguments: arg1='a', arg2='b'" } },
+    ]);
+    expect((await client.readResource({ uri: 'test://template/7/data' })).contents).toEqual([
+      { uri: 'test://template/7/data', mimeType: 'application/json', text: '{"id":"7","templateTest":true,"data":"Data for ID: 7"}' },
+    ]);
+    expect((await client.complete({ ref: { type: 'ref/prompt', name: 'test_prompt_with_arguments' }, argument: { name: 'arg1', value: 'par' } })).completion.values).toEqual([
+      'paris',
+      'park',
+      'party',
+    ]);
+  });
+
+  it('receives the log lines of a call at the level the request asks for', async () => {
+    const levels: string[] = [];
+    client.setNotificationHandler('notifications/message', (notification) => void levels.push(`${notification.params.level}: ${notification.params.data}`));
+    await client.callTool({ name: 'test_tool_with_logging', arguments: {}, _meta: { 'io.modelcontextprotocol/logLevel': 'info' } });
+    expect(levels).toEqual(['info: Tool execution started', 'info: Tool processing data', 'info: Tool execution completed']);
+  });
+});
