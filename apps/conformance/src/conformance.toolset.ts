@@ -1,4 +1,5 @@
 import { Complete, Field, Prompt, RequestContext, Resource, ResourceTemplate, Result, Tool, ToolError, ToolResult, Toolset, audio, embeddedResource, image, userMessage, withContent } from '@toolsets/core';
+import { IsIn, IsInt } from 'class-validator';
 import { JSON_SCHEMA_2020_12, RED_PIXEL_PNG, SILENT_WAV, sleep } from './fixtures';
 
 @Result({ description: 'What the fixture did, in words.' })
@@ -16,6 +17,45 @@ export class PromptArguments {
 export class EmbeddedResourceArguments {
   @Field({ description: 'URI of the resource to embed' })
   resourceUri!: string;
+}
+
+export class ElicitationArguments {
+  @Field({ description: 'The message to show the user' })
+  message!: string;
+}
+
+export class SamplingArguments {
+  @Field({ description: 'The prompt to send to the LLM' })
+  prompt!: string;
+}
+
+/** The form `test_elicitation` asks the user to fill in. */
+export class ContactForm {
+  @Field({ description: "User's response" })
+  username!: string;
+
+  @Field({ description: "User's email address" })
+  email!: string;
+}
+
+/** SEP-1034: a default for every primitive type, from the property initializers. */
+export class DefaultsForm {
+  @Field(() => String)
+  name = 'John Doe';
+
+  @Field(() => Number)
+  @IsInt()
+  age = 30;
+
+  @Field(() => Number)
+  score = 95.5;
+
+  @Field(() => String)
+  @IsIn(['active', 'inactive', 'pending'])
+  status = 'active';
+
+  @Field(() => Boolean)
+  verified = true;
 }
 
 export class TemplateArguments {
@@ -83,6 +123,24 @@ export class ConformanceToolset {
   @Tool({ description: 'Always fails, with a ToolError.', returns: [FixtureResult, ToolError] })
   testErrorHandling(): FixtureResult | ToolError {
     throw new ToolError('intentional_error', 'This tool intentionally returns an error for testing');
+  }
+
+  @Tool({ description: 'Asks the user for a username and an email (elicitation).', args: ElicitationArguments, returns: FixtureResult })
+  async testElicitation(args: ElicitationArguments): Promise<FixtureResult> {
+    const answer = await this.context.elicit(args.message, ContactForm);
+    return { message: `User response: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}` };
+  }
+
+  @Tool({ description: 'Asks the user a form with a default for every primitive type (SEP-1034).', returns: FixtureResult })
+  async testElicitationSep1034Defaults(): Promise<FixtureResult> {
+    const answer = await this.context.elicit('Please review the defaults.', DefaultsForm);
+    return { message: `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}` };
+  }
+
+  @Tool({ description: "Asks the client's model (sampling).", args: SamplingArguments, returns: FixtureResult })
+  async testSampling(args: SamplingArguments): Promise<FixtureResult> {
+    const reply = await this.context.sample({ messages: [{ role: 'user', content: { type: 'text', text: args.prompt } }], maxTokens: 100 });
+    return { message: `LLM response: ${reply.content.type === 'text' ? reply.content.text : `[${reply.content.type}]`}` };
   }
 
   @Tool({

@@ -18,7 +18,9 @@ describe('the conformance fixtures, for a 2026-07-28 client over HTTP', () => {
       });
       app.on('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
     });
-    client = new Client({ name: 'modern-era', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client = new Client({ name: 'modern-era', version: '0' }, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
+    client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test', stopReason: 'endTurn' }) as never);
     await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
   });
   afterAll(async () => {
@@ -43,6 +45,13 @@ describe('the conformance fixtures, for a 2026-07-28 client over HTTP', () => {
       'park',
       'party',
     ]);
+  });
+
+  it('asks the user (elicitation) and the client model (sampling) through input_required round trips over stateless HTTP', async () => {
+    expect((await client.callTool({ name: 'test_elicitation', arguments: { message: 'Who are you?' } })).structuredContent).toEqual({
+      message: 'User response: action=accept, content={"username":"ada","email":"ada@example.com"}',
+    });
+    expect((await client.callTool({ name: 'test_sampling', arguments: { prompt: 'Capital of France?' } })).structuredContent).toEqual({ message: 'LLM response: Paris' });
   });
 
   it('receives the log lines of a call at the level the request asks for', async () => {

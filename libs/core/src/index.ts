@@ -41,6 +41,8 @@ export { stderrLogger, type Logger } from './server/logger';
 export { LOGGER } from './server/logger-token';
 
 export { RequestContext, type ClientInfo, type ProtocolEra, type TransportKind } from './context/request-context';
+export type { Elicitation, SampleRequest } from './context/client-input';
+export { ClientInputUnavailableError } from './server/client-input';
 export { credentialEnvironmentVariable } from './context/credential-env';
 
 export * from './errors';

@@ -1,4 +1,8 @@
-import type { LoggingLevel } from '@modelcontextprotocol/server';
+import type { CreateMessageResult, LoggingLevel } from '@modelcontextprotocol/server';
+import { ToolError } from '../results/tool-error';
+import type { ClassType } from '../types/class-type';
+import { elicitationForm } from '../values/elicitation-form';
+import type { ClientInput, Elicitation, SampleRequest } from './client-input';
 import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
 import { credentialEnvironmentVariable } from './credential-env';
@@ -30,6 +34,8 @@ export interface RequestContextInit {
   client: () => ClientInfo | undefined;
   sendProgress?: (progress: number, total?: number, message?: string) => Promise<void>;
   sendLog?: (level: LoggingLevel, data: unknown) => Promise<void>;
+  /** Elicitation and sampling, as this request's era and transport allow. */
+  clientInput?: () => ClientInput;
 }
 
 /**
@@ -99,6 +105,40 @@ export class RequestContext {
    */
   async log(level: LoggingLevel, data: unknown): Promise<void> {
     await this.#init.sendLog?.(level, data);
+  }
+
+  /**
+   * Asks the user for input described by a DTO class (flat: string, number, integer, boolean and
+   * enum fields) and returns it filled in and checked like tool arguments, or the user's decline or
+   * cancel. 2026-07-28 clients answer through an `input_required` round trip, which runs the tool
+   * again from the start with the answer (keep what comes before `elicit` free of side effects);
+   * 2025-era clients over stdio answer a server-to-client request. A client that cannot answer (no
+   * elicitation capability; a 2025-era client over stateless HTTP) gets an isError result saying why.
+   */
+  async elicit<T extends object>(message: string, form: ClassType<T>): Promise<Elicitation<T>> {
+    const compiled = elicitationForm(form);
+    const answer = await this.requireInput().elicit({ message, requestedSchema: compiled.requestedSchema });
+    if (answer.action !== 'accept') return { action: answer.action };
+    const content = answer.content ?? {};
+    const problems = compiled.validator.Check(content)
+      ? (compiled.checkRules?.(compiled.materialize(content as Record<string, unknown>)) ?? []).map((p) => `'${p.path.join('.')}': ${p.message}`)
+      : [...compiled.validator.Errors(content)].map((error) => `'${error.instancePath.slice(1) || form.name}': ${error.message}`);
+    if (problems.length > 0) throw new ToolError('invalid_elicitation_answer', `The answer to "${message}" does not fit ${form.name}: ${problems.join('; ')}.`);
+    return { action: 'accept', content: compiled.materialize(content as Record<string, unknown>) as T };
+  }
+
+  /**
+   * Asks the client's model (`sampling/createMessage`), through the same paths as `elicit`:
+   * `sample({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 100 })`.
+   */
+  async sample(request: SampleRequest): Promise<CreateMessageResult> {
+    return this.requireInput().sample(request);
+  }
+
+  private requireInput(): ClientInput {
+    const input = this.#init.clientInput?.();
+    if (!input) throw new ToolError('client_input_unavailable', 'This connection cannot reach the client for elicitation or sampling.');
+    return input;
   }
 
   private findCredential(name: string): string | undefined {

@@ -4,6 +4,7 @@ import { clip } from '../helpers/client-text';
 import type { DroppedKeyWarner } from './dropped-key-warner';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
 import { runToolCall } from './tool-call';
+import { InputRequiredSignal } from './client-input';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
 export interface CallToolDefinition extends ServingDefinition {
@@ -22,7 +23,13 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${clip(request.params.name)}'. ${definition.availableTools}`);
     }
     const { instantiate, logger } = memberScope(definition, site, server, ctx, tool.toolset, tool.name);
-    const result = await runToolCall(tool, request.params.arguments, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
+    let result: CallToolResult;
+    try {
+      result = await runToolCall(tool, request.params.arguments, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
+    } catch (signal) {
+      if (signal instanceof InputRequiredSignal) return signal.toResult() as unknown as CallToolResult;
+      throw signal;
+    }
     return server.projectCallToolResult(result, tool.descriptor.outputSchema) as CallToolResult;
   };
 }

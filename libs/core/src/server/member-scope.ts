@@ -10,6 +10,8 @@ import type { Logger } from './logger';
 import { LOGGER } from './logger-token';
 import { NO_REDACTION, redactingLogger, redactorFor, redactValue, type Redactor } from './redaction';
 import type { ToolsetInstantiator } from './tool-call';
+import type { ClientInput } from '../context/client-input';
+import { clientInput } from './client-input';
 
 /** What the handlers of one SDK `Server` instance know about where its requests come from. */
 export interface CallSite {
@@ -100,6 +102,7 @@ function contextFor(
   redact: Redactor,
 ): RequestContext {
   const progressToken = ctx.mcpReq._meta?.progressToken;
+  let input: ClientInput | undefined;
   return new RequestContext({
     ...where,
     toolset: toolset.name,
@@ -115,6 +118,7 @@ function contextFor(
               method: 'notifications/progress',
               params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
             }),
+    clientInput: () => (input ??= clientInput(ctx, server, where.era, where.transport)),
     sendLog: (level, data) => {
       const clean = redactValue(data, redact);
       logger[SERVER_LOG_LEVEL[level]]('tool log', { toolset: toolset.name, tool: member, level, data: clean });

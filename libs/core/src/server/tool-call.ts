@@ -6,6 +6,7 @@ import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
 import { ResultWithContent, type ExtraContent } from '../results/tool-content';
 import { contentProblems } from '../values/content-check';
+import { InputRequiredSignal } from './client-input';
 import { describeArgumentErrors, describeResultErrors } from './argument-errors';
 import { checkArgumentLimits, type ArgumentLimits } from './argument-limits';
 import type { DroppedKeyWarner } from './dropped-key-warner';
@@ -74,6 +75,8 @@ function withExtraContent(tool: CompiledTool, result: CallToolResult, extra: rea
  * the client; anything else is unexpected: the client gets a correlation id, the log the message.
  */
 function thrownResult(tool: CompiledTool, error: unknown, logger: Logger, warnDropped?: DroppedKeyWarner): CallToolResult {
+  // Not an error: the call ends with `input_required`, which the handler sends.
+  if (error instanceof InputRequiredSignal) throw error;
   if (isToolError(error)) {
     if (tool.error) return toResult(tool, error, logger, warnDropped);
     logger.info('tool threw a ToolError it does not declare', { tool: tool.name, error: error.error });

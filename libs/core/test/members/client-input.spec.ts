@@ -1,0 +1,169 @@
+import 'reflect-metadata';
+import { Client } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { IsIn, Max, Min } from 'class-validator';
+import { Field, RequestContext, Result, Tool, ToolResult, Toolset, buildServer } from '../../src';
+
+class TableForm {
+  @Field({ description: 'How many people.' })
+  @Min(1)
+  @Max(12)
+  guests!: number;
+
+  @Field({ description: 'Inside or outside.' })
+  @IsIn(['inside', 'outside'])
+  seating!: string;
+}
+
+class ReminderForm {
+  @Field()
+  remind!: boolean;
+}
+
+@Result({ description: 'The booking.' })
+class BookingResult extends ToolResult {}
+
+let runs = 0;
+
+@Toolset({ name: 'restaurant' })
+class RestaurantToolset {
+  constructor(private readonly context: RequestContext) {}
+
+  @Tool({ description: 'Book a table, asking the user for the details.', returns: BookingResult })
+  async book(): Promise<BookingResult> {
+    runs++;
+    const answer = await this.context.elicit('How many guests, and where?', TableForm);
+    if (answer.action !== 'accept') return { message: `Booking ${answer.action}d.` };
+    const form: TableForm = answer.content;
+    return { message: `Booked ${form.guests} ${form.seating} (${form instanceof TableForm ? 'a TableForm' : 'a plain object'}).` };
+  }
+
+  @Tool({ description: 'Book, then ask whether to add a reminder.', returns: BookingResult })
+  async bookWithReminder(): Promise<BookingResult> {
+    const table = await this.context.elicit('How many guests, and where?', TableForm);
+    const reminder = await this.context.elicit('Remind you the day before?', ReminderForm);
+    const guests = table.action === 'accept' ? table.content.guests : 0;
+    const remind = reminder.action === 'accept' && reminder.content.remind;
+    return { message: `Booked ${guests}${remind ? ', with a reminder' : ''}.` };
+  }
+
+  @Tool({ description: 'Name the restaurant with the client model.', returns: BookingResult })
+  async name(): Promise<BookingResult> {
+    const reply = await this.context.sample({ messages: [{ role: 'user', content: { type: 'text', text: 'Name a restaurant.' } }], maxTokens: 20 });
+    return { message: `The model says: ${reply.content.type === 'text' ? reply.content.text : reply.content.type}.` };
+  }
+}
+
+const server = buildServer({ name: 'restaurant', version: '1.0.0', toolsets: [RestaurantToolset] });
+type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
+const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'Chez Nous' }, model: 'test-model', stopReason: 'endTurn' };
+
+async function modernClient(answer: Answer): Promise<{ client: Client; asked: unknown[] }> {
+  const asked: unknown[] = [];
+  const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'modern', version: '0' }, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+  client.setRequestHandler('elicitation/create', async (request) => {
+    asked.push(request.params);
+    return answer as never;
+  });
+  client.setRequestHandler('sampling/createMessage', async (request) => {
+    asked.push(request.params);
+    return SAMPLED as never;
+  });
+  await client.connect(clientSide);
+  return { client, asked };
+}
+
+async function legacyClient(answer: Answer | undefined): Promise<{ client: LegacyClient; asked: unknown[] }> {
+  const asked: unknown[] = [];
+  const [clientSide, serverSide] = LegacyInMemoryTransport.createLinkedPair();
+  await server.connect(serverSide as never);
+  const client = new LegacyClient({ name: 'legacy', version: '0' }, { capabilities: answer ? { elicitation: {}, sampling: {} } : {} });
+  if (answer) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      asked.push(request.params);
+      return answer as never;
+    });
+    client.setRequestHandler(CreateMessageRequestSchema, async (request) => {
+      asked.push(request.params);
+      return SAMPLED as never;
+    });
+  }
+  await client.connect(clientSide);
+  return { client, asked };
+}
+
+const FORM_SCHEMA = {
+  type: 'object',
+  properties: {
+    guests: { type: 'number', description: 'How many people.', minimum: 1, maximum: 12 },
+    seating: { type: 'string', enum: ['inside', 'outside'], description: 'Inside or outside.' },
+  },
+  required: ['guests', 'seating'],
+};
+
+describe('RequestContext.elicit and sample', () => {
+  it('asks a 2026-07-28 client through an input_required round trip, running the tool again with the answer', async () => {
+    runs = 0;
+    const { client, asked } = await modernClient({ action: 'accept', content: { guests: 4, seating: 'outside' } });
+    expect((await client.callTool({ name: 'book', arguments: {} })).structuredContent).toEqual({ message: 'Booked 4 outside (a TableForm).' });
+    expect(asked).toEqual([expect.objectContaining({ message: 'How many guests, and where?', requestedSchema: FORM_SCHEMA })]);
+    expect(runs).toBe(2);
+    await client.close();
+  });
+
+  it('keeps earlier answers across round trips when a call asks twice (2026-07-28)', async () => {
+    const asked: string[] = [];
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'modern', version: '0' }, { capabilities: { elicitation: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    client.setRequestHandler('elicitation/create', async (request) => {
+      asked.push(request.params.message);
+      return (request.params.message.startsWith('How many') ? { action: 'accept', content: { guests: 3, seating: 'inside' } } : { action: 'accept', content: { remind: true } }) as never;
+    });
+    await client.connect(clientSide);
+    expect((await client.callTool({ name: 'book_with_reminder', arguments: {} })).structuredContent).toEqual({ message: 'Booked 3, with a reminder.' });
+    expect(asked).toEqual(['How many guests, and where?', 'Remind you the day before?']);
+    await client.close();
+  });
+
+  it('asks a 2025-era client with a server-to-client request on its connection', async () => {
+    runs = 0;
+    const { client, asked } = await legacyClient({ action: 'accept', content: { guests: 2, seating: 'inside' } });
+    expect((await client.callTool({ name: 'book', arguments: {} })).structuredContent).toEqual({ message: 'Booked 2 inside (a TableForm).' });
+    expect(asked).toEqual([expect.objectContaining({ message: 'How many guests, and where?', requestedSchema: FORM_SCHEMA })]);
+    expect(runs).toBe(1);
+    await client.close();
+  });
+
+  it.each(['modern', 'legacy'] as const)('passes a decline through, and refuses an answer that breaks the form (%s)', async (era) => {
+    const connect = (answer: Answer) => (era === 'modern' ? modernClient(answer) : legacyClient(answer));
+    const declined = await connect({ action: 'decline' });
+    expect((await declined.client.callTool({ name: 'book', arguments: {} })).structuredContent).toEqual({ message: 'Booking declined.' });
+    await declined.client.close();
+    const wrong = await connect({ action: 'accept', content: { guests: 40, seating: 'roof' } });
+    const result = await wrong.client.callTool({ name: 'book', arguments: {} });
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result.content)).toMatch(/invalid_elicitation_answer: The answer to .*How many guests, and where\?.* does not fit/);
+    await wrong.client.close();
+  });
+
+  it('samples the client model in both eras', async () => {
+    for (const { client, asked } of [await modernClient({ action: 'cancel' }), await legacyClient({ action: 'cancel' })]) {
+      expect((await client.callTool({ name: 'name', arguments: {} })).structuredContent).toEqual({ message: 'The model says: Chez Nous.' });
+      expect(asked).toEqual([expect.objectContaining({ maxTokens: 20 })]);
+      await client.close();
+    }
+  });
+
+  it('tells a client without the capability that the tool needs it, instead of hanging', async () => {
+    const { client } = await legacyClient(undefined);
+    const result = await client.callTool({ name: 'book', arguments: {} });
+    expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('elicitation_unavailable: This tool needs to ask the user a question (elicitation), which this client does not support') }] });
+    await client.close();
+  });
+});
