@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
 // against the built conformance app: every server scenario, active and pending, with
-// expected-failures.yml as the baseline. The suite needs Node 22; it runs on the npm `node@22`
+// expected-failures.yml as the baseline. The app runs with MCP_SESSIONS=on: the suite's client
+// speaks 2025-era MCP, whose elicitation, sampling and subscriptions need a session. The suite needs Node 22; it runs on the npm `node@22`
 // package through npx, so no system install is needed. Exits with the suite's own code.
 const { spawn, spawnSync } = require('node:child_process');
 const { mkdtempSync } = require('node:fs');
@@ -14,7 +15,7 @@ const cli = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/inde
 const baseline = join(root, 'apps/conformance/expected-failures.yml');
 
 function start() {
-  const server = spawn(process.execPath, [app], { env: { ...process.env, HOST: '127.0.0.1', PORT: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
+  const server = spawn(process.execPath, [app], { env: { ...process.env, HOST: '127.0.0.1', PORT: '0', MCP_SESSIONS: 'on', DRAIN_DELAY_MS: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
   return new Promise((resolve, reject) => {
     let stderr = '';
     const timer = setTimeout(() => reject(new Error(`the conformance app did not start:\n${stderr}`)), 20_000);

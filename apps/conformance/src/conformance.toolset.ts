@@ -120,6 +120,13 @@ export class ConformanceToolset {
     return { message: 'Progress reported.' };
   }
 
+  @Tool({ description: 'Takes a moment, on a resumable stream (SEP-1699 polling).', returns: FixtureResult })
+  async testReconnection(): Promise<FixtureResult> {
+    await this.context.progress(0, 1);
+    await sleep(100);
+    return { message: 'Reconnection test completed.' };
+  }
+
   @Tool({ description: 'Always fails, with a ToolError.', returns: [FixtureResult, ToolError] })
   testErrorHandling(): FixtureResult | ToolError {
     throw new ToolError('intentional_error', 'This tool intentionally returns an error for testing');
@@ -190,6 +197,11 @@ export class ConformanceToolset {
   @Resource({ uri: 'test://static-binary', name: 'static-binary', description: 'A static binary resource (a PNG).', mimeType: 'image/png' })
   staticBinary() {
     return new Uint8Array(RED_PIXEL_PNG);
+  }
+
+  @Resource({ uri: 'test://watched-resource', name: 'watched-resource', description: 'A resource clients may subscribe to.', mimeType: 'text/plain' })
+  watchedResource() {
+    return 'Watch me.';
   }
 
   @ResourceTemplate({ uriTemplate: 'test://template/{id}/data', name: 'template-data', description: 'Data for an id.', mimeType: 'application/json', args: TemplateArguments })

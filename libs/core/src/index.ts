@@ -38,6 +38,7 @@ export {
   type ToolsetServer,
 } from './server/build-server';
 export { stderrLogger, type Logger } from './server/logger';
+export { RESOURCE_UPDATES, type ResourceUpdates } from './server/resource-subscriptions';
 export { LOGGER } from './server/logger-token';
 
 export { RequestContext, type ClientInfo, type ProtocolEra, type TransportKind } from './context/request-context';

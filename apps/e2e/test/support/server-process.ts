@@ -42,7 +42,10 @@ export async function startServerProcess(script: string, env: Record<string, str
         found(JSON.parse(line).origin);
       }
     });
-    void exited.then((code) => fail(new Error(`${script} exited with ${code} before serving:\n${stderr}`)));
+    void exited.then((code) => {
+      clearTimeout(timer);
+      fail(new Error(`${script} exited with ${code} before serving:\n${stderr}`));
+    });
   });
   return {
     origin,

@@ -15,15 +15,18 @@ export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[
   ['maxArgumentItems', 'MAX_ARGUMENT_ITEMS'],
   ['maxArgumentStringLength', 'MAX_ARGUMENT_STRING_LENGTH'],
   ['maxArgumentDepth', 'MAX_ARGUMENT_DEPTH'],
+  ['maxSessions', 'MAX_SESSIONS'],
+  ['sessionIdleTimeoutMs', 'SESSION_IDLE_TIMEOUT_MS'],
 ];
 
-/** Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS and every limit. */
+/** Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS and every limit. */
 export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServeOptions {
   const options: HttpServeOptions = {
     host: env['HOST'] || '127.0.0.1',
     port: parsePort(env['PORT']),
     allowedHosts: list(env['ALLOWED_HOSTS']),
     corsOrigins: list(env['CORS_ORIGINS']),
+    sessions: parseSwitch(env['MCP_SESSIONS'], 'MCP_SESSIONS'),
   };
   for (const [key, variable] of LIMIT_VARIABLES) {
     const value = parseCount(env[variable], variable, key === 'drainDelayMs');
@@ -34,6 +37,13 @@ export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServe
 
 function list(value: string | undefined): string[] {
   return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function parseSwitch(value: string | undefined, name: string): boolean {
+  const normalized = (value ?? '').trim().toLowerCase();
+  if (['', 'off', 'false', '0'].includes(normalized)) return false;
+  if (['on', 'true', '1'].includes(normalized)) return true;
+  throw new Error(`${name} must be on or off, got ${JSON.stringify(value)}.`);
 }
 
 function parsePort(value: string | undefined): number {

@@ -16,6 +16,7 @@ import type { CallSite } from './member-scope';
 import { completionHandler } from './completion-handler';
 import { promptHandlers } from './prompt-handlers';
 import { resourceHandlers } from './resource-handlers';
+import { RESOURCE_UPDATES, ResourceSubscriptions } from './resource-subscriptions';
 
 export interface BuildServerOptions {
   name: string;
@@ -43,6 +44,11 @@ export interface ConnectionOptions {
   environment?: Readonly<Record<string, string | undefined>>;
   /** Bounds on each call's arguments (default `DEFAULT_ARGUMENT_LIMITS`). */
   argumentLimits?: Readonly<ArgumentLimits>;
+  /**
+   * The connection outlives a request (stdio, in memory, a 2025-era HTTP session), so clients may
+   * subscribe to resources and get `notifications/resources/updated`.
+   */
+  subscriptions?: boolean;
 }
 
 /** A running connection; `close()` ends it. */
@@ -70,6 +76,8 @@ export interface ToolsetServer {
    * negotiates the era: 2026-07-28 clients and 2025-era clients alike.
    */
   connect(transport: Transport, connection?: ConnectionOptions): Promise<ConnectionHandle>;
+  /** Tells every connection subscribed to `uri` that the resource changed (also injectable as `RESOURCE_UPDATES`). */
+  resourceUpdated(uri: string): Promise<void>;
 }
 
 /**
@@ -81,6 +89,8 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
   const logger = options.logger ?? stderrLogger;
   const root = (options.container ?? globalContainer).createChildContainer();
   if (!root.isRegistered(LOGGER, true)) root.register(LOGGER, { useValue: logger });
+  const subscriptions = new ResourceSubscriptions(catalog, logger);
+  if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
   const names = [...catalog.tools.keys()];
   const availableTools = `Available tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more (see tools/list)` : ''}.`;
@@ -108,6 +118,8 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
     ...((options.warnDroppedKeys ?? warnsDroppedKeys()) && { warnDropped: droppedKeyWarner(logger) }),
   };
 
+  // Connections that outlive a request may subscribe to resources.
+  const subscribingOptions = hasResources ? { ...serverOptions, capabilities: { ...serverOptions.capabilities, resources: { subscribe: true } } } : serverOptions;
   const complete = completionHandler(catalog, logger);
   const prompts = catalog.prompts.size > 0 ? promptHandlers(definition) : undefined;
   const resources = hasResources ? resourceHandlers(definition) : undefined;
@@ -115,7 +127,7 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
   const serverFactory =
     (connection: ConnectionOptions) =>
     (factoryContext?: McpRequestContext): Server => {
-      const server = new Server(info, serverOptions);
+      const server = new Server(info, connection.subscriptions ? subscribingOptions : serverOptions);
       const site: CallSite = {
         transport: connection.transport,
         era: factoryContext?.era,
@@ -133,6 +145,11 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
         server.setRequestHandler('resources/list', resources.list);
         server.setRequestHandler('resources/templates/list', resources.templates);
         server.setRequestHandler('resources/read', resources.read(site, server));
+        if (connection.subscriptions) {
+          const subscription = subscriptions.handlers(server);
+          server.setRequestHandler('resources/subscribe', subscription.subscribe);
+          server.setRequestHandler('resources/unsubscribe', subscription.unsubscribe);
+        }
       }
       if (serverOptions.capabilities.completions) server.setRequestHandler('completion/complete', complete);
       return server;
@@ -147,12 +164,13 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
     createServer: serverFactory({}),
     serverFactory,
     async connect(transport, connection = {}) {
-      const handle = serveConnection(serverFactory({ transport: 'memory', ...connection }), {
+      const handle = serveConnection(serverFactory({ transport: 'memory', subscriptions: true, ...connection }), {
         transport,
         onerror: (error) => logger.warn('connection error', { error: clip(error.message) }),
       });
       return { close: () => handle.close() };
     },
+    resourceUpdated: (uri) => subscriptions.updated(uri),
   };
 }
 

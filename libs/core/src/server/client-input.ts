@@ -44,11 +44,12 @@ export class ClientInputUnavailableError extends ToolError {
  */
 export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra, transport: TransportKind): ClientInput {
   if (era === 'modern') return roundTrips(ctx);
+  // A 2025-era HTTP session carries answers back; stateless HTTP has no session to carry them.
   const unavailable = (what: 'elicitation' | 'sampling') =>
-    transport === 'http'
+    transport === 'http' && !ctx.sessionId
       ? new ClientInputUnavailableError(
           what,
-          "a 2025-era client over stateless HTTP cannot answer: its answer arrives on a new request no server instance is waiting for. Use a 2026-07-28 client, or stdio.",
+          "a 2025-era client over stateless HTTP cannot answer: its answer arrives on a new request no server instance is waiting for. Use a 2026-07-28 client or stdio, or serve with MCP_SESSIONS=on.",
         )
       : undefined;
   return {

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
 import { Server as NetServer, type AddressInfo } from 'node:net';
-import { createMcpHandler, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { clip } from '../helpers/client-text';
 import type { ToolsetServer } from '../server/build-server';
@@ -11,6 +11,7 @@ import { BodyAborted, BodyRefusal, readBody } from './body-reader';
 import { ConnectionTracker } from './connection-tracker';
 import { CorsPolicy } from './cors';
 import { HostPolicy } from './host-guard';
+import { LegacySessions } from './legacy-sessions';
 import { idOf, INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY, sendJson, sendJsonRpcError } from './http-replies';
 import { invalidInitializeParams } from './initialize-check';
 import { prescanJson, type PrescanLimits } from './json-prescan';
@@ -27,6 +28,12 @@ export interface HttpServeOptions extends Partial<ServingLimits> {
   allowedHosts?: readonly string[];
   /** Browser origins allowed by CORS (`*` for any); CORS is off when empty. */
   corsOrigins?: readonly string[];
+  /**
+   * Keep 2025-era sessions (`MCP_SESSIONS=on`), so those clients can answer elicitation and
+   * sampling and receive resource updates over HTTP. Off by default: stateless serving needs no
+   * affinity between a client and a replica. 2026-07-28 clients are served statelessly either way.
+   */
+  sessions?: boolean;
   logger?: Logger;
 }
 
@@ -56,6 +63,8 @@ interface Mount {
   path: string;
   handler: McpHttpHandler;
   node: NodeMcpRequestHandler;
+  /** 2025-era sessions, when on: legacy requests go there instead of the stateless handler. */
+  sessions?: LegacySessions;
   /** Declared credential headers: each may appear once per request. */
   credentialHeaders: ReadonlySet<string>;
 }
@@ -86,7 +95,7 @@ export async function serveHttp(servers: ToolsetServer | readonly ToolsetServer[
   const host = options.host ?? '127.0.0.1';
   const limits = resolveServingLimits(pickLimits(options));
   const logger = rateLimitedLogger(options.logger ?? list[0]?.logger ?? stderrLogger);
-  const mounts = createMounts(list, single, limits, logger);
+  const mounts = createMounts(list, single, limits, logger, options.sessions === true);
   const hostPolicy = new HostPolicy({ host, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
   if (!hostPolicy.checksNames) logger.warn('bound to a non-loopback address without ALLOWED_HOSTS: Host and Origin names are not checked', { host });
   const cors = new CorsPolicy(options.corsOrigins ?? [], [...new Set(list.flatMap((server) => server.credentialHeaders))]);
@@ -137,7 +146,9 @@ export async function serveHttp(servers: ToolsetServer | readonly ToolsetServer[
     mounts: describe(),
     limits,
     close() {
-      closing ??= drain(http, connections, requests, limits).then(() => Promise.all(mounts.map((m) => m.handler.close())).then(() => undefined));
+      closing ??= drain(http, connections, requests, limits, () => mounts.forEach((m) => m.sessions?.endStreams())).then(() =>
+        Promise.all(mounts.flatMap((m) => [m.handler.close(), m.sessions?.closeAll()])).then(() => undefined),
+      );
       return closing;
     },
   };
@@ -146,21 +157,23 @@ export async function serveHttp(servers: ToolsetServer | readonly ToolsetServer[
 const HOST_HEADER: ReadonlySet<string> = new Set(['host']);
 
 function pickLimits(options: HttpServeOptions): Partial<ServingLimits> {
-  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, logger: _logger, ...limits } = options;
+  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, logger: _logger, ...limits } = options;
   return limits;
 }
 
-function createMounts(list: readonly ToolsetServer[], single: boolean, limits: ServingLimits, logger: Logger): Mount[] {
+function createMounts(list: readonly ToolsetServer[], single: boolean, limits: ServingLimits, logger: Logger, sessions: boolean): Mount[] {
   // The SDK's own errors can quote client input (a tool name, a header): cut it, and rate-limit the line.
   const onerror = (error: Error) => logger.warn('mcp request failed', { error: clip(error.message) });
   return list.map((server) => {
     const factory = server.serverFactory({ argumentLimits: argumentLimitsOf(limits) });
-    const handler = createMcpHandler(factory, { legacy: 'stateless', maxRequestBodySize: limits.maxBodyBytes, onerror });
+    // With sessions, 2025-era traffic is routed to them before it reaches this handler.
+    const handler = createMcpHandler(factory, { legacy: sessions ? 'reject' : 'stateless', maxRequestBodySize: limits.maxBodyBytes, onerror });
     return {
       server,
       path: single ? '/mcp' : `/${server.name}/mcp`,
       handler,
       node: toNodeHandler(handler, { maxRequestBodySize: limits.maxBodyBytes, onerror }),
+      ...(sessions && { sessions: new LegacySessions(server.serverFactory({ argumentLimits: argumentLimitsOf(limits), subscriptions: true }), limits, logger) }),
       credentialHeaders: new Set(server.credentialHeaders),
     };
   });
@@ -257,7 +270,10 @@ class Router {
     if (version !== undefined && !PROTOCOL_VERSION.test(version)) {
       return sendJsonRpcError(res, 400, INVALID_REQUEST, `Bad MCP-Protocol-Version header ${JSON.stringify(clip(version, 40))}: expected a version such as 2025-06-18.`);
     }
-    if (req.method !== 'POST') return mount.node(req, res);
+    // A listener opened while draining would hold the drain to its timeout: send it elsewhere.
+    if (req.method === 'GET' && this.requests.draining) return sendJsonRpcError(res, 503, SERVER_BUSY, 'Shutting down: open the stream again on another replica.', { 'retry-after': '1' });
+    // 2025-era session operations (GET streams, DELETE) have no 2026-07-28 counterpart here.
+    if (req.method !== 'POST') return mount.sessions ? mount.sessions.handle(req, res) : mount.node(req, res);
 
     const body = await readBody(req, this.limits.maxBodyBytes, this.budget);
     if (body instanceof BodyAborted) return;
@@ -282,8 +298,19 @@ class Router {
     if (hasPrototypeKey(text, parsed)) return sendJsonRpcError(res, 400, INVALID_REQUEST, PROTOTYPE_KEY_MESSAGE);
     const badInitialize = invalidInitializeParams(parsed);
     if (badInitialize) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
+    if (mount.sessions && (await isLegacyRequest(webRequestHead(req), parsed))) return mount.sessions.handle(req, res, parsed);
     return mount.node(req, res, parsed);
   }
+}
+
+/** The request line and headers as a fetch `Request`, for the SDK's era classification (the body is passed parsed). */
+function webRequestHead(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+  }
+  return new Request('http://localhost/mcp', { method: req.method, headers });
 }
 
 function health(servers: readonly ToolsetServer[], draining: boolean) {
@@ -305,9 +332,11 @@ function listen(http: NodeHttpServer, port: number, host: string): Promise<void>
 }
 
 /** The drain: readiness first, then stop accepting, answer what is in flight, let idle connections expire. */
-async function drain(http: NodeHttpServer, connections: ConnectionTracker, requests: RequestTracker, limits: ServingLimits): Promise<void> {
+async function drain(http: NodeHttpServer, connections: ConnectionTracker, requests: RequestTracker, limits: ServingLimits, endStreams: () => void): Promise<void> {
   requests.startDraining();
   if (limits.drainDelayMs > 0) await sleep(limits.drainDelayMs);
+  // Session listeners (2025-era GET streams) never end by themselves: end them, not the calls in flight.
+  endStreams();
   // net.Server's close stops accepting only; http.Server's would also cut idle keep-alive
   // connections at once, resetting requests that are already on their way over them.
   const stopped = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));

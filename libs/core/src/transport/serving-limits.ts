@@ -26,6 +26,10 @@ export interface ServingLimits {
   maxArgumentStringLength: number;
   /** Nesting of objects and arrays in a call's arguments. */
   maxArgumentDepth: number;
+  /** With 2025-era sessions on (`MCP_SESSIONS=on`): open sessions; one more `initialize` gets 503. */
+  maxSessions: number;
+  /** With sessions on: a session unused this long is closed. */
+  sessionIdleTimeoutMs: number;
 }
 
 export const DEFAULT_SERVING_LIMITS: Readonly<ServingLimits> = Object.freeze({
@@ -41,6 +45,8 @@ export const DEFAULT_SERVING_LIMITS: Readonly<ServingLimits> = Object.freeze({
   maxArgumentItems: DEFAULT_ARGUMENT_LIMITS.maxItems,
   maxArgumentStringLength: DEFAULT_ARGUMENT_LIMITS.maxStringLength,
   maxArgumentDepth: DEFAULT_ARGUMENT_LIMITS.maxDepth,
+  maxSessions: 10_000,
+  sessionIdleTimeoutMs: 30 * 60_000,
 });
 
 /** The defaults with `overrides` on top; throws on a value that is not a usable number. */

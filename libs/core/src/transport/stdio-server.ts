@@ -19,6 +19,7 @@ export function serveStdio(server: ToolsetServer, options: StdioServeOptions = {
   const transport = new LineStdioTransport(process.stdin, process.stdout, limits.maxBodyBytes, server.logger);
   const factory = server.serverFactory({
     transport: 'stdio',
+    subscriptions: true,
     environment,
     argumentLimits: argumentLimitsOf(limits),
   });

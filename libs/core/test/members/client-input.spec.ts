@@ -6,6 +6,7 @@ import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextpr
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { IsIn, Max, Min } from 'class-validator';
 import { Field, RequestContext, Result, Tool, ToolResult, Toolset, buildServer } from '../../src';
+import { recordingLogger } from '../support/connect';
 
 class TableForm {
   @Field({ description: 'How many people.' })
@@ -57,7 +58,7 @@ class RestaurantToolset {
   }
 }
 
-const server = buildServer({ name: 'restaurant', version: '1.0.0', toolsets: [RestaurantToolset] });
+const server = buildServer({ name: 'restaurant', version: '1.0.0', toolsets: [RestaurantToolset], logger: recordingLogger().logger });
 type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
 const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'Chez Nous' }, model: 'test-model', stopReason: 'endTurn' };
 
