@@ -114,7 +114,7 @@ describe('the hello app over streamable HTTP', () => {
   it.each<Era>(['modern', 'legacy'])('greets through the %s-era client', async (era) => {
     const client = await httpClient(era, `${server.origin}/mcp`);
     const { tools } = await client.listTools();
-    expect(tools.map((tool) => tool.name)).toEqual(['hello', 'greet_team']);
+    expect(tools.map((tool) => tool.name)).toEqual(['hello', 'greet_team', 'hello_card']);
     expect((await client.callTool({ name: 'hello', arguments: {} }))['structuredContent']).toEqual({ message: 'Hello, world!' });
     expect((await client.callTool({ name: 'hello', arguments: { name: 'Ada' } }))['structuredContent']).toEqual({ message: 'Hello, Ada!' });
     const team = await client.callTool({ name: 'greet_team', arguments: { names: ['Ada', 'Ada'] } });

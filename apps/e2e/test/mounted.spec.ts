@@ -12,7 +12,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
   it('lists its servers with their URLs and credential headers at /', async () => {
     expect(await (await fetch(`${server.origin}/`)).json()).toEqual({
       servers: [
-        { name: 'hello', url: `${server.origin}/hello/mcp`, tools: ['hello', 'greet_team'], credentialHeaders: [] },
+        { name: 'hello', url: `${server.origin}/hello/mcp`, tools: ['hello', 'greet_team', 'hello_card'], credentialHeaders: [] },
         { name: 'credential-demo', url: `${server.origin}/credential-demo/mcp`, tools: ['whoami'], credentialHeaders: ['x-demo-token'] },
       ],
     });

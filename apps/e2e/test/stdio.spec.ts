@@ -27,7 +27,7 @@ async function stdioClient(era: Era, app: string, env: Record<string, string> = 
 describe.each<Era>(['modern', 'legacy'])('the apps over stdio with the %s-era client', (era) => {
   it('serve hello', async () => {
     const client = await stdioClient(era, 'hello-server');
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['hello', 'greet_team']);
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['hello', 'greet_team', 'hello_card']);
     expect((await client.callTool({ name: 'hello', arguments: { name: 'stdio' } }))['structuredContent']).toEqual({
       message: 'Hello, stdio!',
     });

@@ -91,7 +91,7 @@ describe('in a throwaway copy of the workspace', () => {
       }),
     );
     const tools = (await client.listTools()).tools.map((tool) => tool.name);
-    expect(tools).toEqual(['library_echo', 'library_check_access', 'library_find_book', 'hello', 'greet_team']);
+    expect(tools).toEqual(['library_echo', 'library_check_access', 'library_find_book', 'hello', 'greet_team', 'hello_card']);
     expect((await client.callTool({ name: 'library_find_book', arguments: { input: 'Dune' } })).structuredContent).toEqual({
       message: 'library_find_book received "Dune".',
       input: 'Dune',

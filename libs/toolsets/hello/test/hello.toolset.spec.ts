@@ -87,4 +87,13 @@ describe('HelloToolset', () => {
     const completion = await client.complete({ ref: { type: 'ref/resource', uri: 'hello://greeting/{language}' }, argument: { name: 'language', value: 'S' } });
     expect(completion.completion.values).toEqual(['spanish', 'swahili']);
   });
+
+  it('sends a greeting card as an SVG image beside the greeting, the name escaped', async () => {
+    const result = await toolset.call('hello_card', { name: 'Ada <3' });
+    expect(result.structuredContent).toEqual({ message: 'Hello, Ada <3!' });
+    const [text, card] = result.content as { type: string; text?: string; data?: string; mimeType?: string }[];
+    expect(text).toEqual({ type: 'text', text: '{"message":"Hello, Ada <3!"}' });
+    expect(card.mimeType).toBe('image/svg+xml');
+    expect(Buffer.from(card.data!, 'base64').toString()).toContain('>Hello, Ada &lt;3!</text>');
+  });
 });

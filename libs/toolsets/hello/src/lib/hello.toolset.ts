@@ -1,4 +1,4 @@
-import { Prompt, Resource, ResourceTemplate, Tool, ToolError, Toolset, assistantMessage, userMessage } from '@toolsets/core';
+import { Prompt, Resource, ResourceTemplate, Tool, ToolError, Toolset, assistantMessage, image, userMessage, withContent } from '@toolsets/core';
 import { GREETING_LANGUAGES, GreetingInArgs, GreetTeamArgs, HelloArgs, HelloResult, TeamGreetingResult, WelcomeArgs } from './hello.dto';
 
 @Toolset({ description: 'Greetings: the smallest toolset, and one with a structured failure.' })
@@ -31,6 +31,19 @@ export class HelloToolset {
     }
     const greetings = args.names.map((name) => ({ name, text: `Hello, ${name}!` }));
     return { message: `Greeted ${greetings.length} team member(s).`, greetings };
+  }
+
+  @Tool({
+    description: 'Greet someone with a greeting card: the greeting as the message, and the card as an SVG image beside it.',
+    args: HelloArgs,
+    returns: HelloResult,
+    annotations: { readOnlyHint: true, openWorldHint: false },
+  })
+  helloCard(args: HelloArgs) {
+    const text = `Hello, ${args.name}!`;
+    const escaped = text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="320" height="120"><rect width="320" height="120" rx="12" fill="#fdf6e3"/><text x="160" y="68" font-size="24" text-anchor="middle">${escaped}</text></svg>`;
+    return withContent({ message: text }, image(Buffer.from(svg), 'image/svg+xml'));
   }
 
   @Prompt({ description: 'Ask the model to write a short, warm welcome note for someone joining a team.', args: WelcomeArgs })
