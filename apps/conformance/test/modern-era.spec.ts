@@ -1,23 +1,14 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { startApp, type RunningApp } from './support/start-app';
 
 /** The suite speaks 2025-era MCP only; the same fixtures answer a 2026-07-28 client over HTTP. */
 describe('the conformance fixtures, for a 2026-07-28 client over HTTP', () => {
-  let app: ChildProcess;
+  let app: RunningApp;
   let client: Client;
 
   beforeAll(async () => {
-    app = spawn(process.execPath, [join(__dirname, '../dist/main.js')], { env: { ...process.env, HOST: '127.0.0.1', PORT: '0', DRAIN_DELAY_MS: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    const origin = await new Promise<string>((resolve, reject) => {
-      let stderr = '';
-      app.stderr!.on('data', (chunk) => {
-        stderr += chunk;
-        const line = stderr.split('\n').find((l) => l.includes('"serving over streamable HTTP"'));
-        if (line) resolve(JSON.parse(line).origin);
-      });
-      app.on('exit', (code) => reject(new Error(`exited with ${code}: ${stderr}`)));
-    });
+    app = await startApp();
+    const origin = app.origin;
     client = new Client({ name: 'modern-era', version: '0' }, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
     client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
     client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test', stopReason: 'endTurn' }) as never);
@@ -25,9 +16,7 @@ describe('the conformance fixtures, for a 2026-07-28 client over HTTP', () => {
   });
   afterAll(async () => {
     await client.close();
-    const exited = new Promise((resolve) => app.once('exit', resolve));
-    app.kill('SIGTERM');
-    await exited;
+    await app.stop();
   });
 
   it('gets content beside results, prompts, resources and completions', async () => {
