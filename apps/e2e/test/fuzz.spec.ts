@@ -64,12 +64,25 @@ function arguments_(r: Random): unknown {
 
 function body(r: Random): string {
   const tool = r.pick(['hello', 'greet_team', 'whoami', 'nope', junkString(r)]);
-  const message = () => ({
-    jsonrpc: r.pick(['2.0', '2.0', '2.0', '1.0', 2, undefined]),
-    id: r.pick([1, 'a', null, undefined, {}, [], 1e300]),
-    method: r.pick(['tools/call', 'tools/call', 'tools/list', 'initialize', 'ping', 'notifications/initialized', 'nope', 5]),
-    params: r.pick([{ name: tool, arguments: arguments_(r) }, { name: tool }, junkValue(r), undefined]),
-  });
+  const uri = () => r.pick(['hello://languages', `hello://greeting/${junkString(r).slice(0, 40)}`, 'hello://greeting/french', junkString(r), `hello://${'x'.repeat(r.int(5000))}`]);
+  const memberParams = () =>
+    r.pick([
+      { name: r.pick(['welcome', 'nope', junkString(r)]), arguments: r.pick([{ name: junkValue(r), team: 'x' }, junkValue(r), { name: 'a', team: 'b' }]) },
+      { uri: uri() },
+      { uri: junkValue(r) },
+      { ref: r.pick([{ type: 'ref/prompt', name: 'welcome' }, { type: 'ref/resource', uri: 'hello://greeting/{language}' }, junkValue(r)]), argument: r.pick([{ name: 'language', value: junkString(r) }, junkValue(r)]) },
+      { level: r.pick(['debug', 'nope', junkValue(r)]) },
+    ]);
+  const message = () => {
+    const method = r.pick(['tools/call', 'tools/call', 'tools/list', 'initialize', 'ping', 'notifications/initialized', 'nope', 5, 'prompts/get', 'prompts/list', 'resources/read', 'resources/list', 'resources/templates/list', 'resources/subscribe', 'completion/complete', 'logging/setLevel']);
+    const member = typeof method === 'string' && !method.startsWith('tools/') && method !== 'initialize';
+    return {
+      jsonrpc: r.pick(['2.0', '2.0', '2.0', '1.0', 2, undefined]),
+      id: r.pick([1, 'a', null, undefined, {}, [], 1e300]),
+      method,
+      params: member ? r.pick([memberParams(), memberParams(), junkValue(r), undefined]) : r.pick([{ name: tool, arguments: arguments_(r) }, { name: tool }, junkValue(r), undefined]),
+    };
+  };
   return r.pick([
     () => JSON.stringify(message()),
     () => JSON.stringify(message()),
@@ -115,11 +128,14 @@ function send(origin: string, agent: Agent, method: string, path: string, h: Rec
   });
 }
 
-describe('a seeded fuzz of bad JSON-RPC, bad arguments and hostile headers (demo app, both mounts)', () => {
+describe.each([
+  ['stateless', {}],
+  ['with 2025-era sessions', { MCP_SESSIONS: 'on' }],
+])('a seeded fuzz of bad JSON-RPC, bad arguments and hostile headers (demo app, both mounts, %s)', (_mode, env: Record<string, string>) => {
   let server: ServerProcess;
 
   beforeAll(async () => {
-    server = await startServerProcess(appMain('demo-server'));
+    server = await startServerProcess(appMain('demo-server'), env);
   });
   afterAll(async () => {
     await server.stop();

@@ -9,6 +9,9 @@ export interface ResourceUpdates {
   updated(uri: string): Promise<void>;
 }
 
+/** URIs one connection may watch at once: a template matches endless URIs, memory must not. */
+export const MAX_SUBSCRIPTIONS_PER_CONNECTION = 1_000;
+
 /** The tsyringe token of the server's `ResourceUpdates`. */
 export const RESOURCE_UPDATES = Symbol('toolsets.ResourceUpdates');
 
@@ -37,6 +40,9 @@ export class ResourceSubscriptions implements ResourceUpdates {
       subscribe: async (request: { params: { uri: string } }) => {
         const uri = request.params.uri;
         if (!this.known(uri)) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `No resource matches '${clip(uri)}'; resources/list and resources/templates/list say what there is.`);
+        if (!mine.has(uri) && mine.size >= MAX_SUBSCRIPTIONS_PER_CONNECTION) {
+          throw new ProtocolError(ProtocolErrorCode.InvalidParams, `This connection already watches ${MAX_SUBSCRIPTIONS_PER_CONNECTION} resources; unsubscribe from some first.`);
+        }
         let servers = this.#byUri.get(uri);
         if (!servers) this.#byUri.set(uri, (servers = new Set()));
         servers.add(server);

@@ -1,13 +1,18 @@
 import 'reflect-metadata';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { inject } from 'tsyringe';
-import { Field, RESOURCE_UPDATES, Resource, Result, Tool, ToolResult, Toolset, buildServer, type ResourceUpdates } from '../../src';
+import { Field, RESOURCE_UPDATES, Resource, ResourceTemplate, Result, Tool, ToolResult, Toolset, buildServer, type ResourceUpdates } from '../../src';
 import { connectLegacyClient } from '../support/connect';
 
 let motd = 'Hello.';
 
 @Result({ description: 'Done.' })
 class DoneResult extends ToolResult {}
+
+class NoteArgs {
+  @Field()
+  id!: string;
+}
 
 class MotdArgs {
   @Field()
@@ -21,6 +26,11 @@ class BoardToolset {
   @Resource({ uri: 'board://motd', description: 'The message of the day.', mimeType: 'text/plain' })
   motd() {
     return motd;
+  }
+
+  @ResourceTemplate({ uriTemplate: 'board://notes/{id}', description: 'A note.', args: NoteArgs })
+  note(args: NoteArgs) {
+    return args.id;
   }
 
   @Tool({ description: 'Change the message of the day.', args: MotdArgs, returns: DoneResult })
@@ -57,5 +67,16 @@ describe('resource subscriptions on connections that outlive a request', () => {
     await expect(watcher.subscribeResource({ uri: 'board://nothing' })).rejects.toThrow("No resource matches 'board://nothing'");
     await watcher.close();
     await bystander.close();
+  });
+
+  it('caps how many resources one connection watches, since a template matches endless URIs', async () => {
+    const server = buildServer({ name: 'board', version: '1.0.0', toolsets: [BoardToolset] });
+    const client = await connectLegacyClient(server);
+    for (let i = 0; i < 1_000; i++) await client.subscribeResource({ uri: `board://notes/${i}` });
+    await client.subscribeResource({ uri: 'board://notes/7' });
+    await expect(client.subscribeResource({ uri: 'board://notes/1000' })).rejects.toThrow('This connection already watches 1000 resources; unsubscribe from some first.');
+    await client.unsubscribeResource({ uri: 'board://notes/0' });
+    await client.subscribeResource({ uri: 'board://notes/1000' });
+    await client.close();
   });
 });
