@@ -1,0 +1,141 @@
+import {
+  addDependenciesToPackageJson,
+  formatFiles,
+  installPackagesTask,
+  logger,
+  updateJson,
+  type GeneratorCallback,
+  type Tree,
+} from '@nx/devkit';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { InitGeneratorSchema } from './schema';
+
+/** Compiler options the decorators need: legacy decorators with design-type metadata, class fields assigned by the framework. */
+const DECORATOR_OPTIONS = { experimentalDecorators: true, emitDecoratorMetadata: true, useDefineForClassFields: false };
+
+const BASE_COMPILER_OPTIONS = {
+  target: 'ES2022',
+  lib: ['ES2023'],
+  module: 'nodenext',
+  moduleResolution: 'nodenext',
+  types: ['node'],
+  strict: true,
+  esModuleInterop: true,
+  isolatedModules: true,
+  skipLibCheck: true,
+  sourceMap: true,
+  rootDir: '.',
+  baseUrl: '.',
+  paths: {},
+};
+
+const PLUGINS = [{ plugin: '@nx/jest/plugin', options: { targetName: 'test' } }, { plugin: '@nx/eslint/plugin', options: { targetName: 'lint' } }, '@toolsets/workspace-plugin'];
+
+/** Runtime packages toolsets use (the app owns the single copy), and the tools the generated projects run. */
+const DEPENDENCIES = ['@toolsets/core', '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe', 'typebox'];
+const DEV_DEPENDENCIES = [
+  '@toolsets/testing',
+  '@modelcontextprotocol/client',
+  '@modelcontextprotocol/sdk',
+  '@nx/jest',
+  '@nx/eslint',
+  '@nx/eslint-plugin',
+  '@swc/core',
+  '@swc/helpers',
+  '@swc/jest',
+  '@types/jest',
+  '@types/node',
+  '@typescript-eslint/parser',
+  'eslint',
+  'jest',
+  'jsonc-eslint-parser',
+  'typescript',
+  'typescript-eslint',
+];
+
+/**
+ * `nx add @toolsets/workspace-plugin` runs this: it sets up an existing Nx workspace so the
+ * `toolset`, `tool` and `app` generators work there as they do in the toolsets repository.
+ * Files the workspace already has (a Jest preset, an ESLint config) are left alone, with a note.
+ */
+export default async function initGenerator(tree: Tree, options: InitGeneratorSchema = {}): Promise<GeneratorCallback | undefined> {
+  updateTsconfig(tree);
+  writeIfAbsent(tree, 'tools/build/build-project.cjs', bundled('build/build-project.cjs'));
+  writeIfAbsent(tree, 'tools/build/swc-options.cjs', bundled('build/swc-options.cjs'));
+  for (const file of ['jest.preset.js', 'eslint.config.mjs']) {
+    if (!tree.exists(file)) tree.write(file, readFileSync(join(__dirname, 'files', `${file}__tmpl__`), 'utf-8'));
+    else logger.warn(`${file} exists and was left as it is: make sure it follows ${file === 'jest.preset.js' ? 'the swc transform in the README (decorator metadata kept, typebox transformed)' : 'the module-boundary tags in the README (type:toolset, type:app)'}.`);
+  }
+  updateNxJson(tree);
+  updateJson(tree, 'package.json', (json) => {
+    const workspaces: string[] = Array.isArray(json.workspaces) ? json.workspaces : [];
+    for (const glob of ['libs/toolsets/*', 'apps/*']) if (!workspaces.includes(glob)) workspaces.push(glob);
+    json.workspaces = workspaces;
+    return json;
+  });
+  const versions = knownVersions();
+  const pick = (names: readonly string[]) => Object.fromEntries(names.filter((name) => versions[name]).map((name) => [name, versions[name]]));
+  const install = addDependenciesToPackageJson(tree, pick(DEPENDENCIES), pick(DEV_DEPENDENCIES), undefined, true);
+  await formatFiles(tree);
+  return options.skipInstall ? undefined : () => {
+    install();
+    installPackagesTask(tree, true);
+  };
+}
+
+function updateTsconfig(tree: Tree): void {
+  if (!tree.exists('tsconfig.base.json')) {
+    tree.write('tsconfig.base.json', JSON.stringify({ compileOnSave: false, compilerOptions: { ...BASE_COMPILER_OPTIONS, ...DECORATOR_OPTIONS }, exclude: ['node_modules', 'tmp', 'dist'] }, null, 2));
+    return;
+  }
+  updateJson(tree, 'tsconfig.base.json', (json) => {
+    json.compilerOptions = { ...json.compilerOptions, ...DECORATOR_OPTIONS };
+    json.compilerOptions.paths ??= {};
+    json.compilerOptions.baseUrl ??= '.';
+    return json;
+  });
+}
+
+function updateNxJson(tree: Tree): void {
+  if (!tree.exists('nx.json')) tree.write('nx.json', JSON.stringify({ $schema: './node_modules/nx/schemas/nx-schema.json' }));
+  updateJson(tree, 'nx.json', (json) => {
+    const plugins: (string | { plugin: string })[] = json.plugins ?? [];
+    const has = (name: string) => plugins.some((entry) => (typeof entry === 'string' ? entry : entry.plugin) === name);
+    for (const plugin of PLUGINS) if (!has(typeof plugin === 'string' ? plugin : plugin.plugin)) plugins.push(plugin);
+    json.plugins = plugins;
+    // The contract targets hash their project's production files.
+    json.namedInputs ??= {};
+    json.namedInputs.sharedGlobals ??= ['{workspaceRoot}/tsconfig.base.json', '{workspaceRoot}/jest.preset.js'];
+    json.namedInputs.default ??= ['{projectRoot}/**/*', 'sharedGlobals'];
+    json.namedInputs.production ??= ['default', '!{projectRoot}/**/?(*.)+(spec|test).ts', '!{projectRoot}/jest.config.cjs', '!{projectRoot}/tsconfig.spec.json', '!{projectRoot}/eslint.config.mjs'];
+    json.targetDefaults ??= {};
+    json.targetDefaults.build = { cache: true, dependsOn: ['^build'], outputs: ['{projectRoot}/dist'], ...json.targetDefaults.build };
+    return json;
+  });
+}
+
+function writeIfAbsent(tree: Tree, path: string, content: string): void {
+  if (!tree.exists(path)) tree.write(path, content);
+}
+
+/**
+ * A file shipped with the plugin: in the published package under `build/`, `versions.json`; in the
+ * toolsets repository, the same files at the repository root (`tools/build/`, `package.json`).
+ */
+function bundled(relative: string): string {
+  const candidates = [join(__dirname, '../../..', relative), join(__dirname, '../../../../..', 'tools', relative)];
+  const found = candidates.find((candidate) => existsSync(candidate));
+  if (!found) throw new Error(`@toolsets/workspace-plugin is missing ${relative}; reinstall it.`);
+  return readFileSync(found, 'utf-8');
+}
+
+/** The versions this plugin was built and tested with. */
+function knownVersions(): Record<string, string> {
+  const packaged = join(__dirname, '../../../versions.json');
+  if (existsSync(packaged)) return JSON.parse(readFileSync(packaged, 'utf-8'));
+  const root = JSON.parse(readFileSync(join(__dirname, '../../../../../package.json'), 'utf-8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
+  const own = (lib: string) => JSON.parse(readFileSync(join(__dirname, '../../../../../libs', lib, 'package.json'), 'utf-8')).version as string;
+  return { ...root.dependencies, ...root.devDependencies, '@toolsets/core': own('core'), '@toolsets/testing': own('testing') };
+}
+

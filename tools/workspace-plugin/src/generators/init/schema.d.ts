@@ -1,0 +1,3 @@
+export interface InitGeneratorSchema {
+  skipInstall?: boolean;
+}
