@@ -51,4 +51,22 @@ startApp(buildServers);
     await expect(appGenerator(tree, { name: 'x', toolsets: 'library' })).rejects.toThrow('apps/x already exists');
     await expect(appGenerator(tree, { name: 'BackOffice', toolsets: 'library' })).rejects.toThrow('App name "BackOffice" must be kebab-case');
   });
+
+  it('--publishable gives a package.json with a bin and the workspace libraries bundled, a shebang, and package and mcpb targets', async () => {
+    await appGenerator(tree, { name: 'back-office', toolsets: 'library', publishable: true });
+    const manifest = JSON.parse(tree.read('apps/back-office/package.json', 'utf-8')!);
+    expect(manifest).toMatchObject({ name: '@toolsets/back-office', bin: { 'back-office': './dist/main.js' }, bundleDependencies: ['@toolsets/core', '@toolsets/library'] });
+    expect(Object.keys(manifest.dependencies)).toEqual(expect.arrayContaining(['@toolsets/core', '@toolsets/library', 'reflect-metadata', 'tsyringe', '@modelcontextprotocol/server']));
+    expect(tree.read('apps/back-office/src/main.ts', 'utf-8')!.startsWith('#!/usr/bin/env node\n')).toBe(true);
+    const project = readProjectConfiguration(tree, 'back-office');
+    expect(project.targets?.['package']).toMatchObject({ dependsOn: ['build'], options: { command: 'node tools/build/package-app.cjs apps/back-office' } });
+    expect(project.targets?.['mcpb']).toMatchObject({ dependsOn: ['package'], options: { command: 'node tools/build/mcpb-app.cjs apps/back-office' } });
+    expect(JSON.parse(tree.read('package.json', 'utf-8')!).devDependencies['@anthropic-ai/mcpb']).toBeDefined();
+  });
+
+  it('without --publishable, writes no package.json and no shebang', async () => {
+    await appGenerator(tree, { name: 'back-office', toolsets: 'library' });
+    expect(tree.exists('apps/back-office/package.json')).toBe(false);
+    expect(tree.read('apps/back-office/src/main.ts', 'utf-8')!.startsWith('import')).toBe(true);
+  });
 });

@@ -23,8 +23,10 @@ describe('init generator', () => {
   });
 
   it('registers this plugin with @nx/jest and @nx/eslint once, and the named inputs the contract target hashes', async () => {
+    const warn = jest.spyOn(logger, 'warn').mockImplementation(() => undefined);
     await initGenerator(tree, { skipInstall: true });
     await initGenerator(tree, { skipInstall: true });
+    warn.mockRestore();
     const nx = readJson(tree, 'nx.json');
     expect(nx.plugins.filter((p: unknown) => p === '@toolsets/workspace-plugin')).toHaveLength(1);
     expect(nx.plugins).toContainEqual({ plugin: '@nx/jest/plugin', options: { targetName: 'test' } });

@@ -1,4 +1,5 @@
-import { formatFiles, generateFiles, getProjects, joinPathFragments, offsetFromRoot, type Tree } from '@nx/devkit';
+import { addDependenciesToPackageJson, formatFiles, generateFiles, getProjects, joinPathFragments, offsetFromRoot, readJson, type Tree } from '@nx/devkit';
+import { knownVersions } from '../../utils/plugin-files';
 import { join } from 'node:path';
 import { assertKebabCase } from '../../utils/naming';
 import { findToolsetSources } from '../../utils/toolset-source';
@@ -28,9 +29,51 @@ export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Pro
     offset: offsetFromRoot(projectRoot),
     imports,
     toolsetClasses: imports.flatMap((i) => i.classNames),
+    publishable: options.publishable === true,
     tmpl: '',
   });
+  if (options.publishable) writePublishableManifest(tree, options.name, projectRoot, imports.map((i) => i.packageName));
   await formatFiles(tree);
+}
+
+/** The packages a server app needs at run time; the app owns the single copy of each. */
+const RUNTIME = ['@modelcontextprotocol/node', '@modelcontextprotocol/server', 'class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe', 'typebox'];
+
+/**
+ * An installable app: a package.json with a bin, @toolsets/core and the toolset libraries bundled
+ * inside it (the package target copies their builds), third-party packages from the registry.
+ */
+function writePublishableManifest(tree: Tree, name: string, projectRoot: string, toolsets: string[]): void {
+  const known = knownVersions(__dirname);
+  const root = readJson(tree, 'package.json') as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
+  const version = (pkg: string) => root.dependencies?.[pkg] ?? root.devDependencies?.[pkg] ?? known[pkg] ?? '*';
+  const libraryVersion = (pkg: string) => {
+    const project = findToolsetProject(tree, pkg.replace(/^@toolsets\//, ''));
+    return (readJson(tree, joinPathFragments(project.root, 'package.json')) as { version?: string }).version ?? '0.1.0';
+  };
+  const coreVersion = tree.exists('libs/core/package.json') ? (readJson(tree, 'libs/core/package.json') as { version: string }).version : version('@toolsets/core');
+  tree.write(
+    joinPathFragments(projectRoot, 'package.json'),
+    JSON.stringify(
+      {
+        name: `@toolsets/${name}`,
+        version: '0.1.0',
+        description: `The ${name} MCP server: ${toolsets.join(', ')}.`,
+        engines: { node: '>=20.19' },
+        bin: { [name]: './dist/main.js' },
+        main: './dist/main.js',
+        dependencies: {
+          '@toolsets/core': coreVersion,
+          ...Object.fromEntries(toolsets.map((pkg) => [pkg, libraryVersion(pkg)])),
+          ...Object.fromEntries(RUNTIME.map((pkg) => [pkg, version(pkg)])),
+        },
+        bundleDependencies: ['@toolsets/core', ...toolsets],
+      },
+      null,
+      2,
+    ),
+  );
+  addDependenciesToPackageJson(tree, {}, { '@anthropic-ai/mcpb': version('@anthropic-ai/mcpb') }, undefined, true);
 }
 
 export default appGenerator;

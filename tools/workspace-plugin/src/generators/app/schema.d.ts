@@ -2,4 +2,5 @@ export interface AppGeneratorSchema {
   name: string;
   toolsets: string;
   directory?: string;
+  publishable?: boolean;
 }

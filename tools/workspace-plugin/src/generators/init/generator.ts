@@ -7,8 +7,9 @@ import {
   type GeneratorCallback,
   type Tree,
 } from '@nx/devkit';
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { knownVersions, pluginFile } from '../../utils/plugin-files';
 import type { InitGeneratorSchema } from './schema';
 
 /** Compiler options the decorators need: legacy decorators with design-type metadata, class fields assigned by the framework. */
@@ -61,8 +62,7 @@ const DEV_DEPENDENCIES = [
  */
 export default async function initGenerator(tree: Tree, options: InitGeneratorSchema = {}): Promise<GeneratorCallback | undefined> {
   updateTsconfig(tree);
-  writeIfAbsent(tree, 'tools/build/build-project.cjs', bundled('build/build-project.cjs'));
-  writeIfAbsent(tree, 'tools/build/swc-options.cjs', bundled('build/swc-options.cjs'));
+  for (const script of ['build-project.cjs', 'swc-options.cjs', 'package-app.cjs', 'mcpb-app.cjs']) writeIfAbsent(tree, `tools/build/${script}`, pluginFile(__dirname, `build/${script}`));
   for (const file of ['jest.preset.js', 'eslint.config.mjs']) {
     if (!tree.exists(file)) tree.write(file, readFileSync(join(__dirname, 'files', `${file}__tmpl__`), 'utf-8'));
     else logger.warn(`${file} exists and was left as it is: make sure it follows ${file === 'jest.preset.js' ? 'the swc transform in the README (decorator metadata kept, typebox transformed)' : 'the module-boundary tags in the README (type:toolset, type:app)'}.`);
@@ -74,7 +74,7 @@ export default async function initGenerator(tree: Tree, options: InitGeneratorSc
     json.workspaces = workspaces;
     return json;
   });
-  const versions = knownVersions();
+  const versions = knownVersions(__dirname);
   const pick = (names: readonly string[]) => Object.fromEntries(names.filter((name) => versions[name]).map((name) => [name, versions[name]]));
   const install = addDependenciesToPackageJson(tree, pick(DEPENDENCIES), pick(DEV_DEPENDENCIES), undefined, true);
   await formatFiles(tree);
@@ -118,24 +118,3 @@ function updateNxJson(tree: Tree): void {
 function writeIfAbsent(tree: Tree, path: string, content: string): void {
   if (!tree.exists(path)) tree.write(path, content);
 }
-
-/**
- * A file shipped with the plugin: in the published package under `build/`, `versions.json`; in the
- * toolsets repository, the same files at the repository root (`tools/build/`, `package.json`).
- */
-function bundled(relative: string): string {
-  const candidates = [join(__dirname, '../../..', relative), join(__dirname, '../../../../..', 'tools', relative)];
-  const found = candidates.find((candidate) => existsSync(candidate));
-  if (!found) throw new Error(`@toolsets/workspace-plugin is missing ${relative}; reinstall it.`);
-  return readFileSync(found, 'utf-8');
-}
-
-/** The versions this plugin was built and tested with. */
-function knownVersions(): Record<string, string> {
-  const packaged = join(__dirname, '../../../versions.json');
-  if (existsSync(packaged)) return JSON.parse(readFileSync(packaged, 'utf-8'));
-  const root = JSON.parse(readFileSync(join(__dirname, '../../../../../package.json'), 'utf-8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-  const own = (lib: string) => JSON.parse(readFileSync(join(__dirname, '../../../../../libs', lib, 'package.json'), 'utf-8')).version as string;
-  return { ...root.dependencies, ...root.devDependencies, '@toolsets/core': own('core'), '@toolsets/testing': own('testing') };
-}
-
