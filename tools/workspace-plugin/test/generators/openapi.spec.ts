@@ -1,5 +1,6 @@
 import { readJson, readProjectConfiguration, type Tree } from '@nx/devkit';
 import { join } from 'node:path';
+import { appGenerator } from '../../src/generators/app/generator';
 import { openApiGenerator } from '../../src/generators/openapi/generator';
 import { openApiSyncGenerator } from '../../src/generators/openapi-sync/generator';
 import { createWorkspaceTree } from '../support/workspace-tree';
@@ -48,5 +49,13 @@ describe('openapi generator', () => {
     tree.write(file, original.replace('export class Pet {', 'export class Pet { // edited by hand'));
     expect(await openApiSyncGenerator(tree)).toEqual({ outOfSyncMessage: expect.stringContaining('The generated code of @toolsets/petstore differs') });
     expect(tree.read(file, 'utf-8')).toBe(original);
+  });
+
+  it('an installable app serving an OpenAPI toolset bundles @toolsets/openapi, which the toolset imports, too', async () => {
+    await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/yaml/petstore.yaml'), skipInstall: true });
+    await appGenerator(tree, { name: 'petstore-server', toolsets: 'petstore', publishable: true });
+    const manifest = readJson(tree, 'apps/petstore-server/package.json');
+    expect(manifest.bundleDependencies).toEqual(['@toolsets/core', '@toolsets/petstore', '@toolsets/openapi']);
+    expect(Object.keys(manifest.dependencies)).toContain('@toolsets/openapi');
   });
 });

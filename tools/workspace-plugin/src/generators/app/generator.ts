@@ -1,4 +1,4 @@
-import { addDependenciesToPackageJson, formatFiles, generateFiles, getProjects, joinPathFragments, offsetFromRoot, readJson, type Tree } from '@nx/devkit';
+import { addDependenciesToPackageJson, formatFiles, generateFiles, getProjects, joinPathFragments, offsetFromRoot, readJson, visitNotIgnoredFiles, type Tree } from '@nx/devkit';
 import { knownVersions } from '../../utils/plugin-files';
 import { join } from 'node:path';
 import { assertKebabCase } from '../../utils/naming';
@@ -51,6 +51,19 @@ function writePublishableManifest(tree: Tree, name: string, projectRoot: string,
     const project = findToolsetProject(tree, pkg.replace(/^@toolsets\//, ''));
     return (readJson(tree, joinPathFragments(project.root, 'package.json')) as { version?: string }).version ?? '0.1.0';
   };
+  // Workspace libraries the toolsets import (an OpenAPI toolset's @toolsets/openapi) ride along too.
+  const shared = new Set<string>();
+  for (const pkg of toolsets) {
+    visitNotIgnoredFiles(tree, joinPathFragments(findToolsetProject(tree, pkg.replace(/^@toolsets\//, '')).root, 'src'), (file) => {
+      for (const [, imported] of (tree.read(file, 'utf-8') ?? '').matchAll(/from '(@toolsets\/[a-z0-9-]+)'/g)) {
+        if (!['@toolsets/core', '@toolsets/testing', ...toolsets].includes(imported)) shared.add(imported);
+      }
+    });
+  }
+  const sharedVersion = (pkg: string) => {
+    const project = [...getProjects(tree).entries()].find(([projectName]) => projectName === pkg)?.[1];
+    return project && tree.exists(joinPathFragments(project.root, 'package.json')) ? (readJson(tree, joinPathFragments(project.root, 'package.json')) as { version?: string }).version ?? '0.1.0' : version(pkg);
+  };
   const coreVersion = tree.exists('libs/core/package.json') ? (readJson(tree, 'libs/core/package.json') as { version: string }).version : version('@toolsets/core');
   tree.write(
     joinPathFragments(projectRoot, 'package.json'),
@@ -65,9 +78,10 @@ function writePublishableManifest(tree: Tree, name: string, projectRoot: string,
         dependencies: {
           '@toolsets/core': coreVersion,
           ...Object.fromEntries(toolsets.map((pkg) => [pkg, libraryVersion(pkg)])),
+          ...Object.fromEntries([...shared].map((pkg) => [pkg, sharedVersion(pkg)])),
           ...Object.fromEntries(RUNTIME.map((pkg) => [pkg, version(pkg)])),
         },
-        bundleDependencies: ['@toolsets/core', ...toolsets],
+        bundleDependencies: ['@toolsets/core', ...toolsets, ...shared],
       },
       null,
       2,
