@@ -183,6 +183,7 @@ function createMounts(list: readonly ToolsetServer[], single: boolean, limits: S
 class RequestTracker {
   readonly #active = new Set<ServerResponse>();
   #draining = false;
+  #closing = false;
   #onIdle: (() => void) | undefined;
 
   get size(): number {
@@ -195,16 +196,21 @@ class RequestTracker {
 
   begin(res: ServerResponse): void {
     this.#active.add(res);
-    if (this.#draining) res.setHeader('connection', 'close');
+    if (this.#closing) res.setHeader('connection', 'close');
     res.once('close', () => {
       this.#active.delete(res);
       if (this.#active.size === 0) this.#onIdle?.();
     });
   }
 
-  /** From now on every response closes its connection, including those not yet started. */
+  /** Readiness turns 503; connections stay as they are, so a balancer keeps reusing them rather than opening new ones. */
   startDraining(): void {
     this.#draining = true;
+  }
+
+  /** From now on every response closes its connection, including those not yet started. */
+  closeConnections(): void {
+    this.#closing = true;
     for (const res of this.#active) if (!res.headersSent) res.setHeader('connection', 'close');
   }
 
@@ -340,6 +346,9 @@ async function drain(http: NodeHttpServer, connections: ConnectionTracker, reque
   // net.Server's close stops accepting only; http.Server's would also cut idle keep-alive
   // connections at once, resetting requests that are already on their way over them.
   const stopped = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
+  // Only now: closing connections earlier makes a balancer open new ones, which the listener's
+  // close would reset with their requests already sent.
+  requests.closeConnections();
   const timeout = sleep(limits.drainTimeoutMs);
   await Promise.race([requests.whenIdle().then(() => connections.whenEmpty()), timeout]);
   http.closeAllConnections();

@@ -1,0 +1,93 @@
+import { accountOf, httpClient, type AnyClient, type Era } from './support/clients';
+import { freePort, startNginx, type Nginx } from './support/nginx';
+import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+
+const REPLICAS = 3;
+const CLIENTS = 20;
+
+interface Tally {
+  ok: number;
+  failed: number;
+  crossed: number;
+  failures: { at: number; error: string }[];
+}
+
+/**
+ * Three replicas of credential-demo behind nginx (default retry policy), clients of both eras each
+ * calling whoami with its own token without pause, and every replica restarted in turn with
+ * SIGTERM: no call may fail and no caller may get another caller's answer.
+ */
+describe('a rolling restart behind nginx', () => {
+  const ports: number[] = [];
+  const replicas: ServerProcess[] = [];
+  let nginx: Nginx;
+
+  const start = (port: number) => startServerProcess(appMain('credential-demo-server'), { PORT: String(port), DRAIN_DELAY_MS: '1000' });
+
+  beforeAll(async () => {
+    for (let i = 0; i < REPLICAS; i++) ports.push(await freePort());
+    for (const port of ports) replicas.push(await start(port));
+    nginx = await startNginx(ports);
+  }, 120_000);
+  afterAll(async () => {
+    await nginx?.stop();
+    await Promise.all(replicas.map((replica) => replica.stop().catch(() => undefined)));
+  });
+
+  it('loses no call and crosses no callers while every replica restarts, and reports what a SIGKILL costs', async () => {
+    const tally: Tally = { ok: 0, failed: 0, crossed: 0, failures: [] };
+    const clients: { client: AnyClient; token: string }[] = [];
+    for (let i = 0; i < CLIENTS; i++) {
+      const token = `rolling-${i}`;
+      clients.push({ client: await httpClient((i % 2 === 0 ? 'modern' : 'legacy') as Era, `${nginx.origin}/mcp`, { 'x-demo-token': token }), token });
+    }
+    let running = true;
+    const loops = clients.map(async ({ client, token }) => {
+      const expected = accountOf(token);
+      while (running) {
+        try {
+          const result = await client.callTool({ name: 'whoami', arguments: {} });
+          if ((result['structuredContent'] as { account?: string } | undefined)?.account === expected) tally.ok++;
+          else tally.crossed++;
+        } catch (error) {
+          tally.failed++;
+          tally.failures.push({ at: Date.now(), error: (error as Error).message.slice(0, 120) });
+        }
+      }
+    });
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+    await pause(1_000);
+    for (let i = 0; i < REPLICAS; i++) {
+      replicas[i].child.kill('SIGTERM');
+      expect(await replicas[i].exited).toBe(0);
+      replicas[i] = await start(ports[i]);
+      await pause(1_500);
+    }
+    const rolling = { ...tally, failures: [...tally.failures] };
+
+    // Not a pass/fail: how many calls a replica killed outright costs, and how long until calls succeed again.
+    const killedAt = Date.now();
+    replicas[0].child.kill('SIGKILL');
+    await replicas[0].exited;
+    await pause(3_000);
+    const killFailures = tally.failures.filter((f) => f.at >= killedAt);
+    replicas[0] = await start(ports[0]);
+    await pause(500);
+    running = false;
+    await Promise.all(loops);
+    await Promise.all(clients.map(({ client }) => client.close().catch(() => undefined)));
+
+    const recovery = killFailures.length ? Math.max(...killFailures.map((f) => f.at)) - killedAt : 0;
+    console.log(
+      [
+        `rolling restart of ${REPLICAS} replicas: ${rolling.ok} calls answered, ${rolling.failed} failed, ${rolling.crossed} crossed callers (${CLIENTS} clients, both eras)`,
+        `SIGKILL of one replica: ${killFailures.length} calls failed; the last failure ${recovery} ms after the kill`,
+      ].join('\n'),
+    );
+    expect(rolling.failures.map((f) => f.error)).toEqual([]);
+    expect(rolling.crossed).toBe(0);
+    expect(rolling.ok).toBeGreaterThan(500);
+    expect(tally.crossed).toBe(0);
+  }, 180_000);
+});

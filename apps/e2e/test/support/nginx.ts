@@ -1,0 +1,85 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { workspaceRoot } from './server-process';
+
+/** A free loopback port (bound, then released). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface Nginx {
+  origin: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Debian's nginx in front of `upstreams`, installed by tools/nginx/ensure-nginx.sh when missing,
+ * with the default retry policy (`proxy_next_upstream error timeout http_502`, no
+ * `non_idempotent`) and upstream keep-alive that nginx itself closes before the replicas would
+ * (keepalive_timeout 4s, under their 5 s): the balancer, not the replica, ends idle connections.
+ */
+export async function startNginx(upstreams: readonly number[]): Promise<Nginx> {
+  execFileSync('bash', [join(workspaceRoot, 'tools/nginx/ensure-nginx.sh')], { stdio: 'inherit' });
+  const binary = existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
+  const dir = mkdtempSync(join(tmpdir(), 'toolsets-nginx-'));
+  for (const temp of ['body', 'proxy', 'fastcgi', 'uwsgi', 'scgi']) mkdirSync(join(dir, temp));
+  const port = await freePort();
+  const config = `daemon off;
+worker_processes 1;
+pid ${dir}/nginx.pid;
+error_log ${dir}/error.log warn;
+events { worker_connections 4096; }
+http {
+  access_log off;
+  client_body_temp_path ${dir}/body;
+  proxy_temp_path ${dir}/proxy;
+  fastcgi_temp_path ${dir}/fastcgi;
+  uwsgi_temp_path ${dir}/uwsgi;
+  scgi_temp_path ${dir}/scgi;
+  upstream replicas {
+${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`).join('\n')}
+    keepalive 64;
+    keepalive_timeout 4s;
+  }
+  server {
+    listen 127.0.0.1:${port};
+    location / {
+      proxy_pass http://replicas;
+      proxy_http_version 1.1;
+      proxy_set_header Connection "";
+      proxy_set_header Host localhost;
+      proxy_buffering off;
+      proxy_next_upstream error timeout http_502;
+    }
+  }
+}
+`;
+  writeFileSync(join(dir, 'nginx.conf'), config);
+  const child: ChildProcess = spawn(binary, ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')], { stdio: 'ignore' });
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const origin = `http://127.0.0.1:${port}`;
+  for (let attempt = 0; ; attempt++) {
+    const up = await fetch(`${origin}/health`).then(() => true, () => false);
+    if (up) break;
+    if (attempt > 100) throw new Error('nginx did not start');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return {
+    origin,
+    async stop() {
+      child.kill('SIGQUIT');
+      await exited;
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
