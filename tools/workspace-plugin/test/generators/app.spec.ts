@@ -62,6 +62,12 @@ startApp(buildServers);
     expect(project.targets?.['package']).toMatchObject({ dependsOn: ['build'], options: { command: 'node tools/build/package-app.cjs apps/back-office' } });
     expect(project.targets?.['mcpb']).toMatchObject({ dependsOn: ['package'], options: { command: 'node tools/build/mcpb-app.cjs apps/back-office' } });
     expect(JSON.parse(tree.read('package.json', 'utf-8')!).devDependencies['@anthropic-ai/mcpb']).toBeDefined();
+    const dockerfile = tree.read('apps/back-office/Dockerfile', 'utf-8')!;
+    expect(dockerfile).toContain('RUN npm ci --no-audit --no-fund && npx nx run back-office:package --outputStyle=static');
+    expect(dockerfile).toContain('COPY --from=build /workspace/apps/back-office/dist-package/*.tgz /tmp/app.tgz');
+    expect(dockerfile).toContain('exec node node_modules/@toolsets/back-office/dist/main.js');
+    expect(tree.children('deploy/k8s/back-office').sort()).toEqual(['deployment.yaml', 'hpa.yaml', 'kustomization.yaml', 'pdb.yaml', 'service.yaml']);
+    expect(tree.read('deploy/k8s/back-office/deployment.yaml', 'utf-8')).toContain('image: back-office');
   });
 
   it('without --publishable, writes no package.json and no shebang', async () => {

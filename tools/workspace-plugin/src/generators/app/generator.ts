@@ -32,7 +32,13 @@ export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Pro
     publishable: options.publishable === true,
     tmpl: '',
   });
-  if (options.publishable) writePublishableManifest(tree, options.name, projectRoot, imports.map((i) => i.packageName));
+  if (options.publishable) {
+    writePublishableManifest(tree, options.name, projectRoot, imports.map((i) => i.packageName));
+    // The image runs the packed app; the manifests run the image.
+    const substitutions = { name: options.name, packageName: `@toolsets/${options.name}`, projectRoot, tmpl: '' };
+    generateFiles(tree, join(__dirname, 'container/app'), projectRoot, substitutions);
+    generateFiles(tree, join(__dirname, 'container/deploy'), joinPathFragments('deploy/k8s', options.name), substitutions);
+  }
   await formatFiles(tree);
 }
 

@@ -1,0 +1,89 @@
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { accountOf, httpClient } from './support/clients';
+import { freePort } from './support/nginx';
+import { workspaceRoot } from './support/server-process';
+
+const APP = 'credential-demo-server';
+const dockerfile = readFileSync(join(workspaceRoot, 'apps', APP, 'Dockerfile'), 'utf-8');
+const instruction = (name: string) => dockerfile.split('\n').filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1));
+const execForm = (value: string) => JSON.parse(value.replace(/^(--\S+ )+/, '').replace(/^CMD /, '')) as string[];
+
+/**
+ * The container image, as far as this machine allows (no Docker engine): the Dockerfile's shape,
+ * and its runtime stage's steps run outside Docker (the production install in a clean folder, the
+ * start command, the health check, one call), then the Kubernetes manifests against the schemas.
+ */
+describe(`the ${APP} image and manifests`, () => {
+  const scratch: string[] = [];
+  afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
+  it('is multi-stage, non-root, production, bound to 0.0.0.0, stops on SIGTERM and checks its health', () => {
+    expect(instruction('FROM').length).toBeGreaterThanOrEqual(2);
+    expect(instruction('USER')).toEqual(['node']);
+    expect(instruction('ENV')[0]).toMatch(/NODE_ENV=production HOST=0\.0\.0\.0 PORT=8000/);
+    expect(instruction('STOPSIGNAL')).toEqual(['SIGTERM']);
+    expect(instruction('HEALTHCHECK')).toHaveLength(1);
+  });
+
+  it('runs the runtime stage outside Docker: production install, start, /health, the health check and one call; no start without ALLOWED_HOSTS', async () => {
+    execFileSync(process.execPath, [join(workspaceRoot, 'tools/build/package-app.cjs'), join('apps', APP)], { cwd: workspaceRoot, stdio: 'pipe' });
+    const tarball = join(workspaceRoot, 'apps', APP, 'dist-package', readdirSync(join(workspaceRoot, 'apps', APP, 'dist-package')).find((file) => file.endsWith('.tgz'))!);
+    const app = mkdtempSync(join(tmpdir(), 'toolsets-image-'));
+    scratch.push(app);
+    // RUN: echo '{"private":true}' > package.json && npm install --omit=dev --no-audit --no-fund /tmp/app.tgz
+    writeFileSync(join(app, 'package.json'), '{"private":true}');
+    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: app, stdio: 'pipe' });
+
+    const cmd = execForm(instruction('CMD')[0]);
+    const port = await freePort();
+    const env = { PATH: process.env['PATH'] ?? '', NODE_ENV: 'production', HOST: '0.0.0.0', PORT: String(port), DRAIN_DELAY_MS: '0' };
+    const refused = spawnSync(cmd[0], cmd.slice(1), { cwd: app, env, encoding: 'utf-8' });
+    expect(refused.status).toBe(64);
+    expect(refused.stderr).toContain('Set ALLOWED_HOSTS to the host names clients reach this server by');
+
+    const server = spawn(cmd[0], cmd.slice(1), { cwd: app, env: { ...env, ALLOWED_HOSTS: 'localhost' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    try {
+      await new Promise<void>((resolve, reject) => {
+        let stderr = '';
+        server.stderr!.on('data', (chunk) => {
+          stderr += chunk;
+          if (stderr.includes('"serving over streamable HTTP"')) resolve();
+        });
+        void exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
+      });
+      expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
+      const healthcheck = execForm(instruction('HEALTHCHECK')[0]);
+      expect(spawnSync(healthcheck[0] === 'node' ? process.execPath : healthcheck[0], healthcheck.slice(1), { env: { ...env }, encoding: 'utf-8' }).status).toBe(0);
+      const client = await httpClient('modern', `http://localhost:${port}/mcp`, { 'x-demo-token': 'container-token' });
+      expect((await client.callTool({ name: 'whoami', arguments: {} }))['structuredContent']).toMatchObject({ account: accountOf('container-token') });
+      await client.close();
+    } finally {
+      server.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+  }, 180_000);
+
+  it('ships Kubernetes manifests (Deployment, Service, HPA, PDB) that the Kubernetes schemas accept, and a validator that catches a broken one', () => {
+    const validate = (dir?: string) => spawnSync(process.execPath, [join(workspaceRoot, 'tools/k8s/validate.mjs'), ...(dir ? [dir] : [])], { encoding: 'utf-8' });
+    const ok = validate();
+    expect(ok.status).toBe(0);
+    const report = JSON.parse(ok.stdout) as { apps: Record<string, string[]> };
+    expect(report.apps[APP]).toEqual([`Deployment/${APP}`, `Service/${APP}`, `HorizontalPodAutoscaler/${APP}`, `PodDisruptionBudget/${APP}`]);
+    const deployment = readFileSync(join(workspaceRoot, 'deploy/k8s', APP, 'deployment.yaml'), 'utf-8');
+    expect(deployment).toContain('path: /ready');
+    expect(deployment).toContain('path: /health');
+    expect(deployment).toContain('readOnlyRootFilesystem: true');
+
+    const broken = mkdtempSync(join(tmpdir(), 'toolsets-k8s-'));
+    scratch.push(broken);
+    cpSync(join(workspaceRoot, 'deploy/k8s', APP), join(broken, APP), { recursive: true });
+    writeFileSync(join(broken, APP, 'deployment.yaml'), deployment.replace('containerPort: 8000', 'containerPort: http-port'));
+    const refused = validate(broken);
+    expect(refused.status).toBe(1);
+    expect(refused.stdout).toContain('containerPort must be integer');
+  });
+});
