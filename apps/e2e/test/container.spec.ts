@@ -1,10 +1,10 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accountOf, httpClient } from './support/clients';
 import { freePort } from './support/nginx';
-import { workspaceRoot } from './support/server-process';
+import { startServerCommand, workspaceRoot } from './support/server-process';
 
 const APP = 'credential-demo-server';
 const dockerfile = readFileSync(join(workspaceRoot, 'apps', APP, 'Dockerfile'), 'utf-8');
@@ -44,17 +44,8 @@ describe(`the ${APP} image and manifests`, () => {
     expect(refused.status).toBe(64);
     expect(refused.stderr).toContain('Set ALLOWED_HOSTS to the host names clients reach this server by');
 
-    const server = spawn(cmd[0], cmd.slice(1), { cwd: app, env: { ...env, ALLOWED_HOSTS: 'localhost' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    const exited = new Promise<number | null>((resolve) => server.once('exit', resolve));
+    const server = await startServerCommand(cmd, { ...env, ALLOWED_HOSTS: 'localhost' }, app);
     try {
-      await new Promise<void>((resolve, reject) => {
-        let stderr = '';
-        server.stderr!.on('data', (chunk) => {
-          stderr += chunk;
-          if (stderr.includes('"serving over streamable HTTP"')) resolve();
-        });
-        void exited.then((code) => reject(new Error(`exited with ${code}: ${stderr}`)));
-      });
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       const healthcheck = execForm(instruction('HEALTHCHECK')[0]);
       expect(spawnSync(healthcheck[0] === 'node' ? process.execPath : healthcheck[0], healthcheck.slice(1), { env: { ...env }, encoding: 'utf-8' }).status).toBe(0);
@@ -62,9 +53,9 @@ describe(`the ${APP} image and manifests`, () => {
       expect((await client.callTool({ name: 'whoami', arguments: {} }))['structuredContent']).toMatchObject({ account: accountOf('container-token') });
       await client.close();
     } finally {
-      server.kill('SIGTERM');
+      server.child.kill('SIGTERM');
     }
-    expect(await exited).toBe(0);
+    expect(await server.exited).toBe(0);
   }, 180_000);
 
   it('ships Kubernetes manifests (Deployment, Service, HPA, PDB) that the Kubernetes schemas accept, and a validator that catches a broken one', () => {

@@ -1,10 +1,10 @@
-import { execFileSync, spawn, spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { workspaceRoot } from './support/server-process';
+import { startServerProcess, workspaceRoot } from './support/server-process';
 
 const VERSIONS = require(join(workspaceRoot, 'package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
 const pin = (name: string) => VERSIONS.dependencies[name] ?? VERSIONS.devDependencies[name];
@@ -137,26 +137,16 @@ describe('@toolsets/core and @toolsets/testing, packed and installed in a plain 
     expect((await stdio.callTool({ name: 'forecast', arguments: { city: 'Atlantis' } })).structuredContent).toEqual({ error: 'not_found', detail: 'No such city.' });
     await stdio.close();
 
-    const app = spawn(process.execPath, [join(project, 'dist/main.js')], { cwd: project, env: { ...process.env, PORT: '0', DRAIN_DELAY_MS: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });
-    const exited = new Promise((resolve) => app.once('exit', resolve));
+    const app = await startServerProcess(join(project, 'dist/main.js'), { DRAIN_DELAY_MS: '0' }, project);
     try {
-      const origin = await new Promise<string>((resolve) => {
-        let stderr = '';
-        app.stderr!.on('data', (chunk) => {
-          stderr += chunk;
-          const line = stderr.split('\n').find((l) => l.includes('"serving over streamable HTTP"'));
-          if (line) resolve(JSON.parse(line).origin);
-        });
-      });
       const http = new Client({ name: 'consumer-http', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-      await http.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
+      await http.connect(new StreamableHTTPClientTransport(new URL(`${app.origin}/mcp`)));
       const [tool] = (await http.listTools()).tools;
       expect(tool.outputSchema).toMatchObject({ title: 'ForecastResult', anyOf: [{ title: 'ForecastResult' }, { title: 'ToolError' }] });
       expect((await http.callTool({ name: 'forecast', arguments: { city: 'Oslo' } })).structuredContent).toEqual({ message: 'Oslo: 21 °C in 1 day(s).', celsius: 21 });
       await http.close();
     } finally {
-      app.kill('SIGTERM');
-      await exited;
+      await app.stop();
     }
   });
 

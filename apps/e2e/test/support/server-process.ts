@@ -22,9 +22,15 @@ export interface ServerProcess {
  * Starts a server script as its own process on a free loopback port and waits until its log line
  * says where it serves.
  */
-export async function startServerProcess(script: string, env: Record<string, string> = {}): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [script], {
-    cwd: workspaceRoot,
+export async function startServerProcess(script: string, env: Record<string, string> = {}, cwd = workspaceRoot): Promise<ServerProcess> {
+  return startServerCommand([process.execPath, script], env, cwd);
+}
+
+/** The same for any command line (a Dockerfile's `CMD`, say): `[command, ...args]`. */
+export async function startServerCommand([command, ...args]: readonly string[], env: Record<string, string> = {}, cwd = workspaceRoot): Promise<ServerProcess> {
+  const script = [command, ...args].join(' ');
+  const child = spawn(command, args, {
+    cwd,
     env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
