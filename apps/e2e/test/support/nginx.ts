@@ -1,5 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -19,6 +19,8 @@ export function freePort(): Promise<number> {
 
 export interface Nginx {
   origin: string;
+  /** nginx's error log so far: why a call got a 502 (e.g. `upstream prematurely closed connection`). */
+  errors(): string;
   stop(): Promise<void>;
 }
 
@@ -76,6 +78,7 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
   }
   return {
     origin,
+    errors: () => (existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : ''),
     async stop() {
       child.kill('SIGQUIT');
       await exited;
