@@ -214,6 +214,13 @@ class RequestTracker {
     for (const res of this.#active) if (!res.headersSent) res.setHeader('connection', 'close');
   }
 
+  /** Connections with a request being served on them. */
+  busyConnections(): number {
+    const sockets = new Set<unknown>();
+    for (const res of this.#active) sockets.add(res.socket);
+    return sockets.size;
+  }
+
   whenIdle(): Promise<void> {
     if (this.#active.size === 0) return Promise.resolve();
     return new Promise((resolve) => (this.#onIdle = resolve));
@@ -343,6 +350,12 @@ async function drain(http: NodeHttpServer, connections: ConnectionTracker, reque
   if (limits.drainDelayMs > 0) await sleep(limits.drainDelayMs);
   // Session listeners (2025-era GET streams) never end by themselves: end them, not the calls in flight.
   endStreams();
+  // Closing the listener resets connections the kernel has established but the server has not yet
+  // accepted, with their requests already sent: a balancer cannot retry those POSTs. A balancer
+  // opens a new connection only when it has no idle one to this replica, so close at a moment
+  // when it has idle ones, and in the check phase, right after a poll phase accepted what was queued.
+  await balancerHasIdleConnections(connections, requests);
+  await new Promise<void>((resolve) => setImmediate(resolve));
   // net.Server's close stops accepting only; http.Server's would also cut idle keep-alive
   // connections at once, resetting requests that are already on their way over them.
   const stopped = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
@@ -353,6 +366,21 @@ async function drain(http: NodeHttpServer, connections: ConnectionTracker, reque
   await Promise.race([requests.whenIdle().then(() => connections.whenEmpty()), timeout]);
   http.closeAllConnections();
   await stopped;
+}
+
+/** How long the drain waits for a moment when the balancer holds idle connections to this replica. */
+const IDLE_MOMENT_WAIT_MS = 1_000;
+/** Idle connections that make a new one unlikely in the next moment (one may be carrying a request already). */
+const IDLE_CONNECTIONS_WANTED = 2;
+
+/** Resolves once every connection, or at least two, carry no request (or after IDLE_MOMENT_WAIT_MS). */
+async function balancerHasIdleConnections(connections: ConnectionTracker, requests: RequestTracker): Promise<void> {
+  const deadline = Date.now() + IDLE_MOMENT_WAIT_MS;
+  while (Date.now() < deadline) {
+    const idle = connections.size - requests.busyConnections();
+    if (idle >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size)) return;
+    await sleep(2);
+  }
 }
 
 function sleep(ms: number): Promise<void> {
