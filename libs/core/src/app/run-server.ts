@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { credentialEnvironmentVariable } from '../context/credential-env';
 import type { ConnectionHandle, ToolsetServer } from '../server/build-server';
+import { credentialPlaceholder } from '../transport/catalog-page/client-config';
 import { serveHttp, type HttpServerHandle, type MountInfo } from '../transport/http-server';
 import { serveStdio } from '../transport/stdio-server';
 import { LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
@@ -83,14 +84,13 @@ function defaultStdioCommands(servers: readonly ToolsetServer[]): Record<string,
 
 /** The URLs, plus an `mcpServers` block a user can paste into an MCP client's configuration. */
 export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, servers: readonly ToolsetServer[], stdio: Readonly<Record<string, StdioCommand>>): string {
-  const placeholder = (header: string) => `<your ${header} value>`;
   const config: Record<string, unknown> = {};
   for (const mount of http.mounts) {
     config[mount.name] = {
       type: 'http',
       url: mount.url,
       ...(mount.credentialHeaders.length > 0 && {
-        headers: Object.fromEntries(mount.credentialHeaders.map((h) => [h, placeholder(h)])),
+        headers: Object.fromEntries(mount.credentialHeaders.map((h) => [h, credentialPlaceholder(h)])),
       }),
     };
   }
@@ -101,7 +101,7 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, server
       command: command.command,
       args: command.args,
       ...(server.credentialHeaders.length > 0 && {
-        env: Object.fromEntries(server.credentialHeaders.map((h) => [credentialEnvironmentVariable(h), placeholder(h)])),
+        env: Object.fromEntries(server.credentialHeaders.map((h) => [credentialEnvironmentVariable(h), credentialPlaceholder(h)])),
       }),
     };
   }
@@ -114,7 +114,7 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, server
   return [
     `MCP over streamable HTTP on ${http.origin}`,
     ...lines,
-    `  health: ${http.origin}/health   index: ${http.origin}/`,
+    `  health: ${http.origin}/health   catalog: ${http.origin}/ (a page in a browser, JSON otherwise)`,
     '',
     'Client configuration (paste into your MCP client under "mcpServers"):',
     JSON.stringify(config, null, 2),

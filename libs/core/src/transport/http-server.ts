@@ -8,6 +8,7 @@ import { stderrLogger, type Logger } from '../server/logger';
 import { rateLimitedLogger } from '../server/rate-limited-logger';
 import { BodyBudget } from './body-budget';
 import { BodyAborted, BodyRefusal, readBody } from './body-reader';
+import { CatalogPage, wantsHtml } from './catalog-page/catalog-page';
 import { ConnectionTracker } from './connection-tracker';
 import { CorsPolicy } from './cors';
 import { HostPolicy } from './host-guard';
@@ -231,6 +232,7 @@ class RequestTracker {
 class Router {
   readonly #byPath: ReadonlyMap<string, Mount>;
   private readonly prescan: PrescanLimits;
+  private readonly catalogPage: CatalogPage;
 
   constructor(
     mounts: readonly Mount[],
@@ -242,6 +244,7 @@ class Router {
     private readonly cors: CorsPolicy,
   ) {
     this.#byPath = new Map(mounts.map((mount) => [mount.path, mount]));
+    this.catalogPage = new CatalogPage(mounts);
     this.prescan = {
       maxDepth: PRESCAN_FACTOR * limits.maxArgumentDepth + ENVELOPE_DEPTH,
       maxItems: PRESCAN_FACTOR * limits.maxArgumentItems,
@@ -256,8 +259,10 @@ class Router {
     const page = this.page(path);
     if (!page) return sendJson(res, 404, { error: `Nothing at ${clip(path)}. MCP endpoints: ${[...this.#byPath.keys()].join(', ')}.` });
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'Method not allowed: use GET.' }, { allow: 'GET, HEAD' });
+    // The index is a page for browsers and JSON for everything else.
+    if (path === '/' && wantsHtml(req)) return this.catalogPage.send(req, res);
     const [status, body] = page();
-    sendJson(res, status, body);
+    sendJson(res, status, body, path === '/' ? { vary: 'Accept' } : {});
   }
 
   private page(path: string): (() => [number, unknown]) | undefined {

@@ -42,8 +42,8 @@ export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Pro
   await formatFiles(tree);
 }
 
-/** The packages a server app needs at run time; the app owns the single copy of each. */
-const RUNTIME = ['@modelcontextprotocol/node', '@modelcontextprotocol/server', 'class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe', 'typebox'];
+/** The packages a server app needs at run time (@toolsets/core's dependencies and peers, since core is bundled); the app owns the single copy of each. */
+const RUNTIME = ['@modelcontextprotocol/node', '@modelcontextprotocol/server', 'class-transformer', 'class-validator', 'negotiator', 'reflect-metadata', 'tsyringe', 'typebox'];
 
 /**
  * An installable app: a package.json with a bin, @toolsets/core and the toolset libraries bundled

@@ -1,0 +1,148 @@
+import { createHash } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { gzipSync } from 'node:zlib';
+import Negotiator from 'negotiator';
+import type { Tool } from '@modelcontextprotocol/server';
+import type { ToolsetServer } from '../../server/build-server';
+import { clientConfigs } from './client-config';
+import { html, SafeHtml } from './html';
+import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE } from './page-assets';
+import { schemaView, type JsonSchema } from './schema-view';
+
+/** One served server, as the page lists it. */
+export interface PageMount {
+  server: ToolsetServer;
+  /** Its MCP endpoint's path, e.g. `/mcp` or `/hello/mcp`. */
+  path: string;
+}
+
+const ANNOTATION_BADGES: readonly [keyof NonNullable<Tool['annotations']>, boolean, string][] = [
+  ['readOnlyHint', true, 'read-only'],
+  ['destructiveHint', true, 'destructive'],
+  ['idempotentHint', true, 'idempotent'],
+  ['openWorldHint', true, 'open world'],
+];
+
+/** Whether the caller asked for a page (a browser) rather than JSON (`curl`, scripts, anything else). */
+export function wantsHtml(req: IncomingMessage): boolean {
+  return new Negotiator(req).mediaType(['application/json', 'text/html']) === 'text/html';
+}
+
+/**
+ * The human-readable catalog at `GET /` for browsers: every server with its URL, every tool with
+ * its description, arguments and result rendered from the schemas it advertises, and how to add
+ * the server to a client. The catalog is fixed at startup, so the page is rendered once, on first
+ * request, and served with an ETag and gzip; it holds no host name or header value of any caller.
+ */
+export class CatalogPage {
+  #page: { body: Buffer; gzip: Buffer; etag: string } | undefined;
+
+  constructor(private readonly mounts: readonly PageMount[]) {}
+
+  send(req: IncomingMessage, res: ServerResponse): void {
+    const page = (this.#page ??= this.build());
+    const headers: Record<string, string> = {
+      'content-type': 'text/html; charset=utf-8',
+      'content-security-policy': PAGE_CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': 'no-cache',
+      vary: 'Accept, Accept-Encoding',
+      etag: page.etag,
+    };
+    if (req.headers['if-none-match'] === page.etag) {
+      res.writeHead(304, headers);
+      res.end();
+      return;
+    }
+    const gzip = new Negotiator(req).encoding(['gzip', 'identity']) === 'gzip';
+    const body = gzip ? page.gzip : page.body;
+    res.writeHead(200, { ...headers, ...(gzip && { 'content-encoding': 'gzip' }), 'content-length': String(body.length) });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
+
+  private build() {
+    const body = Buffer.from(renderCatalogPage(this.mounts), 'utf8');
+    return { body, gzip: gzipSync(body), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
+  }
+}
+
+/** The page's own inline style and script: fixed text of this library, hashed into the CSP. */
+const STYLE = new SafeHtml(PAGE_STYLE);
+const SCRIPT = new SafeHtml(PAGE_SCRIPT);
+
+/** The page's HTML. */
+export function renderCatalogPage(mounts: readonly PageMount[]): string {
+  const toolCount = mounts.reduce((sum, mount) => sum + mount.server.catalog.tools.size, 0);
+  const title = mounts.length === 1 ? `${mounts[0].server.name}: MCP tools` : 'MCP servers';
+  return html`<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<link rel="icon" href="data:,">
+<title>${title}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header>
+<h1>${title}</h1>
+<input id="search" type="search" placeholder="Find a tool by name, description or argument (press /)" aria-label="Find a tool" autocomplete="off">
+<div id="count">${toolCount} tools</div>
+</header>
+<main>
+${mounts.map(serverSection)}
+</main>
+<footer><p class="muted">Scripts and clients get this catalog as JSON: <code>GET /</code> with <code>Accept: application/json</code>.</p></footer>
+<script>${SCRIPT}</script>
+</body>
+</html>
+`.value;
+}
+
+function serverSection({ server, path }: PageMount): SafeHtml {
+  const { catalog } = server;
+  const headers = server.credentialHeaders;
+  return html`<section class="server" id="server-${server.name}">
+<h2>${server.name} <span class="muted">${server.version}</span></h2>
+<p>Endpoint (streamable HTTP): <code><span class="mcp-url" data-path=".${path}">${path}</span></code></p>
+${
+  headers.length > 0 &&
+  html`<p>Send ${headers.map((header, i) => html`${i > 0 ? ', ' : ''}<code>${header}</code>`)} with every request: credentials are read from headers, never from tool arguments.</p>`
+}
+<details class="config"><summary>Add it to a client</summary>
+${clientConfigs(server.name, path, headers).map(({ client, snippet }) => html`<div class="snippet"><h4>${client} <button class="copy" type="button">Copy</button></h4><pre>${snippet}</pre></div>`)}
+</details>
+<div class="tools">
+<h3>Tools (${catalog.tools.size})</h3>
+${[...catalog.tools.values()].map(({ descriptor }) => toolEntry(server.name, descriptor))}
+</div>
+${catalog.prompts.size > 0 && html`<h3>Prompts (${catalog.prompts.size})</h3><ul>${[...catalog.prompts.values()].map(({ descriptor }) => html`<li><code>${descriptor.name}</code>: ${descriptor.description}${(descriptor.arguments ?? []).length > 0 && html` <span class="muted">(${(descriptor.arguments ?? []).map((a, i) => html`${i > 0 ? ', ' : ''}<code>${a.name}</code>${a.required ? '' : '?'}`)})</span>`}</li>`)}</ul>`}
+${
+  catalog.resources.size + catalog.templates.length > 0 &&
+  html`<h3>Resources (${catalog.resources.size + catalog.templates.length})</h3><ul>${[...catalog.resources.values()].map(({ descriptor }) => html`<li><code>${descriptor.uri}</code>${descriptor.mimeType && html` <span class="muted">${descriptor.mimeType}</span>`}: ${descriptor.description}</li>`)}${catalog.templates.map(({ descriptor }) => html`<li><code>${descriptor.uriTemplate}</code>${descriptor.mimeType && html` <span class="muted">${descriptor.mimeType}</span>`}: ${descriptor.description}</li>`)}</ul>`
+}
+</section>`;
+}
+
+function toolEntry(serverName: string, tool: Tool): SafeHtml {
+  const input = tool.inputSchema as JsonSchema;
+  const output = tool.outputSchema as JsonSchema | undefined;
+  const argumentNames = Object.keys(input.properties ?? {});
+  const search = [tool.name, tool.title, tool.description, ...argumentNames].filter(Boolean).join(' ').toLowerCase();
+  const badges = ANNOTATION_BADGES.filter(([key, value]) => tool.annotations?.[key] === value).map(([key, , label]) => html`<span class="badge ${key === 'destructiveHint' ? 'destructive' : ''}">${label}</span>`);
+  return html`<details class="tool" id="tool-${serverName}-${tool.name}" data-search="${search}">
+<summary><code class="name">${tool.name}</code>${tool.title && html` ${tool.title}`}${badges}<span class="summary-text">${firstSentence(tool.description)}</span></summary>
+${tool.description && html`<p>${tool.description}</p>`}
+<h4>Arguments</h4>
+${argumentNames.length === 0 ? html`<p class="muted">None.</p>` : schemaView(input)}
+<h4>Result</h4>
+${output ? schemaView(output) : html`<p class="muted">Unstructured content (no output schema).</p>`}
+</details>`;
+}
+
+function firstSentence(text: string | undefined): string {
+  if (!text) return '';
+  const end = text.search(/[.!?](\s|$)/);
+  return end >= 0 && end < 160 ? text.slice(0, end + 1) : text.length > 160 ? `${text.slice(0, 157)}…` : text;
+}

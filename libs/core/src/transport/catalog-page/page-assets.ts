@@ -1,0 +1,91 @@
+import { createHash } from 'node:crypto';
+
+/** The page's only style sheet, inline (the Content-Security-Policy allows exactly this text). */
+export const PAGE_STYLE = `
+:root { color-scheme: light dark; --line: #8884; --muted: #888; --accent: #2563eb; }
+* { box-sizing: border-box; }
+body { font: 15px/1.5 system-ui, -apple-system, "Segoe UI", sans-serif; margin: 0 auto; max-width: 72rem; padding: 1.5rem; }
+header { position: sticky; top: 0; background: Canvas; padding: .5rem 0 .75rem; border-bottom: 1px solid var(--line); z-index: 1; }
+h1 { font-size: 1.4rem; margin: 0 0 .5rem; }
+h2 { font-size: 1.2rem; margin: 2rem 0 .25rem; }
+h3 { font-size: 1rem; margin: 1.25rem 0 .25rem; }
+h4 { font-size: .95rem; margin: 1rem 0 .25rem; }
+h5 { font-size: .9rem; margin: .5rem 0 .25rem; }
+#search { width: 100%; font: inherit; padding: .5rem .75rem; border: 1px solid var(--line); border-radius: .4rem; }
+#count, .muted { color: var(--muted); }
+code, pre { font-family: ui-monospace, "DejaVu Sans Mono", monospace; font-size: .88em; }
+pre { background: #8881; padding: .75rem; border-radius: .4rem; overflow-x: auto; }
+details.tool { border: 1px solid var(--line); border-radius: .4rem; margin: .4rem 0; padding: .4rem .75rem; }
+details.tool > summary { cursor: pointer; }
+details.tool[open] > summary { margin-bottom: .5rem; }
+.name { font-weight: 600; }
+.summary-text { color: var(--muted); margin-left: .5rem; }
+.badge { display: inline-block; font-size: .75rem; border: 1px solid var(--line); border-radius: 1rem; padding: 0 .5rem; margin-left: .35rem; }
+.badge.destructive { border-color: #dc2626; color: #dc2626; }
+table.schema { border-collapse: collapse; width: 100%; margin: .25rem 0; }
+table.schema th, table.schema td { border-top: 1px solid var(--line); padding: .3rem .5rem; text-align: left; vertical-align: top; }
+table.schema th { font-size: .8rem; color: var(--muted); font-weight: 500; }
+.req, .opt { display: block; font-size: .72rem; }
+.req { color: #b45309; }
+.opt { color: var(--muted); }
+.constraint { display: inline-block; font-size: .78rem; border-radius: .3rem; background: #8882; padding: 0 .35rem; margin: 0 .15rem; }
+.nested, .arm { border-left: 3px solid var(--line); padding-left: .75rem; margin: .4rem 0; }
+.copy { font: inherit; font-size: .75rem; margin-left: .5rem; }
+[hidden] { display: none !important; }
+`;
+
+/**
+ * The page's only script, inline: fills in each server's absolute URL from the page's own
+ * address, filters the tools as the reader types (name, title, description and argument names),
+ * opens a single match, and copies a client snippet.
+ */
+export const PAGE_SCRIPT = `
+for (const el of document.querySelectorAll('.mcp-url')) el.textContent = new URL(el.dataset.path, location.href).href;
+const search = document.getElementById('search');
+const count = document.getElementById('count');
+const tools = [...document.querySelectorAll('details.tool')];
+const sections = [...document.querySelectorAll('section.server')];
+function filter() {
+  const terms = search.value.toLowerCase().split(/\\s+/).filter(Boolean);
+  let shown = 0;
+  let last;
+  for (const tool of tools) {
+    const hit = terms.every((term) => tool.dataset.search.includes(term));
+    tool.hidden = !hit;
+    if (hit) { shown++; last = tool; }
+  }
+  for (const section of sections) section.querySelector('.tools').hidden = terms.length > 0 && !section.querySelector('details.tool:not([hidden])');
+  count.textContent = terms.length ? shown + ' of ' + tools.length + ' tools match' : tools.length + ' tools';
+  if (shown === 1 && terms.length) last.open = true;
+  const url = new URL(location.href);
+  if (terms.length) url.searchParams.set('q', search.value); else url.searchParams.delete('q');
+  history.replaceState(null, '', url);
+}
+search.addEventListener('input', filter);
+document.addEventListener('keydown', (event) => { if (event.key === '/' && document.activeElement !== search) { event.preventDefault(); search.focus(); } });
+for (const button of document.querySelectorAll('button.copy')) {
+  button.addEventListener('click', () => {
+    const text = button.closest('.snippet').querySelector('pre').textContent;
+    // The clipboard needs a secure context (https or localhost): elsewhere, select the text to copy by hand.
+    if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => (button.textContent = 'Copied'));
+    else getSelection().selectAllChildren(button.closest('.snippet').querySelector('pre'));
+  });
+}
+const query = new URL(location.href).searchParams.get('q');
+if (query) search.value = query;
+filter();
+if (location.hash) { const target = document.getElementById(decodeURIComponent(location.hash.slice(1))); if (target && target.tagName === 'DETAILS') { target.open = true; target.scrollIntoView(); } }
+`;
+
+const sha256 = (text: string) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+
+/** Nothing but the page's own inline style and script; no network, no frames, no forms. */
+export const PAGE_CSP = [
+  "default-src 'none'",
+  `style-src ${sha256(PAGE_STYLE)}`,
+  `script-src ${sha256(PAGE_SCRIPT)}`,
+  "img-src 'self' data:",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
