@@ -1,0 +1,166 @@
+import 'reflect-metadata';
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import type { Browser, Page } from 'playwright-core';
+import { buildServer, Field, Result, serveHttp, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
+import { launchChromium, reportPath } from './support/browser';
+import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+
+const TOOLS = 1_000;
+const AREAS = ['invoice', 'customer', 'order', 'shipment', 'refund', 'ticket', 'subscription', 'payment', 'product', 'report'];
+
+class RecordArgs {
+  @Field({ description: 'The record to read, as shown in the dashboard.' })
+  recordId!: string;
+
+  @Field({ description: 'How many revisions to include, newest first.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  revisions?: number;
+
+  @Field({ description: 'Which view of the record to return.' })
+  @IsOptional()
+  @IsIn(['summary', 'full'])
+  view?: string;
+}
+
+class Revision {
+  @Field({ description: 'When the revision was made.' })
+  at!: Date;
+
+  @Field({ description: 'Who made it.' })
+  author!: string;
+}
+
+@Result({ description: 'The record, with its revisions.' })
+class RecordResult extends ToolResult {
+  @Field({ description: 'The record’s id.' })
+  recordId!: string;
+
+  @Field(() => [Revision], { description: 'Its revisions, newest first.' })
+  revisions!: Revision[];
+}
+
+/** A toolset with a thousand tools, as an API's generated toolset has: `invoice_0000` … `report_0999`. */
+function thousandToolsToolset() {
+  @Toolset({ name: 'catalog_api', description: 'A large generated API.', credentialHeaders: ['x-api-key'] })
+  class CatalogApiToolset {}
+  for (let i = 0; i < TOOLS; i++) {
+    const area = AREAS[i % AREAS.length];
+    const name = `${area}_${String(i).padStart(4, '0')}`;
+    const method = function (this: unknown) {
+      return { message: 'ok', recordId: 'r', revisions: [] };
+    };
+    Object.defineProperty(CatalogApiToolset.prototype, name, { value: method, writable: true, configurable: true });
+    const descriptor = Object.getOwnPropertyDescriptor(CatalogApiToolset.prototype, name)!;
+    Tool({ name, description: `Read one ${area} record (#${i}) with its revisions.`, args: RecordArgs, returns: [RecordResult, ToolError] })(CatalogApiToolset.prototype, name, descriptor);
+  }
+  return CatalogApiToolset;
+}
+
+/** What a browser shows at GET /: real Chromium, the real HTTP server on loopback. */
+describe('the catalog page in a browser', () => {
+  let browser: Browser;
+  let large: HttpServerHandle;
+  let demo: ServerProcess;
+
+  beforeAll(async () => {
+    browser = await launchChromium();
+    large = await serveHttp(buildServer({ name: 'catalog_api', version: '3.1.0', toolsets: [thousandToolsToolset()] }), { port: 0 });
+    demo = await startServerProcess(appMain('demo-server'));
+  }, 120_000);
+  afterAll(async () => {
+    await browser?.close();
+    await large?.close();
+    await demo?.stop();
+  });
+
+  /** A page that records every console error and uncaught exception (a CSP violation is one). */
+  async function open(url: string): Promise<{ page: Page; problems: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 1280, height: 1000 } });
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto(url);
+    return { page, problems };
+  }
+
+  it(`finds one tool among ${TOOLS} by typing, and shows its arguments and result from the schemas`, async () => {
+    const sizes = await Promise.all(['identity', 'gzip'].map(async (encoding) => Number((await fetch(`${large.origin}/`, { headers: { accept: 'text/html', 'accept-encoding': encoding } })).headers.get('content-length'))));
+    console.log(`catalog page for ${TOOLS} tools: ${Math.round(sizes[0] / 1024)} KiB, ${Math.round(sizes[1] / 1024)} KiB gzipped`);
+    const { page, problems } = await open(`${large.origin}/`);
+    expect(await page.textContent('#count')).toBe(`${TOOLS} tools`);
+    expect(await page.locator('details.tool').count()).toBe(TOOLS);
+    expect(await page.locator('details.tool:visible').count()).toBe(TOOLS);
+
+    await page.keyboard.press('/');
+    await page.keyboard.type('refund 0424');
+    expect(await page.textContent('#count')).toBe(`1 of ${TOOLS} tools match`);
+    const tool = page.locator('details.tool:visible');
+    expect(await tool.count()).toBe(1);
+    expect(await tool.getAttribute('id')).toBe('tool-catalog_api-refund_0424');
+    expect(await tool.getAttribute('open')).toBe('');
+
+    // The arguments and the result, as a reader sees them.
+    const argumentRows = await tool.locator('h4:text("Arguments") + table tbody > tr').allInnerTexts();
+    expect(argumentRows.map((row) => row.replace(/\s+/g, ' ').trim())).toEqual([
+      'recordId required string The record to read, as shown in the dashboard.',
+      'revisions optional integer How many revisions to include, newest first. value 1–50',
+      'view optional "summary" | "full" Which view of the record to return.',
+    ]);
+    const result = tool.locator('h4:text("Result") ~ .arm');
+    expect(await result.locator('h5').first().textContent()).toBe('RecordResult');
+    expect(await result.first().innerText()).toMatch(/revisions\s+required\s+Revision\[\]\s+Its revisions, newest first\.\s+Revision[\s\S]*at\s+required\s+string \(date-time\)/);
+    expect(await result.nth(1).locator('h5').first().textContent()).toBe('ToolError');
+
+    // The search is kept in the address, so a link opens on the same tool.
+    expect(new URL(page.url()).searchParams.get('q')).toBe('refund 0424');
+    await page.screenshot({ path: shot('catalog-page-1000-tools.png'), fullPage: false });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('opens a shared link on the tool it names, and narrows by any word of the description', async () => {
+    const { page, problems } = await open(`${large.origin}/?q=invoice+%23990`);
+    expect(await page.inputValue('#search')).toBe('invoice #990');
+    expect(await page.textContent('#count')).toBe(`1 of ${TOOLS} tools match`);
+    await page.fill('#search', 'shipment');
+    expect(await page.textContent('#count')).toBe(`${TOOLS / AREAS.length} of ${TOOLS} tools match`);
+    await page.fill('#search', 'no such tool');
+    expect(await page.textContent('#count')).toBe(`0 of ${TOOLS} tools match`);
+    expect(await page.locator('.tools:visible').count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+
+  it('shows the built demo app’s servers with their absolute URLs and a client config with placeholders only', async () => {
+    const { page, problems } = await open(`${demo.origin}/`);
+    expect(await page.locator('section.server h2').allInnerTexts()).toEqual([expect.stringMatching(/^hello /), expect.stringMatching(/^credential-demo /)]);
+    const credential = page.locator('section#server-credential-demo');
+    expect(await credential.locator('p .mcp-url').textContent()).toBe(`${demo.origin}/credential-demo/mcp`);
+    expect(await credential.innerText()).toContain('Send x-demo-token with every request');
+
+    await credential.locator('details.config > summary').click();
+    const vscode = JSON.parse((await credential.locator('.snippet pre').nth(1).textContent())!);
+    expect(vscode).toEqual({ servers: { 'credential-demo': { type: 'http', url: `${demo.origin}/credential-demo/mcp`, headers: { 'x-demo-token': '<your x-demo-token value>' } } } });
+
+    await page.fill('#search', 'whoami');
+    const whoami = page.locator('details.tool:visible');
+    expect(await whoami.getAttribute('id')).toBe('tool-credential-demo-whoami');
+    expect(await whoami.locator('h4:text("Arguments") + p').textContent()).toBe('None.');
+    expect(await whoami.innerText()).toMatch(/account\s+optional\s+string/);
+    await page.screenshot({ path: shot('catalog-page-demo.png'), fullPage: true });
+    expect(problems).toEqual([]);
+    await page.close();
+  });
+});
+
+function shot(name: string): string {
+  const path = reportPath(name);
+  mkdirSync(dirname(path), { recursive: true });
+  console.log(`screenshot: ${path}`);
+  return path;
+}
