@@ -1,0 +1,21 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+
+let ticksPerSecond: number | undefined;
+
+/**
+ * CPU time (user + system, µs) another process has used so far, from `/proc/<pid>/stat`: the
+ * server's own cost, whatever the load generator beside it on the same cores is doing. NaN where
+ * there is no procfs.
+ */
+export function processCpuMicros(pid: number): number {
+  try {
+    ticksPerSecond ??= Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    // Fields after the parenthesised command name: utime and stime are the 12th and 13th.
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / ticksPerSecond;
+  } catch {
+    return Number.NaN;
+  }
+}
