@@ -16,11 +16,12 @@ export interface PageMount {
   path: string;
 }
 
-const ANNOTATION_BADGES: readonly [keyof NonNullable<Tool['annotations']>, boolean, string][] = [
-  ['readOnlyHint', true, 'read-only'],
-  ['destructiveHint', true, 'destructive'],
-  ['idempotentHint', true, 'idempotent'],
-  ['openWorldHint', true, 'open world'],
+/** The hints a reader should see at a glance, shown when the tool sets them true. */
+const ANNOTATION_BADGES: readonly [keyof NonNullable<Tool['annotations']>, string][] = [
+  ['readOnlyHint', 'read-only'],
+  ['destructiveHint', 'destructive'],
+  ['idempotentHint', 'idempotent'],
+  ['openWorldHint', 'open world'],
 ];
 
 /** Whether the caller asked for a page (a browser) rather than JSON (`curl`, scripts, anything else). */
@@ -117,12 +118,28 @@ ${clientConfigs(server.name, path, headers).map(({ client, snippet }) => html`<d
 <h3>Tools (${catalog.tools.size})</h3>
 ${[...catalog.tools.values()].map(({ descriptor }) => toolEntry(server.name, descriptor))}
 </div>
-${catalog.prompts.size > 0 && html`<h3>Prompts (${catalog.prompts.size})</h3><ul>${[...catalog.prompts.values()].map(({ descriptor }) => html`<li><code>${descriptor.name}</code>: ${descriptor.description}${(descriptor.arguments ?? []).length > 0 && html` <span class="muted">(${(descriptor.arguments ?? []).map((a, i) => html`${i > 0 ? ', ' : ''}<code>${a.name}</code>${a.required ? '' : '?'}`)})</span>`}</li>`)}</ul>`}
-${
-  catalog.resources.size + catalog.templates.length > 0 &&
-  html`<h3>Resources (${catalog.resources.size + catalog.templates.length})</h3><ul>${[...catalog.resources.values()].map(({ descriptor }) => html`<li><code>${descriptor.uri}</code>${descriptor.mimeType && html` <span class="muted">${descriptor.mimeType}</span>`}: ${descriptor.description}</li>`)}${catalog.templates.map(({ descriptor }) => html`<li><code>${descriptor.uriTemplate}</code>${descriptor.mimeType && html` <span class="muted">${descriptor.mimeType}</span>`}: ${descriptor.description}</li>`)}</ul>`
-}
+${promptList(server)}
+${resourceList(server)}
 </section>`;
+}
+
+function promptList({ catalog }: ToolsetServer): SafeHtml | false {
+  const prompts = [...catalog.prompts.values()].map(({ descriptor }) => descriptor);
+  if (prompts.length === 0) return false;
+  const argumentsOf = (args: NonNullable<(typeof prompts)[number]['arguments']>) =>
+    args.length > 0 && html` <span class="muted">(${args.map((a, i) => html`${i > 0 ? ', ' : ''}<code>${a.name}</code>${a.required ? '' : '?'}`)})</span>`;
+  return html`<h3>Prompts (${prompts.length})</h3><ul>${prompts.map((p) => html`<li><code>${p.name}</code>: ${p.description}${argumentsOf(p.arguments ?? [])}</li>`)}</ul>`;
+}
+
+function resourceList({ catalog }: ToolsetServer): SafeHtml | false {
+  const entries = [
+    ...[...catalog.resources.values()].map(({ descriptor }) => ({ address: descriptor.uri, mimeType: descriptor.mimeType, description: descriptor.description })),
+    ...catalog.templates.map(({ descriptor }) => ({ address: descriptor.uriTemplate, mimeType: descriptor.mimeType, description: descriptor.description })),
+  ];
+  if (entries.length === 0) return false;
+  return html`<h3>Resources (${entries.length})</h3><ul>${entries.map(
+    (r) => html`<li><code>${r.address}</code>${r.mimeType && html` <span class="muted">${r.mimeType}</span>`}: ${r.description}</li>`,
+  )}</ul>`;
 }
 
 function toolEntry(serverName: string, tool: Tool): SafeHtml {
@@ -130,7 +147,7 @@ function toolEntry(serverName: string, tool: Tool): SafeHtml {
   const output = tool.outputSchema as JsonSchema | undefined;
   const argumentNames = Object.keys(input.properties ?? {});
   const search = [tool.name, tool.title, tool.description, ...argumentNames].filter(Boolean).join(' ').toLowerCase();
-  const badges = ANNOTATION_BADGES.filter(([key, value]) => tool.annotations?.[key] === value).map(([key, , label]) => html`<span class="badge ${key === 'destructiveHint' ? 'destructive' : ''}">${label}</span>`);
+  const badges = ANNOTATION_BADGES.filter(([key]) => tool.annotations?.[key] === true).map(([key, label]) => html`<span class="badge${key === 'destructiveHint' ? ' destructive' : ''}">${label}</span>`);
   return html`<details class="tool" id="tool-${serverName}-${tool.name}" data-search="${search}">
 <summary><code class="name">${tool.name}</code>${tool.title && html` ${tool.title}`}${badges}<span class="summary-text">${firstSentence(tool.description)}</span></summary>
 ${tool.description && html`<p>${tool.description}</p>`}
