@@ -51,9 +51,7 @@ function thousandToolsToolset() {
   for (let i = 0; i < TOOLS; i++) {
     const area = AREAS[i % AREAS.length];
     const name = `${area}_${String(i).padStart(4, '0')}`;
-    const method = function (this: unknown) {
-      return { message: 'ok', recordId: 'r', revisions: [] };
-    };
+    const method = () => ({ message: 'ok', recordId: 'r', revisions: [] });
     Object.defineProperty(CatalogApiToolset.prototype, name, { value: method, writable: true, configurable: true });
     const descriptor = Object.getOwnPropertyDescriptor(CatalogApiToolset.prototype, name)!;
     Tool({ name, description: `Read one ${area} record (#${i}) with its revisions.`, args: RecordArgs, returns: [RecordResult, ToolError] })(CatalogApiToolset.prototype, name, descriptor);

@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { request } from 'node:http';
 import { gunzipSync } from 'node:zlib';
 import { IsOptional } from 'class-validator';
 import { buildServer, Field, serveHttp, Tool, ToolResult, Toolset, type HttpServerHandle } from '../../src';
@@ -108,7 +109,6 @@ describe('the catalog page at GET /', () => {
     expect((await page({ 'if-none-match': etag })).status).toBe(304);
 
     // fetch would decompress on its own: read the raw bytes over node:http instead.
-    const { request } = await import('node:http');
     const raw = await new Promise<{ encoding?: string; bytes: Buffer }>((resolve, reject) => {
       request(`${http.origin}/`, { headers: { accept: BROWSER_ACCEPT, 'accept-encoding': 'gzip, deflate' } }, (res) => {
         const chunks: Buffer[] = [];
