@@ -154,6 +154,22 @@ describe('the catalog page in a browser', () => {
     expect(problems).toEqual([]);
     await page.close();
   });
+
+  it('completes the URLs from the address the browser used, path prefix kept, with or without a trailing slash', async () => {
+    const html = await (await fetch(`${demo.origin}/`, { headers: { accept: 'text/html' } })).text();
+    const csp = (await fetch(`${demo.origin}/`, { headers: { accept: 'text/html' } })).headers.get('content-security-policy')!;
+    for (const address of ['https://tools.example.com/team-a', 'https://tools.example.com/team-a/', 'https://tools.example.com/team-a/?q=whoami']) {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      page.on('pageerror', (error) => problems.push(error.message));
+      // The page as a proxy that mounts the server under /team-a would deliver it, policy included.
+      await page.route('https://tools.example.com/**', (route) => route.fulfill({ status: 200, contentType: 'text/html', headers: { 'content-security-policy': csp }, body: html }));
+      await page.goto(address);
+      expect(await page.locator('section#server-credential-demo p .mcp-url').textContent()).toBe('https://tools.example.com/team-a/credential-demo/mcp');
+      expect(problems).toEqual([]);
+      await page.close();
+    }
+  });
 });
 
 function shot(name: string): string {

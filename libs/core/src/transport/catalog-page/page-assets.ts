@@ -40,7 +40,12 @@ table.schema th { font-size: .8rem; color: var(--muted); font-weight: 500; }
  * opens a single match, and copies a client snippet.
  */
 export const PAGE_SCRIPT = `
-for (const el of document.querySelectorAll('.mcp-url')) el.textContent = new URL(el.dataset.path, location.href).href;
+// The page is the server's root: resolve against it as a folder, so /prefix and /prefix/ agree.
+const root = new URL(location.href);
+root.search = '';
+root.hash = '';
+if (!root.pathname.endsWith('/')) root.pathname += '/';
+for (const el of document.querySelectorAll('.mcp-url')) el.textContent = new URL(el.dataset.path, root).href;
 const search = document.getElementById('search');
 const count = document.getElementById('count');
 const tools = [...document.querySelectorAll('details.tool')];
