@@ -12,6 +12,7 @@ import type { ResourceBody } from '../results/resource-body';
 import { base64Of } from '../results/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
+import { matchResource } from './resource-match';
 
 type ReadRequest = { params: { uri: string } };
 type Contents = ReadResourceResult['contents'][number];
@@ -26,24 +27,14 @@ export function resourceHandlers(definition: ServingDefinition & { catalog: Tool
     templates: (): ListResourceTemplatesResult => templatesResult,
     read: (site: CallSite, server: Server) => async (request: ReadRequest, ctx: ServerContext): Promise<ReadResourceResult> => {
       const uri = request.params.uri;
-      const resource = catalog.resources.get(uri);
-      if (resource) {
-        const what = `resource '${uri}'`;
-        const scope = memberScope(definition, site, server, ctx, resource.toolset, resource.descriptor.name);
-        const body = (await invokeMember(scope, resource.methodName, undefined, what)) as ResourceBody;
-        return { contents: [contentsOf(uri, resource.descriptor.mimeType, body, () => unsendable(scope.logger, what, ['it returned neither text nor bytes']))] };
-      }
-      for (const template of catalog.templates) {
-        const variables = template.matcher.match(uri);
-        if (!variables) continue;
-        const what = `resource template '${template.descriptor.uriTemplate}'`;
-        const raw = Object.fromEntries(Object.entries(variables).map(([name, value]) => [name, Array.isArray(value) ? value.join(',') : value]));
-        const input = memberInput(template.args, raw, what);
-        const scope = memberScope(definition, site, server, ctx, template.toolset, template.descriptor.name);
-        const body = (await invokeMember(scope, template.methodName, input, what)) as ResourceBody;
-        return { contents: [contentsOf(uri, template.descriptor.mimeType, body, () => unsendable(scope.logger, what, ['it returned neither text nor bytes']))] };
-      }
-      throw new ResourceNotFoundError(uri, `No resource matches '${clip(uri)}'; resources/list and resources/templates/list say what there is.`);
+      const match = matchResource(catalog, uri);
+      if (!match) throw new ResourceNotFoundError(uri, `No resource matches '${clip(uri)}'; resources/list and resources/templates/list say what there is.`);
+      const { toolset, methodName, descriptor } = match.member;
+      const what = match.kind === 'resource' ? `resource '${uri}'` : `resource template '${match.member.descriptor.uriTemplate}'`;
+      const input = match.kind === 'template' ? memberInput(match.member.args, match.variables, what) : undefined;
+      const scope = memberScope(definition, site, server, ctx, toolset, descriptor.name);
+      const body = (await invokeMember(scope, methodName, input, what)) as ResourceBody;
+      return { contents: [contentsOf(uri, descriptor.mimeType, body, () => unsendable(scope.logger, what, ['it returned neither text nor bytes']))] };
     },
   };
 }

@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprot
 import type { ToolCatalog } from '../gate/tool-catalog';
 import { clip } from '../helpers/client-text';
 import type { Logger } from './logger';
+import { matchResource } from './resource-match';
 
 /** Tells subscribed clients that a resource changed; inject it with `@inject(RESOURCE_UPDATES)`. */
 export interface ResourceUpdates {
@@ -69,6 +70,6 @@ export class ResourceSubscriptions implements ResourceUpdates {
   }
 
   private known(uri: string): boolean {
-    return this.catalog.resources.has(uri) || this.catalog.templates.some((template) => template.matcher.match(uri) !== null);
+    return matchResource(this.catalog, uri) !== undefined;
   }
 }
