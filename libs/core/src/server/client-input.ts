@@ -36,7 +36,6 @@ export class ClientInputUnavailableError extends ToolError {
   }
 }
 
-
 /**
  * Elicitation and sampling for one request, in the way its era and transport allow:
  * 2026-07-28 clients get `input_required` results; 2025-era clients get server-to-client
@@ -45,18 +44,18 @@ export class ClientInputUnavailableError extends ToolError {
 export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra, transport: TransportKind): ClientInput {
   if (era === 'modern') return roundTrips(ctx);
   // A 2025-era HTTP session carries answers back; stateless HTTP has no session to carry them.
-  const unavailable = (what: 'elicitation' | 'sampling') =>
-    transport === 'http' && !ctx.sessionId
-      ? new ClientInputUnavailableError(
-          what,
-          "a 2025-era client over stateless HTTP cannot answer: its answer arrives on a new request no server instance is waiting for. Use a 2026-07-28 client or stdio, or serve with MCP_SESSIONS=on.",
-        )
-      : undefined;
+  const ensureReachable = (what: 'elicitation' | 'sampling') => {
+    if (transport === 'http' && !ctx.sessionId) {
+      throw new ClientInputUnavailableError(
+        what,
+        "a 2025-era client over stateless HTTP cannot answer: its answer arrives on a new request no server instance is waiting for. Use a 2026-07-28 client or stdio, or serve with MCP_SESSIONS=on.",
+      );
+    }
+    if (!server.getClientCapabilities()?.[what]) throw new ClientInputUnavailableError(what, `this client does not support (it declared no ${what} capability).`);
+  };
   return {
     elicit: async (params) => {
-      const blocked = unavailable('elicitation');
-      if (blocked) throw blocked;
-      if (!server.getClientCapabilities()?.elicitation) throw new ClientInputUnavailableError('elicitation', 'this client does not support (it declared no elicitation capability).');
+      ensureReachable('elicitation');
       try {
         return await ctx.mcpReq.elicitInput(params as never);
       } catch (error) {
@@ -66,9 +65,7 @@ export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra
       }
     },
     sample: async (params) => {
-      const blocked = unavailable('sampling');
-      if (blocked) throw blocked;
-      if (!server.getClientCapabilities()?.sampling) throw new ClientInputUnavailableError('sampling', 'this client does not support (it declared no sampling capability).');
+      ensureReachable('sampling');
       return (await ctx.mcpReq.requestSampling(params)) as CreateMessageResult;
     },
   };
