@@ -52,29 +52,17 @@ export function runContractGate(serverName: string, toolsetClasses: readonly Cla
   const resources = new Map<string, CompiledResource>();
   const templates = new Map<string, CompiledResourceTemplate>();
   const where = (member: { toolset: CompiledToolset; methodName: string }) => `${member.toolset.cls.name}.${member.methodName}() (toolset '${member.toolset.name}')`;
+  const { violations } = gate;
   for (const toolset of toolsets) {
-    for (const tool of toolset.tools) {
-      const existing = tools.get(tool.name);
-      if (existing) gate.violations.push(new DuplicateToolNameError(tool.name, origin(existing), origin(tool)));
-      else tools.set(tool.name, tool);
-    }
-    for (const prompt of toolset.prompts) {
-      const existing = prompts.get(prompt.name);
-      if (existing) gate.violations.push(new DuplicateMemberError('prompt', prompt.name, where(existing), where(prompt)));
-      else prompts.set(prompt.name, prompt);
-    }
-    for (const resource of toolset.resources) {
-      const existing = resources.get(resource.uri);
-      if (existing) gate.violations.push(new DuplicateMemberError('resource', resource.uri, where(existing), where(resource)));
-      else resources.set(resource.uri, resource);
-    }
+    for (const tool of toolset.tools) addUnique(tools, tool.name, tool, violations, (existing) => new DuplicateToolNameError(tool.name, origin(existing), origin(tool)));
+    for (const prompt of toolset.prompts) addUnique(prompts, prompt.name, prompt, violations, (existing) => new DuplicateMemberError('prompt', prompt.name, where(existing), where(prompt)));
+    for (const resource of toolset.resources) addUnique(resources, resource.uri, resource, violations, (existing) => new DuplicateMemberError('resource', resource.uri, where(existing), where(resource)));
     for (const template of toolset.templates) {
-      const existing = templates.get(template.descriptor.uriTemplate);
-      if (existing) gate.violations.push(new DuplicateMemberError('resource', template.descriptor.uriTemplate, where(existing), where(template)));
-      else templates.set(template.descriptor.uriTemplate, template);
+      const uri = template.descriptor.uriTemplate;
+      addUnique(templates, uri, template, violations, (existing) => new DuplicateMemberError('resource', uri, where(existing), where(template)));
     }
   }
-  if (gate.violations.length > 0) throw new ContractError(serverName, gate.violations);
+  if (violations.length > 0) throw new ContractError(serverName, violations);
   checkValidationShortcut(gate.dtoClasses);
   return { toolsets, tools, prompts, resources, templates: [...templates.values()] };
 }
@@ -295,6 +283,13 @@ class ContractGate {
 }
 
 const passThrough = (args: Record<string, unknown>): Record<string, unknown> => args;
+
+/** Keeps the first member under each key; a second one under the same key is a violation. */
+function addUnique<T>(members: Map<string, T>, key: string, member: T, violations: ContractViolation[], duplicate: (existing: T) => ContractViolation): void {
+  const existing = members.get(key);
+  if (existing) violations.push(duplicate(existing));
+  else members.set(key, member);
+}
 
 /** Every `$ref` value in a schema, however deep. */
 function refsOf(value: unknown): string[] {
