@@ -5,6 +5,7 @@ import { assertKebabCase } from '../../utils/naming';
 import { findToolsetSources } from '../../utils/toolset-source';
 import { findToolsetProject } from '../../utils/workspace';
 import type { AppGeneratorSchema } from './schema';
+import { CORE_DEPENDENCIES, CORE_PEER_DEPENDENCIES } from '../../utils/core-packages';
 
 /** Creates a server app that serves the given toolsets as one server (one /mcp endpoint, and --stdio). */
 export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Promise<void> {
@@ -42,8 +43,8 @@ export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Pro
   await formatFiles(tree);
 }
 
-/** The packages a server app needs at run time (@toolsets/core's dependencies and peers, since core is bundled); the app owns the single copy of each. */
-const RUNTIME = ['@modelcontextprotocol/node', '@modelcontextprotocol/server', 'class-transformer', 'class-validator', 'negotiator', 'reflect-metadata', 'tsyringe', 'typebox'];
+/** What a server app needs at run time: @toolsets/core is bundled, so its dependencies and peers are the app's; it owns the single copy of each. */
+const RUNTIME = [...CORE_DEPENDENCIES, ...CORE_PEER_DEPENDENCIES].sort();
 
 /**
  * An installable app: a package.json with a bin, @toolsets/core and the toolset libraries bundled

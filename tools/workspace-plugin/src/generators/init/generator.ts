@@ -9,6 +9,7 @@ import {
 } from '@nx/devkit';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CORE_PEER_DEPENDENCIES } from '../../utils/core-packages';
 import { knownVersions, pluginFile } from '../../utils/plugin-files';
 import type { InitGeneratorSchema } from './schema';
 
@@ -34,7 +35,7 @@ const BASE_COMPILER_OPTIONS = {
 const PLUGINS = [{ plugin: '@nx/jest/plugin', options: { targetName: 'test' } }, { plugin: '@nx/eslint/plugin', options: { targetName: 'lint' } }, '@toolsets/workspace-plugin'];
 
 /** Runtime packages toolsets use (the app owns the single copy), and the tools the generated projects run. */
-const DEPENDENCIES = ['@toolsets/core', '@modelcontextprotocol/server', '@modelcontextprotocol/node', 'class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe', 'typebox'];
+const DEPENDENCIES = ['@toolsets/core', ...CORE_PEER_DEPENDENCIES, '@modelcontextprotocol/node', 'typebox'];
 const DEV_DEPENDENCIES = [
   '@toolsets/testing',
   '@modelcontextprotocol/client',
