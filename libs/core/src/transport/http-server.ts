@@ -8,6 +8,7 @@ import { stderrLogger, type Logger } from '../server/logger';
 import { rateLimitedLogger } from '../server/rate-limited-logger';
 import { BodyBudget } from './body-budget';
 import { BodyAborted, BodyRefusal, readBody } from './body-reader';
+import { bridgeParsedRequest } from './fetch-bridge';
 import { CatalogPage, wantsHtml } from './catalog-page/catalog-page';
 import { ConnectionTracker } from './connection-tracker';
 import { CorsPolicy } from './cors';
@@ -64,6 +65,8 @@ interface Mount {
   path: string;
   handler: McpHttpHandler;
   node: NodeMcpRequestHandler;
+  /** Where the SDK's and the bridge's errors go: clipped and rate-limited. */
+  onerror: (error: Error) => void;
   /** 2025-era sessions, when on: legacy requests go there instead of the stateless handler. */
   sessions?: LegacySessions;
   /** Declared credential headers: each may appear once per request. */
@@ -174,6 +177,7 @@ function createMounts(list: readonly ToolsetServer[], single: boolean, limits: S
       path: single ? '/mcp' : `/${server.name}/mcp`,
       handler,
       node: toNodeHandler(handler, { maxRequestBodySize: limits.maxBodyBytes, onerror }),
+      onerror,
       ...(sessions && { sessions: new LegacySessions(server.serverFactory({ argumentLimits: argumentLimitsOf(limits), subscriptions: true }), limits, logger) }),
       credentialHeaders: new Set(server.credentialHeaders),
     };
@@ -317,7 +321,7 @@ class Router {
     const badInitialize = invalidInitializeParams(parsed);
     if (badInitialize) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
     if (mount.sessions && (await isLegacyRequest(webRequestHead(req), parsed))) return mount.sessions.handle(req, res, parsed);
-    return mount.node(req, res, parsed);
+    return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror);
   }
 }
 

@@ -1,0 +1,82 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { McpHttpHandler } from '@modelcontextprotocol/server';
+
+/** Request headers that describe a body the bridged request does not carry (the body goes parsed). */
+const BODY_FRAMING = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
+
+/**
+ * Hands a request whose body this server has already read and parsed to the SDK's web-standard
+ * handler, and writes its answer back. The SDK's `toNodeHandler` does the same for any request,
+ * but with a parsed body it serialises it again into a `Request` body stream that nothing reads
+ * (the handler takes `parsedBody`), and it copies even a one-line JSON answer out of the
+ * `Response` through an async iterator. Here the `Request` carries headers only, a JSON answer
+ * is read whole and written with one `end`, and an event stream is copied as it comes, with
+ * backpressure, as the SDK does. A client that goes away aborts the request's signal, as there.
+ */
+export async function bridgeParsedRequest(
+  handler: McpHttpHandler,
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsedBody: unknown,
+  onerror: (error: Error) => void,
+): Promise<void> {
+  let finished = false;
+  const abort = new AbortController();
+  res.once('close', () => {
+    if (!finished) abort.abort();
+  });
+  let response: Response;
+  try {
+    response = await handler.fetch(webRequest(req, abort.signal), { parsedBody });
+  } catch (error) {
+    onerror(error instanceof Error ? error : new Error(String(error)));
+    response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null }, { status: 500 });
+  }
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) headers[name] = value;
+  if (response.body === null || !isEventStream(response)) {
+    // A JSON answer (or none) is complete when the handler resolves: write it in one go.
+    const body = response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
+    finished = true;
+    if (body) headers['content-length'] = String(body.byteLength);
+    res.writeHead(response.status, headers);
+    res.end(body);
+    return;
+  }
+  res.writeHead(response.status, headers);
+  await copyStream(response.body, res, abort.signal);
+  finished = true;
+  res.end();
+}
+
+function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  // From `req.headers`, as the SDK's adapter reads them: an absolute-form target has rewritten Host there.
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined || BODY_FRAMING.has(name)) continue;
+    if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+    else headers.set(name, value);
+  }
+  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal });
+}
+
+function isEventStream(response: Response): boolean {
+  return (response.headers.get('content-type') ?? '').toLowerCase().startsWith('text/event-stream');
+}
+
+/** Copies an event stream as it comes, waiting for `drain` when the socket pushes back; stops when the client leaves. */
+async function copyStream(body: ReadableStream<Uint8Array>, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const reader = body.getReader();
+  const gone = new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+  try {
+    for (;;) {
+      const next = await Promise.race([reader.read(), gone.then(() => undefined)]);
+      if (!next || next.done) break;
+      if (!res.write(next.value)) await Promise.race([new Promise<void>((resolve) => res.once('drain', resolve)), gone]);
+    }
+  } catch {
+    // The stream failed or the client left: end what was sent.
+  } finally {
+    reader.cancel().catch(() => undefined);
+  }
+}
