@@ -1,10 +1,6 @@
-import { performance } from 'node:perf_hooks';
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { startHttpContenderProcess } from '../harness/http-contender';
+import { LOAD_THREADS, LoadThreads } from '../harness/load-threads';
 import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
-import { processCpuMicros } from '../harness/process-cpu';
 import { median, percentile } from '../harness/stats';
 
 /** Sequential, 8 and 32 concurrent clients: the first two have the tighter target. */
@@ -16,54 +12,8 @@ const LEVELS: readonly { workers: number; target: number }[] = [
 const WARMUP_MS = 1_000;
 const MEASURE_MS = 3_000;
 const ROUNDS = 5;
-
-type CallTool = (params: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>;
-
-async function connect(url: string, worker: number): Promise<{ call: CallTool; close(): Promise<void> }> {
-  if (worker % 2 === 0) {
-    const client = new Client({ name: 'load', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    return { call: (p) => client.callTool(p), close: () => client.close() };
-  }
-  const client = new LegacyClient({ name: 'load-2025', version: '1' });
-  await client.connect(new LegacyHttpTransport(new URL(url)));
-  return { call: (p) => client.callTool(p), close: () => client.close() };
-}
-
-/**
- * Closed-loop load: `workers` clients (alternating eras) call as fast as answers come back.
- * Also reads the server process's CPU time over the measured window: its cost per call.
- */
-async function load(url: string, workers: number, serverPid: number): Promise<{ perSecond: number; latencies: number[]; cpuMicrosPerCall: number }> {
-  const clients = await Promise.all(Array.from({ length: workers }, (_, i) => connect(url, i)));
-  const latencies: number[] = [];
-  const begin = performance.now();
-  const measureFrom = begin + WARMUP_MS;
-  const end = measureFrom + MEASURE_MS;
-  let counted = 0;
-  // The CPU window runs from the warm-up's end to the last answer; so do the calls it is divided by.
-  let completed = 0;
-  let window: { cpu: number; completed: number } | undefined;
-  const opening = setTimeout(() => (window = { cpu: processCpuMicros(serverPid), completed }), WARMUP_MS);
-  await Promise.all(
-    clients.map(async ({ call }) => {
-      while (performance.now() < end) {
-        const start = performance.now();
-        await call({ name: 'hello', arguments: { name: 'load' } });
-        const done = performance.now();
-        completed++;
-        if (start >= measureFrom && done <= end) {
-          latencies.push(done - start);
-          counted++;
-        }
-      }
-    }),
-  );
-  clearTimeout(opening);
-  const cpuMicrosPerCall = window ? (processCpuMicros(serverPid) - window.cpu) / (completed - window.completed) : Number.NaN;
-  await Promise.all(clients.map((c) => c.close()));
-  return { perSecond: counted / (MEASURE_MS / 1000), latencies, cpuMicrosPerCall };
-}
+/** Each fresh server process is first driven this long at 8 clients: its code is compiled before any level counts. */
+const JIT_WARMUP_MS = 3_000;
 
 export async function httpScenario(script: string): Promise<ScenarioResult> {
   type Tally = { perSecond: number[]; latencies: number[]; cpu: number[] };
@@ -75,13 +25,17 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
   };
   // Both servers run for the whole round (the idle one costs nothing); each level measures them
   // back to back, in alternating order, so a pair sees the same machine and the ratio is paired.
+  const load = new LoadThreads();
   for (let round = 0; round < ROUNDS; round++) {
     const servers = new Map<string, Awaited<ReturnType<typeof startHttpContenderProcess>>>();
     for (const contender of ['toolsets', 'bare']) servers.set(contender, await startHttpContenderProcess(script, contender));
+    // A fresh process runs slower until V8 has compiled its hot paths, and the framework has more
+    // code to compile: without this, the round's first level measures compilation, not serving.
+    for (const { url, child } of servers.values()) await load.run(url, 8, child.pid!, JIT_WARMUP_MS, 0);
     for (const { workers } of LEVELS) {
       for (const contender of round % 2 === 0 ? ['toolsets', 'bare'] : ['bare', 'toolsets']) {
         const server = servers.get(contender)!;
-        const { perSecond, latencies, cpuMicrosPerCall } = await load(server.url, workers, server.child.pid!);
+        const { perSecond, latencies, cpuMicrosPerCall } = await load.run(server.url, workers, server.child.pid!, WARMUP_MS, MEASURE_MS);
         tally(contender, workers).perSecond.push(perSecond);
         tally(contender, workers).latencies.push(...latencies);
         tally(contender, workers).cpu.push(cpuMicrosPerCall);
@@ -89,6 +43,7 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
     }
     for (const { child } of servers.values()) child.kill();
   }
+  await load.close();
   const rows: string[][] = [];
   const verdicts: ScenarioResult['verdicts'] = [];
   for (const { workers, target } of LEVELS) {
@@ -128,12 +83,13 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
   return {
     scenario: 'http',
     title: '4. Streamable HTTP on loopback (stateless `createMcpHandler`, both client eras)',
-    method: `Server in its own process; 1, 8 and 32 concurrent clients in the bench process (alternating SDK v2 pinned to 2026-07-28 and the v1 2025-era client), closed loop, ${WARMUP_MS / 1000} s warm-up then ${MEASURE_MS / 1000} s measured per level; ${ROUNDS} rounds, each with both servers up and every level measured on the two back to back (alternating which goes first), so each round gives a paired ratio: the verdict is their median, the band the middle three. Both servers use the same loopback Host/Origin guards.`,
+    method: `Server in its own process; 1, 8 and 32 concurrent clients (alternating SDK v2 pinned to 2026-07-28 and the v1 2025-era client) on ${LOAD_THREADS(8)} load-generator threads of the bench process (1 for a sequential client), closed loop; each fresh server process is first driven ${JIT_WARMUP_MS / 1000} s at 8 clients (V8 compiles its hot paths), then every level has ${WARMUP_MS / 1000} s warm-up and ${MEASURE_MS / 1000} s measured, after collecting the load generator's garbage; ${ROUNDS} rounds, each with both servers up and every level measured on the two back to back (alternating which goes first), so each round gives a paired ratio: the verdict is their median, the band the middle three. Both servers use the same loopback Host/Origin guards.`,
     headers: ['server', 'clients', 'calls/s (median round)', 'p50 ms', 'p99 ms', 'throughput vs bare (median paired ratio)', 'server CPU µs/call', 'capacity vs bare'],
     rows,
     verdicts,
     notes: [
-      'On 2 cores the load generator shares the machine with the server, so absolute calls/s understate a dedicated server, and the closed-loop throughput ratio also moves with how the scheduler splits the cores between the two processes.',
+      'On 2 cores the load generator shares the machine with the server, so absolute calls/s understate a dedicated server, and the closed-loop throughput ratio also moves with how the scheduler splits the cores between the processes.',
+      'One load-generator thread driving 8 clients ran at 100 % of a core while the server idled part of the time, so that level measured the client thread; with the clients on two threads the cores are the bottleneck, shared by clients and server, so the server’s cost per call shows in the calls per second.',
       'The server CPU per call (user + system time of the server process over the measured window, from /proc, divided by the calls completed in it) does not depend on that split: bare ÷ toolsets is what a dedicated server of each would sustain.',
       'A sequential client (1) runs the v2 client only.',
     ],
