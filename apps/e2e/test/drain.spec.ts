@@ -50,6 +50,27 @@ describe('the drain on SIGTERM loses no call', () => {
     agent.destroy();
   });
 
+  it('keeps accepting connections while every connection carries a call, and stops once two are idle', async () => {
+    const server = await startServerProcess(slowServer, { SLOW_MS: '1500' });
+    const list = JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+    const busy = new Agent({ keepAlive: true, maxSockets: 3 });
+    const slowCalls = Array.from({ length: 3 }, (_, i) => post(server.origin, busy, toolsCall('slow', {}, 10 + i)));
+    await server.stderrLines('slow started', 3);
+    server.child.kill('SIGTERM');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    // A balancer with no idle connection to this replica opens a new one: the listener is still
+    // open, so it is answered rather than reset in the kernel's queue.
+    const fresh = new Agent({ keepAlive: false });
+    expect(await post(server.origin, fresh, list)).toMatch(/^200 /);
+    expect(await Promise.all(slowCalls)).toEqual(Array(3).fill('200 keep-alive'));
+    // Once those connections are idle, the listener closes: new connections are refused, which a balancer retries elsewhere.
+    let answer = '';
+    for (const until = Date.now() + 2_000; Date.now() < until && answer !== 'ECONNREFUSED'; ) answer = await post(server.origin, fresh, list);
+    expect(answer).toBe('ECONNREFUSED');
+    busy.destroy();
+    expect(await server.exited).toBe(0);
+  });
+
   it('turns readiness to 503 at once and keeps serving through DRAIN_DELAY_MS', async () => {
     const server = await startServerProcess(appMain('hello-server'), { DRAIN_DELAY_MS: '1500' });
     expect((await fetch(`${server.origin}/ready`)).status).toBe(200);

@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
-import { Server as NetServer, type AddressInfo } from 'node:net';
+import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { clip } from '../helpers/client-text';
@@ -150,7 +150,7 @@ export async function serveHttp(servers: ToolsetServer | readonly ToolsetServer[
     mounts: describe(),
     limits,
     close() {
-      closing ??= drain(http, connections, requests, limits, () => mounts.forEach((m) => m.sessions?.endStreams())).then(() =>
+      closing ??= drain(http, connections, requests, limits, logger, () => mounts.forEach((m) => m.sessions?.endStreams())).then(() =>
         Promise.all(mounts.flatMap((m) => [m.handler.close(), m.sessions?.closeAll()])).then(() => undefined),
       );
       return closing;
@@ -187,6 +187,8 @@ function createMounts(list: readonly ToolsetServer[], single: boolean, limits: S
 /** Requests being served, and the responses that may still take `Connection: close`. */
 class RequestTracker {
   readonly #active = new Set<ServerResponse>();
+  /** Per connection that has carried a request: requests on it now, and when its last answer ended. */
+  readonly #connections = new Map<Socket, { active: number; lastDone: number }>();
   #draining = false;
   #closing = false;
   #onIdle: (() => void) | undefined;
@@ -202,7 +204,19 @@ class RequestTracker {
   begin(res: ServerResponse): void {
     this.#active.add(res);
     if (this.#closing) res.setHeader('connection', 'close');
+    const socket = res.socket;
+    let connection = socket ? this.#connections.get(socket) : undefined;
+    if (socket && !connection) {
+      connection = { active: 0, lastDone: 0 };
+      this.#connections.set(socket, connection);
+      socket.once('close', () => this.#connections.delete(socket));
+    }
+    if (connection) connection.active++;
     res.once('close', () => {
+      if (connection) {
+        connection.active--;
+        connection.lastDone = Date.now();
+      }
       this.#active.delete(res);
       if (this.#active.size === 0) this.#onIdle?.();
     });
@@ -219,11 +233,16 @@ class RequestTracker {
     for (const res of this.#active) if (!res.headersSent) res.setHeader('connection', 'close');
   }
 
-  /** Connections with a request being served on them. */
-  busyConnections(): number {
-    const sockets = new Set<unknown>();
-    for (const res of this.#active) sockets.add(res.socket);
-    return sockets.size;
+  /**
+   * Connections a balancer holds idle in its pool: each has carried a request, carries none now,
+   * and answered its last at least `settledMs` ago, so the balancer has read that answer. A
+   * connection that has carried no request yet is not counted: a balancer opens one to send a request.
+   */
+  idleInBalancer(settledMs: number): number {
+    const before = Date.now() - settledMs;
+    let idle = 0;
+    for (const { active, lastDone } of this.#connections.values()) if (active === 0 && lastDone <= before) idle++;
+    return idle;
   }
 
   whenIdle(): Promise<void> {
@@ -354,20 +373,25 @@ function listen(http: NodeHttpServer, port: number, host: string): Promise<void>
 }
 
 /** The drain: readiness first, then stop accepting, answer what is in flight, let idle connections expire. */
-async function drain(http: NodeHttpServer, connections: ConnectionTracker, requests: RequestTracker, limits: ServingLimits, endStreams: () => void): Promise<void> {
+async function drain(
+  http: NodeHttpServer,
+  connections: ConnectionTracker,
+  requests: RequestTracker,
+  limits: ServingLimits,
+  logger: Logger,
+  endStreams: () => void,
+): Promise<void> {
   requests.startDraining();
   if (limits.drainDelayMs > 0) await sleep(limits.drainDelayMs);
   // Session listeners (2025-era GET streams) never end by themselves: end them, not the calls in flight.
   endStreams();
-  // Closing the listener resets connections the kernel has established but the server has not yet
-  // accepted, with their requests already sent: a balancer cannot retry those POSTs. A balancer
-  // opens a new connection only when it has no idle one to this replica, so close at a moment
-  // when it has idle ones, and in the check phase, right after a poll phase accepted what was queued.
-  await balancerHasIdleConnections(connections, requests);
-  await new Promise<void>((resolve) => setImmediate(resolve));
   // net.Server's close stops accepting only; http.Server's would also cut idle keep-alive
   // connections at once, resetting requests that are already on their way over them.
-  const stopped = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
+  let stopped!: Promise<void>;
+  const found = await atIdleMoment(connections, requests, () => {
+    stopped = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
+  });
+  if (!found) logger.warn('stopped accepting connections without idle ones in the balancer: it may have had new connections on their way');
   // Only now: closing connections earlier makes a balancer open new ones, which the listener's
   // close would reset with their requests already sent.
   requests.closeConnections();
@@ -378,16 +402,30 @@ async function drain(http: NodeHttpServer, connections: ConnectionTracker, reque
 }
 
 /** How long the drain waits for a moment when the balancer holds idle connections to this replica. */
-const IDLE_MOMENT_WAIT_MS = 1_000;
-/** Idle connections that make a new one unlikely in the next moment (one may be carrying a request already). */
+const IDLE_MOMENT_WAIT_MS = 2_000;
+/** Idle connections that make a new one unlikely in the next moment (one may be taking a request already). */
 const IDLE_CONNECTIONS_WANTED = 2;
+/** How long ago a connection's last answer must have ended for the balancer to hold it idle. */
+const ANSWER_SETTLED_MS = 10;
 
-/** Resolves once every connection, or at least two, carry no request (or after IDLE_MOMENT_WAIT_MS). */
-async function balancerHasIdleConnections(connections: ConnectionTracker, requests: RequestTracker): Promise<void> {
+/**
+ * Runs `close` at a moment when the balancer holds idle connections to this replica, or after
+ * IDLE_MOMENT_WAIT_MS (then resolves false). Closing a listener resets the connections the kernel
+ * has established but the server has not yet accepted, with their requests already sent, and a
+ * balancer cannot retry those POSTs; it opens a new connection only when it has no idle one. So
+ * the check and the close run together, in the check phase, right after a poll phase accepted
+ * what was queued.
+ */
+async function atIdleMoment(connections: ConnectionTracker, requests: RequestTracker, close: () => void): Promise<boolean> {
   const deadline = Date.now() + IDLE_MOMENT_WAIT_MS;
-  while (Date.now() < deadline) {
-    const idle = connections.size - requests.busyConnections();
-    if (idle >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size)) return;
+  for (;;) {
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const wanted = Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
+    const found = requests.idleInBalancer(ANSWER_SETTLED_MS) >= wanted;
+    if (found || Date.now() >= deadline) {
+      close();
+      return found;
+    }
     await sleep(2);
   }
 }
