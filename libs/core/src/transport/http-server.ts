@@ -405,23 +405,27 @@ async function drain(
 const IDLE_MOMENT_WAIT_MS = 2_000;
 /** Idle connections that make a new one unlikely in the next moment (one may be taking a request already). */
 const IDLE_CONNECTIONS_WANTED = 2;
-/** How long ago a connection's last answer must have ended for the balancer to hold it idle. */
-const ANSWER_SETTLED_MS = 10;
+/** How long ago a connection's last answer must have ended for the balancer to hold it idle (it may lag behind under load). */
+const ANSWER_SETTLED_MS = 25;
+/** The longest poll phase after which the listener may close: connections the kernel queued during it are not yet accepted. */
+const QUICK_POLL_MS = 1;
 
 /**
  * Runs `close` at a moment when the balancer holds idle connections to this replica, or after
  * IDLE_MOMENT_WAIT_MS (then resolves false). Closing a listener resets the connections the kernel
  * has established but the server has not yet accepted, with their requests already sent, and a
  * balancer cannot retry those POSTs; it opens a new connection only when it has no idle one. So
- * the check and the close run together, in the check phase, right after a poll phase accepted
- * what was queued.
+ * the check and the close run together in the check phase, and only after a quick poll phase:
+ * what the kernel queued before it was accepted in it, and little time was left for more.
  */
 async function atIdleMoment(connections: ConnectionTracker, requests: RequestTracker, close: () => void): Promise<boolean> {
   const deadline = Date.now() + IDLE_MOMENT_WAIT_MS;
   for (;;) {
+    // Timers phase (the sleep below), then a poll phase, then the check phase.
+    const beforePoll = performance.now();
     await new Promise<void>((resolve) => setImmediate(resolve));
-    const wanted = Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
-    const found = requests.idleInBalancer(ANSWER_SETTLED_MS) >= wanted;
+    const quickPoll = performance.now() - beforePoll <= QUICK_POLL_MS;
+    const found = quickPoll && requests.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
     if (found || Date.now() >= deadline) {
       close();
       return found;
