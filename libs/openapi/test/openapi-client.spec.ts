@@ -16,7 +16,11 @@ function startUpstream(): Promise<{ server: Server; origin: string; seen: { url:
       if (req.url === '/v2/pet/404') return json(404, { code: 1, message: 'Pet not found' });
       if (req.url?.startsWith('/v2/pet/findByStatus')) return json(200, [{ id: 1, name: 'a' }]);
       if (req.url === '/v2/echo-key') return json(401, { message: `key ${String(req.headers['x-api-key'])} is invalid` });
-      if (req.url === '/v2/slow') return void setTimeout(() => json(200, {}), 2_000);
+      if (req.url === '/v2/slow') {
+        // The client gives up first; the timer must not outlive the request (Jest would wait for it).
+        const timer = setTimeout(() => json(200, {}), 2_000);
+        return void res.once('close', () => clearTimeout(timer));
+      }
       if (req.url === '/v2/text') return res.writeHead(200, { 'content-type': 'text/plain' }).end('pong');
       json(500, { message: 'unexpected route' });
     });
