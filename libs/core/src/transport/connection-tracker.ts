@@ -6,12 +6,19 @@ const OVER_CAPACITY =
   'HTTP/1.1 503 Service Unavailable\r\nContent-Type: application/json\r\nRetry-After: 1\r\nConnection: close\r\n' +
   `Content-Length: ${Buffer.byteLength(OVER_CAPACITY_BODY)}\r\n\r\n${OVER_CAPACITY_BODY}`;
 
+/** How one open connection is used: requests on it now, and when its last answer ended (undefined: none yet). */
+export interface ConnectionUse {
+  active: number;
+  lastDone: number | undefined;
+}
+
 /**
  * Counts open connections and refuses those over the cap with a 503 and `Retry-After`, written on
- * the socket before the connection is closed. Tells the drain when the last connection is gone.
+ * the socket before the connection is closed. Keeps how each is used, so the drain can tell which
+ * a balancer holds idle, and tells it when the last connection is gone.
  */
 export class ConnectionTracker {
-  readonly #open = new Set<Socket>();
+  readonly #open = new Map<Socket, ConnectionUse>();
   readonly #refused = new WeakSet<Socket>();
   #onEmpty: (() => void) | undefined;
 
@@ -31,6 +38,23 @@ export class ConnectionTracker {
     return this.#refused.has(socket);
   }
 
+  /** How this open connection is used, for the request tracker to update (undefined once it closed). */
+  use(socket: Socket | null): ConnectionUse | undefined {
+    return socket ? this.#open.get(socket) : undefined;
+  }
+
+  /**
+   * Connections a balancer holds idle in its pool: each has carried a request, carries none now,
+   * and answered its last at least `settledMs` ago, so the balancer has read that answer. A
+   * connection that has carried no request yet is not counted: a balancer opens one to send a request.
+   */
+  idleInBalancer(settledMs: number): number {
+    const before = Date.now() - settledMs;
+    let idle = 0;
+    for (const { active, lastDone } of this.#open.values()) if (active === 0 && lastDone !== undefined && lastDone <= before) idle++;
+    return idle;
+  }
+
   /** Resolves once no connection is open. */
   whenEmpty(): Promise<void> {
     if (this.#open.size === 0) return Promise.resolve();
@@ -45,7 +69,7 @@ export class ConnectionTracker {
       setTimeout(() => socket.destroy(), 1_000).unref();
       return;
     }
-    this.#open.add(socket);
+    this.#open.set(socket, { active: 0, lastDone: undefined });
     socket.once('close', () => {
       this.#open.delete(socket);
       if (this.#open.size === 0) this.#onEmpty?.();

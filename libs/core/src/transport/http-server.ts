@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
-import { Server as NetServer, type AddressInfo, type Socket } from 'node:net';
+import { Server as NetServer, type AddressInfo } from 'node:net';
 import { createMcpHandler, isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler, type NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { clip } from '../helpers/client-text';
@@ -112,7 +112,7 @@ export async function serveHttp(servers: ToolsetServer | readonly ToolsetServer[
     connectionsCheckingInterval: Math.max(250, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
   });
   const connections = new ConnectionTracker(http, limits.maxConnections);
-  const requests = new RequestTracker();
+  const requests = new RequestTracker(connections);
   let origin = '';
   const describe = (): MountInfo[] =>
     mounts.map((mount) => ({
@@ -187,11 +187,11 @@ function createMounts(list: readonly ToolsetServer[], single: boolean, limits: S
 /** Requests being served, and the responses that may still take `Connection: close`. */
 class RequestTracker {
   readonly #active = new Set<ServerResponse>();
-  /** Per connection that has carried a request: requests on it now, and when its last answer ended. */
-  readonly #connections = new Map<Socket, { active: number; lastDone: number }>();
   #draining = false;
   #closing = false;
   #onIdle: (() => void) | undefined;
+
+  constructor(private readonly connections: ConnectionTracker) {}
 
   get size(): number {
     return this.#active.size;
@@ -204,13 +204,7 @@ class RequestTracker {
   begin(res: ServerResponse): void {
     this.#active.add(res);
     if (this.#closing) res.setHeader('connection', 'close');
-    const socket = res.socket;
-    let connection = socket ? this.#connections.get(socket) : undefined;
-    if (socket && !connection) {
-      connection = { active: 0, lastDone: 0 };
-      this.#connections.set(socket, connection);
-      socket.once('close', () => this.#connections.delete(socket));
-    }
+    const connection = this.connections.use(res.socket);
     if (connection) connection.active++;
     res.once('close', () => {
       if (connection) {
@@ -231,18 +225,6 @@ class RequestTracker {
   closeConnections(): void {
     this.#closing = true;
     for (const res of this.#active) if (!res.headersSent) res.setHeader('connection', 'close');
-  }
-
-  /**
-   * Connections a balancer holds idle in its pool: each has carried a request, carries none now,
-   * and answered its last at least `settledMs` ago, so the balancer has read that answer. A
-   * connection that has carried no request yet is not counted: a balancer opens one to send a request.
-   */
-  idleInBalancer(settledMs: number): number {
-    const before = Date.now() - settledMs;
-    let idle = 0;
-    for (const { active, lastDone } of this.#connections.values()) if (active === 0 && lastDone <= before) idle++;
-    return idle;
   }
 
   whenIdle(): Promise<void> {
@@ -388,7 +370,7 @@ async function drain(
   // net.Server's close stops accepting only; http.Server's would also cut idle keep-alive
   // connections at once, resetting requests that are already on their way over them.
   let stopped!: Promise<void>;
-  const found = await atIdleMoment(connections, requests, () => {
+  const found = await atIdleMoment(connections, () => {
     stopped = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
   });
   if (!found) logger.warn('stopped accepting connections without idle ones in the balancer: it may have had new connections on their way');
@@ -418,14 +400,14 @@ const QUICK_POLL_MS = 1;
  * the check and the close run together in the check phase, and only after a quick poll phase:
  * what the kernel queued before it was accepted in it, and little time was left for more.
  */
-async function atIdleMoment(connections: ConnectionTracker, requests: RequestTracker, close: () => void): Promise<boolean> {
+async function atIdleMoment(connections: ConnectionTracker, close: () => void): Promise<boolean> {
   const deadline = Date.now() + IDLE_MOMENT_WAIT_MS;
   for (;;) {
     // Timers phase (the sleep below), then a poll phase, then the check phase.
     const beforePoll = performance.now();
     await new Promise<void>((resolve) => setImmediate(resolve));
     const quickPoll = performance.now() - beforePoll <= QUICK_POLL_MS;
-    const found = quickPoll && requests.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
+    const found = quickPoll && connections.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
     if (found || Date.now() >= deadline) {
       close();
       return found;
