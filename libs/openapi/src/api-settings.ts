@@ -1,11 +1,15 @@
 /** How a generated toolset reaches its API. */
 export interface ApiSettings {
-  /** The API's base URL; paths are appended to it. */
+  /** The API's base URL; paths are appended to its path, and no request leaves its origin. */
   baseUrl: string;
-  /** How long one upstream request may take (default 30 s). */
+  /** How long one upstream exchange may take, redirects and the whole body included (default 30 s). */
   timeoutMs?: number;
+  /** The largest success body read, in bytes (default 8 MiB); a larger one is a ToolError `upstream_too_large`. */
+  maxResponseBytes?: number;
   /** The MCP-side credential header and how its value goes upstream. */
   credential?: UpstreamCredential;
+  /** The toolset's name, so messages can name its variables (`<NAME>_MAX_RESPONSE_BYTES`). */
+  name?: string;
 }
 
 export interface UpstreamCredential {
@@ -16,15 +20,22 @@ export interface UpstreamCredential {
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+
+/** `petstore` → `PETSTORE`, `my-api` → `MY_API`: the prefix of a toolset's variables. */
+export function variablePrefix(toolsetName: string): string {
+  return toolsetName.toUpperCase().replace(/-/g, '_');
+}
 
 /** `petstore` → `PETSTORE_BASE_URL`, `my-api` → `MY_API_BASE_URL`. */
 export function baseUrlVariable(toolsetName: string): string {
-  return `${toolsetName.toUpperCase().replace(/-/g, '_')}_BASE_URL`;
+  return `${variablePrefix(toolsetName)}_BASE_URL`;
 }
 
 /**
  * The settings a generated toolset starts from: the base URL from `<NAME>_BASE_URL` when set,
- * else the document's first server; the timeout from `<NAME>_TIMEOUT_MS` when set.
+ * else the document's first server; the timeout from `<NAME>_TIMEOUT_MS` and the body cap from
+ * `<NAME>_MAX_RESPONSE_BYTES` when set.
  */
 export function settingsFromEnvironment(toolsetName: string, defaults: ApiSettings, env: NodeJS.ProcessEnv = process.env): ApiSettings {
   const variable = baseUrlVariable(toolsetName);
@@ -34,8 +45,24 @@ export function settingsFromEnvironment(toolsetName: string, defaults: ApiSettin
   } catch {
     throw new Error(`${variable} must be an absolute URL such as https://api.example.com/v1, got ${JSON.stringify(baseUrl)}.`);
   }
-  const timeoutVariable = variable.replace(/_BASE_URL$/, '_TIMEOUT_MS');
-  const timeout = env[timeoutVariable];
-  if (timeout !== undefined && !/^\d+$/.test(timeout.trim())) throw new Error(`${timeoutVariable} must be a positive integer of milliseconds, got ${JSON.stringify(timeout)}.`);
-  return { ...defaults, baseUrl, ...(timeout !== undefined && { timeoutMs: Number(timeout) }) };
+  const prefix = variablePrefix(toolsetName);
+  const timeoutMs = positiveInteger(env, `${prefix}_TIMEOUT_MS`, 'milliseconds');
+  const maxResponseBytes = positiveInteger(env, `${prefix}_MAX_RESPONSE_BYTES`, 'bytes');
+  return {
+    ...defaults,
+    name: toolsetName,
+    baseUrl,
+    ...(timeoutMs !== undefined && { timeoutMs }),
+    ...(maxResponseBytes !== undefined && { maxResponseBytes }),
+  };
+}
+
+function positiveInteger(env: NodeJS.ProcessEnv, variable: string, unit: string): number | undefined {
+  const value = env[variable];
+  if (value === undefined) return undefined;
+  const number = Number(value.trim());
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(number) || number === 0) {
+    throw new Error(`${variable} must be a positive integer of ${unit}, got ${JSON.stringify(value)}.`);
+  }
+  return number;
 }

@@ -1,3 +1,12 @@
 export { OpenApiClient, type OperationResult } from './openapi-client';
 export type { OperationCall } from './operation-call';
-export { baseUrlVariable, DEFAULT_TIMEOUT_MS, settingsFromEnvironment, type ApiSettings, type UpstreamCredential } from './api-settings';
+export {
+  baseUrlVariable,
+  variablePrefix,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  settingsFromEnvironment,
+  type ApiSettings,
+  type UpstreamCredential,
+} from './api-settings';
+export { MAX_REDIRECTS } from './same-origin-fetch';

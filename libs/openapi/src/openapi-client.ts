@@ -1,7 +1,11 @@
 import { STATUS_CODES } from 'node:http';
-import { ToolError, type RequestContext } from '@toolsets/core';
-import { DEFAULT_TIMEOUT_MS, type ApiSettings } from './api-settings';
+import { stderrLogger, ToolError, type Logger, type RequestContext } from '@toolsets/core';
+import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, variablePrefix, type ApiSettings } from './api-settings';
 import type { OperationCall } from './operation-call';
+import { requestUrl, UnsafePathParameter } from './request-url';
+import { readBounded, type BodyRead } from './response-body';
+import { fetchWithinOrigin, MAX_REDIRECTS, RefusedRedirect } from './same-origin-fetch';
+import { redactSecret } from './secret-redaction';
 
 /** What a generated tool returns on a 2xx answer: its result class's shape. */
 export interface OperationResult {
@@ -12,55 +16,64 @@ export interface OperationResult {
 
 /** The most of an upstream's own error message a ToolError's detail carries. */
 const MAX_DETAIL = 500;
+/** The most of an error body read: enough to find its message, never the whole of a huge one. */
+const ERROR_BODY_BYTES = 16 * 1024;
 
 /**
- * Makes the HTTP request of one tool call: the platform's `fetch`, the call's AbortSignal joined
- * with a timeout, the caller's credential sent the way the document's security scheme says. A 2xx
- * answer becomes `{ message, status, data }` (the framework then checks `data` against the
- * document's schema); anything else becomes a `ToolError`. Credentials never reach a message.
+ * Makes the HTTP request of one tool call and trusts nothing the upstream sends: one deadline
+ * covers the whole exchange, redirects and body included; a body is read up to a cap; redirects
+ * stay on the base URL's origin; a 2xx whose body is cut off or is not the JSON the document
+ * declares is an error. A 2xx answer becomes `{ message, status, data }` (the framework then
+ * checks `data` against the document's schema); anything else becomes a `ToolError`. Messages name
+ * "the upstream API", never its address, and never carry the caller's credential in any encoding.
  */
 export class OpenApiClient {
-  constructor(private readonly settings: ApiSettings) {}
+  private readonly baseUrl: URL;
+  private readonly timeoutMs: number;
+  private readonly maxResponseBytes: number;
 
-  async call(operation: OperationCall, context: RequestContext): Promise<OperationResult | ToolError> {
-    const url = this.url(operation);
+  constructor(
+    private readonly settings: ApiSettings,
+    /** Where the reasons behind upstream failures go, with the upstream's origin (never a body), unless a call names its own. */
+    private readonly logger: Logger = stderrLogger,
+  ) {
+    this.baseUrl = new URL(settings.baseUrl);
+    this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxResponseBytes = settings.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
+  }
+
+  /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
+  async call(operation: OperationCall, context: RequestContext, logger: Logger = this.logger): Promise<OperationResult | ToolError> {
+    const url = requestUrl(this.baseUrl, operation);
+    if (url instanceof UnsafePathParameter) return new ToolError('invalid_argument', url.message);
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const [name, value] of Object.entries(operation.headers ?? {})) if (value !== undefined && value !== null) headers[name] = String(value);
     const secret = this.applyCredential(headers, context);
-    const init: RequestInit = {
-      method: operation.method,
-      headers,
-      signal: AbortSignal.any([context.signal, AbortSignal.timeout(this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS)]),
-    };
+    const exchange = new Exchange(`${operation.method} ${url.pathname}`, this.baseUrl.origin, this.timeoutMs, context.signal, logger);
+    const init: RequestInit = { method: operation.method, headers, signal: exchange.signal };
     if (operation.body !== undefined) {
       headers['content-type'] = 'application/json';
       init.body = JSON.stringify(operation.body);
     }
-    const what = `${operation.method} ${url.pathname}`;
-    let response: Response;
     try {
-      response = await fetch(url, init);
-    } catch (error) {
-      return new ToolError('upstream_unavailable', `${what}: the API at ${url.origin} did not answer (${reason(error)}). Try again later.`);
+      const response = await fetchWithinOrigin(url, init, this.baseUrl.origin).catch((error: unknown) => error as Error);
+      if (response instanceof RefusedRedirect) return exchange.refusedRedirect(response);
+      if (!(response instanceof Response)) return exchange.unavailable(response);
+      const outcome = `${exchange.what} returned ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd();
+      if (!response.ok) {
+        const body = await readBounded(response, ERROR_BODY_BYTES);
+        const upstream = redactSecret(upstreamMessage(body), secret);
+        return new ToolError(`http_${response.status}`, upstream ? `${outcome}: ${upstream}` : `${outcome}.`);
+      }
+      const body = await readBounded(response, this.maxResponseBytes);
+      if (body.ending === 'over_cap') return exchange.tooLarge(this.maxResponseBytes, this.settings.name);
+      if (body.ending === 'cut_off') return exchange.cutOff(outcome, body.error);
+      const data = jsonData(response, body.bytes, operation.responseType === 'json');
+      if (data instanceof InvalidBody) return exchange.invalid(outcome, data.problem, data.logReason);
+      return { message: `${outcome}.`, status: response.status, ...(data !== undefined && { data }) };
+    } finally {
+      exchange.end();
     }
-    const text = await response.text().catch(() => '');
-    const outcome = `${what} returned ${response.status} ${response.statusText || STATUS_CODES[response.status] || ''}`.trimEnd();
-    if (!response.ok) {
-      const upstream = redact(upstreamMessage(text), secret);
-      return new ToolError(`http_${response.status}`, upstream ? `${outcome}: ${upstream}` : `${outcome}.`);
-    }
-    const data = isJson(response) && text.trim() !== '' ? safeJson(text) : undefined;
-    return { message: `${outcome}.`, status: response.status, ...(data !== undefined && { data }) };
-  }
-
-  private url(operation: OperationCall): URL {
-    const path = operation.path.replace(/\{([^}]+)\}/g, (_whole, name: string) => encodeURIComponent(String(operation.pathParams?.[name] ?? '')));
-    const url = new URL(this.settings.baseUrl.replace(/\/+$/, '') + path);
-    for (const [name, value] of Object.entries(operation.query ?? {})) {
-      if (value === undefined || value === null) continue;
-      for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
-    }
-    return url;
   }
 
   /** Sends the caller's credential upstream; returns it, so no message can repeat it. */
@@ -74,8 +87,113 @@ export class OpenApiClient {
   }
 }
 
-function isJson(response: Response): boolean {
-  return /^application\/([\w.-]+\+)?json/i.test(response.headers.get('content-type') ?? '');
+/**
+ * One upstream exchange: its deadline, the caller's cancellation, and the ToolErrors it can end
+ * in (logged with the upstream's origin, which the messages leave out).
+ */
+class Exchange {
+  private readonly controller = new AbortController();
+  private readonly timer: NodeJS.Timeout;
+  private readonly onCancel = () => this.controller.abort(this.callerSignal.reason);
+
+  constructor(
+    readonly what: string,
+    private readonly origin: string,
+    private readonly timeoutMs: number,
+    private readonly callerSignal: AbortSignal,
+    private readonly logger: Logger,
+  ) {
+    // One controller, not AbortSignal.any: on Node 20 the joined signal stops following its
+    // timeout once garbage collection runs, and a body streaming meanwhile never ends.
+    this.timer = setTimeout(() => this.controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+    if (callerSignal.aborted) this.onCancel();
+    else callerSignal.addEventListener('abort', this.onCancel, { once: true });
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  end(): void {
+    clearTimeout(this.timer);
+    this.callerSignal.removeEventListener('abort', this.onCancel);
+  }
+
+  unavailable(error: Error): ToolError {
+    const why = this.signal.aborted ? abortReason(this.signal, this.timeoutMs) : networkReason(error);
+    this.logger.warn('upstream request failed', { operation: this.what, upstream: this.origin, reason: why });
+    return new ToolError('upstream_unavailable', `${this.what}: the upstream API did not answer (${why}). Try again later.`);
+  }
+
+  refusedRedirect(refused: RefusedRedirect): ToolError {
+    this.logger.warn('upstream redirect not followed', { operation: this.what, upstream: this.origin, status: refused.status, target: refused.targetOrigin, reason: refused.reason });
+    const detail =
+      refused.reason === 'other_origin'
+        ? `the upstream API redirected (${refused.status}) to ${refused.targetOrigin}, another origin: not followed, and no credential was sent there`
+        : refused.reason === 'too_many'
+          ? `the upstream API redirected (${refused.status}) more than ${MAX_REDIRECTS} times: not followed further`
+          : `the upstream API redirected (${refused.status}) to a Location that is not a URL`;
+    return new ToolError('upstream_redirect', `${this.what}: ${detail}.`);
+  }
+
+  tooLarge(maxBytes: number, toolset: string | undefined): ToolError {
+    this.logger.warn('upstream answer over the size cap', { operation: this.what, upstream: this.origin, maxBytes });
+    const variable = toolset ? `${variablePrefix(toolset)}_MAX_RESPONSE_BYTES` : 'maxResponseBytes in the toolset settings';
+    return new ToolError(
+      'upstream_too_large',
+      `${this.what}: the upstream API's answer is larger than ${maxBytes} bytes, the most this server reads. ` +
+        `Ask for less (a smaller page or a filter), or have the operator raise ${variable}.`,
+    );
+  }
+
+  cutOff(outcome: string, error: unknown): ToolError {
+    const why = this.signal.aborted ? abortReason(this.signal, this.timeoutMs) : `the connection ended first (${networkReason(error)})`;
+    return this.invalid(outcome, `its body did not arrive in full (${why})`, `body cut off: ${why}`);
+  }
+
+  invalid(outcome: string, problem: string, logReason: string): ToolError {
+    this.logger.warn('upstream answer not usable', { operation: this.what, upstream: this.origin, reason: logReason });
+    return new ToolError('upstream_invalid_response', `${outcome}, but ${problem}, so it is not a success. Try again; if it persists, the upstream API is misbehaving.`);
+  }
+}
+
+/** A 2xx body that is not what the document or its own Content-Type says. */
+class InvalidBody {
+  constructor(
+    readonly problem: string,
+    readonly logReason: string,
+  ) {}
+}
+
+/** The body as data: parsed JSON when it is JSON (or must be), else undefined; an InvalidBody when it cannot be what it should. */
+function jsonData(response: Response, bytes: Buffer, declaredJson: boolean): unknown {
+  const type = response.headers.get('content-type');
+  const saysJson = isJsonType(type);
+  if (!saysJson && !declaredJson) return undefined;
+  if (bytes.length === 0 || bytes.toString('utf8').trim() === '') return undefined;
+  if (!saysJson && type !== null) {
+    const media = type.split(';')[0]!.trim().slice(0, 100);
+    return new InvalidBody(`its body is ${media}, where the API's document declares JSON`, `content-type ${media} where JSON is declared (${bytes.length} bytes)`);
+  }
+  try {
+    return JSON.parse(bytes.toString('utf8'));
+  } catch {
+    // Never the parser's message: it quotes the body.
+    return new InvalidBody('its body is not valid JSON (it may have been cut short)', `body is not valid JSON (${bytes.length} bytes)`);
+  }
+}
+
+function isJsonType(type: string | null): boolean {
+  return /^application\/([\w.-]+\+)?json/i.test(type ?? '');
+}
+
+/** The upstream's own words: a JSON body's `message`, `error` or `detail`, else its text, trimmed. */
+function upstreamMessage(body: BodyRead): string {
+  const text = body.bytes.toString('utf8');
+  const json = safeJson(text) as Record<string, unknown> | undefined;
+  const field = json && typeof json === 'object' ? ['message', 'error_description', 'error', 'detail', 'title'].map((key) => json[key]).find((v) => typeof v === 'string') : undefined;
+  const message = ((field as string | undefined) ?? text).replace(/\s+/g, ' ').trim();
+  return message.length > MAX_DETAIL ? `${message.slice(0, MAX_DETAIL)}…` : message;
 }
 
 function safeJson(text: string): unknown {
@@ -86,21 +204,11 @@ function safeJson(text: string): unknown {
   }
 }
 
-/** The upstream's own words: a JSON body's `message`, `error` or `detail`, else its text, trimmed. */
-function upstreamMessage(text: string): string {
-  const json = safeJson(text) as Record<string, unknown> | undefined;
-  const field = json && typeof json === 'object' ? ['message', 'error_description', 'error', 'detail', 'title'].map((key) => json[key]).find((v) => typeof v === 'string') : undefined;
-  const message = ((field as string | undefined) ?? text).replace(/\s+/g, ' ').trim();
-  return message.length > MAX_DETAIL ? `${message.slice(0, MAX_DETAIL)}…` : message;
+function abortReason(signal: AbortSignal, timeoutMs: number): string {
+  return (signal.reason as Error | undefined)?.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : 'the call was cancelled';
 }
 
-function redact(text: string, secret: string | undefined): string {
-  return secret ? text.split(secret).join('[redacted]') : text;
-}
-
-function reason(error: unknown): string {
+function networkReason(error: unknown): string {
   const cause = (error as { cause?: { code?: string } }).cause;
-  if ((error as Error).name === 'TimeoutError') return 'timed out';
-  if ((error as Error).name === 'AbortError') return 'the call was cancelled';
-  return cause?.code === 'ECONNREFUSED' ? 'connection refused' : cause?.code === 'ENOTFOUND' ? 'host not found' : cause?.code ?? 'network error';
+  return cause?.code === 'ECONNREFUSED' ? 'connection refused' : cause?.code === 'ENOTFOUND' ? 'host not found' : (cause?.code ?? 'network error');
 }

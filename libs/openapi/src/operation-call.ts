@@ -8,4 +8,6 @@ export interface OperationCall {
   headers?: Record<string, unknown>;
   /** The JSON request body, when the operation takes one. */
   body?: unknown;
+  /** `json` when the document declares a JSON success body: then a 2xx body that is not JSON is an invalid answer. */
+  responseType?: 'json';
 }

@@ -71,7 +71,7 @@ export async function generateToolset(name: string, document: unknown, config: O
   const toolset = [
     header,
     "import { inject, instanceCachingFactory, registry } from 'tsyringe';",
-    "import { RequestContext, Tool, ToolError, Toolset } from '@toolsets/core';",
+    "import { LOGGER, RequestContext, Tool, ToolError, Toolset, type Logger } from '@toolsets/core';",
     "import { OpenApiClient, settingsFromEnvironment } from '@toolsets/openapi';",
     `import { ${[...new Set(classNames)].sort().join(', ')} } from './dtos';`,
     '',
@@ -84,6 +84,7 @@ export async function generateToolset(name: string, document: unknown, config: O
     '  constructor(',
     '    private readonly context: RequestContext,',
     `    @inject(${token}) private readonly api: OpenApiClient,`,
+    '    @inject(LOGGER) private readonly logger: Logger,',
     '  ) {}',
     methods.join(''),
     '}',
@@ -153,6 +154,7 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
     ...(call.query.length ? [`query: { ${call.query.join(', ')} }`] : []),
     ...(call.headers.length ? [`headers: { ${call.headers.join(', ')} }`] : []),
     ...(call.body ? [`body: ${call.body}`] : []),
+    ...(op.successBody ? ["responseType: 'json'"] : []),
   ];
   return `
   @Tool({
@@ -161,7 +163,7 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
     returns: [${className(`${base}Result`)}, ToolError],${annotations}
   })
   ${method}(${call.args ? `args: ${argsClass}` : ''}): Promise<${returns}> {
-    return this.api.call({ ${fields.join(', ')} }, this.context) as Promise<${returns}>;
+    return this.api.call({ ${fields.join(', ')} }, this.context, this.logger) as Promise<${returns}>;
   }
 `;
 }

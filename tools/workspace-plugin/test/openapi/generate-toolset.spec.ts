@@ -45,7 +45,9 @@ describe('a toolset generated from the petstore document', () => {
   it('passes the startup gate with one tool per operation, and calls the API: typed data, extras dropped, 404 as a ToolError, a bad body never sent', async () => {
     const generated = await generateToolset('petstore', petstore(), { credentialHeader: 'x-petstore-key' });
     const { PetstoreToolset } = loadGenerated(generated.files, 'petstore') as { PetstoreToolset: ClassType };
-    const server = buildServer({ name: 'petstore', version: '1', toolsets: [PetstoreToolset], logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+    const warnings: string[] = [];
+    const logger = { info: () => undefined, warn: (message: string, fields?: object) => void warnings.push(`${message} ${JSON.stringify(fields)}`), error: () => undefined };
+    const server = buildServer({ name: 'petstore', version: '1', toolsets: [PetstoreToolset], logger });
     expect([...server.catalog.tools.keys()]).toEqual(generated.toolNames);
     expect(generated.toolNames).toHaveLength(20);
     expect(server.catalog.tools.get('get_pet_by_id')!.descriptor.annotations).toEqual({ readOnlyHint: true });
@@ -66,9 +68,18 @@ describe('a toolset generated from the petstore document', () => {
       expect(broken.isError).toBe(true);
       expect(broken.structuredContent).toBeUndefined();
       expect((broken.content as { text: string }[])[0].text).toMatch(/does not match its declared output.*correlation id/);
+      const html = await client.call('get_pet_by_id', { petId: 9 });
+      expect(html.structuredContent).toEqual(expect.objectContaining({ error: 'upstream_invalid_response' }));
+      const sent = upstream.keys.length;
+      const escape = await client.call('delete_user', { username: '..' });
+      expect(escape.structuredContent).toEqual(expect.objectContaining({ error: 'invalid_argument' }));
+      expect(upstream.keys.length).toBe(sent);
       await client.close();
     }
     expect(new Set(upstream.keys)).toEqual(new Set(['sk-pets']));
+    // The generated toolset logs through the server's logger, with the reason and never the body.
+    expect(warnings.join('\n')).toContain('content-type text/html');
+    expect(warnings.join('\n')).not.toContain('maintenance');
   });
 
   it('follows the config: another name, another description, an operation left out', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A petstore upstream on loopback, for generated toolsets to call: `/v2/pet/7` has an undeclared
- * field, `/v2/pet/13` breaks the document (`name` is a number), anything else is a 404. It records
+ * field, `/v2/pet/13` breaks the document (`name` is a number), `/v2/pet/9` answers an HTML page, anything else is a 404. It records
  * the `api_key` header of every request.
  */
 export function startPetstoreUpstream(): Promise<{ server: Server; origin: string; keys: string[] }> {
@@ -12,6 +12,7 @@ export function startPetstoreUpstream(): Promise<{ server: Server; origin: strin
     keys.push(String(req.headers['api_key'] ?? ''));
     const json = (status: number, value: unknown) => res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (req.url === '/v2/pet/7') return json(200, { id: 7, name: 'Rex', photoUrls: [], status: 'available', internal: 'undeclared' });
+    if (req.url === '/v2/pet/9') return res.writeHead(200, { 'content-type': 'text/html' }).end('<html>maintenance</html>');
     if (req.url === '/v2/pet/13') return json(200, { id: 13, name: 42, photoUrls: [] });
     json(404, { code: 1, type: 'error', message: 'Pet not found' });
   });
