@@ -1,16 +1,40 @@
 import type { TLocalizedValidationError } from 'typebox/error';
+import type { SchemaValidator } from '../values/lazy-validator';
+import { clip } from '../helpers/client-text';
+import { NAMED_KEYS, namedKeys } from './argument-limits';
+
+/**
+ * What is wrong with arguments that failed their schema check. Keys the arguments carry that no
+ * argument declares are found here, in one pass, and named (a few, with a count of the rest);
+ * the schema's own errors are then taken from the declared keys only. TypeBox stops at 8 errors,
+ * and spends time on every undeclared key finding them.
+ */
+export function argumentProblems(validator: SchemaValidator, args: unknown, declared: readonly string[]): string[] {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) return describeArgumentErrors(validator.Errors(args), declared);
+  const known = new Set(declared);
+  const undeclared = Object.keys(args).filter((key) => !known.has(key));
+  if (undeclared.length === 0) return describeArgumentErrors(validator.Errors(args), declared);
+  const lines =
+    undeclared.length <= NAMED_KEYS
+      ? undeclared.map((key) => undeclaredLine(key, declared))
+      : [`${namedKeys(undeclared)} are not arguments of this tool (${takesWhat(declared)}).`];
+  const declaredOnly = Object.fromEntries(declared.filter((key) => Object.hasOwn(args, key)).map((key) => [key, (args as Record<string, unknown>)[key]]));
+  return [...lines, ...describeArgumentErrors(validator.Errors(declaredOnly), declared)];
+}
 
 /** Turns schema errors into one line per bad field, in words a model can act on. */
 export function describeArgumentErrors(errors: readonly TLocalizedValidationError[], declared: readonly string[]): string[] {
   const lines = new Set<string>();
   for (const error of errors) {
     const at = error.instancePath ? `'${error.instancePath.slice(1).replace(/\//g, '.')}'` : 'the arguments';
-    if (isAdditionalPropertyEcho(error)) continue;
-    if (error.keyword === 'additionalProperties') {
-      const takes = declared.length ? `it takes: ${declared.join(', ')}` : 'it takes no arguments';
-      for (const key of error.params.additionalProperties) {
-        lines.add(`'${key}' is not an argument of this tool (${takes}).`);
-      }
+    if (isAdditionalPropertyEcho(error)) {
+      // One per undeclared key, before the summary error, which TypeBox's cap of 8 errors may cut off.
+      const path = error.instancePath.slice(1).split('/').map(unescapePointer);
+      const key = path.pop()!;
+      lines.add(path.length === 0 ? undeclaredLine(key, declared) : `'${path.join('.')}' has no property '${key}'.`);
+    } else if (error.keyword === 'additionalProperties') {
+      const parent = error.instancePath.slice(1).split('/').filter(Boolean).map(unescapePointer).join('.');
+      for (const key of error.params.additionalProperties) lines.add(parent ? `'${parent}' has no property '${key}'.` : undeclaredLine(key, declared));
     } else if (error.keyword === 'required') {
       for (const key of error.params.requiredProperties) {
         lines.add(`${error.instancePath ? `${at}: ` : ''}'${key}' is required.`);
@@ -54,4 +78,17 @@ function isAdditionalPropertyEcho(error: TLocalizedValidationError): boolean {
 function allowedValues(error: TLocalizedValidationError): string {
   const values = (error.params as { allowedValues?: unknown[] }).allowedValues ?? [];
   return values.map((value) => JSON.stringify(value)).join(', ');
+}
+
+function undeclaredLine(key: string, declared: readonly string[]): string {
+  return `'${clip(key)}' is not an argument of this tool (${takesWhat(declared)}).`;
+}
+
+function takesWhat(declared: readonly string[]): string {
+  return declared.length ? `it takes: ${declared.join(', ')}` : 'it takes no arguments';
+}
+
+/** A JSON pointer segment as the key it names (`~1` is `/`, `~0` is `~`). */
+function unescapePointer(segment: string): string {
+  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }

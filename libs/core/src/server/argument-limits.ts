@@ -2,7 +2,7 @@ import { clip } from '../helpers/client-text';
 
 /** Bounds on one call's arguments, checked before schema validation so a huge call is refused cheaply. */
 export interface ArgumentLimits {
-  /** Array items in all the arguments together (default 10,000). */
+  /** Array items in all the arguments together, and keys in any one object (default 10,000). */
   maxItems: number;
   /** Characters in any one string (default 100,000). */
   maxStringLength: number;
@@ -50,7 +50,9 @@ export function checkArgumentLimits(args: unknown, limits: Readonly<ArgumentLimi
     if (prototype !== Object.prototype && prototype !== null) {
       return `'${clip(pathOf({ value: undefined, depth, parent: entry, key: '__proto__' }))}' is not an argument of this tool: '__proto__' is never accepted as a key.`;
     }
-    for (const key of Object.keys(value)) {
+    const keys = Object.keys(value);
+    if (keys.length > limits.maxItems) return tooManyKeys(entry, keys, limits.maxItems);
+    for (const key of keys) {
       if (PROTOTYPE_KEYS.has(key)) {
         return `'${clip(pathOf({ value: undefined, depth, parent: entry, key }))}' is not an argument of this tool: '${key}' is never accepted as a key.`;
       }
@@ -63,13 +65,28 @@ export function checkArgumentLimits(args: unknown, limits: Readonly<ArgumentLimi
 /** The common case, without allocating: a plain object of short strings, numbers and booleans. */
 function isFlatWithinLimits(args: unknown, limits: Readonly<ArgumentLimits>): boolean {
   if (typeof args !== 'object' || args === null || Object.getPrototypeOf(args) !== Object.prototype) return false;
+  let keys = 0;
   for (const key in args) {
-    if (PROTOTYPE_KEYS.has(key)) return false;
+    if (PROTOTYPE_KEYS.has(key) || ++keys > limits.maxItems) return false;
     const value = (args as Record<string, unknown>)[key];
     if (typeof value === 'object' && value !== null) return false;
     if (typeof value === 'string' && value.length > limits.maxStringLength) return false;
   }
   return true;
+}
+
+/** The keys an error names: a few, so a call with a hundred thousand of them costs no more to refuse. */
+export const NAMED_KEYS = 10;
+
+function tooManyKeys(entry: Entry, keys: readonly string[], maxItems: number): string {
+  const subject = entry.key === undefined ? 'the arguments have' : `'${clip(pathOf(entry))}' has`;
+  return `${subject} ${keys.length} keys; this server accepts at most ${maxItems} in one object: ${namedKeys(keys)}.`;
+}
+
+/** `'a', 'b', … and 95990 more`: the first NAMED_KEYS keys, each clipped, and a count of the rest. */
+export function namedKeys(keys: readonly string[]): string {
+  const named = keys.slice(0, NAMED_KEYS).map((key) => `'${clip(key, 40)}'`).join(', ');
+  return keys.length > NAMED_KEYS ? `${named} and ${keys.length - NAMED_KEYS} more` : named;
 }
 
 interface Entry {

@@ -4,7 +4,7 @@ import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
 import type { CompiledArgs } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
-import { describeArgumentErrors } from './argument-errors';
+import { argumentProblems } from './argument-errors';
 import type { Logger } from './logger';
 import type { MemberScope } from './member-scope';
 
@@ -15,7 +15,7 @@ import type { MemberScope } from './member-scope';
 export function memberInput(args: CompiledArgs, raw: Record<string, unknown>, what: string): unknown {
   if (!args.validator.Check(raw)) {
     const declared = args.model?.fields.map((field) => field.name) ?? [];
-    throw invalidParams(what, describeArgumentErrors(args.validator.Errors(raw), declared));
+    throw invalidParams(what, argumentProblems(args.validator, raw, declared));
   }
   const input = args.materialize ? args.materialize(raw) : {};
   const broken = args.checkRules?.(input) ?? [];

@@ -7,7 +7,7 @@ import { isToolError } from '../results/is-tool-error';
 import { ResultWithContent, type ExtraContent } from '../results/tool-content';
 import { contentProblems } from '../values/content-check';
 import { InputRequiredSignal } from './client-input';
-import { describeArgumentErrors, describeResultErrors } from './argument-errors';
+import { argumentProblems, describeResultErrors } from './argument-errors';
 import { checkArgumentLimits, type ArgumentLimits } from './argument-limits';
 import type { DroppedKeyWarner } from './dropped-key-warner';
 import type { Logger } from './logger';
@@ -35,7 +35,7 @@ export async function runToolCall(tool: CompiledTool, rawArgs: unknown, scope: C
   const overLimit = checkArgumentLimits(args, scope.limits);
   if (overLimit) return invalidArguments(tool, [overLimit.charAt(0).toUpperCase() + overLimit.slice(1)]);
   if (!tool.inputValidator.Check(args)) {
-    return invalidArguments(tool, describeArgumentErrors(tool.inputValidator.Errors(args), argumentNames(tool)));
+    return invalidArguments(tool, argumentProblems(tool.inputValidator, args, argumentNames(tool)));
   }
   let returned: unknown;
   try {

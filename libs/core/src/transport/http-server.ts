@@ -84,6 +84,7 @@ const PRESCAN_FACTOR = 4;
 const PRESCAN_MESSAGES = {
   depth: 'Invalid Request: the body nests far deeper than this server accepts in arguments (MAX_ARGUMENT_DEPTH).',
   items: 'Invalid Request: the body holds far more array items than this server accepts in arguments (MAX_ARGUMENT_ITEMS).',
+  keys: 'Invalid Request: the body holds an object with far more keys than this server accepts in arguments (MAX_ARGUMENT_ITEMS).',
   string: 'Invalid Request: the body holds a string far longer than this server accepts in arguments (MAX_ARGUMENT_STRING_LENGTH).',
 } as const;
 const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;

@@ -17,14 +17,14 @@ const SCAN_FROM_BYTES = 16 * 1024;
 
 /**
  * One pass over a JSON body's bytes, before anything parses it, that finds nesting, array items
- * or a string far beyond what the server accepts. Such a body stalls the parsers downstream (the
- * SDK's request parse among them) before the argument guard could refuse it. Returns what is
- * exceeded, or undefined.
+ * (all arrays together), keys in one object, or a string far beyond what the server accepts. Such
+ * a body stalls the parsers downstream (the SDK's request parse among them) before the argument
+ * guard could refuse it. Returns what is exceeded, or undefined.
  */
-export function prescanJson(body: Buffer, limits: PrescanLimits): 'depth' | 'items' | 'string' | undefined {
+export function prescanJson(body: Buffer, limits: PrescanLimits): 'depth' | 'items' | 'keys' | 'string' | undefined {
   if (body.length < SCAN_FROM_BYTES) return undefined;
-  // Whether each open container is an array, by depth.
-  const isArray: boolean[] = [];
+  // Keys seen so far in each open object, by depth; -1 for an open array.
+  const keys: number[] = [];
   let depth = 0;
   let items = 0;
   let stringStart = -1;
@@ -41,10 +41,15 @@ export function prescanJson(body: Buffer, limits: PrescanLimits): 'depth' | 'ite
     if (byte === QUOTE) stringStart = i;
     else if (byte === OPEN_BRACE || byte === OPEN_BRACKET) {
       if (++depth > limits.maxDepth) return 'depth';
-      isArray[depth] = byte === OPEN_BRACKET;
+      // The first member counts at the opening (an empty container too: it is cheap either way).
+      keys[depth] = byte === OPEN_BRACE ? 1 : -1;
       if (byte === OPEN_BRACKET && ++items > limits.maxItems) return 'items';
     } else if (byte === CLOSE_BRACE || byte === CLOSE_BRACKET) depth--;
-    else if (byte === COMMA && isArray[depth] && ++items > limits.maxItems) return 'items';
+    else if (byte === COMMA) {
+      if (keys[depth] === -1) {
+        if (++items > limits.maxItems) return 'items';
+      } else if (++keys[depth]! > limits.maxItems) return 'keys';
+    }
   }
   return stringStart !== -1 && body.length - stringStart > limits.maxStringBytes ? 'string' : undefined;
 }

@@ -20,7 +20,7 @@ export interface ServingLimits {
   drainDelayMs: number;
   /** How long the drain waits for in-flight calls and open connections before cutting them. */
   drainTimeoutMs: number;
-  /** Array items in one call's arguments, all arrays together. */
+  /** Array items in one call's arguments, all arrays together; and keys in any one object of them. */
   maxArgumentItems: number;
   /** Characters in any one string of a call's arguments. */
   maxArgumentStringLength: number;

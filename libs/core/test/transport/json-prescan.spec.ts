@@ -13,9 +13,15 @@ describe('the JSON body prescan', () => {
     expect(prescanJson(pad(`{"a":${'['.repeat(9)}${']'.repeat(9)}}`), LIMITS)).toBeUndefined();
   });
 
-  it('counts array items across all arrays, not object members', () => {
+  it('counts array items across all arrays', () => {
     expect(prescanJson(pad(JSON.stringify({ a: Array(60).fill(0), b: Array(60).fill(0) })), LIMITS)).toBe('items');
-    expect(prescanJson(pad(JSON.stringify(Object.fromEntries(Array.from({ length: 300 }, (_, i) => [`k${i}`, i])))), LIMITS)).toBeUndefined();
+    expect(prescanJson(pad(JSON.stringify({ a: Array(49).fill(0), b: Array(50).fill(0) })), LIMITS)).toBeUndefined();
+  });
+
+  it('counts the keys of each object on their own', () => {
+    const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+    expect(prescanJson(pad(JSON.stringify({ a: keys(101) })), LIMITS)).toBe('keys');
+    expect(prescanJson(pad(JSON.stringify({ a: keys(100), b: keys(100), c: [keys(100)] })), LIMITS)).toBeUndefined();
   });
 
   it('ignores brackets, commas and escaped quotes inside strings', () => {

@@ -60,6 +60,32 @@ describe('argument limits, checked before schema validation', () => {
     expect(result.text).toBe("Invalid arguments for tool 'count':\n- 'nodes.0.0.0' nests deeper than 4 levels, the most this server accepts.");
   });
 
+  it('refuses an object with more keys than the item limit, naming the first 10 and counting the rest', async () => {
+    const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+    const top = await call({ tags: [], nodes: [], ...keys(150) });
+    expect(top.text).toBe(
+      "Invalid arguments for tool 'count':\n- The arguments have 152 keys; this server accepts at most 100 in one object: 'tags', 'nodes', 'k0', 'k1', 'k2', 'k3', 'k4', 'k5', 'k6', 'k7' and 142 more.",
+    );
+    const nested = await call({ tags: [], nodes: [{ name: 'a', ...keys(100) }] });
+    expect(nested.text).toContain("- 'nodes.0' has 101 keys; this server accepts at most 100 in one object: 'name', 'k0',");
+  });
+
+  it('names at most 10 undeclared keys, with a count of the rest, beside the declared arguments\' own errors', async () => {
+    const undeclared = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`x${i}`, i]));
+    const result = await call({ tags: 'not a list', ...undeclared });
+    expect(result.text).toBe(
+      "Invalid arguments for tool 'count':\n" +
+        "- 'x0', 'x1', 'x2', 'x3', 'x4', 'x5', 'x6', 'x7', 'x8', 'x9' and 40 more are not arguments of this tool (it takes: tags, nodes).\n" +
+        "- 'nodes' is required.\n" +
+        "- 'tags' must be array.",
+    );
+  });
+
+  it('names undeclared keys of a nested object, however many there are', async () => {
+    const result = await call({ tags: [], nodes: [{ name: 'a', ...Object.fromEntries(Array.from({ length: 9 }, (_, i) => [`y${i}`, i])) }] });
+    expect(result.text).toContain("- 'nodes.0' has no property 'y0'.");
+  });
+
   // '__proto__' never reaches a tool: the SDK's parse drops it in memory; the HTTP and stdio transports refuse it (e2e).
   it.each(['constructor', 'prototype'])('refuses an undeclared %s key, at the top or nested', async (key) => {
     const top = await call(JSON.parse(`{"tags":[],"nodes":[],"${key}":{"polluted":true}}`));
