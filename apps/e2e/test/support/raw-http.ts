@@ -9,10 +9,15 @@ export interface RawResponse {
 }
 
 /** One HTTP exchange with exactly these headers, for what SDK clients never send. */
-export function rawRequest(origin: string, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}): Promise<RawResponse> {
+export function rawRequest(
+  origin: string,
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: string; /** Another loopback source address, such as 127.0.0.2. */ localAddress?: string } = {},
+): Promise<RawResponse> {
   const url = new URL(path, origin);
   return new Promise((done, fail) => {
-    const req = request(url, { method: init.method ?? 'POST', headers: init.headers, setHost: !hasHost(init.headers) }, (res) => {
+    const options = { method: init.method ?? 'POST', headers: init.headers, setHost: !hasHost(init.headers), ...(init.localAddress && { localAddress: init.localAddress }) };
+    const req = request(url, options, (res) => {
       let body = '';
       res.on('data', (chunk) => (body += chunk));
       res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body }));

@@ -17,6 +17,8 @@ export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[
   ['maxArgumentDepth', 'MAX_ARGUMENT_DEPTH'],
   ['maxSessions', 'MAX_SESSIONS'],
   ['sessionIdleTimeoutMs', 'SESSION_IDLE_TIMEOUT_MS'],
+  ['sessionIdleUnusedMs', 'SESSION_IDLE_UNUSED_MS'],
+  ['maxSessionsPerClient', 'MAX_SESSIONS_PER_CLIENT'],
 ];
 
 /** Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS and every limit. */

@@ -179,7 +179,9 @@ function createMounts(list: readonly ToolsetServer[], single: boolean, limits: S
       handler,
       node: toNodeHandler(handler, { maxRequestBodySize: limits.maxBodyBytes, onerror }),
       onerror,
-      ...(sessions && { sessions: new LegacySessions(server.serverFactory({ argumentLimits: argumentLimitsOf(limits), subscriptions: true }), limits, logger) }),
+      ...(sessions && {
+        sessions: new LegacySessions(server.serverFactory({ argumentLimits: argumentLimitsOf(limits), subscriptions: true }), server.credentialHeaders, limits, logger),
+      }),
       credentialHeaders: new Set(server.credentialHeaders),
     };
   });

@@ -30,6 +30,10 @@ export interface ServingLimits {
   maxSessions: number;
   /** With sessions on: a session unused this long is closed. */
   sessionIdleTimeoutMs: number;
+  /** With sessions on: a session that made no request after `initialize` is closed after this long. */
+  sessionIdleUnusedMs: number;
+  /** With sessions on: open sessions per client address; one more `initialize` from it gets 429. */
+  maxSessionsPerClient: number;
 }
 
 export const DEFAULT_SERVING_LIMITS: Readonly<ServingLimits> = Object.freeze({
@@ -47,6 +51,8 @@ export const DEFAULT_SERVING_LIMITS: Readonly<ServingLimits> = Object.freeze({
   maxArgumentDepth: DEFAULT_ARGUMENT_LIMITS.maxDepth,
   maxSessions: 10_000,
   sessionIdleTimeoutMs: 30 * 60_000,
+  sessionIdleUnusedMs: 60_000,
+  maxSessionsPerClient: 100,
 });
 
 /** The defaults with `overrides` on top; throws on a value that is not a usable number. */

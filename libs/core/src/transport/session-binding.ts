@@ -1,0 +1,27 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
+
+/**
+ * A digest of the credential headers a request carries (each declared header, present or not),
+ * so a session can be held to the caller that opened it without keeping the credentials
+ * themselves. Two requests bind alike only if every declared header has the same value in both.
+ */
+export function credentialBinding(req: IncomingMessage, credentialHeaders: readonly string[]): Buffer {
+  const hash = createHash('sha256');
+  for (const name of credentialHeaders) {
+    const value = req.headers[name];
+    // Absent and empty differ from any value; the separator cannot occur in a header value.
+    hash.update(`${name}\n${value === undefined ? '\u0000absent' : String(value)}\n`);
+  }
+  return hash.digest();
+}
+
+export function sameBinding(a: Buffer, b: Buffer): boolean {
+  return timingSafeEqual(a, b);
+}
+
+/** The address a request came from, IPv4-mapped IPv6 written as IPv4 (behind a proxy: the proxy's). */
+export function clientAddress(req: IncomingMessage): string {
+  const address = req.socket.remoteAddress ?? 'unknown';
+  return address.startsWith('::ffff:') ? address.slice(7) : address;
+}
