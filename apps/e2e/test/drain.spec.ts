@@ -63,12 +63,34 @@ describe('the drain on SIGTERM loses no call', () => {
     const fresh = new Agent({ keepAlive: false });
     expect(await post(server.origin, fresh, list)).toMatch(/^200 /);
     expect(await Promise.all(slowCalls)).toEqual(Array(3).fill('200 keep-alive'));
-    // Once those connections are idle, the listener closes: new connections are refused, which a balancer retries elsewhere.
+    // Once those connections are idle and no new one has come for DRAIN_QUIET_MS (250 ms), the
+    // listener closes: new connections are refused, which a balancer retries elsewhere.
     let answer = '';
-    for (const until = Date.now() + 2_000; Date.now() < until && answer !== 'ECONNREFUSED'; ) answer = await post(server.origin, fresh, list);
+    for (const until = Date.now() + 3_000; Date.now() < until && answer !== 'ECONNREFUSED'; ) {
+      await new Promise((resolve) => setTimeout(resolve, 400));
+      answer = await post(server.origin, fresh, list);
+    }
     expect(answer).toBe('ECONNREFUSED');
     busy.destroy();
     expect(await server.exited).toBe(0);
+  });
+
+  it('loses none of 300 calls on fresh connections when SIGTERM comes while they are still arriving', async () => {
+    const server = await startServerProcess(appMain('hello-server'));
+    const fresh = new Agent({ keepAlive: false, maxSockets: Infinity });
+    const call = toolsCall('hello', { name: 'Ada' });
+    const answers: Promise<string>[] = [];
+    // One new connection every 2 ms or so, SIGTERM after the 30th: the listener must stay open
+    // while they keep coming (a reset or a refused connection is a lost call), and close once they stop.
+    for (let i = 0; i < 300; i++) {
+      answers.push(post(server.origin, fresh, call));
+      if (i === 30) server.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 2));
+    }
+    const lost = (await Promise.all(answers)).filter((answer) => !answer.startsWith('200 '));
+    expect({ lost: lost.length, kinds: [...new Set(lost)] }).toEqual({ lost: 0, kinds: [] });
+    expect(await server.exited).toBe(0);
+    expect(server.stderr()).not.toContain('some may have been reset');
   });
 
   it('turns readiness to 503 at once and keeps serving through DRAIN_DELAY_MS', async () => {

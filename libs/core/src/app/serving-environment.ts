@@ -1,5 +1,5 @@
 import type { HttpServeOptions } from '../transport/http-server';
-import type { ServingLimits } from '../transport/serving-limits';
+import { ZERO_ALLOWED, type ServingLimits } from '../transport/serving-limits';
 
 /** Each serving limit and the environment variable that sets it (the README's Serving table). */
 export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[] = [
@@ -12,6 +12,7 @@ export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[
   ['keepAliveTimeoutMs', 'KEEP_ALIVE_TIMEOUT_MS'],
   ['drainDelayMs', 'DRAIN_DELAY_MS'],
   ['drainTimeoutMs', 'DRAIN_TIMEOUT_MS'],
+  ['drainQuietMs', 'DRAIN_QUIET_MS'],
   ['maxArgumentItems', 'MAX_ARGUMENT_ITEMS'],
   ['maxArgumentStringLength', 'MAX_ARGUMENT_STRING_LENGTH'],
   ['maxArgumentDepth', 'MAX_ARGUMENT_DEPTH'],
@@ -31,7 +32,7 @@ export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServe
     sessions: parseSwitch(env['MCP_SESSIONS'], 'MCP_SESSIONS'),
   };
   for (const [key, variable] of LIMIT_VARIABLES) {
-    const value = parseCount(env[variable], variable, key === 'drainDelayMs');
+    const value = parseCount(env[variable], variable, ZERO_ALLOWED.has(key));
     if (value !== undefined) options[key] = value;
   }
   return options;

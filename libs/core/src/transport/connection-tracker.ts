@@ -21,6 +21,8 @@ export class ConnectionTracker {
   readonly #open = new Map<Socket, ConnectionUse>();
   readonly #refused = new WeakSet<Socket>();
   #onEmpty: (() => void) | undefined;
+  /** When the last connection arrived (refused ones too), by `performance.now()`. */
+  #lastArrival = -Infinity;
 
   constructor(
     http: NodeHttpServer,
@@ -31,6 +33,11 @@ export class ConnectionTracker {
 
   get size(): number {
     return this.#open.size;
+  }
+
+  /** How long ago the last connection arrived, in ms (Infinity when none has). */
+  sinceLastArrival(): number {
+    return performance.now() - this.#lastArrival;
   }
 
   /** Whether this socket was refused at connect time (its requests must not be served). */
@@ -62,6 +69,7 @@ export class ConnectionTracker {
   }
 
   private accept(socket: Socket): void {
+    this.#lastArrival = performance.now();
     if (this.#open.size >= this.maxConnections) {
       this.#refused.add(socket);
       socket.on('error', () => undefined);

@@ -373,10 +373,11 @@ async function drain(
   // net.Server's close stops accepting only; http.Server's would also cut idle keep-alive
   // connections at once, resetting requests that are already on their way over them.
   let stopped!: Promise<void>;
-  const found = await atIdleMoment(connections, () => {
+  const moment = await atQuietMoment(connections, limits, () => {
     stopped = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
   });
-  if (!found) logger.warn('stopped accepting connections without idle ones in the balancer: it may have had new connections on their way');
+  if (moment === 'never_quiet') logger.warn(`stopped accepting connections after DRAIN_TIMEOUT_MS although they kept arriving: some may have been reset`);
+  if (moment === 'no_idle') logger.warn('stopped accepting connections without idle ones in the balancer: it may have had new connections on their way');
   // Only now: closing connections earlier makes a balancer open new ones, which the listener's
   // close would reset with their requests already sent.
   requests.closeConnections();
@@ -386,7 +387,7 @@ async function drain(
   await stopped;
 }
 
-/** How long the drain waits for a moment when the balancer holds idle connections to this replica. */
+/** How long the drain waits, once quiet, for a moment when the balancer holds idle connections to this replica. */
 const IDLE_MOMENT_WAIT_MS = 2_000;
 /** Idle connections that make a new one unlikely in the next moment (one may be taking a request already). */
 const IDLE_CONNECTIONS_WANTED = 2;
@@ -396,24 +397,33 @@ const ANSWER_SETTLED_MS = 25;
 const QUICK_POLL_MS = 1;
 
 /**
- * Runs `close` at a moment when the balancer holds idle connections to this replica, or after
- * IDLE_MOMENT_WAIT_MS (then resolves false). Closing a listener resets the connections the kernel
- * has established but the server has not yet accepted, with their requests already sent, and a
- * balancer cannot retry those POSTs; it opens a new connection only when it has no idle one. So
- * the check and the close run together in the check phase, and only after a quick poll phase:
- * what the kernel queued before it was accepted in it, and little time was left for more.
+ * Runs `close` at a moment when no connection can be on its way: closing a listener resets the
+ * connections the kernel has established but the server has not yet accepted, with their requests
+ * already sent, and neither a client nor a balancer can retry those POSTs. So it waits until
+ * - no connection has arrived for `drainQuietMs` (at most `drainTimeoutMs`): a burst has ended;
+ * - the balancer holds idle connections to this replica (at most IDLE_MOMENT_WAIT_MS once quiet):
+ *   it opens a new connection only when it has no idle one;
+ * - the check phase right after a quick poll phase: what the kernel queued before it was accepted
+ *   in it (libuv accepts the whole queue), and little time was left for more.
+ * Says which condition it gave up on, if any.
  */
-async function atIdleMoment(connections: ConnectionTracker, close: () => void): Promise<boolean> {
-  const deadline = Date.now() + IDLE_MOMENT_WAIT_MS;
+async function atQuietMoment(connections: ConnectionTracker, limits: ServingLimits, close: () => void): Promise<'found' | 'no_idle' | 'never_quiet'> {
+  const started = Date.now();
+  let quietSince: number | undefined;
   for (;;) {
     // Timers phase (the sleep below), then a poll phase, then the check phase.
     const beforePoll = performance.now();
     await new Promise<void>((resolve) => setImmediate(resolve));
+    const now = Date.now();
     const quickPoll = performance.now() - beforePoll <= QUICK_POLL_MS;
-    const found = quickPoll && connections.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
-    if (found || Date.now() >= deadline) {
+    const quiet = connections.sinceLastArrival() >= limits.drainQuietMs;
+    quietSince = quiet ? (quietSince ?? now) : undefined;
+    const idle = connections.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
+    const outcome =
+      quickPoll && quiet && idle ? 'found' : quickPoll && quietSince !== undefined && now - quietSince >= IDLE_MOMENT_WAIT_MS ? 'no_idle' : now - started >= limits.drainTimeoutMs ? 'never_quiet' : undefined;
+    if (outcome) {
       close();
-      return found;
+      return outcome;
     }
     await sleep(2);
   }

@@ -20,6 +20,8 @@ export interface ServingLimits {
   drainDelayMs: number;
   /** How long the drain waits for in-flight calls and open connections before cutting them. */
   drainTimeoutMs: number;
+  /** The drain closes the listener only once no connection has arrived for this long (at most DRAIN_TIMEOUT_MS). */
+  drainQuietMs: number;
   /** Array items in one call's arguments, all arrays together; and keys in any one object of them. */
   maxArgumentItems: number;
   /** Characters in any one string of a call's arguments. */
@@ -46,6 +48,7 @@ export const DEFAULT_SERVING_LIMITS: Readonly<ServingLimits> = Object.freeze({
   keepAliveTimeoutMs: 5_000,
   drainDelayMs: 0,
   drainTimeoutMs: 10_000,
+  drainQuietMs: 250,
   maxArgumentItems: DEFAULT_ARGUMENT_LIMITS.maxItems,
   maxArgumentStringLength: DEFAULT_ARGUMENT_LIMITS.maxStringLength,
   maxArgumentDepth: DEFAULT_ARGUMENT_LIMITS.maxDepth,
@@ -55,12 +58,15 @@ export const DEFAULT_SERVING_LIMITS: Readonly<ServingLimits> = Object.freeze({
   maxSessionsPerClient: 100,
 });
 
+/** Limits that may be 0: no delay, no quiet period. */
+export const ZERO_ALLOWED: ReadonlySet<keyof ServingLimits> = new Set(['drainDelayMs', 'drainQuietMs']);
+
 /** The defaults with `overrides` on top; throws on a value that is not a usable number. */
 export function resolveServingLimits(overrides: Partial<ServingLimits> = {}): ServingLimits {
   const limits = { ...DEFAULT_SERVING_LIMITS };
   for (const [key, value] of Object.entries(overrides) as [keyof ServingLimits, number | undefined][]) {
     if (value === undefined) continue;
-    const zeroAllowed = key === 'drainDelayMs';
+    const zeroAllowed = ZERO_ALLOWED.has(key);
     if (!Number.isInteger(value) || value < 0 || (value === 0 && !zeroAllowed)) {
       throw new Error(`Serving limit '${key}' must be a ${zeroAllowed ? 'non-negative' : 'positive'} integer, got ${JSON.stringify(value)}.`);
     }
