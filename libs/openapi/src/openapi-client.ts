@@ -170,13 +170,14 @@ function jsonData(response: Response, bytes: Buffer, declaredJson: boolean): unk
   const type = response.headers.get('content-type');
   const saysJson = isJsonType(type);
   if (!saysJson && !declaredJson) return undefined;
-  if (bytes.length === 0 || bytes.toString('utf8').trim() === '') return undefined;
+  const text = bytes.toString('utf8');
+  if (text.trim() === '') return undefined;
   if (!saysJson && type !== null) {
     const media = type.split(';')[0]!.trim().slice(0, 100);
     return new InvalidBody(`its body is ${media}, where the API's document declares JSON`, `content-type ${media} where JSON is declared (${bytes.length} bytes)`);
   }
   try {
-    return JSON.parse(bytes.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     // Never the parser's message: it quotes the body.
     return new InvalidBody('its body is not valid JSON (it may have been cut short)', `body is not valid JSON (${bytes.length} bytes)`);

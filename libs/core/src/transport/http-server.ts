@@ -419,8 +419,9 @@ async function atQuietMoment(connections: ConnectionTracker, limits: ServingLimi
     const quiet = connections.sinceLastArrival() >= limits.drainQuietMs;
     quietSince = quiet ? (quietSince ?? now) : undefined;
     const idle = connections.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
-    const outcome =
-      quickPoll && quiet && idle ? 'found' : quickPoll && quietSince !== undefined && now - quietSince >= IDLE_MOMENT_WAIT_MS ? 'no_idle' : now - started >= limits.drainTimeoutMs ? 'never_quiet' : undefined;
+    let outcome: 'found' | 'no_idle' | 'never_quiet' | undefined;
+    if (quickPoll && quiet) outcome = idle ? 'found' : now - quietSince! >= IDLE_MOMENT_WAIT_MS ? 'no_idle' : undefined;
+    if (!outcome && now - started >= limits.drainTimeoutMs) outcome = 'never_quiet';
     if (outcome) {
       close();
       return outcome;
