@@ -33,7 +33,8 @@ export function prescanJson(body: Buffer, limits: PrescanLimits): 'depth' | 'ite
     if (stringStart !== -1) {
       if (byte === BACKSLASH) i++;
       else if (byte === QUOTE) {
-        if (i - stringStart > limits.maxStringBytes) return 'string';
+        // The string's bytes lie between its quotes.
+        if (i - stringStart - 1 > limits.maxStringBytes) return 'string';
         stringStart = -1;
       }
       continue;
@@ -51,5 +52,5 @@ export function prescanJson(body: Buffer, limits: PrescanLimits): 'depth' | 'ite
       } else if (++keys[depth]! > limits.maxItems) return 'keys';
     }
   }
-  return stringStart !== -1 && body.length - stringStart > limits.maxStringBytes ? 'string' : undefined;
+  return stringStart !== -1 && body.length - stringStart - 1 > limits.maxStringBytes ? 'string' : undefined;
 }

@@ -91,9 +91,30 @@ describe('the catalog page at GET /', () => {
   });
 
   it('shows credential headers as placeholders and never a caller’s value or host name', async () => {
+    // The page is rendered on its first request and then cached: each of two fresh servers renders
+    // it for its own first caller, one with a credential and a host name, one without.
+    const firstPage = async (headers: Record<string, string>) => {
+      const { logger } = recordingLogger();
+      const fresh = await serveHttp(buildServer({ name: 'vault', version: '0.0.1', toolsets: [VaultToolset], logger }), { port: 0, logger, allowedHosts: ['tools.example.com'], drainQuietMs: 0, drainTimeoutMs: 500 });
+      try {
+        return await new Promise<string>((resolve, reject) => {
+          // node:http, which sends a Host header as given (fetch would put the loopback origin there).
+          request(`${fresh.origin}/`, { headers: { accept: BROWSER_ACCEPT, ...headers }, agent: false }, (res) => {
+            let text = '';
+            res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk)).on('end', () => resolve(text));
+          })
+            .on('error', reject)
+            .end();
+        });
+      } finally {
+        await fresh.close();
+      }
+    };
+    const withSecrets = await firstPage({ 'x-vault-token': 'sk-live-do-not-leak', host: 'tools.example.com' });
+    expect(withSecrets).not.toContain('sk-live-do-not-leak');
+    expect(withSecrets).not.toContain('tools.example.com');
+    expect(withSecrets).toBe(await firstPage({}));
     const plain = await (await page()).text();
-    const withSecrets = await (await page({ 'x-vault-token': 'sk-live-do-not-leak' })).text();
-    expect(withSecrets).toBe(plain);
     expect(plain).not.toContain('sk-live-do-not-leak');
     expect(plain).not.toContain(http.origin);
     expect(plain).toContain('&quot;x-vault-token&quot;: &quot;&lt;your x-vault-token value&gt;&quot;');

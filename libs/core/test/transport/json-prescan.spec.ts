@@ -34,6 +34,21 @@ describe('the JSON body prescan', () => {
     expect(prescanJson(Buffer.from(`{"s":"${'x'.repeat(20_001)}`), LIMITS)).toBe('string');
   });
 
+  it('passes a string of exactly the limit, closed or not', () => {
+    expect(prescanJson(Buffer.from(JSON.stringify({ s: 'x'.repeat(20_000) })), LIMITS)).toBeUndefined();
+    expect(prescanJson(Buffer.from(`{"s":"${'x'.repeat(20_000)}`), LIMITS)).toBeUndefined();
+  });
+
+  it('counts exactly the limit of items and of keys as within it', () => {
+    const keys = (count: number) => Object.fromEntries(Array.from({ length: count }, (_, i) => [`k${i}`, i]));
+    // pad() adds one key to the outer object and no array item.
+    expect(prescanJson(pad(JSON.stringify({ a: Array(100).fill(0) })), LIMITS)).toBeUndefined();
+    expect(prescanJson(pad(JSON.stringify({ a: Array(101).fill(0) })), LIMITS)).toBe('items');
+    expect(prescanJson(pad(JSON.stringify({ a: keys(100) })), LIMITS)).toBeUndefined();
+    expect(prescanJson(pad(JSON.stringify(keys(99))), LIMITS)).toBeUndefined();
+    expect(prescanJson(pad(JSON.stringify(keys(100))), LIMITS)).toBe('keys');
+  });
+
   it('skips bodies too small to stall anything', () => {
     expect(prescanJson(Buffer.from(`${'['.repeat(50)}${']'.repeat(50)}`), LIMITS)).toBeUndefined();
   });

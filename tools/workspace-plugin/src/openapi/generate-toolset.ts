@@ -29,8 +29,8 @@ export const generatedToolsetFile = (name: string) => `src/generated/${name}.too
  * The generated sources of a toolset library, as a pure function of the document and the config:
  * stable order, stable names, no timestamps, so regenerating an unchanged document changes no byte.
  */
-export async function generateToolset(name: string, document: unknown, config: OpenApiConfig): Promise<GeneratedToolset> {
-  const { document: api, schemaNames } = await loadDocument(document, 'openapi.json');
+export async function generateToolset(name: string, document: unknown, config: OpenApiConfig, source = 'openapi.json'): Promise<GeneratedToolset> {
+  const { document: api, schemaNames } = await loadDocument(document, source);
   const overrides = config.tools ?? {};
   const operations = collectOperations(api, config)
     .filter((op) => !(overrides[op.operationId ?? ''] ?? overrides[op.toolName])?.exclude)

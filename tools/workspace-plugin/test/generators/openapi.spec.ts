@@ -1,4 +1,6 @@
 import { readJson, readProjectConfiguration, type Tree } from '@nx/devkit';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appGenerator } from '../../src/generators/app/generator';
 import { openApiGenerator } from '../../src/generators/openapi/generator';
@@ -34,11 +36,29 @@ describe('openapi generator', () => {
     expect(toolset).toContain('sendAs: { in: "header", name: "api_key" }');
   });
 
-  it('refuses a document it cannot use, with the parser\'s message, and writes nothing', async () => {
+  it('refuses a document that fails validation, with the parser\'s message naming the place, and writes nothing', async () => {
+    // A response without its required `description`: the parser's schema validation, not a read error.
+    const invalid = { openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: {} } } } } };
+    const spec = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'invalid.json');
+    writeFileSync(spec, JSON.stringify(invalid));
     const before = tree.listChanges().length;
-    await expect(openApiGenerator(tree, { name: 'broken', spec: example('3.0/json/nope-does-not-exist.json'), skipInstall: true })).rejects.toThrow('is not an OpenAPI document this generator can use');
+    const refusal = openApiGenerator(tree, { name: 'broken', spec, skipInstall: true });
+    await expect(refusal).rejects.toThrow(`${spec} is not an OpenAPI document this generator can use`);
+    await expect(refusal).rejects.toThrow("must have required property 'description'");
+    await expect(refusal).rejects.toThrow('description is missing here!');
     expect(tree.listChanges()).toHaveLength(before);
     expect(tree.exists('libs/toolsets/broken')).toBe(false);
+    // The same document with the description is accepted: the refusal was for that field.
+    invalid.paths['/pets'].get.responses[200] = { description: 'The pets.' } as never;
+    writeFileSync(spec, JSON.stringify(invalid));
+    await openApiGenerator(tree, { name: 'fixed', spec, skipInstall: true });
+    expect(tree.exists('libs/toolsets/fixed/src/generated/fixed.toolset.ts')).toBe(true);
+  });
+
+  it('refuses a spec path that does not exist, saying so, and writes nothing', async () => {
+    const before = tree.listChanges().length;
+    await expect(openApiGenerator(tree, { name: 'broken', spec: example('3.0/json/nope-does-not-exist.json'), skipInstall: true })).rejects.toThrow(/ENOENT|no such file/);
+    expect(tree.listChanges()).toHaveLength(before);
   });
 
   it('is kept in sync: an edit to generated code is out of sync until regenerated', async () => {

@@ -31,7 +31,7 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
     tools: {},
   };
   // Generated in memory first: a document the generator cannot use leaves the tree untouched.
-  const preview = await generateToolset(options.name, document, config);
+  const preview = await generateToolset(options.name, document, config, options.spec);
   if (preview.toolNames.length === 0) throw new Error(`${options.spec} has no operation left after the filters; loosen --includeTags/--include, or check x-mcp.`);
 
   await toolsetGenerator(tree, {
