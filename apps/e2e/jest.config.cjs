@@ -7,4 +7,7 @@ module.exports = {
   testTimeout: 60_000,
   // The suites start servers as child processes; one at a time keeps them off each other's CPU.
   maxWorkers: 1,
+  // Timing-sensitive suites (drain, rolling restart, stall and memory bounds) run on their own, after
+  // every other project's tests: `nx run e2e:test-timing` (jest.timing.config.cjs).
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/timing/'],
 };

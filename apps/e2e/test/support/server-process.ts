@@ -13,10 +13,13 @@ export interface ServerProcess {
   stderr(): string;
   /** Resolves with the exit code. */
   exited: Promise<number | null>;
-  /** Resolves once `count` lines of stderr equal `line`; fails loudly, with the log's tail, at the deadline. */
-  stderrLines(line: string, count?: number, deadlineMs?: number): Promise<void>;
+  /** Resolves once `count` lines of stderr equal `line` (or pass it); fails loudly, with the log's tail, at the deadline. */
+  stderrLines(line: string | ((line: string) => boolean), count?: number, deadlineMs?: number): Promise<void>;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
+
+/** A predicate for `stderrLines`: the app's JSON log line with this `message`. */
+export const logMessage = (message: string) => (line: string) => line.includes(`"message":${JSON.stringify(message)}`);
 
 /**
  * Starts a server script as its own process on a free loopback port and waits until its log line
@@ -61,9 +64,10 @@ export async function startServerCommand([command, ...args]: readonly string[], 
     exited,
     async stderrLines(line, count = 1, deadlineMs = 20_000) {
       const until = Date.now() + deadlineMs;
-      const seen = () => stderr.split('\n').filter((l) => l === line).length;
+      const matches = typeof line === 'string' ? (l: string) => l === line : line;
+      const seen = () => stderr.split('\n').filter(matches).length;
       while (seen() < count) {
-        if (Date.now() > until) throw new Error(`saw ${seen()} of ${count} '${line}' lines within ${deadlineMs} ms:\n${stderr.slice(-2000)}`);
+        if (Date.now() > until) throw new Error(`saw ${seen()} of ${count} '${String(line)}' lines within ${deadlineMs} ms:\n${stderr.slice(-2000)}`);
         await new Promise((done) => setTimeout(done, 10));
       }
     },

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
-import { accountOf, httpClient } from './support/clients';
-import { rssMiB } from './support/raw-http';
-import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+import { accountOf, httpClient } from '../support/clients';
+import { rssMiB } from '../support/raw-http';
+import { appMain, startServerProcess, type ServerProcess } from '../support/server-process';
 
 /** The bound this test holds the server to, with the default limits (64 MiB body budget, 1,024 connections). */
 const RSS_BOUND_MIB = 320;

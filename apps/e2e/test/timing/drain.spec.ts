@@ -1,10 +1,10 @@
 import { resolve } from 'node:path';
 import { Agent, request } from 'node:http';
-import { httpClient, type AnyClient, type Era } from './support/clients';
-import { MCP_HEADERS, toolsCall } from './support/raw-http';
-import { appMain, startServerProcess } from './support/server-process';
+import { httpClient, type AnyClient, type Era } from '../support/clients';
+import { MCP_HEADERS, toolsCall } from '../support/raw-http';
+import { appMain, logMessage, startServerProcess } from '../support/server-process';
 
-const slowServer = resolve(__dirname, '../fixtures/slow-server.cjs');
+const slowServer = resolve(__dirname, '../../fixtures/slow-server.cjs');
 
 /** A POST over a given keep-alive agent; resolves with the status and Connection header (or the network error's code). */
 function post(origin: string, agent: Agent, body: string): Promise<string> {
@@ -57,7 +57,7 @@ describe('the drain on SIGTERM loses no call', () => {
     const slowCalls = Array.from({ length: 3 }, (_, i) => post(server.origin, busy, toolsCall('slow', {}, 10 + i)));
     await server.stderrLines('slow started', 3);
     server.child.kill('SIGTERM');
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    await server.stderrLines(logMessage('draining in-flight calls before exit'));
     // A balancer with no idle connection to this replica opens a new one: the listener is still
     // open, so it is answered rather than reset in the kernel's queue.
     const fresh = new Agent({ keepAlive: false });

@@ -1,7 +1,7 @@
 import { request } from 'node:http';
-import { httpClient, textOf } from './support/clients';
-import { MCP_HEADERS, rawRequest, rssMiB, toolsCall } from './support/raw-http';
-import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+import { httpClient, textOf } from '../support/clients';
+import { MCP_HEADERS, rawRequest, rssMiB, toolsCall } from '../support/raw-http';
+import { appMain, startServerProcess, type ServerProcess } from '../support/server-process';
 
 /** The longest a health probe may wait while the calls are refused: before the key limit, one such call stalled the loop 1.1–1.7 s, 16 of them 18 s. */
 const STALL_BOUND_MS = 1_000;

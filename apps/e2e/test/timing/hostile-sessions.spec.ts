@@ -1,5 +1,5 @@
-import { MCP_HEADERS, rawRequest, type RawResponse } from './support/raw-http';
-import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+import { MCP_HEADERS, rawRequest, type RawResponse } from '../support/raw-http';
+import { appMain, startServerProcess, type ServerProcess } from '../support/server-process';
 
 const INITIALIZE = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
 const NOT_FOUND = 'Session not found: it expired or was closed.';

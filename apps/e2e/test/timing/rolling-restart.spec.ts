@@ -1,6 +1,6 @@
-import { accountOf, httpClient, type AnyClient, type Era } from './support/clients';
-import { freePort, startNginx, type Nginx } from './support/nginx';
-import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+import { accountOf, httpClient, type AnyClient, type Era } from '../support/clients';
+import { freePort, startNginx, type Nginx } from '../support/nginx';
+import { appMain, startServerProcess, type ServerProcess } from '../support/server-process';
 
 const REPLICAS = 3;
 const CLIENTS = 20;
