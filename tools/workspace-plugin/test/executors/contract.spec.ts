@@ -63,7 +63,10 @@ describe('contract executor', () => {
     expect(out.join('\n')).toContain(
       "count: output /anyOf/0/properties/total removed (output-property-removed, breaking): clients that read 'total' will break. Restore it, or accept it with --update and bump the minor version (to 0.2.0).",
     );
-    expect(err.join('\n')).toContain('1 breaking change not accepted');
+    const needed = `version 0.1.0 does not cover these changes: they need a minor bump over 0.1.0. Set "version": "0.2.0" in ${root}/package.json.`;
+    expect(err.join('\n')).toContain(`${needed} Then run nx run counting:contract --update.`);
+    // Said once, not once in the report and again as the failure.
+    expect([...out, ...err].join('\n').split(needed)).toHaveLength(2);
 
     await expect(run({ update: true })).resolves.toEqual({ success: false });
     expect(err.join('\n')).toContain(`Not accepted: ${root}/contract.json is unchanged. version 0.1.0 does not cover these changes: they need a minor bump over 0.1.0. Set "version": "0.2.0" in ${root}/package.json.`);
@@ -76,7 +79,7 @@ describe('contract executor', () => {
     await expect(run()).resolves.toEqual({ success: true });
   });
 
-  it('passes a safe change once the version covers it, and warns on a dangerous one', async () => {
+  it('fails on any change the snapshot does not record, even with the version bumped, saying its kind and the bump, until --update records it', async () => {
     await run();
     editSnapshot((snapshot) => {
       delete snapshot.tools[0].outputSchema.anyOf[0].properties.count;
@@ -85,13 +88,27 @@ describe('contract executor', () => {
     await expect(run()).resolves.toEqual({ success: false });
     expect(err.join('\n')).toContain('they need a patch bump over 0.1.0. Set "version": "0.1.1"');
     setVersion('0.1.1');
-    await expect(run()).resolves.toEqual({ success: true });
+    await expect(run()).resolves.toEqual({ success: false });
     const report = out.join('\n');
     expect(report).toContain('2 changes since libs/toolsets/counting/contract.json (version 0.1.0): 1 dangerous, 1 safe.');
     expect(report).toContain('count: description changed (tool-description-changed, dangerous)');
     expect(report).toContain('    was: "Count."\n');
     expect(report).toContain("count: output /anyOf/0/properties/count added (required) (output-property-added, safe)");
-    expect(report).toContain('Nothing breaks. Run nx run counting:contract --update to accept these changes');
+    expect(err.at(-1)).toBe(
+      `${root}/contract.json is out of date (1 dangerous, 1 safe; version 0.1.0 → 0.1.1: covers the changes (they need 0.1.1 or later)). Run nx run counting:contract --update to record it, and commit the diff.`,
+    );
+    await expect(run({ update: true })).resolves.toEqual({ success: true });
+    await expect(run()).resolves.toEqual({ success: true });
+    expect(JSON.parse(readFileSync(snapshotPath(), 'utf-8')).version).toBe('0.1.1');
+  });
+
+  it('fails when only the version moved, until --update records it', async () => {
+    await run();
+    setVersion('0.1.1');
+    await expect(run()).resolves.toEqual({ success: false });
+    expect(err.at(-1)).toBe(`${root}/contract.json records version 0.1.0, and the package is at 0.1.1: run nx run counting:contract --update to record it.`);
+    await expect(run({ update: true })).resolves.toEqual({ success: true });
+    await expect(run()).resolves.toEqual({ success: true });
   });
 
   it('refuses a damaged snapshot, and a package without a version, saying what to do', async () => {

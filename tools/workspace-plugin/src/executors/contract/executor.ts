@@ -75,17 +75,14 @@ function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, u
     return { success: false };
   }
   const changes = compareCatalogs(previous.tools, live.tools);
+  if (changes.length === 0 && previous.version === version) {
+    console.log(`\nThe catalog matches ${snapshotFile} (version ${version}).`);
+    return { success: true };
+  }
   const verdict = checkVersion(previous.version, version, changes, packageFile);
-  if (changes.length === 0) {
-    if (!verdict.ok) return fail(verdict.message);
-    if (previous.version === version) {
-      console.log(`\nThe catalog matches ${snapshotFile} (version ${version}).`);
-      return { success: true };
-    }
-  } else {
+  if (changes.length > 0) {
     console.log(`\n${plural(changes.length, 'change')} since ${snapshotFile} (version ${previous.version}): ${countBySeverity(changes)}.`);
     for (const line of formatChanges(changes, previous.version)) console.log(`  ${line}`);
-    console.log(verdict.message);
   }
   if (update) {
     if (!verdict.ok) return fail(`Not accepted: ${snapshotFile} is unchanged. ${verdict.message}`);
@@ -93,13 +90,12 @@ function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, u
     console.log(`Accepted into ${snapshotFile} at version ${version}. Commit it with the change: its diff is what reviewers read.`);
     return { success: true };
   }
+  // Without --update the snapshot must equal what is served, so its diff is always in the review.
+  if (!verdict.ok) return fail(`${verdict.message} Then run ${updateCommand}.`);
+  if (changes.length === 0) return fail(`${snapshotFile} records version ${previous.version}, and the package is at ${version}: run ${updateCommand} to record it.`);
   const breaking = changes.filter((c) => c.severity === 'breaking').length;
-  if (breaking > 0) {
-    return fail(`${plural(breaking, 'breaking change')} not accepted: clients that cached the old catalog will break. Revert, or bump the version and run ${updateCommand}.`);
-  }
-  if (!verdict.ok) return fail(verdict.message);
-  console.log(changes.length ? `Nothing breaks. Run ${updateCommand} to accept these changes into ${snapshotFile}.` : `Run ${updateCommand} to record version ${version} in ${snapshotFile}.`);
-  return { success: true };
+  const kind = breaking > 0 ? `${plural(breaking, 'breaking change')}, which clients that cached the old catalog will feel` : countBySeverity(changes);
+  return fail(`${snapshotFile} is out of date (${kind}; ${verdict.message}). Run ${updateCommand} to record it, and commit the diff.`);
 }
 
 function readVersion(packagePath: string): string | undefined {
