@@ -1,5 +1,6 @@
 // Decorators record design:type through reflect-metadata, and tsyringe needs it: load it first.
 import 'reflect-metadata';
+import { metadataStorage as coreMetadata } from './metadata/metadata-storage';
 
 export { Field } from './decorators/field.decorator';
 export { Result } from './decorators/result.decorator';
@@ -21,6 +22,7 @@ export { unionOf, type TypeSpec, type TypeThunk, type UnionSpec, type EnumLike }
 export type { ClassType } from './types/class-type';
 export type { ToolArgs, ToolOutput, ToolReturns } from './types/tool-returns';
 export type { FieldOptions } from './metadata/field-metadata';
+export { isolateMetadata } from './metadata/isolate-metadata';
 export type { ResultOptions } from './metadata/result-metadata';
 export type { ToolsetOptions } from './metadata/toolset-metadata';
 export type { ToolAnnotations } from './metadata/tool-metadata';
@@ -55,3 +57,6 @@ export { serveStdio, type StdioServeOptions } from './transport/stdio-server';
 export { DEFAULT_SERVING_LIMITS, type ServingLimits } from './transport/serving-limits';
 export { servingOptionsFromEnvironment, LIMIT_VARIABLES } from './app/serving-environment';
 export { runServer, startApp, banner, type RunServerOptions, type StdioCommand } from './app/run-server';
+
+// Every module above has loaded, core's own decorated classes included: isolated stores keep them.
+coreMetadata.markFrameworkClasses();

@@ -16,6 +16,7 @@ export { NoExplicitTypeError } from './no-explicit-type.error';
 export { NoFieldsError } from './no-fields.error';
 export { NotAToolsetError } from './not-a-toolset.error';
 export { ReflectMetadataMissingError } from './reflect-metadata-missing.error';
+export { MetadataFormatConflictError } from './metadata-format-conflict.error';
 export { ResultNotToolResultError } from './result-not-tool-result.error';
 export { ReturnsNotAClassError } from './returns-not-a-class.error';
 export { StandardDecoratorsError } from './standard-decorators.error';
