@@ -1,0 +1,13 @@
+// Resolves the libraries whose private internals core relies on from the folder
+// LATEST_DEPS_DIR (where run.sh installed their newest releases), everything else as usual.
+const path = require('node:path');
+
+const LIBRARIES = ['class-validator', 'class-transformer', 'typebox'];
+
+module.exports = (request, options) => {
+  const name = request.split('/')[0];
+  if (LIBRARIES.includes(name) && process.env.LATEST_DEPS_DIR) {
+    return options.defaultResolver(request, { ...options, basedir: path.join(process.env.LATEST_DEPS_DIR, 'node_modules') });
+  }
+  return options.defaultResolver(request, options);
+};
