@@ -35,6 +35,7 @@ import { DuplicateMemberError } from '../errors/duplicate-member.error';
 import { InvalidInputSchemaError } from '../errors/invalid-input-schema.error';
 import { MemberInspector } from './member-inspector';
 import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate, CompiledTool, CompiledToolset, OutputArm, ToolCatalog } from './tool-catalog';
+import { unescapeKey } from '../helpers/json-pointer';
 
 const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProperties: false } as TSchema;
 
@@ -303,7 +304,7 @@ function resolvePointer(root: unknown, pointer: string): unknown {
   if (pointer === '') return root;
   let current = root;
   for (const raw of pointer.split('/').slice(1)) {
-    const key = decodeURIComponent(raw).replace(/~1/g, '/').replace(/~0/g, '~');
+    const key = unescapeKey(decodeURIComponent(raw));
     if (typeof current !== 'object' || current === null || !Object.hasOwn(current, key)) return undefined;
     current = (current as Record<string, unknown>)[key];
   }

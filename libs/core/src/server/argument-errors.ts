@@ -1,6 +1,7 @@
 import type { TLocalizedValidationError } from 'typebox/error';
 import type { SchemaValidator } from '../values/lazy-validator';
 import { clip } from '../helpers/client-text';
+import { pointerKeys } from '../helpers/json-pointer';
 import { NAMED_KEYS, namedKeys } from './argument-limits';
 
 /**
@@ -29,11 +30,11 @@ export function describeArgumentErrors(errors: readonly TLocalizedValidationErro
     const at = error.instancePath ? `'${error.instancePath.slice(1).replace(/\//g, '.')}'` : 'the arguments';
     if (isAdditionalPropertyEcho(error)) {
       // One per undeclared key, before the summary error, which TypeBox's cap of 8 errors may cut off.
-      const path = error.instancePath.slice(1).split('/').map(unescapePointer);
+      const path = pointerKeys(error.instancePath);
       const key = path.pop()!;
       lines.add(path.length === 0 ? undeclaredLine(key, declared) : `'${path.join('.')}' has no property '${key}'.`);
     } else if (error.keyword === 'additionalProperties') {
-      const parent = error.instancePath.slice(1).split('/').filter(Boolean).map(unescapePointer).join('.');
+      const parent = pointerKeys(error.instancePath).join('.');
       for (const key of error.params.additionalProperties) lines.add(parent ? `'${parent}' has no property '${key}'.` : undeclaredLine(key, declared));
     } else if (error.keyword === 'required') {
       for (const key of error.params.requiredProperties) {
@@ -86,9 +87,4 @@ function undeclaredLine(key: string, declared: readonly string[]): string {
 
 function takesWhat(declared: readonly string[]): string {
   return declared.length ? `it takes: ${declared.join(', ')}` : 'it takes no arguments';
-}
-
-/** A JSON pointer segment as the key it names (`~1` is `/`, `~0` is `~`). */
-function unescapePointer(segment: string): string {
-  return segment.replace(/~1/g, '/').replace(/~0/g, '~');
 }

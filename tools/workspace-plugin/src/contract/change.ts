@@ -22,7 +22,3 @@ export function change(tool: string, site: ChangeSite, path: string, rule: RuleI
   return { tool, site, path, rule, severity: RULES[rule].severity, summary, ...text };
 }
 
-/** Appends one segment to a JSON pointer, escaped as RFC 6901 says. */
-export function pointer(path: string, ...segments: (string | number)[]): string {
-  return segments.reduce<string>((p, segment) => `${p}/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`, path);
-}

@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { change, pointer, type Change } from './change';
+import { appendPointer as pointer } from '../utils/json-pointer';
+import { change, type Change } from './change';
 import { compareSchemas, show } from './compare-schema';
 import type { ToolEntry } from './snapshot';
 

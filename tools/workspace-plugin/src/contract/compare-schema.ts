@@ -1,5 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
-import { change, pointer, type Change } from './change';
+import { appendPointer as pointer } from '../utils/json-pointer';
+import { change, type Change } from './change';
 import type { RuleId } from './rules';
 
 /** Inputs are what clients send; outputs are what they read. Each rule reads the other way round. */

@@ -1,6 +1,7 @@
 import type { Change } from './change';
 import { RULES, type Severity } from './rules';
 import { requiredBump } from './version-check';
+import { unescapeKey } from '../utils/json-pointer';
 
 const ORDER: readonly Severity[] = ['breaking', 'dangerous', 'safe'];
 
@@ -17,7 +18,8 @@ export function formatChanges(changes: readonly Change[], snapshotVersion: strin
   for (const severity of ORDER) {
     for (const c of changes.filter((candidate) => candidate.severity === severity)) {
       const rule = RULES[c.rule];
-      const property = /\/properties\/([^/]+)$/.exec(c.path)?.[1]?.replace(/~1/g, '/').replace(/~0/g, '~');
+      const propertySegment = /\/properties\/([^/]+)$/.exec(c.path)?.[1];
+      const property = propertySegment === undefined ? undefined : unescapeKey(propertySegment);
       const why = rule.why.replace('{it}', property === undefined ? 'it' : `'${property}'`);
       const fix = 'fix' in rule ? ` ${rule.fix}, or accept it with --update and ${bumpAdvice}.` : '';
       const where = c.site === 'tool' ? (c.path ? c.path.slice(1) : 'tool') : `${c.site}${c.path ? ` ${c.path}` : ''}`;

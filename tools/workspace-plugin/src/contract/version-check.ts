@@ -1,4 +1,4 @@
-import { parse, type SemVer } from 'semver';
+import { inc, parse, type SemVer } from 'semver';
 import type { Change } from './change';
 import { RULES, type Bump } from './rules';
 
@@ -53,8 +53,7 @@ function bumped(was: SemVer, now: SemVer, level: Bump): boolean {
   return now.compare(was) > 0 && !(now.major === was.major && now.minor === was.minor && now.patch === was.patch);
 }
 
+/** The smallest release at `level` above `was`, as semver counts it; a pre-release is first released (2.0.0-rc.1 → 2.0.0 for a major). */
 function nextVersion(was: SemVer, level: Bump): string {
-  if (level === 'major') return `${was.major + 1}.0.0`;
-  if (level === 'minor') return `${was.major}.${was.minor + 1}.0`;
-  return `${was.major}.${was.minor}.${was.patch + 1}`;
+  return inc(was.version, level)!;
 }

@@ -1,4 +1,5 @@
 import { compileErrors, dereference, validate } from '@readme/openapi-parser';
+import { unescapeKey } from '../utils/json-pointer';
 
 /** An OpenAPI 3.0/3.1 document after validation and dereferencing: no `$ref` is left (cycles stay as object cycles). */
 export interface OpenApiDocument {
@@ -40,7 +41,7 @@ export async function loadDocument(document: unknown, source: string): Promise<L
   const schemaNames = new Map<object, string>();
   const onDereference = (path: string, value: object) => {
     const name = /^#\/components\/schemas\/([^/]+)$/.exec(path)?.[1];
-    if (name && !schemaNames.has(value)) schemaNames.set(value, decodeURIComponent(name.replace(/~1/g, '/').replace(/~0/g, '~')));
+    if (name && !schemaNames.has(value)) schemaNames.set(value, decodeURIComponent(unescapeKey(name)));
   };
   try {
     const dereferenced = (await dereference(structuredClone(document) as never, { dereference: { onDereference } })) as unknown as OpenApiDocument;
