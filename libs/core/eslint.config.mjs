@@ -1,3 +1,37 @@
+import { fileURLToPath } from 'node:url';
 import baseConfig from '../../eslint.config.mjs';
+import layers from '../../tools/workspace-plugin/src/eslint/layers-rule.cjs';
 
-export default [...baseConfig];
+/** The layers of core, lowest first: a folder imports only from folders before it (README: Architecture). */
+export const CORE_LAYERS = [
+  'helpers',
+  'errors',
+  'wire',
+  'types',
+  'metadata',
+  'decorators',
+  'results',
+  'schema',
+  'values',
+  'gate',
+  'context',
+  'server',
+  'catalog-page',
+  'transport',
+  'transport/guards',
+  ['transport/http', 'transport/stdio'],
+  'app',
+];
+
+export default [
+  ...baseConfig,
+  {
+    files: ['src/**/*.ts'],
+    plugins: { core: layers },
+    rules: {
+      'core/layers': ['error', { root: fileURLToPath(new URL('./src', import.meta.url)), order: CORE_LAYERS }],
+      // A function this branchy is several functions: split it.
+      complexity: ['error', 15],
+    },
+  },
+];

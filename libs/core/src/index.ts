@@ -10,13 +10,13 @@ export { Prompt, type PromptOptions, type PromptMethod } from './decorators/prom
 export { Resource, ResourceTemplate, type ResourceOptions, type ResourceTemplateOptions } from './decorators/resource.decorator';
 export { Complete } from './decorators/complete.decorator';
 export type { Completer, CompletionContext } from './metadata/completer-metadata';
-export { userMessage, assistantMessage, type PromptMessage, type PromptOutput, type PromptContent } from './results/prompt-message';
-export type { ResourceBody } from './results/resource-body';
+export { userMessage, assistantMessage, type PromptMessage, type PromptOutput, type PromptContent } from './wire/prompt-message';
+export type { ResourceBody } from './wire/resource-body';
 
 export { ToolResult } from './results/tool-result';
 export { ToolError } from './results/tool-error';
 export { isToolError } from './results/is-tool-error';
-export { withContent, ResultWithContent, image, audio, embeddedResource, resourceLink, type ExtraContent, type BinaryData } from './results/tool-content';
+export { withContent, ResultWithContent, image, audio, embeddedResource, resourceLink, type ExtraContent, type BinaryData } from './wire/tool-content';
 
 export { unionOf, type TypeSpec, type TypeThunk, type UnionSpec, type EnumLike } from './types/type-spec';
 export type { ClassType } from './types/class-type';
@@ -52,8 +52,8 @@ export * from './errors';
 
 export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './server/argument-limits';
 
-export { serveHttp, type HttpServeOptions, type HttpServerHandle, type MountInfo } from './transport/http-server';
-export { serveStdio, type StdioServeOptions } from './transport/stdio-server';
+export { serveHttp, type HttpServeOptions, type HttpServerHandle, type MountInfo } from './transport/http/http-server';
+export { serveStdio, type StdioServeOptions } from './transport/stdio/stdio-server';
 export { DEFAULT_SERVING_LIMITS, type ServingLimits } from './transport/serving-limits';
 export { servingOptionsFromEnvironment, LIMIT_VARIABLES } from './app/serving-environment';
 export { runServer, startApp, banner, type RunServerOptions, type StdioCommand } from './app/run-server';

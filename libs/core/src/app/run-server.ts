@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
 import { credentialEnvironmentVariable } from '../context/credential-env';
 import type { ConnectionHandle, ToolsetServer } from '../server/build-server';
-import { credentialPlaceholder } from '../transport/catalog-page/client-config';
-import { serveHttp, type HttpServerHandle, type MountInfo } from '../transport/http-server';
-import { serveStdio } from '../transport/stdio-server';
+import { credentialPlaceholder } from '../catalog-page/client-config';
+import { serveHttp, type HttpServerHandle, type MountInfo } from '../transport/http/http-server';
+import { serveStdio } from '../transport/stdio/stdio-server';
 import { LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
 
 export interface StdioCommand {

@@ -1,4 +1,4 @@
-import type { HttpServeOptions } from '../transport/http-server';
+import type { HttpServeOptions } from '../transport/http/http-server';
 import { ZERO_ALLOWED, type ServingLimits } from '../transport/serving-limits';
 
 /** Each serving limit and the environment variable that sets it (the README's Serving table). */

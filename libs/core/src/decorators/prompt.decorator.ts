@@ -1,6 +1,6 @@
 import type { ClassType } from '../types/class-type';
 import type { ToolArgs } from '../types/tool-returns';
-import type { PromptOutput } from '../results/prompt-message';
+import type { PromptOutput } from '../wire/prompt-message';
 import { metadataStorage } from '../metadata/metadata-storage';
 import { isStandardDecoratorContext } from './standard-decorator-context';
 

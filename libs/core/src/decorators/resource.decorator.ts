@@ -1,6 +1,6 @@
 import type { ClassType } from '../types/class-type';
 import type { ToolArgs } from '../types/tool-returns';
-import type { ResourceBody } from '../results/resource-body';
+import type { ResourceBody } from '../wire/resource-body';
 import { metadataStorage } from '../metadata/metadata-storage';
 import { isStandardDecoratorContext } from './standard-decorator-context';
 

@@ -127,10 +127,7 @@ class ContractGate {
     const site: ViolationSite = { toolset: toolset.name, tool: name };
     const before = this.violations.length;
 
-    if (!TOOL_NAME_PATTERN.test(name)) this.report(new InvalidToolNameError(site, name));
-    if (typeof options.description !== 'string' || options.description.trim() === '') {
-      this.report(new MissingDescriptionError(site));
-    }
+    this.checkNaming(site, name, options.description);
     const arms = this.inspectReturns(site, tool);
     const args = this.inspectArgs(site, toolset, options.args);
     const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
@@ -139,27 +136,18 @@ class ContractGate {
     const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : NO_ARGS_SCHEMA);
     const ok = this.outputArm(arms.ok);
     const error = arms.error && this.outputArm(arms.error);
-    const okSchema = ok.schema;
-    const errorSchema = error?.schema;
-    const outputSchema = errorSchema
-      ? {
-          type: 'object',
-          title: arms.ok.name,
-          ...(arms.ok.description !== undefined && { description: arms.ok.description }),
-          anyOf: [okSchema, errorSchema],
-        }
-      : okSchema;
+    const outputSchema = outputSchemaOf(arms.ok, ok, error);
     for (const bad of [...invalidPatterns(inputSchema, '/inputSchema'), ...invalidPatterns(outputSchema, '/outputSchema')]) {
       this.report(new InvalidPatternError(site, bad.pattern, bad.path, bad.reason));
     }
     if (this.violations.length > before) return undefined;
     const descriptor = toWire<Tool>({
       name,
-      ...(options.title !== undefined && { title: options.title }),
+      ...optional('title', options.title),
       description: options.description,
       inputSchema,
       outputSchema,
-      ...(options.annotations !== undefined && { annotations: options.annotations }),
+      ...optional('annotations', options.annotations),
     });
     return {
       name,
@@ -173,6 +161,12 @@ class ContractGate {
       ok,
       error,
     };
+  }
+
+  /** A tool's name follows MCP's pattern, and its description says something. */
+  private checkNaming(site: ViolationSite, name: string, description: unknown): void {
+    if (!TOOL_NAME_PATTERN.test(name)) this.report(new InvalidToolNameError(site, name));
+    if (typeof description !== 'string' || description.trim() === '') this.report(new MissingDescriptionError(site));
   }
 
   /** Resolves `returns` into its result arm and optional ToolError arm, reporting what is wrong. */
@@ -297,6 +291,17 @@ function refsOf(value: unknown): string[] {
   if (Array.isArray(value)) return value.flatMap(refsOf);
   if (typeof value !== 'object' || value === null) return [];
   return Object.entries(value).flatMap(([key, item]) => (key === '$ref' && typeof item === 'string' ? [item] : refsOf(item)));
+}
+
+/** A tool's output schema: its result arm alone, or both arms as `anyOf` under the result's title. */
+function outputSchemaOf(okModel: ClassModel, ok: OutputArm, error: OutputArm | undefined): unknown {
+  if (!error) return ok.schema;
+  return { type: 'object', title: okModel.name, ...optional('description', okModel.description), anyOf: [ok.schema, error.schema] };
+}
+
+/** `{ [key]: value }` when the value is set, else nothing to spread. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
 }
 
 /** The value at a JSON pointer (`/$defs/address`), or undefined. */

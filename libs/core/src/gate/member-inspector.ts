@@ -81,35 +81,44 @@ export class MemberInspector {
     const site: ViolationSite = { toolset: toolset.name, resource: String(template) };
     const before = this.violations.length;
     const name = this.memberName(site, resource, '@ResourceTemplate');
-    let matcher: UriTemplate | undefined;
-    try {
-      if (typeof template !== 'string' || !SCHEME.test(template)) throw new Error('has no scheme');
-      matcher = new UriTemplate(template);
-      if (matcher.variableNames.length === 0) throw new Error('has no variables');
-    } catch (error) {
-      const reason = (error as Error).message;
-      const fix = reason === 'has no variables' ? 'declare a fixed URI with @Resource, or add a variable: `users://{id}/profile`.' : 'write an RFC 6570 template with a scheme: `users://{id}/profile`.';
-      this.violations.push(new InvalidUriTemplateError(site, template, reason.startsWith('has ') ? reason : `cannot be parsed (${reason})`, fix));
-    }
+    const matcher = this.parseTemplate(site, template);
     const args = this.compileArgs(site, options.args, '@ResourceTemplate');
-    if (matcher && args) {
-      const fields = args.model?.fields ?? [];
-      const missing = matcher.variableNames.filter((variable) => !fields.some((field) => field.name === variable));
-      const unfilled = fields.filter((field) => !field.optional && !matcher!.variableNames.includes(field.name)).map((field) => field.name);
-      if (missing.length) {
-        this.violations.push(
-          new InvalidUriTemplateError(site, template, `has variables ${missing.map((v) => `'${v}'`).join(', ')} that ${args.model ? `'${args.model.name}' does not declare` : 'no args DTO declares'}`, `declare each variable as a string @Field of the template's \`args\` class.`),
-        );
-      }
-      if (unfilled.length) {
-        this.violations.push(
-          new InvalidUriTemplateError(site, template, `never fills the required field(s) ${unfilled.map((v) => `'${v}'`).join(', ')} of '${args.model!.name}'`, 'add them to the template as variables, or make them optional.'),
-        );
-      }
-    }
+    if (matcher && args) this.checkTemplateFields(site, template!, matcher, args);
     if (this.violations.length > before || !matcher || !args) return;
     const descriptor: ResourceTemplate = { uriTemplate: template!, name, ...describe(options) };
     toolset.templates.push({ toolset, methodName: resource.methodName, descriptor, matcher, args });
+  }
+
+  /** The template's matcher, or undefined with the violation reported. */
+  private parseTemplate(site: ViolationSite, template: unknown): UriTemplate | undefined {
+    try {
+      if (typeof template !== 'string' || !SCHEME.test(template)) throw new Error('has no scheme');
+      const matcher = new UriTemplate(template);
+      if (matcher.variableNames.length === 0) throw new Error('has no variables');
+      return matcher;
+    } catch (error) {
+      const reason = (error as Error).message;
+      const fix = reason === 'has no variables' ? 'declare a fixed URI with @Resource, or add a variable: `users://{id}/profile`.' : 'write an RFC 6570 template with a scheme: `users://{id}/profile`.';
+      this.violations.push(new InvalidUriTemplateError(site, template as string, reason.startsWith('has ') ? reason : `cannot be parsed (${reason})`, fix));
+      return undefined;
+    }
+  }
+
+  /** Every template variable is a field of the args class, and every required field a variable. */
+  private checkTemplateFields(site: ViolationSite, template: string, matcher: UriTemplate, args: CompiledArgs): void {
+    const fields = args.model?.fields ?? [];
+    const missing = matcher.variableNames.filter((variable) => !fields.some((field) => field.name === variable));
+    const unfilled = fields.filter((field) => !field.optional && !matcher.variableNames.includes(field.name)).map((field) => field.name);
+    if (missing.length) {
+      this.violations.push(
+        new InvalidUriTemplateError(site, template, `has variables ${missing.map((v) => `'${v}'`).join(', ')} that ${args.model ? `'${args.model.name}' does not declare` : 'no args DTO declares'}`, `declare each variable as a string @Field of the template's \`args\` class.`),
+      );
+    }
+    if (unfilled.length) {
+      this.violations.push(
+        new InvalidUriTemplateError(site, template, `never fills the required field(s) ${unfilled.map((v) => `'${v}'`).join(', ')} of '${args.model!.name}'`, 'add them to the template as variables, or make them optional.'),
+      );
+    }
   }
 
   private memberName(site: ViolationSite, resource: ResourceMetadata, decorator: '@Resource' | '@ResourceTemplate'): string {

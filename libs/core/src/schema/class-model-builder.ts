@@ -69,12 +69,7 @@ export class ClassModelBuilder {
     const outerMissing = this.missingMetadata;
     this.missingMetadata = [];
     const validation = readValidation(cls);
-    const declared = new Set(fields.map((field) => field.propertyName));
-    for (const [property, rules] of validation) {
-      if (!declared.has(property)) {
-        this.violations.push(new ValidationWithoutFieldError({ ...site, path: `${site.path ?? cls.name}.${property}` }, cls.name, property, rules.names));
-      }
-    }
+    this.checkValidatedFieldsDeclared(cls, site, fields, validation);
     for (const field of fields) {
       const fieldSite = { ...site, path: `${site.path ?? cls.name}.${field.propertyName}` };
       const rules = validation.get(field.propertyName);
@@ -83,25 +78,22 @@ export class ClassModelBuilder {
       if (rules?.unsupportedPatternFlags) {
         this.violations.push(new UnsupportedPatternError(fieldSite, cls.name, field.propertyName, rules.unsupportedPatternFlags));
       }
-      const fieldModel: FieldModel = {
-        name: field.propertyName,
-        optional: rules?.optional ?? false,
-        type,
-        keywords: {
-          value: { ...(rules?.value ?? {}), ...(field.options.format !== undefined && { format: field.options.format }) },
-          items: rules?.items ?? {},
-        },
-        description: field.options.description,
-        examples: field.options.examples,
-        deprecated: field.options.deprecated,
-        nullable: field.options.nullable,
-      };
-      model.fields.push(fieldModel);
+      model.fields.push(fieldModelOf(field, type, rules));
       for (const rule of rules?.unmapped ?? []) model.extraRules.push(`${field.propertyName}: ${rule}`);
     }
     if (this.missingMetadata.length > 0) this.violations.push(new MissingTypeMetadataError({ ...site, path: site.path ?? cls.name }, cls.name, this.missingMetadata));
     this.missingMetadata = outerMissing;
     return model;
+  }
+
+  /** A property with validation decorators but no @Field would vanish from the schema: each is a violation. */
+  private checkValidatedFieldsDeclared(cls: ClassType, site: ViolationSite, fields: readonly FieldMetadata[], validation: ReadonlyMap<string, PropertyValidation>): void {
+    const declared = new Set(fields.map((field) => field.propertyName));
+    for (const [property, rules] of validation) {
+      if (!declared.has(property)) {
+        this.violations.push(new ValidationWithoutFieldError({ ...site, path: `${site.path ?? cls.name}.${property}` }, cls.name, property, rules.names));
+      }
+    }
   }
 
   private resolveField(field: FieldMetadata, site: ViolationSite, rules?: PropertyValidation): TypeModel | undefined {
@@ -133,11 +125,8 @@ export class ClassModelBuilder {
   }
 
   private fromSpec(spec: unknown, site: ViolationSite, className: string, property: string): TypeModel | undefined {
-    if (spec === String) return { kind: 'string' };
-    if (spec === Number) return { kind: 'number' };
-    if (spec === Boolean) return { kind: 'boolean' };
-    if (spec === Date) return { kind: 'date' };
-    if (spec === Object) return { kind: 'json-object' };
+    const primitive = PRIMITIVES.get(spec);
+    if (primitive) return { kind: primitive };
     if (Array.isArray(spec) && spec.length === 1) {
       const items = this.fromSpec(spec[0], { ...site, path: `${site.path}[]` }, className, property);
       return items && { kind: 'array', items };
@@ -156,6 +145,15 @@ export class ClassModelBuilder {
     return undefined;
   }
 }
+
+/** The built-in constructors a field type may name, and the kind each becomes. */
+const PRIMITIVES = new Map<unknown, 'string' | 'number' | 'boolean' | 'date' | 'json-object'>([
+  [String, 'string'],
+  [Number, 'number'],
+  [Boolean, 'boolean'],
+  [Date, 'date'],
+  [Object, 'json-object'],
+]);
 
 /** Applies the type-changing validators: `IsInt` (number → integer) and `IsIn`/`IsEnum` (→ enum). */
 function refine(type: TypeModel, rules: PropertyValidation): TypeModel {
@@ -181,4 +179,21 @@ function describe(spec: unknown): string {
   if (typeof spec === 'function') return spec.name || 'an anonymous function';
   if (Array.isArray(spec)) return `an array of ${spec.length} types (use [Type] for an array, unionOf(...) for a union)`;
   return typeof spec === 'object' ? 'an object that is neither an enum nor a TypeBox schema' : String(spec);
+}
+
+/** One field of a class model: its type, the keywords its decorators give, and what @Field says of it. */
+function fieldModelOf(field: FieldMetadata, type: TypeModel, rules: PropertyValidation | undefined): FieldModel {
+  return {
+    name: field.propertyName,
+    optional: rules?.optional ?? false,
+    type,
+    keywords: {
+      value: { ...(rules?.value ?? {}), ...(field.options.format !== undefined && { format: field.options.format }) },
+      items: rules?.items ?? {},
+    },
+    description: field.options.description,
+    examples: field.options.examples,
+    deprecated: field.options.deprecated,
+    nullable: field.options.nullable,
+  };
 }

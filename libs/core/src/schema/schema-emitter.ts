@@ -40,20 +40,19 @@ function emitField(field: FieldModel, direction: SchemaDirection, defaultValue: 
   return emitType(field.type, direction, { ...field.keywords.value, ...annotations });
 }
 
+/** The schema of each kind that has no parts of its own. */
+const SCALARS: Record<string, (options: Record<string, unknown>) => TSchema> = {
+  string: (options) => Type.String(options),
+  number: (options) => Type.Number(options),
+  integer: (options) => Type.Integer(options),
+  boolean: (options) => Type.Boolean(options),
+  date: (options) => Type.String({ format: 'date-time', ...options }),
+  'json-object': (options) => Type.Unsafe({ type: 'object', ...options }),
+};
+
 export function emitType(type: TypeModel, direction: SchemaDirection, options: Record<string, unknown> = {}): TSchema {
+  if (Object.hasOwn(SCALARS, type.kind)) return SCALARS[type.kind]!(options);
   switch (type.kind) {
-    case 'string':
-      return Type.String(options);
-    case 'number':
-      return Type.Number(options);
-    case 'integer':
-      return Type.Integer(options);
-    case 'boolean':
-      return Type.Boolean(options);
-    case 'date':
-      return Type.String({ format: 'date-time', ...options });
-    case 'json-object':
-      return Type.Unsafe({ type: 'object', ...options });
     case 'enum': {
       const types = new Set(type.values.map((value) => typeof value));
       const jsonType = types.size === 1 ? (types.has('string') ? 'string' : 'number') : undefined;
@@ -70,6 +69,8 @@ export function emitType(type: TypeModel, direction: SchemaDirection, options: R
       );
     case 'schema':
       return Object.keys(options).length ? Type.Unsafe({ ...type.schema, ...options }) : type.schema;
+    default:
+      throw new Error(`no schema for a type of kind '${type.kind}'`);
   }
 }
 

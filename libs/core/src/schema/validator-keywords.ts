@@ -80,74 +80,60 @@ function apply(entry: PropertyValidation, metadata: ValidationMetadata): void {
   }
   const name = metadata.name ?? '';
   const [first, second] = metadata.constraints ?? [];
-  const target = metadata.each ? entry.items : entry.value;
-  switch (name) {
-    case 'isInt':
-      if (metadata.each) entry.integerEach = true;
-      else entry.integer = true;
-      return;
-    case 'isIn':
-      entry.enumValues = first as (string | number)[];
-      entry.enumEach = metadata.each === true;
-      return;
-    case 'isEnum':
-      entry.enumValues = enumValues(first as Record<string, string | number>);
-      entry.enumEach = metadata.each === true;
-      return;
-    case 'min':
-      target['minimum'] = first;
-      return;
-    case 'max':
-      target['maximum'] = first;
-      return;
-    case 'isPositive':
-      target['exclusiveMinimum'] = 0;
-      return;
-    case 'isNegative':
-      target['exclusiveMaximum'] = 0;
-      return;
-    case 'minLength':
-      target['minLength'] = first;
-      return;
-    case 'maxLength':
-      target['maxLength'] = first;
-      return;
-    case 'isLength':
-      target['minLength'] = first;
-      if (second !== undefined) target['maxLength'] = second;
-      return;
-    case 'isNotEmpty':
-      target['minLength'] = Math.max(1, Number(target['minLength'] ?? 0));
-      return;
-    case 'matches': {
-      const regex = first instanceof RegExp ? first : new RegExp(String(first), (second as string | undefined) ?? '');
-      const flags = regex.flags.replace(/[gu]/g, '');
-      if (flags) entry.unsupportedPatternFlags = flags;
-      target['pattern'] = regex.source;
-      return;
-    }
-    case 'arrayMinSize':
-      entry.value['minItems'] = first;
-      return;
-    case 'arrayMaxSize':
-      entry.value['maxItems'] = first;
-      return;
-    case 'arrayNotEmpty':
-      entry.value['minItems'] = Math.max(1, Number(entry.value['minItems'] ?? 0));
-      return;
-    case 'arrayUnique':
-      entry.value['uniqueItems'] = true;
-      return;
-    case 'isUrl':
-      // Without require_protocol, IsUrl accepts `example.com`, which `format: uri` refuses.
-      if ((first as { require_protocol?: boolean } | undefined)?.require_protocol) target['format'] = 'uri';
-      else entry.unmapped.push(name);
-      return;
-    default:
-      if (FORMATS[name]) target['format'] = FORMATS[name];
-      else if (metadata.type === 'customValidation' && !COVERED_BY_TYPE.has(name)) entry.unmapped.push(name || 'custom');
-  }
+  const site: RuleSite = { entry, target: metadata.each ? entry.items : entry.value, each: metadata.each === true, first, second };
+  // Own keys only: a custom validator may be named `constructor`.
+  if (Object.hasOwn(KEYWORD_RULES, name)) KEYWORD_RULES[name]!(site);
+  else if (Object.hasOwn(FORMATS, name)) site.target['format'] = FORMATS[name];
+  else if (metadata.type === 'customValidation' && !COVERED_BY_TYPE.has(name)) entry.unmapped.push(name || 'custom');
 }
+
+/** Where one validation decorator's keyword goes: the property, or each item when `{ each: true }`. */
+interface RuleSite {
+  entry: PropertyValidation;
+  target: Record<string, unknown>;
+  each: boolean;
+  first: unknown;
+  second: unknown;
+}
+
+/** What each class-validator decorator means in JSON Schema, by its metadata name. */
+const KEYWORD_RULES: Record<string, (site: RuleSite) => void> = {
+  isInt: ({ entry, each }) => void (each ? (entry.integerEach = true) : (entry.integer = true)),
+  isIn: ({ entry, each, first }) => {
+    entry.enumValues = first as (string | number)[];
+    entry.enumEach = each;
+  },
+  isEnum: ({ entry, each, first }) => {
+    entry.enumValues = enumValues(first as Record<string, string | number>);
+    entry.enumEach = each;
+  },
+  min: ({ target, first }) => void (target['minimum'] = first),
+  max: ({ target, first }) => void (target['maximum'] = first),
+  isPositive: ({ target }) => void (target['exclusiveMinimum'] = 0),
+  isNegative: ({ target }) => void (target['exclusiveMaximum'] = 0),
+  minLength: ({ target, first }) => void (target['minLength'] = first),
+  maxLength: ({ target, first }) => void (target['maxLength'] = first),
+  isLength: ({ target, first, second }) => {
+    target['minLength'] = first;
+    if (second !== undefined) target['maxLength'] = second;
+  },
+  isNotEmpty: ({ target }) => void (target['minLength'] = Math.max(1, Number(target['minLength'] ?? 0))),
+  matches: ({ entry, target, first, second }) => {
+    const regex = first instanceof RegExp ? first : new RegExp(String(first), (second as string | undefined) ?? '');
+    const flags = regex.flags.replace(/[gu]/g, '');
+    if (flags) entry.unsupportedPatternFlags = flags;
+    target['pattern'] = regex.source;
+  },
+  arrayMinSize: ({ entry, first }) => void (entry.value['minItems'] = first),
+  arrayMaxSize: ({ entry, first }) => void (entry.value['maxItems'] = first),
+  arrayNotEmpty: ({ entry }) => void (entry.value['minItems'] = Math.max(1, Number(entry.value['minItems'] ?? 0))),
+  arrayUnique: ({ entry }) => void (entry.value['uniqueItems'] = true),
+  isUrl: ({ entry, target, first }) => {
+    // Without require_protocol, IsUrl accepts `example.com`, which `format: uri` refuses.
+    if ((first as { require_protocol?: boolean } | undefined)?.require_protocol) target['format'] = 'uri';
+    else entry.unmapped.push('isUrl');
+  },
+};
 
 /** The values of a TypeScript enum, without the reverse entries numeric enums carry. */
 export function enumValues(entity: Record<string, string | number>): (string | number)[] {

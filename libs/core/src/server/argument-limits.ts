@@ -45,19 +45,27 @@ export function checkArgumentLimits(args: unknown, limits: Readonly<ArgumentLimi
       for (let i = value.length - 1; i >= 0; i--) stack.push({ value: value[i], depth: depth + 1, parent: entry, key: i });
       continue;
     }
-    // A parser that assigns keys (as the SDK's schema parse does) turns "__proto__" into the prototype.
-    const prototype = Object.getPrototypeOf(value);
-    if (prototype !== Object.prototype && prototype !== null) {
-      return `'${clip(pathOf({ value: undefined, depth, parent: entry, key: '__proto__' }))}' is not an argument of this tool: '__proto__' is never accepted as a key.`;
+    const problem = visitObject(entry, value, limits, stack);
+    if (problem) return problem;
+  }
+  return undefined;
+}
+
+/** Checks one object's keys and queues its values; the first problem, or undefined. */
+function visitObject(entry: Entry, value: object, limits: Readonly<ArgumentLimits>, stack: Entry[]): string | undefined {
+  const { depth } = entry;
+  // A parser that assigns keys (as the SDK's schema parse does) turns "__proto__" into the prototype.
+  const prototype = Object.getPrototypeOf(value);
+  if (prototype !== Object.prototype && prototype !== null) {
+    return `'${clip(pathOf({ value: undefined, depth, parent: entry, key: '__proto__' }))}' is not an argument of this tool: '__proto__' is never accepted as a key.`;
+  }
+  const keys = Object.keys(value);
+  if (keys.length > limits.maxItems) return tooManyKeys(entry, keys, limits.maxItems);
+  for (const key of keys) {
+    if (PROTOTYPE_KEYS.has(key)) {
+      return `'${clip(pathOf({ value: undefined, depth, parent: entry, key }))}' is not an argument of this tool: '${key}' is never accepted as a key.`;
     }
-    const keys = Object.keys(value);
-    if (keys.length > limits.maxItems) return tooManyKeys(entry, keys, limits.maxItems);
-    for (const key of keys) {
-      if (PROTOTYPE_KEYS.has(key)) {
-        return `'${clip(pathOf({ value: undefined, depth, parent: entry, key }))}' is not an argument of this tool: '${key}' is never accepted as a key.`;
-      }
-      stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: entry, key });
-    }
+    stack.push({ value: (value as Record<string, unknown>)[key], depth: depth + 1, parent: entry, key });
   }
   return undefined;
 }

@@ -92,20 +92,13 @@ export function buildServer(options: BuildServerOptions): ToolsetServer {
   const subscriptions = new ResourceSubscriptions(catalog, logger);
   if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
-  const names = [...catalog.tools.keys()];
-  const availableTools = `Available tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more (see tools/list)` : ''}.`;
+  const availableTools = availableToolsLine([...catalog.tools.keys()]);
   const tools = [...catalog.tools.values()];
   const listResult: ListToolsResult = { tools: tools.map((tool) => tool.descriptor) };
   const info = { name: options.name, version: options.version };
   const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
   const serverOptions = {
-    capabilities: {
-      tools: {},
-      logging: {},
-      ...(catalog.prompts.size > 0 && { prompts: {} }),
-      ...(hasResources && { resources: {} }),
-      ...((catalog.prompts.size > 0 || catalog.templates.length > 0) && { completions: {} }),
-    },
+    capabilities: capabilitiesOf(catalog),
     ...(options.instructions !== undefined && { instructions: options.instructions }),
   };
 
@@ -185,4 +178,21 @@ function directlyConstructible(catalog: ToolCatalog): Set<ClassType> {
     if (parameters.length === 0 && cls.length === 0) direct.add(cls);
   }
   return direct;
+}
+
+/** `Available tools: a, b, … and 12 more (see tools/list).`, for a call to a tool that does not exist. */
+function availableToolsLine(names: readonly string[]): string {
+  return `Available tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more (see tools/list)` : ''}.`;
+}
+
+/** What the server offers, from what the catalog holds. */
+function capabilitiesOf(catalog: ToolCatalog) {
+  const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
+  return {
+    tools: {},
+    logging: {},
+    ...(catalog.prompts.size > 0 && { prompts: {} }),
+    ...(hasResources && { resources: {} }),
+    ...((catalog.prompts.size > 0 || catalog.templates.length > 0) && { completions: {} }),
+  };
 }

@@ -1,9 +1,9 @@
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ListPromptsResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { ToolCatalog } from '../gate/tool-catalog';
 import { clip } from '../helpers/client-text';
-import type { PromptMessage, PromptOutput } from '../results/prompt-message';
+import type { PromptMessage, PromptOutput } from '../wire/prompt-message';
 import { contentProblems } from '../values/content-check';
-import type { ExtraContent } from '../results/tool-content';
+import type { ExtraContent } from '../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
 

@@ -8,8 +8,8 @@ import {
 } from '@modelcontextprotocol/server';
 import type { ToolCatalog } from '../gate/tool-catalog';
 import { clip } from '../helpers/client-text';
-import type { ResourceBody } from '../results/resource-body';
-import { base64Of } from '../results/tool-content';
+import type { ResourceBody } from '../wire/resource-body';
+import { base64Of } from '../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
 import { matchResource } from './resource-match';

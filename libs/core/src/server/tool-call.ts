@@ -4,7 +4,7 @@ import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
 import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
-import { ResultWithContent, type ExtraContent } from '../results/tool-content';
+import { ResultWithContent, type ExtraContent } from '../wire/tool-content';
 import { contentProblems } from '../values/content-check';
 import { InputRequiredSignal } from './client-input';
 import { argumentProblems, describeResultErrors } from './argument-errors';

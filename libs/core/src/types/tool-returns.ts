@@ -1,4 +1,4 @@
-import type { ResultWithContent } from '../results/tool-content';
+import type { ResultWithContent } from '../wire/tool-content';
 import type { ToolError } from '../results/tool-error';
 import type { ToolResult } from '../results/tool-result';
 import type { ClassType } from './class-type';

@@ -1,4 +1,4 @@
-import { prescanJson } from '../../src/transport/json-prescan';
+import { prescanJson } from '../../src/transport/guards/json-prescan';
 
 const LIMITS = { maxDepth: 10, maxItems: 100, maxStringBytes: 20_000 };
 const pad = (json: string) => Buffer.from(json.replace(/}$/, `,"pad":"${' '.repeat(17_000)}"}`));

@@ -40,13 +40,18 @@ export function typeLabel(schema: JsonSchema): string {
   const arms = schema.anyOf ?? schema.oneOf;
   if (arms) return arms.map(typeLabel).join(' | ');
   if (Array.isArray(schema.type)) return schema.type.join(' | ');
+  return typeKeywordLabel(schema);
+}
+
+/** The label of a schema by its single `type`: `Greeting[]`, `TeamResult`, `string (email)`. */
+function typeKeywordLabel(schema: JsonSchema): string {
   if (schema.type === 'array') {
     const item = schema.items ? typeLabel(schema.items) : 'any';
     return item.includes(' ') ? `(${item})[]` : `${item}[]`;
   }
   if (schema.type === 'object') return schema.title ?? 'object';
   if (schema.type === 'string' && schema.format) return `string (${schema.format})`;
-  return schema.type ?? 'any';
+  return (schema.type as string | undefined) ?? 'any';
 }
 
 /** The constraints a caller must meet or a reader can rely on, in words. */

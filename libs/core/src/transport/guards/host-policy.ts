@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import { clip } from '../helpers/client-text';
+import { clip } from '../../helpers/client-text';
 
 /** Why a request was refused before routing: the status and the sentence the client gets. */
 export interface GuardRefusal {

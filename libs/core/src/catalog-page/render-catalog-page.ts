@@ -1,12 +1,8 @@
-import { createHash } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { gzipSync } from 'node:zlib';
-import Negotiator from 'negotiator';
 import type { Tool } from '@modelcontextprotocol/server';
-import type { ToolsetServer } from '../../server/build-server';
+import type { ToolsetServer } from '../server/build-server';
 import { clientConfigs } from './client-config';
 import { html, SafeHtml } from './html';
-import { PAGE_CSP, PAGE_SCRIPT, PAGE_STYLE } from './page-assets';
+import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets';
 import { schemaView, type JsonSchema } from './schema-view';
 
 /** One served server, as the page lists it. */
@@ -23,50 +19,6 @@ const ANNOTATION_BADGES: readonly [keyof NonNullable<Tool['annotations']>, strin
   ['idempotentHint', 'idempotent'],
   ['openWorldHint', 'open world'],
 ];
-
-/** Whether the caller asked for a page (a browser) rather than JSON (`curl`, scripts, anything else). */
-export function wantsHtml(req: IncomingMessage): boolean {
-  return new Negotiator(req).mediaType(['application/json', 'text/html']) === 'text/html';
-}
-
-/**
- * The human-readable catalog at `GET /` for browsers: every server with its URL, every tool with
- * its description, arguments and result rendered from the schemas it advertises, and how to add
- * the server to a client. The catalog is fixed at startup, so the page is rendered once, on first
- * request, and served with an ETag and gzip; it holds no host name or header value of any caller.
- */
-export class CatalogPage {
-  #page: { body: Buffer; gzip: Buffer; etag: string } | undefined;
-
-  constructor(private readonly mounts: readonly PageMount[]) {}
-
-  send(req: IncomingMessage, res: ServerResponse): void {
-    const page = (this.#page ??= this.build());
-    const headers: Record<string, string> = {
-      'content-type': 'text/html; charset=utf-8',
-      'content-security-policy': PAGE_CSP,
-      'x-content-type-options': 'nosniff',
-      'referrer-policy': 'no-referrer',
-      'cache-control': 'no-cache',
-      vary: 'Accept, Accept-Encoding',
-      etag: page.etag,
-    };
-    if (req.headers['if-none-match'] === page.etag) {
-      res.writeHead(304, headers);
-      res.end();
-      return;
-    }
-    const gzip = new Negotiator(req).encoding(['gzip', 'identity']) === 'gzip';
-    const body = gzip ? page.gzip : page.body;
-    res.writeHead(200, { ...headers, ...(gzip && { 'content-encoding': 'gzip' }), 'content-length': String(body.length) });
-    res.end(req.method === 'HEAD' ? undefined : body);
-  }
-
-  private build() {
-    const body = Buffer.from(renderCatalogPage(this.mounts), 'utf8');
-    return { body, gzip: gzipSync(body), etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"` };
-  }
-}
 
 /** The page's own inline style and script: fixed text of this library, hashed into the CSP. */
 const STYLE = new SafeHtml(PAGE_STYLE);

@@ -1,10 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
-import { clip } from '../helpers/client-text';
-import type { Logger } from '../server/logger';
-import { idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR } from './http-replies';
-import { invalidInitializeParams } from './initialize-check';
-import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from './prototype-key';
+import { clip } from '../../helpers/client-text';
+import type { Logger } from '../../server/logger';
+import { idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR } from '../jsonrpc-errors';
+import { invalidInitializeParams } from '../guards/initialize-check';
+import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../guards/prototype-key';
 
 const NEWLINE = 0x0a;
 

@@ -2,12 +2,13 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
-import type { Logger } from '../server/logger';
-import { clip } from '../helpers/client-text';
-import { INVALID_REQUEST, SERVER_BUSY, sendJsonRpcError } from './http-replies';
+import type { Logger } from '../../../server/logger';
+import { clip } from '../../../helpers/client-text';
+import { INVALID_REQUEST, SERVER_BUSY } from '../../jsonrpc-errors';
+import { sendJsonRpcError } from '../http-replies';
 import { SessionEventStore } from './session-event-store';
 import { clientAddress, credentialBinding, sameBinding } from './session-binding';
-import type { ServingLimits } from './serving-limits';
+import type { ServingLimits } from '../../serving-limits';
 
 interface Session {
   transport: NodeStreamableHTTPServerTransport;

@@ -1,8 +1,8 @@
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
-import { clip } from '../helpers/client-text';
-import type { ConnectionHandle, ToolsetServer } from '../server/build-server';
+import { clip } from '../../helpers/client-text';
+import type { ConnectionHandle, ToolsetServer } from '../../server/build-server';
 import { LineStdioTransport } from './stdio-line-transport';
-import { argumentLimitsOf, resolveServingLimits, type ServingLimits } from './serving-limits';
+import { argumentLimitsOf, resolveServingLimits, type ServingLimits } from '../serving-limits';
 
 export interface StdioServeOptions extends Partial<Pick<ServingLimits, 'maxBodyBytes' | 'maxArgumentItems' | 'maxArgumentStringLength' | 'maxArgumentDepth'>> {
   environment?: NodeJS.ProcessEnv;

@@ -1,0 +1,86 @@
+import type { Server as NodeHttpServer } from 'node:http';
+import { Server as NetServer } from 'node:net';
+import type { Logger } from '../../../server/logger';
+import type { ServingLimits } from '../../serving-limits';
+import type { ConnectionTracker } from './connection-tracker';
+import type { RequestTracker } from './request-tracker';
+
+/** What the drain reads of the listener's connections to pick the moment it closes. */
+export type ListenerActivity = Pick<ConnectionTracker, 'size' | 'sinceLastArrival' | 'idleInBalancer'>;
+
+/** The drain: readiness first, then stop accepting, answer what is in flight, let idle connections expire. */
+export async function drain(
+  http: NodeHttpServer,
+  connections: ConnectionTracker,
+  requests: RequestTracker,
+  limits: ServingLimits,
+  logger: Logger,
+  endStreams: () => void,
+): Promise<void> {
+  requests.startDraining();
+  if (limits.drainDelayMs > 0) await sleep(limits.drainDelayMs);
+  // Session listeners (2025-era GET streams) never end by themselves: end them, not the calls in flight.
+  endStreams();
+  // net.Server's close stops accepting only; http.Server's would also cut idle keep-alive
+  // connections at once, resetting requests that are already on their way over them.
+  let stopped!: Promise<void>;
+  const moment = await atQuietMoment(connections, limits, () => {
+    stopped = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
+  });
+  if (moment === 'never_quiet') logger.warn(`stopped accepting connections after DRAIN_TIMEOUT_MS although they kept arriving: some may have been reset`);
+  if (moment === 'no_idle') logger.warn('stopped accepting connections without idle ones in the balancer: it may have had new connections on their way');
+  // Only now: closing connections earlier makes a balancer open new ones, which the listener's
+  // close would reset with their requests already sent.
+  requests.closeConnections();
+  const timeout = sleep(limits.drainTimeoutMs);
+  await Promise.race([requests.whenIdle().then(() => connections.whenEmpty()), timeout]);
+  http.closeAllConnections();
+  await stopped;
+}
+
+/** How long the drain waits, once quiet, for a moment when the balancer holds idle connections to this replica. */
+const IDLE_MOMENT_WAIT_MS = 2_000;
+/** Idle connections that make a new one unlikely in the next moment (one may be taking a request already). */
+const IDLE_CONNECTIONS_WANTED = 2;
+/** How long ago a connection's last answer must have ended for the balancer to hold it idle (it may lag behind under load). */
+const ANSWER_SETTLED_MS = 25;
+/** The longest poll phase after which the listener may close: connections the kernel queued during it are not yet accepted. */
+const QUICK_POLL_MS = 1;
+
+/**
+ * Runs `close` at a moment when no connection can be on its way: closing a listener resets the
+ * connections the kernel has established but the server has not yet accepted, with their requests
+ * already sent, and neither a client nor a balancer can retry those POSTs. So it waits until
+ * - no connection has arrived for `drainQuietMs` (at most `drainTimeoutMs`): a burst has ended;
+ * - the balancer holds idle connections to this replica (at most IDLE_MOMENT_WAIT_MS once quiet):
+ *   it opens a new connection only when it has no idle one;
+ * - the check phase right after a quick poll phase: what the kernel queued before it was accepted
+ *   in it (libuv accepts the whole queue), and little time was left for more.
+ * Says which condition it gave up on, if any.
+ */
+export async function atQuietMoment(connections: ListenerActivity, limits: Pick<ServingLimits, 'drainQuietMs' | 'drainTimeoutMs'>, close: () => void): Promise<'found' | 'no_idle' | 'never_quiet'> {
+  const started = Date.now();
+  let quietSince: number | undefined;
+  for (;;) {
+    // Timers phase (the sleep below), then a poll phase, then the check phase.
+    const beforePoll = performance.now();
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    const now = Date.now();
+    const quickPoll = performance.now() - beforePoll <= QUICK_POLL_MS;
+    const quiet = connections.sinceLastArrival() >= limits.drainQuietMs;
+    quietSince = quiet ? (quietSince ?? now) : undefined;
+    const idle = connections.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
+    let outcome: 'found' | 'no_idle' | 'never_quiet' | undefined;
+    if (quickPoll && quiet) outcome = idle ? 'found' : now - quietSince! >= IDLE_MOMENT_WAIT_MS ? 'no_idle' : undefined;
+    if (!outcome && now - started >= limits.drainTimeoutMs) outcome = 'never_quiet';
+    if (outcome) {
+      close();
+      return outcome;
+    }
+    await sleep(2);
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,167 @@
+import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createMcpHandler } from '@modelcontextprotocol/server';
+import { toNodeHandler } from '@modelcontextprotocol/node';
+import { clip } from '../../helpers/client-text';
+import type { ToolsetServer } from '../../server/build-server';
+import { stderrLogger, type Logger } from '../../server/logger';
+import { rateLimitedLogger } from '../../server/rate-limited-logger';
+import { BodyBudget } from '../guards/body-budget';
+import { CorsPolicy } from '../guards/cors-policy';
+import { HostPolicy } from '../guards/host-policy';
+import { headerCounts, requestTarget } from '../guards/request-target';
+import { INTERNAL_ERROR, INVALID_REQUEST, SERVER_BUSY } from '../jsonrpc-errors';
+import { argumentLimitsOf, resolveServingLimits, type ServingLimits } from '../serving-limits';
+import { ConnectionTracker } from './drain/connection-tracker';
+import { drain } from './drain/drain';
+import { RequestTracker } from './drain/request-tracker';
+import { sendJsonRpcError } from './http-replies';
+import { Router, type Mount } from './router';
+import { LegacySessions } from './sessions/legacy-sessions';
+
+export interface HttpServeOptions extends Partial<ServingLimits> {
+  /** Default `127.0.0.1`: loopback, where only loopback Host/Origin names are accepted. */
+  host?: string;
+  /** Default 8000; 0 picks a free port. */
+  port?: number;
+  /** Host names accepted in `Host`/`Origin` besides the loopback names and the bound address. */
+  allowedHosts?: readonly string[];
+  /** Browser origins allowed by CORS (`*` for any); CORS is off when empty. */
+  corsOrigins?: readonly string[];
+  /**
+   * Keep 2025-era sessions (`MCP_SESSIONS=on`), so those clients can answer elicitation and
+   * sampling and receive resource updates over HTTP. Off by default: stateless serving needs no
+   * affinity between a client and a replica. 2026-07-28 clients are served statelessly either way.
+   */
+  sessions?: boolean;
+  logger?: Logger;
+}
+
+export interface MountInfo {
+  name: string;
+  url: string;
+  tools: string[];
+  credentialHeaders: readonly string[];
+}
+
+export interface HttpServerHandle {
+  /** `http://host:port` */
+  readonly origin: string;
+  readonly mounts: readonly MountInfo[];
+  /** The limits in force, defaults resolved. */
+  readonly limits: Readonly<ServingLimits>;
+  /**
+   * Drains, then closes: readiness turns 503, then after the drain delay the server stops
+   * accepting connections, answers what is already on its connections (with `Connection: close`),
+   * lets idle connections expire, and cuts what is left at the drain timeout.
+   */
+  close(): Promise<void>;
+}
+
+/**
+ * Serves over streamable HTTP, stateless: one server at `/mcp`, or several at `/<name>/mcp` with an
+ * index at `/`. Each request gets a fresh SDK `Server` from the precomputed definitions, so one
+ * endpoint answers 2026-07-28 and 2025-era clients and replicas need no shared state.
+ */
+export async function serveHttp(servers: ToolsetServer | readonly ToolsetServer[], options: HttpServeOptions = {}): Promise<HttpServerHandle> {
+  const list = Array.isArray(servers) ? servers : [servers as ToolsetServer];
+  const single = !Array.isArray(servers);
+  const host = options.host ?? '127.0.0.1';
+  const limits = resolveServingLimits(pickLimits(options));
+  const logger = rateLimitedLogger(options.logger ?? list[0]?.logger ?? stderrLogger);
+  const mounts = createMounts(list, single, limits, logger, options.sessions === true);
+  const hostPolicy = new HostPolicy({ host, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
+  if (!hostPolicy.checksNames) logger.warn('bound to a non-loopback address without ALLOWED_HOSTS: Host and Origin names are not checked', { host });
+  const cors = new CorsPolicy(options.corsOrigins ?? [], [...new Set(list.flatMap((server) => server.credentialHeaders))]);
+
+  const http: NodeHttpServer = createServer({
+    headersTimeout: limits.headersTimeoutMs,
+    requestTimeout: limits.requestTimeoutMs,
+    keepAliveTimeout: limits.keepAliveTimeoutMs,
+    // Node checks the two timeouts above on this interval (30 s by default): check often enough to honour them.
+    connectionsCheckingInterval: Math.max(250, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
+  });
+  const connections = new ConnectionTracker(http, limits.maxConnections);
+  const requests = new RequestTracker(connections);
+  let origin = '';
+  const describe = (): MountInfo[] =>
+    mounts.map((mount) => ({
+      name: mount.server.name,
+      url: `${origin}${mount.path}`,
+      tools: [...mount.server.catalog.tools.keys()],
+      credentialHeaders: mount.server.credentialHeaders,
+    }));
+
+  const router = new Router(mounts, list, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors);
+  http.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (connections.refused(req.socket)) return void res.destroy();
+    requests.begin(res);
+    if (requests.size > limits.maxRequestsInFlight) {
+      return sendJsonRpcError(res, 503, SERVER_BUSY, 'Too many requests in flight; retry shortly.', { 'retry-after': '1' });
+    }
+    const target = requestTarget(req);
+    if (!target) return sendJsonRpcError(res, 400, INVALID_REQUEST, 'Bad Request: the request target must be a path such as /mcp.');
+    if (headerCounts(req, HOST_HEADER).get('host')! > 1) return sendJsonRpcError(res, 400, INVALID_REQUEST, 'Bad Request: more than one Host header.');
+    const refusal = hostPolicy.check(req, target.authority);
+    if (refusal) return sendJsonRpcError(res, refusal.status, INVALID_REQUEST, refusal.message);
+    router.route(req, res, target.path).catch((error: Error) => {
+      logger.error('http handler failed', { error: clip(error.message) });
+      sendJsonRpcError(res, 500, INTERNAL_ERROR, 'Internal error');
+    });
+  });
+
+  await listen(http, options.port ?? 8000, host);
+  const address = http.address() as AddressInfo;
+  origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+
+  let closing: Promise<void> | undefined;
+  return {
+    origin,
+    mounts: describe(),
+    limits,
+    close() {
+      closing ??= drain(http, connections, requests, limits, logger, () => mounts.forEach((m) => m.sessions?.endStreams())).then(() =>
+        Promise.all(mounts.flatMap((m) => [m.handler.close(), m.sessions?.closeAll()])).then(() => undefined),
+      );
+      return closing;
+    },
+  };
+}
+
+const HOST_HEADER: ReadonlySet<string> = new Set(['host']);
+
+function pickLimits(options: HttpServeOptions): Partial<ServingLimits> {
+  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, logger: _logger, ...limits } = options;
+  return limits;
+}
+
+function createMounts(list: readonly ToolsetServer[], single: boolean, limits: ServingLimits, logger: Logger, sessions: boolean): Mount[] {
+  // The SDK's own errors can quote client input (a tool name, a header): cut it, and rate-limit the line.
+  const onerror = (error: Error) => logger.warn('mcp request failed', { error: clip(error.message) });
+  return list.map((server) => {
+    const factory = server.serverFactory({ argumentLimits: argumentLimitsOf(limits) });
+    // With sessions, 2025-era traffic is routed to them before it reaches this handler.
+    const handler = createMcpHandler(factory, { legacy: sessions ? 'reject' : 'stateless', maxRequestBodySize: limits.maxBodyBytes, onerror });
+    return {
+      server,
+      path: single ? '/mcp' : `/${server.name}/mcp`,
+      handler,
+      node: toNodeHandler(handler, { maxRequestBodySize: limits.maxBodyBytes, onerror }),
+      onerror,
+      ...(sessions && {
+        sessions: new LegacySessions(server.serverFactory({ argumentLimits: argumentLimitsOf(limits), subscriptions: true }), server.credentialHeaders, limits, logger),
+      }),
+      credentialHeaders: new Set(server.credentialHeaders),
+    };
+  });
+}
+
+function listen(http: NodeHttpServer, port: number, host: string): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(port, host, () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
+}

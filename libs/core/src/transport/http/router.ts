@@ -1,0 +1,180 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { clip } from '../../helpers/client-text';
+import type { ToolsetServer } from '../../server/build-server';
+import type { BodyBudget } from '../guards/body-budget';
+import { BodyAborted, BodyRefusal, readBody } from '../guards/body-reader';
+import type { CorsPolicy } from '../guards/cors-policy';
+import { invalidInitializeParams } from '../guards/initialize-check';
+import { prescanJson, type PrescanLimits } from '../guards/json-prescan';
+import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../guards/prototype-key';
+import { headerCounts } from '../guards/request-target';
+import { idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY } from '../jsonrpc-errors';
+import type { ServingLimits } from '../serving-limits';
+import { CatalogPage, wantsHtml } from './catalog-page-route';
+import type { RequestTracker } from './drain/request-tracker';
+import { bridgeParsedRequest } from './fetch-bridge';
+import { sendJson, sendJsonRpcError } from './http-replies';
+import type { MountInfo } from './http-server';
+import type { LegacySessions } from './sessions/legacy-sessions';
+
+export interface Mount {
+  server: ToolsetServer;
+  path: string;
+  handler: McpHttpHandler;
+  node: NodeMcpRequestHandler;
+  /** Where the SDK's and the bridge's errors go: clipped and rate-limited. */
+  onerror: (error: Error) => void;
+  /** 2025-era sessions, when on: legacy requests go there instead of the stateless handler. */
+  sessions?: LegacySessions;
+  /** Declared credential headers: each may appear once per request. */
+  credentialHeaders: ReadonlySet<string>;
+}
+
+const MCP_METHODS = new Set(['GET', 'POST', 'DELETE']);
+/** Levels a JSON-RPC message adds around a tool's arguments (batch, message, params, arguments, and slack). */
+const ENVELOPE_DEPTH = 8;
+/**
+ * The body prescan refuses only what is far beyond the argument limits (this many times), before
+ * parsing; anything nearer reaches the tool's argument guard, which answers with an isError.
+ */
+const PRESCAN_FACTOR = 4;
+const PRESCAN_MESSAGES = {
+  depth: 'Invalid Request: the body nests far deeper than this server accepts in arguments (MAX_ARGUMENT_DEPTH).',
+  items: 'Invalid Request: the body holds far more array items than this server accepts in arguments (MAX_ARGUMENT_ITEMS).',
+  keys: 'Invalid Request: the body holds an object with far more keys than this server accepts in arguments (MAX_ARGUMENT_ITEMS).',
+  string: 'Invalid Request: the body holds a string far longer than this server accepts in arguments (MAX_ARGUMENT_STRING_LENGTH).',
+} as const;
+const PROTOCOL_VERSION = /^\d{4}-\d{2}-\d{2}$/;
+
+/** Routes one request that passed the guards: an MCP endpoint, the index, health, readiness, or 404. */
+export class Router {
+  readonly #byPath: ReadonlyMap<string, Mount>;
+  private readonly prescan: PrescanLimits;
+  private readonly catalogPage: CatalogPage;
+
+  constructor(
+    mounts: readonly Mount[],
+    private readonly servers: readonly ToolsetServer[],
+    private readonly describe: () => MountInfo[],
+    private readonly requests: RequestTracker,
+    private readonly budget: BodyBudget,
+    private readonly limits: ServingLimits,
+    private readonly cors: CorsPolicy,
+  ) {
+    this.#byPath = new Map(mounts.map((mount) => [mount.path, mount]));
+    this.catalogPage = new CatalogPage(mounts);
+    this.prescan = {
+      maxDepth: PRESCAN_FACTOR * limits.maxArgumentDepth + ENVELOPE_DEPTH,
+      maxItems: PRESCAN_FACTOR * limits.maxArgumentItems,
+      // A character takes up to 6 bytes (a \uXXXX escape): no string within the limit is refused here.
+      maxStringBytes: 6 * limits.maxArgumentStringLength,
+    };
+  }
+
+  async route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
+    const mount = this.#byPath.get(path);
+    if (mount) return this.serveMcp(mount, req, res);
+    const page = this.page(path);
+    if (!page) return sendJson(res, 404, { error: `Nothing at ${clip(path)}. MCP endpoints: ${[...this.#byPath.keys()].join(', ')}.` });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'Method not allowed: use GET.' }, { allow: 'GET, HEAD' });
+    // The index is a page for browsers and JSON for everything else.
+    if (path === '/' && wantsHtml(req)) return this.catalogPage.send(req, res);
+    const [status, body] = page();
+    sendJson(res, status, body, path === '/' ? { vary: 'Accept' } : {});
+  }
+
+  private page(path: string): (() => [number, unknown]) | undefined {
+    if (path === '/') return () => [200, { servers: this.describe() }];
+    if (path === '/health') return () => [200, health(this.servers, this.requests.draining)];
+    if (path === '/ready') return () => (this.requests.draining ? [503, { status: 'draining' }] : [200, { status: 'ready' }]);
+    const mounted = [...this.#byPath.values()].find((m) => path === m.path.replace(/\/mcp$/, '/health'));
+    if (mounted) return () => [200, health([mounted.server], this.requests.draining)];
+    return undefined;
+  }
+
+  private async serveMcp(mount: Mount, req: IncomingMessage, res: ServerResponse): Promise<void> {
+    this.cors.apply(req, res);
+    if (req.method === 'OPTIONS' && this.cors.preflight(req, res)) return;
+    const refusal = this.headRefusal(mount, req);
+    if (refusal) return sendJsonRpcError(res, refusal.status, refusal.code, refusal.message, refusal.headers);
+    // 2025-era session operations (GET streams, DELETE) have no 2026-07-28 counterpart here.
+    if (req.method !== 'POST') return mount.sessions ? mount.sessions.handle(req, res) : mount.node(req, res);
+    const parsed = await this.readMessage(req, res);
+    if (parsed === undefined) return;
+    const badInitialize = invalidInitializeParams(parsed);
+    if (badInitialize) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
+    if (mount.sessions && (await isLegacyRequest(webRequestHead(req), parsed))) return mount.sessions.handle(req, res, parsed);
+    return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror);
+  }
+
+  /** Why the request line and headers alone refuse this request, if they do. */
+  private headRefusal(mount: Mount, req: IncomingMessage): Refusal | undefined {
+    if (!MCP_METHODS.has(req.method ?? '')) {
+      return { status: 405, code: INVALID_REQUEST, message: 'Method not allowed: MCP uses POST (and GET, DELETE).', headers: { allow: 'GET, POST, DELETE' } };
+    }
+    const repeated = [...headerCounts(req, mount.credentialHeaders)].find(([, count]) => count > 1);
+    if (repeated) return { status: 400, code: INVALID_REQUEST, message: `The ${repeated[0]} header was sent ${repeated[1]} times; send it once, with one credential.` };
+    const version = req.headers['mcp-protocol-version'] as string | undefined;
+    if (version !== undefined && !PROTOCOL_VERSION.test(version)) {
+      return { status: 400, code: INVALID_REQUEST, message: `Bad MCP-Protocol-Version header ${JSON.stringify(clip(version, 40))}: expected a version such as 2025-06-18.` };
+    }
+    // A listener opened while draining would hold the drain to its timeout: send it elsewhere.
+    if (req.method === 'GET' && this.requests.draining) {
+      return { status: 503, code: SERVER_BUSY, message: 'Shutting down: open the stream again on another replica.', headers: { 'retry-after': '1' } };
+    }
+    return undefined;
+  }
+
+  /** The POST body as one parsed JSON-RPC message or batch; otherwise answers the refusal and gives undefined. */
+  private async readMessage(req: IncomingMessage, res: ServerResponse): Promise<object | undefined> {
+    const body = await readBody(req, this.limits.maxBodyBytes, this.budget);
+    if (body instanceof BodyAborted) return undefined;
+    if (body instanceof BodyRefusal) {
+      // The rest of the body is unread: close the connection rather than read it.
+      const headers: Record<string, string> = { connection: 'close', ...(body.status === 503 && { 'retry-after': '1' }) };
+      return void sendJsonRpcError(res, body.status, body.status === 503 ? SERVER_BUSY : INVALID_REQUEST, body.message, headers);
+    }
+    const excess = prescanJson(body, this.prescan);
+    if (excess) return void sendJsonRpcError(res, 400, INVALID_REQUEST, PRESCAN_MESSAGES[excess]);
+    const text = body.toString('utf8');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(text);
+    } catch {
+      return void sendJsonRpcError(res, 400, PARSE_ERROR, 'Parse error: the request body is not valid JSON.');
+    }
+    if (typeof parsed !== 'object' || parsed === null) {
+      return void sendJsonRpcError(res, 400, INVALID_REQUEST, 'Invalid Request: the body must be a JSON-RPC message (an object) or a batch (an array).');
+    }
+    if (hasPrototypeKey(text, parsed)) return void sendJsonRpcError(res, 400, INVALID_REQUEST, PROTOTYPE_KEY_MESSAGE);
+    return parsed;
+  }
+}
+
+/** A JSON-RPC error answer, decided before the body is read. */
+interface Refusal {
+  status: number;
+  code: number;
+  message: string;
+  headers?: Record<string, string>;
+}
+
+/** The request line and headers as a fetch `Request`, for the SDK's era classification (the body is passed parsed). */
+function webRequestHead(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (typeof value === 'string') headers.set(name, value);
+    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
+  }
+  return new Request('http://localhost/mcp', { method: req.method, headers });
+}
+
+function health(servers: readonly ToolsetServer[], draining: boolean) {
+  return {
+    status: draining ? 'draining' : 'ok',
+    tools: servers.flatMap((server) => [...server.catalog.tools.keys()]),
+    credentialHeaders: [...new Set(servers.flatMap((server) => server.credentialHeaders))],
+  };
+}
