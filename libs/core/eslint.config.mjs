@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import baseConfig from '../../eslint.config.mjs';
-import layers from '../../tools/workspace-plugin/src/eslint/layers-rule.cjs';
+import layers from './eslint/layers-rule.cjs';
 
 /** The layers of core, lowest first: a folder imports only from folders before it (README: Architecture). */
 export const CORE_LAYERS = [

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { RuleTester } from 'eslint';
-const { rules } = require('../../src/eslint/layers-rule.cjs');
+const { rules } = require('../../eslint/layers-rule.cjs');
 
 const root = '/repo/src';
 const options = [{ root, order: ['helpers', 'metadata', 'decorators', 'server', 'transport', ['transport/http', 'transport/stdio'], 'app'] }];
