@@ -39,13 +39,13 @@ describe('contract evolution, in a throwaway copy of the workspace', () => {
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-  it('passes the committed snapshots as they are, printing what the README shows', () => {
+  it('passes the committed snapshots as they are, printing what docs/evolving-contracts.md shows', () => {
     const { status, output } = contract('@toolsets/credential-demo');
     expect(status).toBe(0);
     expect(output).toContain('The catalog matches libs/toolsets/credential-demo/contract.json (version 0.1.0).');
     const hello = contract('@toolsets/hello');
     expect(hello.status).toBe(0);
-    const readme = readFileSync(join(copy, 'README.md'), 'utf-8');
+    const readme = readFileSync(join(copy, 'docs/evolving-contracts.md'), 'utf-8');
     const example = /```\n\$ npx nx run @toolsets\/hello:contract\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example?.trim()).toBeTruthy();
     expect(hello.output).toContain(example!.trim());
@@ -59,8 +59,8 @@ describe('contract evolution, in a throwaway copy of the workspace', () => {
       "whoami: output /properties/account removed (output-property-removed, breaking): clients that read 'account' will break. Restore it, or accept it with --update and bump the minor version (to 0.2.0).",
     );
     expect(output).toContain('Set "version": "0.2.0" in libs/toolsets/credential-demo/package.json. Then run nx run @toolsets/credential-demo:contract --update.');
-    // The README shows this very run: every line of its example is in the output.
-    const readme = readFileSync(join(copy, 'README.md'), 'utf-8');
+    // docs/evolving-contracts.md shows this very run: every line of its example is in the output.
+    const readme = readFileSync(join(copy, 'docs/evolving-contracts.md'), 'utf-8');
     const example = /```\n\$ npx nx run @toolsets\/credential-demo:contract\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example).toBeDefined();
     for (const line of example!.split('\n').filter(Boolean)) expect(output).toContain(line);

@@ -7,7 +7,7 @@ import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcont
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startPetstoreUpstream } from './support/petstore-upstream';
 import { copyWorkspace, nxIn } from './support/workspace-copy';
-import { normalised, readmeBlocks, specFile } from './support/readme-blocks';
+import { documentedBlocks, normalised, specFile } from './support/readme-blocks';
 
 /** Waits for a server app's "serving over streamable HTTP" log line and returns its origin. */
 function servingOrigin(app: ChildProcess): Promise<string> {
@@ -48,7 +48,7 @@ describe('in a throwaway copy of the workspace', () => {
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-  it('generated projects, with every README example in them, pass lint, typecheck, test, contract and build, and the app serves', async () => {
+  it('generated projects, with every documented example in them, pass lint, typecheck, test, contract and build, and the app serves', async () => {
     nx('g', '@toolsets/workspace-plugin:toolset', 'library', '--description=Books and loans.', '--credentialHeader=x-library-key', '--skipInstall', '--no-interactive');
     nx('g', '@toolsets/workspace-plugin:tool', 'library', 'find-book', '--description=Find a book by its title.', '--no-interactive');
     nx('g', '@toolsets/workspace-plugin:app', 'library-server', '--toolsets=library,hello', '--no-interactive');
@@ -56,9 +56,9 @@ describe('in a throwaway copy of the workspace', () => {
     // What `npm install` does for the new workspace package (skipped: this copy shares node_modules).
     symlinkSync('../../libs/toolsets/library', join(copy, 'node_modules/@toolsets/library'));
 
-    // Every ts block of the README goes into the generated projects, so lint, typecheck and test below
-    // check the examples too; a block that shows generated code must match what the generator wrote.
-    const blocks = readmeBlocks(join(copy, 'README.md'));
+    // Every ts block of the README and of docs/ goes into the generated projects, so lint, typecheck and
+    // test below check the examples too; a block that shows generated code must match what the generator wrote.
+    const blocks = documentedBlocks(copy);
     expect(blocks.map((block) => block.mode).sort()).toEqual(['file', 'file', 'file', 'file', 'file', 'generated', 'spec', 'spec']);
     for (const block of blocks) {
       const target = join(copy, block.path);

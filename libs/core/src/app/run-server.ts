@@ -29,7 +29,7 @@ const USAGE = `Usage: main.js [--stdio]
 
 Environment: HOST, PORT, ALLOWED_HOSTS and CORS_ORIGINS (comma-separated), and the limits
 ${LIMIT_VARIABLES.map(([, variable]) => variable).join(', ')}
-(see the README's Serving section for their defaults).`;
+(see docs/serving-and-deploying.md for their defaults).`;
 
 /**
  * The entry point of a server app: serves over HTTP (or stdio with `--stdio`), prints where and how

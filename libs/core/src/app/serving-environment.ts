@@ -1,7 +1,7 @@
 import type { HttpServeOptions } from '../transport/http/http-server';
 import { ZERO_ALLOWED, type ServingLimits } from '../transport/serving-limits';
 
-/** Each serving limit and the environment variable that sets it (the README's Serving table). */
+/** Each serving limit and the environment variable that sets it (the Serving table of docs/serving-and-deploying.md). */
 export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[] = [
   ['maxBodyBytes', 'MAX_BODY_BYTES'],
   ['maxBufferedBodyBytes', 'MAX_BUFFERED_BODY_BYTES'],

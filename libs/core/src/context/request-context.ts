@@ -101,7 +101,7 @@ export class RequestContext {
    * Logs to the client (`notifications/message`, at or above the level it asked for) and to the
    * server log, with this request's credential values redacted from both. `data` is any JSON value.
    * 2026-07-28 clients choose the level per request; 2025-era clients with `logging/setLevel`,
-   * which over stateless HTTP lasts only for the request that sets it (see the README).
+   * which over stateless HTTP lasts only for the request that sets it (see docs/authoring-toolsets.md).
    */
   async log(level: LoggingLevel, data: unknown): Promise<void> {
     await this.#init.sendLog?.(level, data);

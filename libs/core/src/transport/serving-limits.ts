@@ -1,6 +1,6 @@
 import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from '../server/argument-limits';
 
-/** Every bound the HTTP serving path enforces; the README's Serving table lists them with their variables. */
+/** Every bound the HTTP serving path enforces; the Serving table of docs/serving-and-deploying.md lists them with their variables. */
 export interface ServingLimits {
   /** Largest request body (and stdio message), in bytes; larger ones get 413. */
   maxBodyBytes: number;

@@ -1,7 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 /** What a README `ts` block is checked as: its own file, the body of a test, or text a generator writes. */
 export interface ReadmeBlock {
+  /** The document it stands in, from the workspace root: `README.md`, `docs/openapi.md`. */
+  source: string;
   line: number;
   mode: 'file' | 'spec' | 'generated';
   path: string;
@@ -12,19 +15,26 @@ export interface ReadmeBlock {
 
 const ANNOTATION = /^<!-- readme-check: (file|spec|generated) (\S+)(?: \| (.*))? -->$/;
 
+/** Every ```ts block of the README and of each document in `docs/`, each with its source. */
+export function documentedBlocks(root: string): ReadmeBlock[] {
+  const docs = readdirSync(join(root, 'docs'), { recursive: true }).map(String).filter((file) => file.endsWith('.md')).sort();
+  return [readmeBlocks(join(root, 'README.md')), ...docs.map((file) => readmeBlocks(join(root, 'docs', file), `docs/${file}`))].flat();
+}
+
 /**
- * Every ```ts block of the README with the `<!-- readme-check: ... -->` line just above it; a ts
+ * Every ```ts block of a document with the `<!-- readme-check: ... -->` line just above it; a ts
  * block without one is an error, so no example can escape the check.
  */
-export function readmeBlocks(readmePath: string): ReadmeBlock[] {
+export function readmeBlocks(readmePath: string, source = 'README.md'): ReadmeBlock[] {
   const lines = readFileSync(readmePath, 'utf-8').split('\n');
   const blocks: ReadmeBlock[] = [];
   for (let i = 0; i < lines.length; i++) {
     if (lines[i] !== '```ts') continue;
     const annotation = ANNOTATION.exec(lines[i - 1] ?? '');
-    if (!annotation) throw new Error(`README.md:${i + 1}: a ts block without a <!-- readme-check: file|spec|generated <path> --> line above it.`);
+    if (!annotation) throw new Error(`${source}:${i + 1}: a ts block without a <!-- readme-check: file|spec|generated <path> --> line above it.`);
     const end = lines.indexOf('```', i + 1);
     blocks.push({
+      source,
       line: i + 1,
       mode: annotation[1] as ReadmeBlock['mode'],
       path: annotation[2],
@@ -42,11 +52,11 @@ export function specFile(block: ReadmeBlock): string {
   const imports = lines.filter((line) => line.startsWith('import '));
   const body = lines.filter((line) => !line.startsWith('import '));
   return [
-    `// README.md:${block.line}, checked by the generators' end-to-end test.`,
+    `// ${block.source}:${block.line}, checked by the generators' end-to-end test.`,
     ...imports,
     block.header,
     '',
-    `it('runs the README example at line ${block.line}', async () => {`,
+    `it('runs the example at ${block.source}:${block.line}', async () => {`,
     ...body.map((line) => (line ? `  ${line}` : line)),
     '});',
     '',
