@@ -12,7 +12,7 @@ export const CORE_LAYERS = [
   'decorators',
   'results',
   'schema',
-  'values',
+  'compiled',
   'gate',
   'context',
   'server',

@@ -1,8 +1,8 @@
 import 'reflect-metadata';
-import { buildServer, type ToolsetServer } from '@toolsets/core';
+import { buildServer, type ServerDefinition } from '@toolsets/core';
 import { ConformanceToolset } from './conformance.toolset';
 
 /** The fixtures the official conformance suite calls by name, served with the framework's public API only. */
-export function buildServers(): ToolsetServer {
+export function buildServers(): ServerDefinition {
   return buildServer({ name: 'conformance', version: '0.1.0', toolsets: [ConformanceToolset] });
 }

@@ -1,10 +1,10 @@
 import 'reflect-metadata';
-import { buildServer, type ToolsetServer } from '@toolsets/core';
+import { buildServer, type ServerDefinition } from '@toolsets/core';
 import { CredentialDemoToolset } from '@toolsets/credential-demo';
 import { HelloToolset } from '@toolsets/hello';
 
 /** Both demo toolsets, each its own server at /<name>/mcp; the `contract` target checks them without listening. */
-export function buildServers(): ToolsetServer[] {
+export function buildServers(): ServerDefinition[] {
   return [
     buildServer({ name: 'hello', version: '0.1.0', toolsets: [HelloToolset] }),
     buildServer({ name: 'credential-demo', version: '0.1.0', toolsets: [CredentialDemoToolset] }),

@@ -29,7 +29,7 @@ export type { ToolAnnotations } from './metadata/tool-metadata';
 
 export { runContractGate } from './gate/contract-gate';
 export { findToolsets } from './gate/find-toolsets';
-export { describeCatalog } from './gate/contract-report';
+export { describeCatalog } from './gate/catalog-description';
 export type { ToolCatalog, CompiledTool, CompiledToolset, CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './gate/tool-catalog';
 
 export {
@@ -37,6 +37,7 @@ export {
   type BuildServerOptions,
   type ConnectionHandle,
   type ConnectionOptions,
+  type ServerDefinition,
   type ToolsetServer,
 } from './server/build-server';
 export { stderrLogger, type Logger } from './server/logger';
@@ -44,7 +45,7 @@ export { RESOURCE_UPDATES, type ResourceUpdates } from './server/resource-subscr
 export { LOGGER } from './server/logger-token';
 
 export { RequestContext, type ClientInfo, type ProtocolEra, type TransportKind } from './context/request-context';
-export type { Elicitation, SampleRequest } from './context/client-input';
+export type { Elicitation, SampleRequest } from './context/client-requests';
 export { ClientInputUnavailableError } from './server/client-input';
 export { credentialEnvironmentVariable } from './context/credential-env';
 

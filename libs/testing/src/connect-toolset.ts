@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { InMemoryTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
-import { buildServer, type ClassType, type ConnectionHandle, type ToolsetServer } from '@toolsets/core';
+import { buildServer, type ClassType, type ConnectionHandle, type ServerDefinition } from '@toolsets/core';
 import type { DependencyContainer } from 'tsyringe';
 
 export interface ConnectToolsetOptions {
@@ -29,7 +29,7 @@ export interface ToolsetClient {
  * the SDK's own Client to it in memory, so every toolset test talks MCP the way a real client does.
  */
 export async function connectToolset(
-  toolsets: ClassType | readonly ClassType[] | ToolsetServer,
+  toolsets: ClassType | readonly ClassType[] | ServerDefinition,
   options: ConnectToolsetOptions = {},
 ): Promise<ToolsetClient> {
   const server = isToolsetServer(toolsets)
@@ -70,6 +70,6 @@ export async function connectToolset(
   };
 }
 
-function isToolsetServer(value: unknown): value is ToolsetServer {
+function isToolsetServer(value: unknown): value is ServerDefinition {
   return typeof value === 'object' && value !== null && 'catalog' in value && 'connect' in value;
 }

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { credentialEnvironmentVariable } from '../context/credential-env';
-import type { ConnectionHandle, ToolsetServer } from '../server/build-server';
+import type { ConnectionHandle, ServerDefinition } from '../server/build-server';
 import { credentialPlaceholder } from '../catalog-page/client-config';
 import { serveHttp, type HttpServerHandle, type MountInfo } from '../transport/http/http-server';
 import { serveStdio } from '../transport/stdio/stdio-server';
@@ -35,10 +35,10 @@ ${LIMIT_VARIABLES.map(([, variable]) => variable).join(', ')}
  * The entry point of a server app: serves over HTTP (or stdio with `--stdio`), prints where and how
  * to connect, and on SIGINT/SIGTERM lets in-flight calls finish before exiting 0.
  */
-export async function runServer(servers: ToolsetServer | readonly ToolsetServer[], options: RunServerOptions = {}): Promise<ConnectionHandle> {
+export async function runServer(servers: ServerDefinition | readonly ServerDefinition[], options: RunServerOptions = {}): Promise<ConnectionHandle> {
   const argv = options.argv ?? process.argv.slice(2);
   const env = options.env ?? process.env;
-  const list: readonly ToolsetServer[] = Array.isArray(servers) ? servers : [servers as ToolsetServer];
+  const list: readonly ServerDefinition[] = Array.isArray(servers) ? servers : [servers as ServerDefinition];
   const logger = list[0].logger;
   const print = options.print ?? ((text: string) => process.stdout.write(text + '\n'));
 
@@ -76,14 +76,14 @@ export async function runServer(servers: ToolsetServer | readonly ToolsetServer[
   return handle;
 }
 
-function defaultStdioCommands(servers: readonly ToolsetServer[]): Record<string, StdioCommand> {
+function defaultStdioCommands(servers: readonly ServerDefinition[]): Record<string, StdioCommand> {
   const script = process.argv[1];
   if (servers.length !== 1 || !script) return {};
   return { [servers[0].name]: { command: 'node', args: [resolve(script), '--stdio'] } };
 }
 
 /** The URLs, plus an `mcpServers` block a user can paste into an MCP client's configuration. */
-export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, servers: readonly ToolsetServer[], stdio: Readonly<Record<string, StdioCommand>>): string {
+export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, servers: readonly ServerDefinition[], stdio: Readonly<Record<string, StdioCommand>>): string {
   const config: Record<string, unknown> = {};
   for (const mount of http.mounts) {
     config[mount.name] = {
@@ -125,7 +125,7 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, server
  * An app's whole `main`: builds its servers (the startup gate runs here) and serves them. A
  * contract violation or a bad setting is printed to stderr, without a stack, and exits 1.
  */
-export function startApp(build: () => ToolsetServer | readonly ToolsetServer[], options: RunServerOptions = {}): void {
+export function startApp(build: () => ServerDefinition | readonly ServerDefinition[], options: RunServerOptions = {}): void {
   Promise.resolve()
     .then(() => runServer(build(), options))
     .catch((error: NodeJS.ErrnoException) => {

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { ToolsetServer } from '../server/build-server';
+import type { ServerDefinition } from '../server/build-server';
 import { clientConfigs } from './client-config';
 import { html, SafeHtml } from './html';
 import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets';
@@ -7,7 +7,7 @@ import { schemaView, type JsonSchema } from './schema-view';
 
 /** One served server, as the page lists it. */
 export interface PageMount {
-  server: ToolsetServer;
+  server: ServerDefinition;
   /** Its MCP endpoint's path, e.g. `/mcp` or `/hello/mcp`. */
   path: string;
 }
@@ -75,7 +75,7 @@ ${resourceList(server)}
 </section>`;
 }
 
-function promptList({ catalog }: ToolsetServer): SafeHtml | false {
+function promptList({ catalog }: ServerDefinition): SafeHtml | false {
   const prompts = [...catalog.prompts.values()].map(({ descriptor }) => descriptor);
   if (prompts.length === 0) return false;
   const argumentsOf = (args: NonNullable<(typeof prompts)[number]['arguments']>) =>
@@ -83,7 +83,7 @@ function promptList({ catalog }: ToolsetServer): SafeHtml | false {
   return html`<h3>Prompts (${prompts.length})</h3><ul>${prompts.map((p) => html`<li><code>${p.name}</code>: ${p.description}${argumentsOf(p.arguments ?? [])}</li>`)}</ul>`;
 }
 
-function resourceList({ catalog }: ToolsetServer): SafeHtml | false {
+function resourceList({ catalog }: ServerDefinition): SafeHtml | false {
   const entries = [
     ...[...catalog.resources.values()].map(({ descriptor }) => ({ address: descriptor.uri, mimeType: descriptor.mimeType, description: descriptor.description })),
     ...catalog.templates.map(({ descriptor }) => ({ address: descriptor.uriTemplate, mimeType: descriptor.mimeType, description: descriptor.description })),

@@ -1,8 +1,8 @@
 import type { CreateMessageResult, LoggingLevel } from '@modelcontextprotocol/server';
 import { ToolError } from '../results/tool-error';
 import type { ClassType } from '../types/class-type';
-import { elicitationForm } from '../values/elicitation-form';
-import type { ClientInput, Elicitation, SampleRequest } from './client-input';
+import { elicitationForm } from '../compiled/elicitation-form';
+import type { ClientInput, Elicitation, SampleRequest } from './client-requests';
 import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
 import { credentialEnvironmentVariable } from './credential-env';

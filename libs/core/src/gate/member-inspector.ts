@@ -14,9 +14,9 @@ import type { ClassModelBuilder } from '../schema/class-model-builder';
 import { emitClass } from '../schema/schema-emitter';
 import type { ClassModel, TypeModel } from '../schema/type-model';
 import type { ClassType } from '../types/class-type';
-import { compileMaterializer } from '../values/args-materializer';
-import { lazyValidator } from '../values/lazy-validator';
-import { compileRuleCheck } from '../values/rule-check';
+import { compileMaterializer } from '../compiled/args-materializer';
+import { lazyValidator } from '../compiled/lazy-validator';
+import { compileRuleCheck } from '../compiled/rule-check';
 import type { CompiledArgs, CompiledToolset } from './tool-catalog';
 
 const NO_ARGS: CompiledArgs = { validator: lazyValidator({ type: 'object', properties: {}, additionalProperties: false } as never), completers: new Map() };

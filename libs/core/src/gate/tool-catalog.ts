@@ -1,13 +1,13 @@
 import type { ClassType } from '../types/class-type';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool, UriTemplate } from '@modelcontextprotocol/server';
 import type { Completer } from '../metadata/completer-metadata';
-import type { SchemaValidator } from '../values/lazy-validator';
+import type { SchemaValidator } from '../compiled/lazy-validator';
 import type { TSchema } from 'typebox';
 import type { ClassModel } from '../schema/type-model';
-import type { Materializer } from '../values/args-materializer';
-import type { Projector } from '../values/result-projector';
-import type { RuleCheck } from '../values/rule-check';
-import type { DroppedKeysFinder } from '../values/dropped-keys';
+import type { Materializer } from '../compiled/args-materializer';
+import type { Projector } from '../compiled/result-projector';
+import type { RuleCheck } from '../compiled/rule-check';
+import type { DroppedKeysFinder } from '../compiled/dropped-keys';
 
 /** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */
 export interface OutputArm {

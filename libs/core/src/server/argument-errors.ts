@@ -1,5 +1,5 @@
 import type { TLocalizedValidationError } from 'typebox/error';
-import type { SchemaValidator } from '../values/lazy-validator';
+import type { SchemaValidator } from '../compiled/lazy-validator';
 import { clip } from '../helpers/client-text';
 import { pointerKeys } from '../helpers/json-pointer';
 import { NAMED_KEYS, namedKeys } from './argument-limits';

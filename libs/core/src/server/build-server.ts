@@ -56,8 +56,11 @@ export interface ConnectionHandle {
   close(): Promise<void>;
 }
 
+/** @deprecated Renamed `ServerDefinition`: it is a compiled definition that makes servers, not a server. */
+export type ToolsetServer = ServerDefinition;
+
 /** A gated, compiled server definition: create SDK `Server`s from it as often as needed. */
-export interface ToolsetServer {
+export interface ServerDefinition {
   readonly name: string;
   readonly version: string;
   readonly catalog: ToolCatalog;
@@ -84,7 +87,7 @@ export interface ToolsetServer {
  * Runs the startup gate over `toolsets` and returns a factory of MCP servers that advertise the
  * reflected schemas and validate every result. Throws `ContractError` listing every violation.
  */
-export function buildServer(options: BuildServerOptions): ToolsetServer {
+export function buildServer(options: BuildServerOptions): ServerDefinition {
   const catalog = runContractGate(options.name, options.toolsets);
   const logger = options.logger ?? stderrLogger;
   const root = (options.container ?? globalContainer).createChildContainer();

@@ -9,7 +9,7 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ClientInput } from '../context/client-input';
+import type { ClientInput } from '../context/client-requests';
 import type { ProtocolEra, TransportKind } from '../context/request-context';
 import { ToolError } from '../results/tool-error';
 

@@ -10,7 +10,7 @@ import type { Logger } from './logger';
 import { LOGGER } from './logger-token';
 import { NO_REDACTION, redactingLogger, redactorFor, redactValue, type Redactor } from './redaction';
 import type { ToolsetInstantiator } from './tool-call';
-import type { ClientInput } from '../context/client-input';
+import type { ClientInput } from '../context/client-requests';
 import { clientInput } from './client-input';
 
 /** What the handlers of one SDK `Server` instance know about where its requests come from. */

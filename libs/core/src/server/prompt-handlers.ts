@@ -2,7 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ListPrompt
 import type { ToolCatalog } from '../gate/tool-catalog';
 import { clip } from '../helpers/client-text';
 import type { PromptMessage, PromptOutput } from '../wire/prompt-message';
-import { contentProblems } from '../values/content-check';
+import { contentProblems } from './content-check';
 import type { ExtraContent } from '../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';

@@ -5,7 +5,7 @@ import { UndeclaredCredentialError } from '../errors/undeclared-credential.error
 import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
 import { ResultWithContent, type ExtraContent } from '../wire/tool-content';
-import { contentProblems } from '../values/content-check';
+import { contentProblems } from './content-check';
 import { InputRequiredSignal } from './client-input';
 import { argumentProblems, describeResultErrors } from './argument-errors';
 import { checkArgumentLimits, type ArgumentLimits } from './argument-limits';

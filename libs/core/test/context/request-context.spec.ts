@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { inspect } from 'node:util';
 import { inject, injectable, Lifecycle, container as rootContainer } from 'tsyringe';
 import { IsOptional } from 'class-validator';
-import { buildServer, Field, RequestContext, Tool, ToolResult, Toolset, type ToolsetServer } from '../../src';
+import { buildServer, Field, RequestContext, Tool, ToolResult, Toolset, type ServerDefinition } from '../../src';
 import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
 
 class ContextResult extends ToolResult {
@@ -70,7 +70,7 @@ class ContextToolset {
   }
 }
 
-function serverWith(): ToolsetServer {
+function serverWith(): ServerDefinition {
   const container = rootContainer.createChildContainer();
   container.register(GREETING, { useValue: 'hello' });
   container.register(Counter, { useClass: Counter }, { lifecycle: Lifecycle.Singleton });

@@ -3,10 +3,10 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { InMemoryTransport, type McpRequestContext, type Server } from '@modelcontextprotocol/server';
 import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdio';
-import type { ConnectionOptions, ToolsetServer } from '../../src';
+import type { ConnectionOptions, ServerDefinition } from '../../src';
 
 /** The SDK v2 `Client`, pinned to the 2026-07-28 era, connected in memory to a server built by `buildServer`. */
-export async function connectClient(server: ToolsetServer, connection?: ConnectionOptions): Promise<Client> {
+export async function connectClient(server: ServerDefinition, connection?: ConnectionOptions): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide, connection);
   const client = new Client({ name: 'core-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
@@ -15,7 +15,7 @@ export async function connectClient(server: ToolsetServer, connection?: Connecti
 }
 
 /** The v1 `@modelcontextprotocol/sdk` `Client` (2025 era): it validates structuredContent with Ajv. */
-export async function connectLegacyClient(server: ToolsetServer, connection?: ConnectionOptions): Promise<LegacyClient> {
+export async function connectLegacyClient(server: ServerDefinition, connection?: ConnectionOptions): Promise<LegacyClient> {
   const [clientSide, serverSide] = LegacyInMemoryTransport.createLinkedPair();
   await server.connect(serverSide as never, connection);
   const client = new LegacyClient({ name: 'core-test-2025', version: '1.0.0' });

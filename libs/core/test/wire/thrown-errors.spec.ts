@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Field, RequestContext, Result, Tool, ToolError, ToolResult, Toolset, buildServer, type ToolsetServer } from '../../src';
+import { Field, RequestContext, Result, Tool, ToolError, ToolResult, Toolset, buildServer, type ServerDefinition } from '../../src';
 import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
 
 @Result({ description: 'Weather.' })
@@ -42,7 +42,7 @@ const eras = [
 ] as const;
 
 describe.each(eras)('thrown errors, with the %s', (_era, connect) => {
-  let server: ToolsetServer;
+  let server: ServerDefinition;
   let log: ReturnType<typeof recordingLogger>;
 
   beforeEach(() => {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { McpServer, Server } from '@modelcontextprotocol/server';
-import { buildServer, Field, Tool, ToolResult, Toolset, type ToolsetServer } from '@toolsets/core';
+import { buildServer, Field, Tool, ToolResult, Toolset, type ServerDefinition } from '@toolsets/core';
 import { z } from 'zod';
 
 /** The same trivial tool three ways: one string argument, a one-key result. */
@@ -23,7 +23,7 @@ class BenchHelloToolset {
   }
 }
 
-export function toolsetsHelloServer(): ToolsetServer {
+export function toolsetsHelloServer(): ServerDefinition {
   return buildServer({ name: 'bench', version: '1.0.0', toolsets: [BenchHelloToolset] });
 }
 

@@ -6,7 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { buildServer, type ClassType, type ToolsetServer } from '@toolsets/core';
+import { buildServer, type ClassType, type ServerDefinition } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
 import { fmt, judge, ratio, type ScenarioResult } from '../harness/report';
 import { median } from '../harness/stats';
@@ -44,7 +44,7 @@ function coldStart(script: string, entry: string, exports: string[]): ColdStart 
 export function coldStartProcess(entry: string, exportNames: string[]): void {
   const started = performance.now();
   // The library resolves @toolsets/core from the workspace, as this module does: one core, one metadata storage.
-  const module = require(entry) as Record<string, unknown> & { buildServers?: () => ToolsetServer | ToolsetServer[] };
+  const module = require(entry) as Record<string, unknown> & { buildServers?: () => ServerDefinition | ServerDefinition[] };
   const toolsets = exportNames.map((name) => module[name]) as ClassType[];
   const loaded = performance.now();
   // An app's servers.js builds its own servers; a library's exports are built into one.

@@ -21,12 +21,12 @@ describe('app generator', () => {
     expect(project.targets?.['serve']).toMatchObject({ dependsOn: ['build'], options: { command: 'node apps/back-office/dist/main.js' } });
     expect(project.targets?.['build']?.dependsOn).toEqual(['^build', 'typecheck']);
     expect(tree.read('apps/back-office/src/servers.ts', 'utf-8')).toBe(`import 'reflect-metadata';
-import { buildServer, type ToolsetServer } from '@toolsets/core';
+import { buildServer, type ServerDefinition } from '@toolsets/core';
 import { LibraryToolset } from '@toolsets/library';
 import { BillingToolset } from '@toolsets/billing';
 
 /** The app's server definitions; \`main.ts\` serves them, and the \`contract\` target checks them without listening. */
-export function buildServers(): ToolsetServer {
+export function buildServers(): ServerDefinition {
   return buildServer({ name: 'back-office', version: '0.1.0', toolsets: [LibraryToolset, BillingToolset] });
 }
 `);

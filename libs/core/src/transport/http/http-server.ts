@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { clip } from '../../helpers/client-text';
-import type { ToolsetServer } from '../../server/build-server';
+import type { ServerDefinition } from '../../server/build-server';
 import { stderrLogger, type Logger } from '../../server/logger';
 import { rateLimitedLogger } from '../../server/rate-limited-logger';
 import { BodyBudget } from '../guards/body-budget';
@@ -63,8 +63,8 @@ export interface HttpServerHandle {
  * index at `/`. Each request gets a fresh SDK `Server` from the precomputed definitions, so one
  * endpoint answers 2026-07-28 and 2025-era clients and replicas need no shared state.
  */
-export async function serveHttp(servers: ToolsetServer | readonly ToolsetServer[], options: HttpServeOptions = {}): Promise<HttpServerHandle> {
-  const list = Array.isArray(servers) ? servers : [servers as ToolsetServer];
+export async function serveHttp(servers: ServerDefinition | readonly ServerDefinition[], options: HttpServeOptions = {}): Promise<HttpServerHandle> {
+  const list = Array.isArray(servers) ? servers : [servers as ServerDefinition];
   const single = !Array.isArray(servers);
   const host = options.host ?? '127.0.0.1';
   const limits = resolveServingLimits(pickLimits(options));
@@ -135,7 +135,7 @@ function pickLimits(options: HttpServeOptions): Partial<ServingLimits> {
   return limits;
 }
 
-function createMounts(list: readonly ToolsetServer[], single: boolean, limits: ServingLimits, logger: Logger, sessions: boolean): Mount[] {
+function createMounts(list: readonly ServerDefinition[], single: boolean, limits: ServingLimits, logger: Logger, sessions: boolean): Mount[] {
   // The SDK's own errors can quote client input (a tool name, a header): cut it, and rate-limit the line.
   const onerror = (error: Error) => logger.warn('mcp request failed', { error: clip(error.message) });
   return list.map((server) => {

@@ -2,7 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { clip } from '../../helpers/client-text';
-import type { ToolsetServer } from '../../server/build-server';
+import type { ServerDefinition } from '../../server/build-server';
 import type { BodyBudget } from '../guards/body-budget';
 import { BodyAborted, BodyRefusal, readBody } from '../guards/body-reader';
 import type { CorsPolicy } from '../guards/cors-policy';
@@ -20,7 +20,7 @@ import type { MountInfo } from './http-server';
 import type { LegacySessions } from './sessions/legacy-sessions';
 
 export interface Mount {
-  server: ToolsetServer;
+  server: ServerDefinition;
   path: string;
   handler: McpHttpHandler;
   node: NodeMcpRequestHandler;
@@ -56,7 +56,7 @@ export class Router {
 
   constructor(
     mounts: readonly Mount[],
-    private readonly servers: readonly ToolsetServer[],
+    private readonly servers: readonly ServerDefinition[],
     private readonly describe: () => MountInfo[],
     private readonly requests: RequestTracker,
     private readonly budget: BodyBudget,
@@ -171,7 +171,7 @@ function webRequestHead(req: IncomingMessage): Request {
   return new Request('http://localhost/mcp', { method: req.method, headers });
 }
 
-function health(servers: readonly ToolsetServer[], draining: boolean) {
+function health(servers: readonly ServerDefinition[], draining: boolean) {
   return {
     status: draining ? 'draining' : 'ok',
     tools: servers.flatMap((server) => [...server.catalog.tools.keys()]),

@@ -1,6 +1,6 @@
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import { clip } from '../../helpers/client-text';
-import type { ConnectionHandle, ToolsetServer } from '../../server/build-server';
+import type { ConnectionHandle, ServerDefinition } from '../../server/build-server';
 import { LineStdioTransport } from './stdio-line-transport';
 import { argumentLimitsOf, resolveServingLimits, type ServingLimits } from '../serving-limits';
 
@@ -13,7 +13,7 @@ export interface StdioServeOptions extends Partial<Pick<ServingLimits, 'maxBodyB
  * framework logs to stderr. Credentials come from the environment (`x-demo-token` → `X_DEMO_TOKEN`).
  * A bad or oversized line is answered with a JSON-RPC error, and serving goes on.
  */
-export function serveStdio(server: ToolsetServer, options: StdioServeOptions = {}): ConnectionHandle {
+export function serveStdio(server: ServerDefinition, options: StdioServeOptions = {}): ConnectionHandle {
   const { environment = process.env, ...overrides } = options;
   const limits = resolveServingLimits(overrides);
   const transport = new LineStdioTransport(process.stdin, process.stdout, limits.maxBodyBytes, server.logger);

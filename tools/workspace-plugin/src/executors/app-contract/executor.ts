@@ -6,7 +6,7 @@ import type * as Core from '@toolsets/core';
 import { reportGate } from '../../utils/report-gate';
 import type { AppContractExecutorSchema } from './schema';
 
-type ServerList = Core.ToolsetServer | readonly Core.ToolsetServer[];
+type ServerList = Core.ServerDefinition | readonly Core.ServerDefinition[];
 
 /**
  * The contract target of an app: builds its server definitions (`buildServers()` from its built
@@ -34,7 +34,7 @@ export default async function appContractExecutor(options: AppContractExecutorSc
   }
   return reportGate(core, () => {
     const built = buildServers();
-    const servers = Array.isArray(built) ? built : [built as Core.ToolsetServer];
+    const servers = Array.isArray(built) ? built : [built as Core.ServerDefinition];
     return servers.map((server) => `server ${server.name}\n${core.describeCatalog(server.catalog).replace(/^/gm, '  ')}`).join('\n');
   });
 }

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type * as Core from '@toolsets/core';
 import { compareCatalogs } from '../../contract/compare-catalogs';
-import { countBySeverity, formatChanges } from '../../contract/contract-report';
+import { countBySeverity, formatChanges } from '../../contract/change-report';
 import { SNAPSHOT_FILE, parseSnapshot, serializeSnapshot, snapshotOf, type ToolEntry } from '../../contract/snapshot';
 import { checkVersion } from '../../contract/version-check';
 import { reportGate } from '../../utils/report-gate';

@@ -1,5 +1,5 @@
 import { change } from '../../src/contract/change';
-import { countBySeverity, formatChanges } from '../../src/contract/contract-report';
+import { countBySeverity, formatChanges } from '../../src/contract/change-report';
 
 describe('the contract report', () => {
   it('names the tool, the place, the rule, what it means and the fix, breaking first', () => {
