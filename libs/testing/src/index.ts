@@ -1,2 +1,3 @@
 export { connectToolset, type ConnectToolsetOptions, type ToolsetClient } from './connect-toolset';
 export { textOf } from './result-text';
+export { logMessage, startServerCommand, startServerProcess, type ServerProcess } from './server-process';

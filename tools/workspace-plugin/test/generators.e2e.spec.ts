@@ -1,29 +1,13 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { startServerProcess } from '@toolsets/testing';
 import { startPetstoreUpstream } from './support/petstore-upstream';
 import { copyWorkspace, nxIn } from './support/workspace-copy';
 import { documentedBlocks, normalised, specFile } from './support/readme-blocks';
-
-/** Waits for a server app's "serving over streamable HTTP" log line and returns its origin. */
-function servingOrigin(app: ChildProcess): Promise<string> {
-  return new Promise((resolve, reject) => {
-    let stderr = '';
-    const timer = setTimeout(() => reject(new Error(`the app did not start:\n${stderr}`)), 20_000);
-    app.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-      const line = stderr.split('\n').find((l) => l.includes('"serving over streamable HTTP"'));
-      if (line) {
-        clearTimeout(timer);
-        resolve(JSON.parse(line).origin);
-      }
-    });
-  });
-}
 
 type AnyClient = { listTools(): Promise<unknown>; callTool(params: { name: string; arguments: Record<string, unknown> }): Promise<Record<string, unknown>>; close(): Promise<void> };
 
@@ -121,12 +105,9 @@ describe('in a throwaway copy of the workspace', () => {
     expect(readFileSync(generated, 'utf-8')).toBe(original);
 
     const upstream = await startPetstoreUpstream();
-    const app = spawn(process.execPath, [join(copy, 'apps/petstore-server/dist/main.js')], {
-      env: { ...process.env, HOST: '127.0.0.1', PORT: '0', PETSTORE_BASE_URL: `${upstream.origin}/v2` },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const app = await startServerProcess(join(copy, 'apps/petstore-server/dist/main.js'), { PETSTORE_BASE_URL: `${upstream.origin}/v2` }, copy);
     try {
-      const origin = await servingOrigin(app);
+      const { origin } = app;
       for (const era of ['modern', 'legacy'] as const) {
         const client = await mcpClient(era, `${origin}/mcp`, { 'x-petstore-key': 'sk-e2e' });
         await client.listTools();
@@ -148,7 +129,7 @@ describe('in a throwaway copy of the workspace', () => {
       expect((await down.callTool({ name: 'get_pet_by_id', arguments: { petId: 7 } })).structuredContent).toMatchObject({ error: 'upstream_unavailable' });
       await down.close();
     } finally {
-      app.kill('SIGTERM');
+      await app.stop();
     }
   });
 

@@ -1,79 +1,19 @@
-import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
+import { startServerCommand as startCommand, type ServerProcess } from '@toolsets/testing';
+
+export { logMessage, type ServerProcess } from '@toolsets/testing';
 
 export const workspaceRoot = resolve(__dirname, '../../../..');
 
 /** The built entry point of an app (`nx build <app>` writes it to `apps/<app>/dist`). */
 export const appMain = (app: string) => resolve(workspaceRoot, 'apps', app, 'dist/main.js');
 
-export interface ServerProcess {
-  origin: string;
-  child: ChildProcess;
-  stdout(): string;
-  stderr(): string;
-  /** Resolves with the exit code. */
-  exited: Promise<number | null>;
-  /** Resolves once `count` lines of stderr equal `line` (or pass it); fails loudly, with the log's tail, at the deadline. */
-  stderrLines(line: string | ((line: string) => boolean), count?: number, deadlineMs?: number): Promise<void>;
-  stop(signal?: NodeJS.Signals): Promise<number | null>;
+/** `@toolsets/testing`'s startServerProcess, run from the workspace root. */
+export function startServerProcess(script: string, env: Record<string, string> = {}, cwd = workspaceRoot): Promise<ServerProcess> {
+  return startCommand([process.execPath, script], env, cwd);
 }
 
-/** A predicate for `stderrLines`: the app's JSON log line with this `message`. */
-export const logMessage = (message: string) => (line: string) => line.includes(`"message":${JSON.stringify(message)}`);
-
-/**
- * Starts a server script as its own process on a free loopback port and waits until its log line
- * says where it serves.
- */
-export async function startServerProcess(script: string, env: Record<string, string> = {}, cwd = workspaceRoot): Promise<ServerProcess> {
-  return startServerCommand([process.execPath, script], env, cwd);
-}
-
-/** The same for any command line (a Dockerfile's `CMD`, say): `[command, ...args]`. */
-export async function startServerCommand([command, ...args]: readonly string[], env: Record<string, string> = {}, cwd = workspaceRoot): Promise<ServerProcess> {
-  const script = [command, ...args].join(' ');
-  const child = spawn(command, args, {
-    cwd,
-    env: { ...process.env, HOST: '127.0.0.1', PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout!.on('data', (chunk) => (stdout += chunk));
-  const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
-  const origin = await new Promise<string>((found, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${script} did not start in time:\n${stderr}`)), 20_000);
-    child.stderr!.on('data', (chunk) => {
-      stderr += chunk;
-      const line = stderr.split('\n').find((l) => l.includes('"serving over streamable HTTP"'));
-      if (line) {
-        clearTimeout(timer);
-        found(JSON.parse(line).origin);
-      }
-    });
-    void exited.then((code) => {
-      clearTimeout(timer);
-      fail(new Error(`${script} exited with ${code} before serving:\n${stderr}`));
-    });
-  });
-  return {
-    origin,
-    child,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    exited,
-    async stderrLines(line, count = 1, deadlineMs = 20_000) {
-      const until = Date.now() + deadlineMs;
-      const matches = typeof line === 'string' ? (l: string) => l === line : line;
-      const seen = () => stderr.split('\n').filter(matches).length;
-      while (seen() < count) {
-        if (Date.now() > until) throw new Error(`saw ${seen()} of ${count} '${String(line)}' lines within ${deadlineMs} ms:\n${stderr.slice(-2000)}`);
-        await new Promise((done) => setTimeout(done, 10));
-      }
-    },
-    stop(signal = 'SIGTERM') {
-      if (child.exitCode === null) child.kill(signal);
-      return exited;
-    },
-  };
+/** The same for any command line (a Dockerfile's `CMD`, say), from the workspace root. */
+export function startServerCommand(command: readonly string[], env: Record<string, string> = {}, cwd = workspaceRoot): Promise<ServerProcess> {
+  return startCommand(command, env, cwd);
 }
