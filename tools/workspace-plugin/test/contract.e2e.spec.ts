@@ -39,13 +39,13 @@ describe('contract evolution, in a throwaway copy of the workspace', () => {
   });
   afterAll(() => rmSync(copy, { recursive: true, force: true }));
 
-  it('passes the committed snapshots as they are, printing what docs/evolving-contracts.md shows', () => {
+  it('passes the committed snapshots as they are, printing what docs/authoring-toolsets.md shows', () => {
     const { status, output } = contract('@toolsets/credential-demo');
     expect(status).toBe(0);
     expect(output).toContain('The catalog matches libs/toolsets/credential-demo/contract.json (version 0.1.0).');
     const hello = contract('@toolsets/hello');
     expect(hello.status).toBe(0);
-    const readme = readFileSync(join(copy, 'docs/evolving-contracts.md'), 'utf-8');
+    const readme = readFileSync(join(copy, 'docs/authoring-toolsets.md'), 'utf-8');
     const example = /```\n\$ npx nx run @toolsets\/hello:contract\n([\s\S]*?)```/.exec(readme)?.[1];
     expect(example?.trim()).toBeTruthy();
     expect(hello.output).toContain(example!.trim());

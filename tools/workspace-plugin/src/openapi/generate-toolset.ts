@@ -2,7 +2,8 @@ import { names } from '@nx/devkit';
 import { collectOperations, type OperationFilter } from './collect-operations';
 import { pascal, SchemaConverter } from './convert-schema';
 import { className, DtoEmitter, dtoImports } from './emit-dtos';
-import { loadDocument, type OpenApiDocument } from './load-document';
+import { apiModelOf, type ApiModel } from './api-model';
+import { loadDocument } from './load-document';
 import type { OperationModel, ParameterModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
 
@@ -30,9 +31,11 @@ export const generatedToolsetFile = (name: string) => `src/generated/${name}.too
  * stable order, stable names, no timestamps, so regenerating an unchanged document changes no byte.
  */
 export async function generateToolset(name: string, document: unknown, config: OpenApiConfig, source = 'openapi.json'): Promise<GeneratedToolset> {
-  const { document: api, schemaNames } = await loadDocument(document, source);
+  const { document: loaded, schemaNames } = await loadDocument(document, source);
+  // Read the document into models first; the emitting below never looks at raw OpenAPI.
+  const api = apiModelOf(loaded);
   const overrides = config.tools ?? {};
-  const operations = collectOperations(api, config)
+  const operations = collectOperations(loaded, config)
     .filter((op) => !(overrides[op.operationId ?? ''] ?? overrides[op.toolName])?.exclude)
     .map((op) => {
       const override = overrides[op.operationId ?? ''] ?? overrides[op.toolName];
@@ -79,7 +82,7 @@ export async function generateToolset(name: string, document: unknown, config: O
     `export const ${token} = Symbol.for('toolsets.openapi.${name}');`,
     '',
     `@registry([{ token: ${token}, useFactory: instanceCachingFactory(() => new OpenApiClient(settingsFromEnvironment(${JSON.stringify(name)}, ${settings}))) }])`,
-    `@Toolset({ name: ${JSON.stringify(name)}, description: ${JSON.stringify(describeApi(api))}${credential ? `, credentialHeaders: [${JSON.stringify(credential)}]` : ''} })`,
+    `@Toolset({ name: ${JSON.stringify(name)}, description: ${JSON.stringify(api.description)}${credential ? `, credentialHeaders: [${JSON.stringify(credential)}]` : ''} })`,
     `export class ${toolsetClass} {`,
     '  constructor(',
     '    private readonly context: RequestContext,',
@@ -168,26 +171,11 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
 `;
 }
 
-function describeApi(api: OpenApiDocument): string {
-  const title = api.info.title?.trim() || 'An HTTP API';
-  const summary = api.info.description?.trim().split('\n')[0];
-  return summary ? `${title}: ${summary}`.slice(0, 500) : title;
-}
-
 /** The document's default settings: its first server, and how the credential goes upstream. */
-function settingsLiteral(api: OpenApiDocument, credential: string | undefined): string {
-  const baseUrl = api.servers?.[0]?.url ?? 'http://localhost';
-  if (!credential) return objectLiteral({ baseUrl });
-  return objectLiteral({ baseUrl, credential: { header: credential, sendAs: upstreamScheme(api, credential) } });
-}
-
-/** An `apiKey` in a header goes under its own name; http bearer as Authorization; else under the MCP header's name. */
-function upstreamScheme(api: OpenApiDocument, credential: string): { in: 'header'; name: string } | { in: 'bearer' } {
-  const schemes = Object.values(api.components?.securitySchemes ?? {}) as { type?: string; in?: string; name?: string; scheme?: string }[];
-  const apiKey = schemes.find((s) => s.type === 'apiKey' && s.in === 'header' && s.name);
-  if (apiKey) return { in: 'header', name: apiKey.name! };
-  if (schemes.some((s) => s.type === 'http' && s.scheme?.toLowerCase() === 'bearer')) return { in: 'bearer' };
-  return { in: 'header', name: credential };
+function settingsLiteral(api: ApiModel, credential: string | undefined): string {
+  if (!credential) return objectLiteral({ baseUrl: api.baseUrl });
+  const sendAs = api.auth?.kind === 'api-key-header' ? { in: 'header', name: api.auth.name } : api.auth?.kind === 'bearer' ? { in: 'bearer' } : { in: 'header', name: credential };
+  return objectLiteral({ baseUrl: api.baseUrl, credential: { header: credential, sendAs } });
 }
 
 /** `{ readOnlyHint: true }`: an object as a person writes it in TypeScript. */

@@ -1,6 +1,7 @@
 import { formatFiles, installPackagesTask, joinPathFragments, logger, type GeneratorCallback, type Tree } from '@nx/devkit';
 import { parse } from '@readme/openapi-parser';
 import { isAbsolute, join } from 'node:path';
+import { upstreamAuthOf } from '../../openapi/api-model';
 import { generateToolset } from '../../openapi/generate-toolset';
 import { CONFIG_FILE, DOCUMENT_FILE, writeGeneratedSources, type LibraryConfig } from '../../openapi/library-files';
 import { OpenApiDocumentError } from '../../openapi/load-document';
@@ -61,16 +62,10 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
  */
 function credentialHeaderOf(options: OpenApiGeneratorSchema, document: unknown): { credentialHeader?: string } {
   if (options.credentialHeader) return { credentialHeader: options.credentialHeader.toLowerCase() };
-  const schemes = Object.values((document as { components?: { securitySchemes?: Record<string, unknown> } }).components?.securitySchemes ?? {}) as {
-    type?: string;
-    in?: string;
-    name?: string;
-    scheme?: string;
-  }[];
-  const apiKey = schemes.find((scheme) => scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name);
+  const auth = upstreamAuthOf(document);
   // Dashes, not underscores: proxies such as nginx drop headers with underscores by default.
-  if (apiKey) return { credentialHeader: apiKey.name!.toLowerCase().replace(/_/g, '-') };
-  if (schemes.some((scheme) => scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer')) return { credentialHeader: `x-${options.name}-token` };
+  if (auth?.kind === 'api-key-header') return { credentialHeader: auth.name.toLowerCase().replace(/_/g, '-') };
+  if (auth?.kind === 'bearer') return { credentialHeader: `x-${options.name}-token` };
   return {};
 }
 
