@@ -132,13 +132,13 @@ export class ConformanceToolset {
     throw new ToolError('intentional_error', 'This tool intentionally returns an error for testing');
   }
 
-  @Tool({ description: 'Asks the user for a username and an email (elicitation).', args: ElicitationArguments, returns: FixtureResult })
+  @Tool({ description: 'Asks the user for a username and an email (elicitation).', args: ElicitationArguments, returns: FixtureResult, elicits: [ContactForm] })
   async testElicitation(args: ElicitationArguments): Promise<FixtureResult> {
     const answer = await this.context.elicit(args.message, ContactForm);
     return { message: `User response: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}` };
   }
 
-  @Tool({ description: 'Asks the user a form with a default for every primitive type (SEP-1034).', returns: FixtureResult })
+  @Tool({ description: 'Asks the user a form with a default for every primitive type (SEP-1034).', returns: FixtureResult, elicits: [DefaultsForm] })
   async testElicitationSep1034Defaults(): Promise<FixtureResult> {
     const answer = await this.context.elicit('Please review the defaults.', DefaultsForm);
     return { message: `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}` };

@@ -1,4 +1,6 @@
-import { ClassModelBuilder } from '../schema/class-model-builder';
+import type { ContractViolation, ViolationSite } from '../errors/contract-violation';
+import { ElicitationFormError } from '../errors/elicitation-form.error';
+import type { ClassModelBuilder } from '../schema/class-model-builder';
 import { emitClass } from '../schema/schema-emitter';
 import type { ClassModel } from '../schema/type-model';
 import type { ClassType } from '../types/class-type';
@@ -18,24 +20,19 @@ export interface ElicitationForm {
   checkRules?: RuleCheck;
 }
 
-const forms = new WeakMap<ClassType, ElicitationForm>();
+const FLAT_KINDS = new Set(['string', 'number', 'integer', 'boolean', 'enum', 'date']);
 
 /**
- * The form for `cls`, built on first use and kept: a flat object of string, number, integer,
- * boolean and enum fields, as the protocol allows. A class that breaks the contract, or has a
- * nested or array field, throws a `ContractError` naming the property and the fix.
+ * The form for `cls`, compiled once by the startup gate: a flat object of string, number, integer,
+ * boolean and enum fields, as the protocol allows. What breaks that is reported as violations
+ * (through `models`, which reports the class's own), and nothing is returned.
  */
-export function elicitationForm(cls: ClassType): ElicitationForm {
-  let form = forms.get(cls);
-  if (form) return form;
-  const builder = new ClassModelBuilder();
-  const model = builder.build(cls, { path: cls.name }, 'args');
-  const notFlat = model?.fields.filter((field) => !['string', 'number', 'integer', 'boolean', 'enum', 'date'].includes(field.type.kind) || field.nullable) ?? [];
-  if (!model || notFlat.length > 0) {
-    const problems = builder.violations.map((violation) => violation.message);
-    for (const field of notFlat) problems.push(`'${field.name}' of '${cls.name}' is ${field.nullable ? 'nullable' : `a ${field.type.kind}`}; an elicitation form has only string, number, integer, boolean and enum fields. Fix: flatten it into such fields.`);
-    throw new Error(`The elicitation form '${cls.name}' cannot be sent:\n${problems.map((p) => `- ${p}`).join('\n')}`);
-  }
+export function compileElicitationForm(cls: ClassType, site: ViolationSite, models: ClassModelBuilder, report: (violation: ContractViolation) => void): ElicitationForm | undefined {
+  const model = models.build(cls, { ...site, path: cls.name }, 'args');
+  if (!model) return undefined;
+  const notFlat = model.fields.filter((field) => !FLAT_KINDS.has(field.type.kind) || field.nullable);
+  for (const field of notFlat) report(ElicitationFormError.notFlat(site, cls.name, field.name, field.nullable ? 'nullable' : `${/^[aeiou]/.test(field.type.kind) ? 'an' : 'a'} ${field.type.kind}`));
+  if (notFlat.length > 0) return undefined;
   const schema = emitClass(model, 'input') as unknown as { properties: Record<string, Record<string, unknown>>; required?: string[] };
   const properties = Object.fromEntries(
     Object.entries(JSON.parse(JSON.stringify(schema.properties)) as Record<string, Record<string, unknown>>).map(([name, property]) => [
@@ -43,14 +40,12 @@ export function elicitationForm(cls: ClassType): ElicitationForm {
       Object.fromEntries(Object.entries(property).filter(([key]) => FIELD_KEYWORDS.has(key))),
     ]),
   );
-  form = {
+  return {
     model,
     requestedSchema: { type: 'object', properties, ...(schema.required?.length && { required: [...schema.required] }) },
     validator: lazyValidator(emitClass(model, 'input')),
     materialize: compileMaterializer(model),
     checkRules: compileRuleCheck(model),
   };
-  forms.set(cls, form);
-  return form;
 }
 

@@ -1,10 +1,11 @@
 import type { CreateMessageResult, LoggingLevel } from '@modelcontextprotocol/server';
 import { ToolError } from '../results/tool-error';
 import type { ClassType } from '../types/class-type';
-import { elicitationForm } from '../compiled/elicitation-form';
+import type { ElicitationForm } from '../compiled/elicitation-form';
 import type { ClientInput, Elicitation, SampleRequest } from './client-requests';
 import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
+import { UndeclaredElicitationFormError } from '../errors/undeclared-elicitation-form.error';
 import { credentialEnvironmentVariable } from './credential-env';
 
 export type TransportKind = 'http' | 'stdio' | 'memory';
@@ -36,6 +37,8 @@ export interface RequestContextInit {
   sendLog?: (level: LoggingLevel, data: unknown) => Promise<void>;
   /** Elicitation and sampling, as this request's era and transport allow. */
   clientInput?: () => ClientInput;
+  /** The forms the tool declares in `elicits`, compiled by the gate. */
+  elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>;
 }
 
 /**
@@ -109,14 +112,16 @@ export class RequestContext {
 
   /**
    * Asks the user for input described by a DTO class (flat: string, number, integer, boolean and
-   * enum fields) and returns it filled in and checked like tool arguments, or the user's decline or
+   * enum fields) that the tool lists in `@Tool({ elicits: [...] })`, where the startup gate checked
+   * it; asking for one it does not list throws `UndeclaredElicitationFormError`. Returns it filled in and checked like tool arguments, or the user's decline or
    * cancel. 2026-07-28 clients answer through an `input_required` round trip, which runs the tool
    * again from the start with the answer (keep what comes before `elicit` free of side effects);
    * 2025-era clients over stdio answer a server-to-client request. A client that cannot answer (no
    * elicitation capability; a 2025-era client over stateless HTTP) gets an isError result saying why.
    */
   async elicit<T extends object>(message: string, form: ClassType<T>): Promise<Elicitation<T>> {
-    const compiled = elicitationForm(form);
+    const compiled = this.#init.elicitationForms?.get(form);
+    if (!compiled) throw new UndeclaredElicitationFormError(this.toolset, this.tool, form.name);
     const answer = await this.requireInput().elicit({ message, requestedSchema: compiled.requestedSchema });
     if (answer.action !== 'accept') return { action: answer.action };
     const content = answer.content ?? {};

@@ -22,6 +22,12 @@ export interface ToolOptions<R extends ToolReturns, A extends ClassType | undefi
   /** The result class, or `[ResultClass, ToolError]` when the tool can fail in a structured way. */
   returns: R;
   annotations?: ToolAnnotations;
+  /**
+   * The form classes this tool may ask the user to fill with `context.elicit(message, Form)`. The
+   * startup gate checks each (a flat object of string, number, integer, boolean and enum fields)
+   * and compiles it once; asking for a form not listed here fails the call, saying to list it.
+   */
+  elicits?: readonly ClassType[];
 }
 
 /** The method shape a `@Tool` accepts: `tsc` rejects a return type outside the declared arm(s). */

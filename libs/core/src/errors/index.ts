@@ -33,3 +33,5 @@ export { InvalidResourceUriError } from './invalid-resource-uri.error';
 export { InvalidUriTemplateError } from './invalid-uri-template.error';
 export { DuplicateMemberError } from './duplicate-member.error';
 export { InvalidInputSchemaError } from './invalid-input-schema.error';
+export { ElicitationFormError } from './elicitation-form.error';
+export { UndeclaredElicitationFormError } from './undeclared-elicitation-form.error';

@@ -36,6 +36,8 @@ import { InvalidInputSchemaError } from '../errors/invalid-input-schema.error';
 import { MemberInspector } from './member-inspector';
 import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate, CompiledTool, CompiledToolset, OutputArm, ToolCatalog } from './tool-catalog';
 import { unescapeKey } from '../helpers/json-pointer';
+import { ElicitationFormError } from '../errors/elicitation-form.error';
+import { compileElicitationForm, type ElicitationForm } from '../compiled/elicitation-form';
 
 const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProperties: false } as TSchema;
 
@@ -131,6 +133,7 @@ class ContractGate {
     const arms = this.inspectReturns(site, tool);
     const args = this.inspectArgs(site, toolset, options.args);
     const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
+    const elicitationForms = this.inspectForms(site, options.elicits);
     if (this.violations.length > before || !arms || args === null) return undefined;
 
     const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : NO_ARGS_SCHEMA);
@@ -160,7 +163,22 @@ class ContractGate {
       checkArgRules: args ? compileRuleCheck(args) : undefined,
       ok,
       error,
+      ...(elicitationForms.size > 0 && { elicitationForms }),
     };
+  }
+
+  /** Each form listed in `elicits`, checked and compiled; what breaks a form is reported. */
+  private inspectForms(site: ViolationSite, listed: readonly unknown[] | undefined): Map<ClassType, ElicitationForm> {
+    const forms = new Map<ClassType, ElicitationForm>();
+    for (const form of listed ?? []) {
+      if (typeof form !== 'function') {
+        this.report(ElicitationFormError.notAClass(site, describeValue(form)));
+        continue;
+      }
+      const compiled = compileElicitationForm(form as ClassType, site, this.models, (violation) => this.report(violation));
+      if (compiled) forms.set(form as ClassType, compiled);
+    }
+    return forms;
   }
 
   /** A tool's name follows MCP's pattern, and its description says something. */

@@ -8,6 +8,7 @@ import type { Materializer } from '../compiled/args-materializer';
 import type { Projector } from '../compiled/result-projector';
 import type { RuleCheck } from '../compiled/rule-check';
 import type { DroppedKeysFinder } from '../compiled/dropped-keys';
+import type { ElicitationForm } from '../compiled/elicitation-form';
 
 /** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */
 export interface OutputArm {
@@ -38,6 +39,8 @@ export interface CompiledTool {
   ok: OutputArm;
   /** Present when the tool is declared `returns: [XResult, ToolError]`. */
   error?: OutputArm;
+  /** The forms the tool declares in `elicits`, compiled: the only ones its `context.elicit` may ask for. */
+  elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>;
 }
 
 /** A prompt's or resource template's arguments, compiled once: check, build the DTO, complete. */

@@ -17,6 +17,7 @@ export interface ToolOptionsRecord {
   inputSchema?: unknown;
   returns?: unknown;
   annotations?: ToolAnnotations;
+  elicits?: readonly unknown[];
 }
 
 export interface ToolMetadata {

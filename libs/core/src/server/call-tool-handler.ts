@@ -22,7 +22,7 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
     if (!tool) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${clip(request.params.name)}'. ${definition.availableTools}`);
     }
-    const { instantiate, logger } = memberScope(definition, site, server, ctx, tool.toolset, tool.name);
+    const { instantiate, logger } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
     let result: CallToolResult;
     try {
       result = await runToolCall(tool, request.params.arguments, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });

@@ -12,6 +12,7 @@ import { NO_REDACTION, redactingLogger, redactorFor, redactValue, type Redactor 
 import type { ToolsetInstantiator } from './tool-call';
 import type { ClientInput } from '../context/client-requests';
 import { clientInput } from './client-input';
+import type { ElicitationForm } from '../compiled/elicitation-form';
 
 /** What the handlers of one SDK `Server` instance know about where its requests come from. */
 export interface CallSite {
@@ -42,7 +43,15 @@ export interface MemberScope {
  * The scope of one request into `toolset`'s member `member`: a toolset instance made for it (in a
  * child container holding its RequestContext), and a logger that cannot show its credentials.
  */
-export function memberScope(definition: ServingDefinition, site: CallSite, server: Server, ctx: ServerContext, toolset: CompiledToolset, member: string): MemberScope {
+export function memberScope(
+  definition: ServingDefinition,
+  site: CallSite,
+  server: Server,
+  ctx: ServerContext,
+  toolset: CompiledToolset,
+  member: string,
+  elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>,
+): MemberScope {
   const headers = ctx.http?.req ? headersOf(ctx.http.req.headers) : site.headers;
   const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
   const redact = redactorOf(toolset, transport, headers, site.environment);
@@ -55,7 +64,7 @@ export function memberScope(definition: ServingDefinition, site: CallSite, serve
       : () => {
           const scope = definition.root.createChildContainer();
           const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment } as const;
-          scope.register(RequestContext, { useValue: contextFor(toolset, member, ctx, server, where, logger, redact) });
+          scope.register(RequestContext, { useValue: contextFor(toolset, member, ctx, server, where, logger, redact, elicitationForms) });
           if (logger !== definition.logger) scope.register(LOGGER, { useValue: logger });
           return scope.resolve(cls);
         };
@@ -100,6 +109,7 @@ function contextFor(
   where: { transport: TransportKind; era: ProtocolEra; headers: HeaderSource; environment?: CallSite['environment'] },
   logger: Logger,
   redact: Redactor,
+  elicitationForms: ReadonlyMap<ClassType, ElicitationForm> | undefined,
 ): RequestContext {
   const progressToken = ctx.mcpReq._meta?.progressToken;
   let input: ClientInput | undefined;
@@ -119,6 +129,7 @@ function contextFor(
               params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
             }),
     clientInput: () => (input ??= clientInput(ctx, server, where.era, where.transport)),
+    elicitationForms,
     sendLog: (level, data) => {
       const clean = redactValue(data, redact);
       logger[SERVER_LOG_LEVEL[level]]('tool log', { toolset: toolset.name, tool: member, level, data: clean });

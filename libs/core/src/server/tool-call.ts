@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
+import { UndeclaredElicitationFormError } from '../errors/undeclared-elicitation-form.error';
 import type { CompiledTool } from '../gate/tool-catalog';
 import { isToolError } from '../results/is-tool-error';
 import { ResultWithContent, type ExtraContent } from '../wire/tool-content';
@@ -88,6 +89,10 @@ function thrownResult(tool: CompiledTool, error: unknown, logger: Logger, warnDr
   }
   if (error instanceof UndeclaredCredentialError) {
     logger.error('tool read a credential its toolset does not declare', { tool: tool.name, error: error.message });
+    return textError(error.message);
+  }
+  if (error instanceof UndeclaredElicitationFormError) {
+    logger.error('tool asked for an elicitation form it does not declare', { tool: tool.name, error: error.message });
     return textError(error.message);
   }
   const correlationId = randomUUID();

@@ -4,9 +4,9 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { CreateMessageRequestSchema, ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
-import { IsIn, Max, Min } from 'class-validator';
-import { Field, RequestContext, Result, Tool, ToolResult, Toolset, buildServer } from '../../src';
-import { recordingLogger } from '../support/connect';
+import { IsIn, IsOptional, Max, Min } from 'class-validator';
+import { ContractError, Field, RequestContext, Result, Tool, ToolResult, Toolset, buildServer } from '../../src';
+import { connectClient, recordingLogger } from '../support/connect';
 
 class TableForm {
   @Field({ description: 'How many people.' })
@@ -33,7 +33,7 @@ let runs = 0;
 class RestaurantToolset {
   constructor(private readonly context: RequestContext) {}
 
-  @Tool({ description: 'Book a table, asking the user for the details.', returns: BookingResult })
+  @Tool({ description: 'Book a table, asking the user for the details.', returns: BookingResult, elicits: [TableForm] })
   async book(): Promise<BookingResult> {
     runs++;
     const answer = await this.context.elicit('How many guests, and where?', TableForm);
@@ -42,7 +42,7 @@ class RestaurantToolset {
     return { message: `Booked ${form.guests} ${form.seating} (${form instanceof TableForm ? 'a TableForm' : 'a plain object'}).` };
   }
 
-  @Tool({ description: 'Book, then ask whether to add a reminder.', returns: BookingResult })
+  @Tool({ description: 'Book, then ask whether to add a reminder.', returns: BookingResult, elicits: [TableForm, ReminderForm] })
   async bookWithReminder(): Promise<BookingResult> {
     const table = await this.context.elicit('How many guests, and where?', TableForm);
     const reminder = await this.context.elicit('Remind you the day before?', ReminderForm);
@@ -165,6 +165,58 @@ describe('RequestContext.elicit and sample', () => {
     const { client } = await legacyClient(undefined);
     const result = await client.callTool({ name: 'book', arguments: {} });
     expect(result).toMatchObject({ isError: true, content: [{ type: 'text', text: expect.stringContaining('elicitation_unavailable: This tool needs to ask the user a question (elicitation), which this client does not support') }] });
+    await client.close();
+  });
+});
+
+describe('elicitation forms, declared on the tool', () => {
+  class Address {
+    @Field()
+    street!: string;
+  }
+
+  class NestedForm {
+    @Field(() => Address)
+    address!: Address;
+
+    @Field(() => String, { nullable: true })
+    @IsOptional()
+    note?: string | null;
+  }
+
+  it('are checked at startup: a form that is not flat stops the server, naming each field and the fix', () => {
+    @Toolset({ name: 'forms', description: 'Forms.' })
+    class FormsToolset {
+      @Tool({ description: 'Asks for an address.', returns: BookingResult, elicits: [NestedForm] })
+      ask(): BookingResult {
+        return { message: 'never called' };
+      }
+    }
+    const build = () => buildServer({ name: 'forms', version: '1', toolsets: [FormsToolset], logger: recordingLogger().logger });
+    expect(build).toThrow(ContractError);
+    expect(build).toThrow("[toolset 'forms' > tool 'ask' > NestedForm.address] 'address' of the elicitation form 'NestedForm' is an object; a form has only string, number, integer, boolean and enum fields. Fix: flatten it into such fields");
+    expect(build).toThrow("'note' of the elicitation form 'NestedForm' is nullable");
+  });
+
+  it('are the only ones a call may ask for: another fails the call, saying to declare it', async () => {
+    @Toolset({ name: 'forgetful', description: 'Forgets to declare.' })
+    class ForgetfulToolset {
+      constructor(private readonly context: RequestContext) {}
+
+      @Tool({ description: 'Asks for a form it does not list.', returns: BookingResult, elicits: [TableForm] })
+      async ask(): Promise<BookingResult> {
+        await this.context.elicit('Remind you?', ReminderForm);
+        return { message: 'asked' };
+      }
+    }
+    const { logger, lines } = recordingLogger();
+    const client = await connectClient(buildServer({ name: 'forgetful', version: '1', toolsets: [ForgetfulToolset], logger }));
+    const result = await client.callTool({ name: 'ask', arguments: {} });
+    expect(result).toMatchObject({
+      isError: true,
+      content: [{ type: 'text', text: "The tool 'ask' of toolset 'forgetful' asked the user to fill 'ReminderForm', which it does not declare. Add it to the tool's options, @Tool({ ..., elicits: [ReminderForm] }), so the startup gate checks it." }],
+    });
+    expect(lines.some((line) => line.message === 'tool asked for an elicitation form it does not declare')).toBe(true);
     await client.close();
   });
 });
