@@ -158,11 +158,14 @@ export class LegacySessions {
 
 /** Whether a message (or batch) is nothing but the `notifications/initialized` that follows `initialize`. */
 function isOnlyInitialized(parsed: unknown): boolean {
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
-  return messages.every((message) => (message as { method?: unknown } | null)?.method === 'notifications/initialized');
+  return methodsOf(parsed).every((method) => method === 'notifications/initialized');
 }
 
 function isInitialize(parsed: unknown): boolean {
-  const messages = Array.isArray(parsed) ? parsed : [parsed];
-  return messages.some((message) => (message as { method?: unknown } | null)?.method === 'initialize');
+  return methodsOf(parsed).includes('initialize');
+}
+
+/** The `method` of each message of a parsed body, one message or a batch. */
+function methodsOf(parsed: unknown): unknown[] {
+  return (Array.isArray(parsed) ? parsed : [parsed]).map((message) => (message as { method?: unknown } | null)?.method);
 }
