@@ -314,7 +314,17 @@ function refsOf(value: unknown): string[] {
 /** A tool's output schema: its result arm alone, or both arms as `anyOf` under the result's title. */
 function outputSchemaOf(okModel: ClassModel, ok: OutputArm, error: OutputArm | undefined): unknown {
   if (!error) return ok.schema;
-  return { type: 'object', title: okModel.name, ...optional('description', okModel.description), anyOf: [ok.schema, error.schema] };
+  // Each arm's `$defs` move up to the root, where the arms' local `$ref`s (`#/$defs/...`) now point.
+  const { $defs: okDefs, ...okArm } = ok.schema as { $defs?: Record<string, unknown> };
+  const { $defs: errorDefs, ...errorArm } = error.schema as { $defs?: Record<string, unknown> };
+  const defs = { ...errorDefs, ...okDefs };
+  return {
+    type: 'object',
+    title: okModel.name,
+    ...optional('description', okModel.description),
+    anyOf: [okArm, errorArm],
+    ...(Object.keys(defs).length > 0 && { $defs: defs }),
+  };
 }
 
 /** `{ [key]: value }` when the value is set, else nothing to spread. */

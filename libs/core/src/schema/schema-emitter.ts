@@ -7,11 +7,61 @@ import type { ClassModel, FieldModel, TypeModel } from './type-model';
  */
 export type SchemaDirection = 'output' | 'input';
 
+/** How one schema is being emitted: its direction, and the classes it shares through `$defs`. */
+interface Emission {
+  direction: SchemaDirection;
+  /** Classes referenced from two or more places, by their `$defs` key. */
+  shared: ReadonlyMap<ClassModel, string>;
+}
+
+/**
+ * A class's schema. A class referenced from more than one place in it (an `Address` as both `from`
+ * and `to`, a `User` in every item of an API's answers) is written once under `$defs` and referred
+ * to with a local `$ref`, so the schema grows with its distinct classes, not with its paths; a class
+ * used once stays inline, where a reader expects it.
+ */
 export function emitClass(model: ClassModel, direction: SchemaDirection, options: Record<string, unknown> = {}): TSchema {
+  const shared = sharedClasses(model);
+  const emission: Emission = { direction, shared };
+  const root = emitClassBody(model, emission, options);
+  if (shared.size === 0) return root;
+  const defs: Record<string, TSchema> = {};
+  for (const [sharedModel, key] of shared) defs[key] = emitClassBody(sharedModel, emission);
+  return { ...root, $defs: defs } as TSchema;
+}
+
+/** The classes a class's schema reaches from two or more places, in the order first met, keyed by a unique name. */
+function sharedClasses(root: ClassModel): Map<ClassModel, string> {
+  const sites = new Map<ClassModel, number>();
+  const walk = (type: TypeModel): void => {
+    if (type.kind === 'array') walk(type.items);
+    else if (type.kind === 'union') type.arms.forEach(walk);
+    else if (type.kind === 'object') {
+      const seen = sites.get(type.model) ?? 0;
+      sites.set(type.model, seen + 1);
+      // Each class's own fields are walked once: counting stays linear however often it is reached.
+      if (seen === 0) type.model.fields.forEach((field) => walk(field.type));
+    }
+  };
+  root.fields.forEach((field) => walk(field.type));
+  const shared = new Map<ClassModel, string>();
+  const taken = new Set<string>();
+  for (const [model, count] of sites) {
+    if (count < 2) continue;
+    let key = model.name.replace(/[^A-Za-z0-9_.-]/g, '_') || 'Class';
+    for (let n = 2; taken.has(key); n++) key = `${model.name}_${n}`;
+    taken.add(key);
+    shared.set(model, key);
+  }
+  return shared;
+}
+
+function emitClassBody(model: ClassModel, emission: Emission, options: Record<string, unknown> = {}): TSchema {
+  const { direction } = emission;
   const defaults = direction === 'input' ? readDefaults(model) : undefined;
   const properties: Record<string, TSchema> = {};
   for (const field of model.fields) {
-    const schema = emitField(field, direction, defaults?.[field.name]);
+    const schema = emitField(field, emission, defaults?.[field.name]);
     properties[field.name] = field.optional ? Type.Optional(schema) : schema;
   }
   return Type.Object(properties, {
@@ -22,7 +72,7 @@ export function emitClass(model: ClassModel, direction: SchemaDirection, options
   });
 }
 
-function emitField(field: FieldModel, direction: SchemaDirection, defaultValue: unknown): TSchema {
+function emitField(field: FieldModel, emission: Emission, defaultValue: unknown): TSchema {
   const annotations = {
     ...(field.description !== undefined && { description: field.description }),
     ...(field.examples !== undefined && { examples: field.examples }),
@@ -30,14 +80,14 @@ function emitField(field: FieldModel, direction: SchemaDirection, defaultValue: 
     ...(defaultValue !== undefined && { default: defaultValue }),
   };
   if (field.nullable) {
-    const value = field.type.kind === 'array' ? Type.Array(emitType(field.type.items, direction, field.keywords.items), field.keywords.value) : emitType(field.type, direction, field.keywords.value);
+    const value = field.type.kind === 'array' ? Type.Array(emitIn(field.type.items, emission, field.keywords.items), field.keywords.value) : emitIn(field.type, emission, field.keywords.value);
     return Type.Union([value, Type.Null()], annotations);
   }
   if (field.type.kind === 'array') {
-    const items = emitType(field.type.items, direction, field.keywords.items);
+    const items = emitIn(field.type.items, emission, field.keywords.items);
     return Type.Array(items, { ...field.keywords.value, ...annotations });
   }
-  return emitType(field.type, direction, { ...field.keywords.value, ...annotations });
+  return emitIn(field.type, emission, { ...field.keywords.value, ...annotations });
 }
 
 /** The schema of each kind that has no parts of its own. */
@@ -50,7 +100,14 @@ const SCALARS: Record<string, (options: Record<string, unknown>) => TSchema> = {
   'json-object': (options) => Type.Unsafe({ type: 'object', ...options }),
 };
 
+/** A type's schema on its own (a union's arm, say): any class in it is emitted as a root, with its own `$defs`. */
 export function emitType(type: TypeModel, direction: SchemaDirection, options: Record<string, unknown> = {}): TSchema {
+  if (type.kind === 'object') return emitClass(type.model, direction, options);
+  // Anything else is written inline whole: always correct, and only union arms take this path.
+  return emitIn(type, { direction, shared: new Map() }, options);
+}
+
+function emitIn(type: TypeModel, emission: Emission, options: Record<string, unknown> = {}): TSchema {
   if (Object.hasOwn(SCALARS, type.kind)) return SCALARS[type.kind]!(options);
   switch (type.kind) {
     case 'enum': {
@@ -58,13 +115,16 @@ export function emitType(type: TypeModel, direction: SchemaDirection, options: R
       const jsonType = types.size === 1 ? (types.has('string') ? 'string' : 'number') : undefined;
       return Type.Unsafe({ ...(jsonType && { type: jsonType }), enum: [...type.values], ...options });
     }
-    case 'object':
-      return emitClass(type.model, direction, options);
+    case 'object': {
+      const key = emission.shared.get(type.model);
+      if (key !== undefined) return Type.Unsafe({ $ref: `#/$defs/${key}`, ...options });
+      return emitClassBody(type.model, emission, options);
+    }
     case 'array':
-      return Type.Array(emitType(type.items, direction), options);
+      return Type.Array(emitIn(type.items, emission), options);
     case 'union':
       return Type.Union(
-        type.arms.map((arm) => emitType(arm, direction)),
+        type.arms.map((arm) => emitIn(arm, emission)),
         options,
       );
     case 'schema':

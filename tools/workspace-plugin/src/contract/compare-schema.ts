@@ -14,12 +14,16 @@ const UPPER_BOUNDS = ['maximum', 'exclusiveMaximum', 'maxLength', 'maxItems'] as
 /** Added or changed, these may refuse values the old schema took; removed, they refuse none. */
 const EXACT_LIMITS = ['pattern', 'format'] as const;
 const STRUCTURE = ['type', 'enum', 'properties', 'required', 'items', 'anyOf', 'uniqueItems', 'additionalProperties'] as const;
-const KNOWN = new Set<string>([...ANNOTATIONS, ...LOWER_BOUNDS, ...UPPER_BOUNDS, ...EXACT_LIMITS, ...STRUCTURE]);
+/** `$defs` and `$ref` are how a schema shares a class; they are followed, not compared as keywords. */
+const KNOWN = new Set<string>([...ANNOTATIONS, ...LOWER_BOUNDS, ...UPPER_BOUNDS, ...EXACT_LIMITS, ...STRUCTURE, '$defs', '$ref']);
 
 interface Scope {
   tool: string;
   direction: Direction;
   changes: Change[];
+  roots: { before: JsonSchema; after: JsonSchema };
+  /** Pairs of shared classes (`$ref` before|after) already compared: each is reported once, at its first path. */
+  comparedRefs: Set<string>;
 }
 
 interface Arm {
@@ -40,22 +44,44 @@ interface Node {
  * arrays, unions (matched by title) and nullable types, recursively.
  */
 export function compareSchemas(tool: string, direction: Direction, before: JsonSchema, after: JsonSchema): Change[] {
-  const scope: Scope = { tool, direction, changes: [] };
+  const scope: Scope = { tool, direction, changes: [], roots: { before, after }, comparedRefs: new Set() };
   compareNode(scope, before, after, '');
   return scope.changes;
 }
 
 function compareNode(scope: Scope, before: JsonSchema, after: JsonSchema, path: string): void {
-  const was = normalize(before, path);
-  const now = normalize(after, path);
+  const old = followRef(scope.roots.before, before);
+  const current = followRef(scope.roots.after, after);
+  if (old.ref !== undefined && current.ref !== undefined) {
+    const pair = `${old.ref}|${current.ref}`;
+    if (scope.comparedRefs.has(pair)) return;
+    scope.comparedRefs.add(pair);
+  }
+  const was = normalize(scope.roots.before, old.schema, path);
+  const now = normalize(scope.roots.after, current.schema, path);
   if (!was.nullable && now.nullable) report(scope, path, ['input-null-accepted', 'output-became-nullable'], 'became nullable');
   if (was.nullable && !now.nullable) report(scope, path, ['input-null-refused', 'output-no-longer-nullable'], 'no longer nullable');
   if (was.arms || now.arms) compareUnion(scope, was, now, path);
   else compareSingle(scope, was.schema, now.schema, path);
 }
 
+/** A local `$ref` (`#/$defs/Address`) replaced by what it points to, its sibling annotations kept; the ref is returned too. */
+function followRef(root: JsonSchema, schema: JsonSchema): { schema: JsonSchema; ref?: string } {
+  let current = schema;
+  let ref: string | undefined;
+  for (let hops = 0; typeof current['$ref'] === 'string' && hops < 32; hops++) {
+    ref = current['$ref'] as string;
+    const key = /^#\/\$defs\/(.+)$/.exec(ref)?.[1];
+    const target = key === undefined ? undefined : ((root['$defs'] ?? {}) as Record<string, JsonSchema>)[decodeURIComponent(key)];
+    if (target === undefined) return { schema: current, ref };
+    const { $ref: _ref, ...siblings } = current;
+    current = { ...target, ...siblings };
+  }
+  return { schema: current, ref };
+}
+
 /** The framework writes `T | null` as `anyOf: [T, { type: 'null' }]` with the annotations on the union. */
-function normalize(schema: JsonSchema, path: string): Node {
+function normalize(root: JsonSchema, schema: JsonSchema, path: string): Node {
   let nullable = false;
   let own = schema;
   if (Array.isArray(own['type']) && own['type'].includes('null')) {
@@ -67,7 +93,8 @@ function normalize(schema: JsonSchema, path: string): Node {
   const arms: Arm[] = [];
   (own['anyOf'] as JsonSchema[]).forEach((arm, index) => {
     if (arm['type'] === 'null') nullable = true;
-    else arms.push({ schema: arm, path: pointer(path, 'anyOf', index) });
+    // An arm that is a shared class is matched by what it points to (its title), so it is followed here.
+    else arms.push({ schema: followRef(root, arm).schema, path: pointer(path, 'anyOf', index) });
   });
   const { anyOf: _anyOf, ...wrapper } = own;
   if (arms.length === 1) return { schema: { ...arms[0].schema, ...wrapper }, nullable };

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { JsonSchema } from './compare-schema';
 
 /** One tool as `tools/list` serves it. */
@@ -37,8 +38,58 @@ export function snapshotOf(version: string, tools: readonly ToolEntry[]): Contra
   return { version, tools: sorted.map((tool) => ordered(tool, TOOL_ORDER, (key, value) => (key === 'inputSchema' || key === 'outputSchema' ? canonicalSchema(value) : value)) as ToolEntry) };
 }
 
+/**
+ * The file's text. A schema that occurs more than once in the catalog (a tool's whole input or
+ * output schema, or a class under a schema's `$defs`) is written once in a `shared` table, keyed by
+ * the hash of its content, and each use holds `{ "$shared": "<hash>" }`: the file grows with the
+ * distinct schemas, not with the tools (a generated API's list and watch operations share their
+ * answers). A schema used once stays where it is used, so a small catalog reads as it is served.
+ */
 export function serializeSnapshot(snapshot: ContractSnapshot): string {
-  return `${JSON.stringify(snapshot, null, 2)}\n`;
+  const shared: Record<string, JsonSchema> = {};
+  const defCounts = countBy(snapshot.tools.flatMap((tool) => schemasOf(tool).flatMap((schema) => Object.values(defsOf(schema)))));
+  const withSharedDefs = snapshot.tools.map((tool) =>
+    mapSchemas(tool, (schema) => {
+      const defs = defsOf(schema);
+      if (Object.keys(defs).length === 0) return schema;
+      return { ...schema, $defs: Object.fromEntries(Object.entries(defs).map(([name, def]) => [name, intern(def, defCounts, shared)])) };
+    }),
+  );
+  const schemaCounts = countBy(withSharedDefs.flatMap(schemasOf));
+  const tools = withSharedDefs.map((tool) => mapSchemas(tool, (schema) => intern(schema, schemaCounts, shared)));
+  const table = Object.fromEntries(Object.keys(shared).sort().map((hash) => [hash, shared[hash]]));
+  return `${JSON.stringify({ version: snapshot.version, tools, ...(Object.keys(table).length > 0 && { shared: table }) }, null, 2)}\n`;
+}
+
+/** A schema's stand-in when it occurs more than once: `{ "$shared": "<hash>" }`, its content put in the table. */
+function intern(schema: JsonSchema, counts: ReadonlyMap<string, number>, shared: Record<string, JsonSchema>): JsonSchema {
+  const text = JSON.stringify(schema);
+  if ((counts.get(text) ?? 0) < 2) return schema;
+  const hash = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  shared[hash] = schema;
+  return { $shared: hash };
+}
+
+function countBy(schemas: readonly JsonSchema[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const schema of schemas) {
+    const text = JSON.stringify(schema);
+    counts.set(text, (counts.get(text) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function schemasOf(tool: ToolEntry): JsonSchema[] {
+  return [tool.inputSchema, ...(tool.outputSchema ? [tool.outputSchema] : [])];
+}
+
+function mapSchemas(tool: ToolEntry, map: (schema: JsonSchema) => JsonSchema): ToolEntry {
+  return { ...tool, inputSchema: map(tool.inputSchema), ...(tool.outputSchema && { outputSchema: map(tool.outputSchema) }) };
+}
+
+function defsOf(schema: JsonSchema): Record<string, JsonSchema> {
+  const defs = schema['$defs'];
+  return typeof defs === 'object' && defs !== null ? (defs as Record<string, JsonSchema>) : {};
 }
 
 /** Reads `contract.json`, or says what is wrong with it and how to get a good one back. */
@@ -54,7 +105,23 @@ export function parseSnapshot(text: string, file: string): ContractSnapshot {
   if (typeof snapshot?.version !== 'string' || !toolsValid) {
     throw new Error(`${file} is not a contract snapshot: it needs "version" (a string) and "tools" (tools/list entries, each with a name and an inputSchema). Restore it from git, or delete it and run the contract target to write it again.`);
   }
-  return snapshot as ContractSnapshot;
+  const table = (parsed as { shared?: Record<string, JsonSchema> }).shared ?? {};
+  const expand = (schema: JsonSchema): JsonSchema => {
+    const hash = schema['$shared'];
+    if (hash === undefined) return schema;
+    if (typeof hash !== 'string' || !Object.hasOwn(table, hash)) {
+      throw new Error(`${file} refers to the shared schema ${JSON.stringify(hash)}, which its "shared" table does not hold. Restore it from git, or delete it and run the contract target to write it again.`);
+    }
+    return table[hash];
+  };
+  const tools = snapshot.tools!.map((tool) =>
+    mapSchemas(tool, (schema) => {
+      const whole = expand(schema);
+      const defs = defsOf(whole);
+      return Object.keys(defs).length === 0 ? whole : { ...whole, $defs: Object.fromEntries(Object.entries(defs).map(([name, def]) => [name, expand(def)])) };
+    }),
+  );
+  return { version: snapshot.version, tools };
 }
 
 function canonicalSchema(schema: unknown): unknown {

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ArrayMaxSize, IsIn, IsInt, IsOptional, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { Field, Result, ToolResult, unionOf } from '@toolsets/core';
+import { Field, Result, ToolResult, unionOf, type ClassType } from '@toolsets/core';
 import { compareCatalogs } from '../../src/contract/compare-catalogs';
 import type { Change } from '../../src/contract/change';
 import { catalogOf, dto, type LookupSpec } from './catalog-of';
@@ -264,6 +264,22 @@ describe('contract rules: output (what clients read)', () => {
     const slim = dto('Member', { name: [Field(() => String)] });
     expect(diff({ returns: result({ lead: [Field(() => member, { nullable: true })] }) }, { returns: result({ lead: [Field(() => slim, { nullable: true })] }) })).toEqual([
       'output /properties/lead/properties/email output-property-removed breaking',
+    ]);
+  });
+
+  it('follows a class shared through $defs: a property removed from it is reported once, at its first use', () => {
+    const member = dto('Member', { name: [Field(() => String)], email: [Field(() => String)] });
+    const slim = dto('Member', { name: [Field(() => String)] });
+    const team = (cls: ClassType) => result({ lead: [Field(() => cls)], members: [Field(() => [cls])] });
+    expect(diff({ returns: team(member), canFail: true }, { returns: team(slim), canFail: true })).toEqual([
+      'output /anyOf/0/properties/lead/properties/email output-property-removed breaking',
+    ]);
+  });
+
+  it('a class that moves from inline to $defs (used once, then twice) is no change to the part that stayed', () => {
+    const member = dto('Member', { name: [Field(() => String)] });
+    expect(diff({ returns: result({ lead: [Field(() => member)] }) }, { returns: result({ lead: [Field(() => member)], deputy: [Field(() => member), IsOptional()] }) })).toEqual([
+      'output /properties/deputy output-property-added safe',
     ]);
   });
 });
