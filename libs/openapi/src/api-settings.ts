@@ -10,13 +10,20 @@ export interface ApiSettings {
   credential?: UpstreamCredential;
   /** The toolset's name, so messages can name its variables (`<NAME>_MAX_RESPONSE_BYTES`). */
   name?: string;
+  /** Why the document gives no usable base URL (`baseUrl` is then empty and `<NAME>_BASE_URL` must be set). */
+  unusableServer?: string;
 }
 
 export interface UpstreamCredential {
   /** The header the MCP client sends (declared in the toolset's `credentialHeaders`). */
   header: string;
-  /** `header`: sent under `name`; `bearer`: sent as `Authorization: Bearer <value>`. */
-  sendAs: { in: 'header'; name: string } | { in: 'bearer' };
+  /**
+   * `header`: sent under `name`; `query`: sent as the query parameter `name`; `bearer`: sent as
+   * `Authorization: Bearer <value>` (also OAuth 2 and OpenID Connect tokens); `basic`: sent as
+   * `Authorization: Basic`, the value being `user:password` (a value without a colon is the user, as
+   * Stripe's secret keys are).
+   */
+  sendAs: { in: 'header'; name: string } | { in: 'query'; name: string } | { in: 'bearer' } | { in: 'basic' };
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
@@ -40,11 +47,16 @@ export function baseUrlVariable(toolsetName: string): string {
 export function settingsFromEnvironment(toolsetName: string, defaults: ApiSettings, env: NodeJS.ProcessEnv = process.env): ApiSettings {
   const variable = baseUrlVariable(toolsetName);
   const baseUrl = env[variable]?.trim() || defaults.baseUrl;
+  if (!baseUrl) {
+    throw new Error(`${variable} is not set, and the API's document gives no usable server URL (${defaults.unusableServer ?? 'it has none'}): set ${variable} to the API's absolute URL, such as https://api.example.com/v1.`);
+  }
+  let url: URL;
   try {
-    new URL(baseUrl);
+    url = new URL(baseUrl);
   } catch {
     throw new Error(`${variable} must be an absolute URL such as https://api.example.com/v1, got ${JSON.stringify(baseUrl)}.`);
   }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${variable} must be an http or https URL, got ${JSON.stringify(baseUrl)}.`);
   const prefix = variablePrefix(toolsetName);
   const timeoutMs = positiveInteger(env, `${prefix}_TIMEOUT_MS`, 'milliseconds');
   const maxResponseBytes = positiveInteger(env, `${prefix}_MAX_RESPONSE_BYTES`, 'bytes');

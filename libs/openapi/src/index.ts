@@ -1,5 +1,6 @@
 export { OpenApiClient, type OperationResult } from './openapi-client';
 export type { OperationCall } from './operation-call';
+export type { ParameterStyle, Serialization } from './parameter-style';
 export {
   baseUrlVariable,
   variablePrefix,

@@ -2,6 +2,8 @@ import { STATUS_CODES } from 'node:http';
 import { stderrLogger, ToolError, type Logger, type RequestContext } from '@toolsets/core';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, variablePrefix, type ApiSettings } from './api-settings';
 import type { OperationCall } from './operation-call';
+import { headerText, SIMPLE_DEFAULT } from './parameter-style';
+import { IncompleteBody, InvalidFile, requestBody } from './request-body';
 import { requestUrl, UnsafePathParameter } from './request-url';
 import { readBounded, type BodyRead } from './response-body';
 import { fetchWithinOrigin, MAX_REDIRECTS, RefusedRedirect } from './same-origin-fetch';
@@ -47,13 +49,17 @@ export class OpenApiClient {
     const url = requestUrl(this.baseUrl, operation);
     if (url instanceof UnsafePathParameter) return new ToolError('invalid_argument', url.message);
     const headers: Record<string, string> = { accept: 'application/json' };
-    for (const [name, value] of Object.entries(operation.headers ?? {})) if (value !== undefined && value !== null) headers[name] = String(value);
-    const secret = this.applyCredential(headers, context);
+    for (const [name, value] of Object.entries(operation.headers ?? {})) {
+      if (value !== undefined && value !== null) headers[name] = headerText(value, operation.styles?.[name] ?? SIMPLE_DEFAULT);
+    }
+    const secret = this.applyCredential(headers, url, context);
     const exchange = new Exchange(`${operation.method} ${url.pathname}`, this.baseUrl.origin, this.timeoutMs, context.signal, logger);
     const init: RequestInit = { method: operation.method, headers, signal: exchange.signal };
-    if (operation.body !== undefined) {
-      headers['content-type'] = 'application/json';
-      init.body = JSON.stringify(operation.body);
+    const body = requestBody(operation);
+    if (body instanceof InvalidFile || body instanceof IncompleteBody) return new ToolError('invalid_argument', body.message);
+    if (body) {
+      if (body.contentType) headers['content-type'] = body.contentType;
+      init.body = body.body;
     }
     try {
       const response = await fetchWithinOrigin(url, init, this.baseUrl.origin).catch((error: unknown) => error as Error);
@@ -76,13 +82,16 @@ export class OpenApiClient {
     }
   }
 
-  /** Sends the caller's credential upstream; returns it, so no message can repeat it. */
-  private applyCredential(headers: Record<string, string>, context: RequestContext): string | undefined {
+  /** Sends the caller's credential upstream as the document's scheme says; returns it, so no message can repeat it. */
+  private applyCredential(headers: Record<string, string>, url: URL, context: RequestContext): string | undefined {
     const credential = this.settings.credential;
     if (!credential) return undefined;
     const value = context.credential(credential.header);
-    if (credential.sendAs.in === 'bearer') headers['authorization'] = `Bearer ${value}`;
-    else headers[credential.sendAs.name.toLowerCase()] = value;
+    const { sendAs } = credential;
+    if (sendAs.in === 'bearer') headers['authorization'] = `Bearer ${value}`;
+    else if (sendAs.in === 'basic') headers['authorization'] = `Basic ${Buffer.from(value.includes(':') ? value : `${value}:`).toString('base64')}`;
+    else if (sendAs.in === 'query') url.searchParams.set(sendAs.name, value);
+    else headers[sendAs.name.toLowerCase()] = value;
     return value;
   }
 }
@@ -192,9 +201,24 @@ function isJsonType(type: string | null): boolean {
 function upstreamMessage(body: BodyRead): string {
   const text = body.bytes.toString('utf8');
   const json = safeJson(text) as Record<string, unknown> | undefined;
-  const field = json && typeof json === 'object' ? ['message', 'error_description', 'error', 'detail', 'title'].map((key) => json[key]).find((v) => typeof v === 'string') : undefined;
+  const field = messageIn(json, 0);
   const message = ((field as string | undefined) ?? text).replace(/\s+/g, ' ').trim();
   return message.length > MAX_DETAIL ? `${message.slice(0, MAX_DETAIL)}…` : message;
+}
+
+/** The first text under `message`, `error_description`, `error`, `detail` or `title`, looking one object deep (`{"error":{"message":…}}`). */
+function messageIn(json: unknown, depth: number): string | undefined {
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) return undefined;
+  const record = json as Record<string, unknown>;
+  for (const key of ['message', 'error_description', 'error', 'detail', 'title']) {
+    const value = record[key];
+    if (typeof value === 'string') return value;
+    if (depth === 0 && typeof value === 'object') {
+      const nested = messageIn(value, depth + 1);
+      if (nested !== undefined) return nested;
+    }
+  }
+  return undefined;
 }
 
 function safeJson(text: string): unknown {

@@ -1,3 +1,5 @@
+import type { Serialization } from './parameter-style';
+
 /** One HTTP request a generated tool makes, described by the generator from the operation. */
 export interface OperationCall {
   method: 'GET' | 'PUT' | 'POST' | 'DELETE' | 'OPTIONS' | 'HEAD' | 'PATCH' | 'TRACE';
@@ -6,8 +8,20 @@ export interface OperationCall {
   pathParams?: Record<string, unknown>;
   query?: Record<string, unknown>;
   headers?: Record<string, unknown>;
-  /** The JSON request body, when the operation takes one. */
+  /** A parameter's style and explode, by name, where it is not OpenAPI's default for its location. */
+  styles?: Record<string, Serialization>;
+  /** The request body, when the operation takes one and the caller gave it. */
   body?: unknown;
+  /** How the body is sent: JSON (the default), `application/x-www-form-urlencoded`, or `multipart/form-data`. */
+  bodyEncoding?: 'json' | 'form' | 'multipart';
+  /** Form and multipart fields' style and explode (the document's `encoding`), by field name. */
+  bodyStyles?: Record<string, Serialization>;
+  /** The document does not require a body: when the caller gives none of its fields, none is sent (never an empty `{}` the API refuses). */
+  optionalBody?: boolean;
+  /** An optional body's required fields: when the caller gives any field of the body, these must be given too. */
+  bodyRequired?: readonly string[];
+  /** Multipart fields that are files: the caller gives their bytes base64-encoded; they go as file parts. */
+  files?: readonly string[];
   /** `json` when the document declares a JSON success body: then a 2xx body that is not JSON is an invalid answer. */
   responseType?: 'json';
 }

@@ -1,4 +1,5 @@
 import type { OperationCall } from './operation-call';
+import { pathText, QUERY_DEFAULT, queryPairs, SIMPLE_DEFAULT } from './parameter-style';
 
 /** Segments the URL parser resolves or collapses: as a path parameter's whole segment they would change the resource called. */
 const UNSAFE_SEGMENTS = new Set(['', '.', '..']);
@@ -32,7 +33,7 @@ export function requestUrl(baseUrl: URL, operation: OperationCall): URL | Unsafe
     const names: string[] = [];
     const segment = template.replace(/\{([^}]+)\}/g, (_whole, name: string) => {
       names.push(name);
-      return encodeURIComponent(segmentValue(operation.pathParams?.[name]));
+      return pathText(name, operation.pathParams?.[name], operation.styles?.[name] ?? SIMPLE_DEFAULT);
     });
     if (names.length > 0 && UNSAFE_SEGMENTS.has(segment)) return new UnsafePathParameter(names, segment, operation.path);
     segments.push(segment);
@@ -41,13 +42,9 @@ export function requestUrl(baseUrl: URL, operation: OperationCall): URL | Unsafe
   url.pathname = basePath + segments.join('/');
   if (url.pathname !== basePath && !url.pathname.startsWith(`${basePath}/`)) return new UnsafePathParameter([], url.pathname, operation.path);
   for (const [name, value] of Object.entries(operation.query ?? {})) {
-    if (value === undefined || value === null) continue;
-    for (const item of Array.isArray(value) ? value : [value]) url.searchParams.append(name, typeof item === 'object' ? JSON.stringify(item) : String(item));
+    for (const [key, text] of queryPairs(name, value, operation.styles?.[name] ?? QUERY_DEFAULT)) url.searchParams.append(key, text);
   }
+  // URLSearchParams writes spaces as `+`; a `spaceDelimited` list is `%20`-separated, which every server reads.
+  url.search = url.search.replace(/\+/g, '%20');
   return url;
-}
-
-function segmentValue(value: unknown): string {
-  if (value === undefined || value === null) return '';
-  return Array.isArray(value) ? value.map(String).join(',') : String(value);
 }

@@ -48,6 +48,7 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   }
   const unknown = argv.filter((arg) => arg !== '--stdio');
   if (unknown.length > 0) throw new Error(`Unknown argument(s): ${unknown.join(' ')}.\n${USAGE}`);
+  checkToolsetSettings(list, env);
 
   let handle: ConnectionHandle;
   if (argv.includes('--stdio')) {
@@ -74,6 +75,21 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return handle;
+}
+
+/** Every toolset's own settings check (`@Toolset({ checkSettings })`), all of them, before anything listens. */
+function checkToolsetSettings(servers: readonly ServerDefinition[], env: NodeJS.ProcessEnv): void {
+  const problems: string[] = [];
+  for (const server of servers) {
+    for (const toolset of server.catalog.toolsets) {
+      try {
+        toolset.checkSettings?.(env);
+      } catch (error) {
+        problems.push(`- toolset '${toolset.name}': ${(error as Error).message}`);
+      }
+    }
+  }
+  if (problems.length > 0) throw new Error(`Not starting: a toolset's settings are not usable.\n${[...new Set(problems)].join('\n')}`);
 }
 
 function defaultStdioCommands(servers: readonly ServerDefinition[]): Record<string, StdioCommand> {

@@ -23,6 +23,7 @@ import { sameIdentifier, TOOL_NAME_PATTERN, toolNameOf, toolsetNameOf } from '..
 import { ToolError } from '../results/tool-error';
 import { ToolResult } from '../results/tool-result';
 import { ClassModelBuilder } from '../schema/class-model-builder';
+import { fitToBudget } from '../schema/schema-budget';
 import { emitClass } from '../schema/schema-emitter';
 import { checkValidationShortcut } from '../schema/validation-shortcut-check';
 import type { ClassModel } from '../schema/type-model';
@@ -105,6 +106,8 @@ class ContractGate {
       description: metadata.options.description,
       cls,
       credentialHeaders: (metadata.options.credentialHeaders ?? []).map((h) => h.toLowerCase()),
+      ...(metadata.options.schemaBudget !== undefined && { schemaBudget: metadata.options.schemaBudget }),
+      ...(metadata.options.checkSettings && { checkSettings: metadata.options.checkSettings }),
       tools: [],
       prompts: [],
       resources: [],
@@ -149,7 +152,7 @@ class ContractGate {
       ...optional('title', options.title),
       description: options.description,
       inputSchema,
-      outputSchema,
+      outputSchema: advertisedOutput(outputSchema, toolset.schemaBudget),
       ...optional('annotations', options.annotations),
     });
     return {
@@ -325,6 +328,11 @@ function outputSchemaOf(okModel: ClassModel, ok: OutputArm, error: OutputArm | u
     anyOf: [okArm, errorArm],
     ...(Object.keys(defs).length > 0 && { $defs: defs }),
   };
+}
+
+/** Only what is advertised is cut to the toolset's budget: results are validated against the full schema. */
+function advertisedOutput(outputSchema: unknown, budget: number | undefined): unknown {
+  return budget === undefined ? outputSchema : fitToBudget(outputSchema, budget).schema;
 }
 
 /** `{ [key]: value }` when the value is set, else nothing to spread. */

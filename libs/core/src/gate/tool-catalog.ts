@@ -85,6 +85,10 @@ export interface CompiledToolset {
   description?: string;
   cls: ClassType;
   credentialHeaders: readonly string[];
+  /** Bytes of JSON a tool's advertised output schema may take (`@Toolset({ schemaBudget })`). */
+  schemaBudget?: number;
+  /** `@Toolset({ checkSettings })`: run when an app starts serving. */
+  checkSettings?: (env: NodeJS.ProcessEnv) => void;
   tools: CompiledTool[];
   prompts: CompiledPrompt[];
   resources: CompiledResource[];

@@ -6,6 +6,12 @@ export interface FieldOptions {
   description?: string;
   /** Example values, advertised as `examples`. */
   examples?: unknown[];
+  /**
+   * Advertised as `default`: the value the other side assumes when the property is absent (an API's
+   * own default). It is not applied to arguments; a property initializer (`limit = 10`) is both
+   * advertised and applied.
+   */
+  default?: string | number | boolean;
   /** Marks the property `deprecated` in the schema; it is still validated and sent. */
   deprecated?: boolean;
   /** The value may be `null` as well: the schema becomes `anyOf: [T, { type: 'null' }]`. */

@@ -5,6 +5,18 @@ export interface ToolsetOptions {
   description?: string;
   /** HTTP headers this toolset reads through `RequestContext.credential(name)`; lower-case names. */
   credentialHeaders?: readonly string[];
+  /**
+   * The most bytes of JSON a tool's advertised output schema may take. Past it, the deepest levels
+   * are advertised as open values whose description says what was cut; results are still validated
+   * against the full schema. Unset: no limit. Generated API toolsets set it (16 KiB by default).
+   */
+  schemaBudget?: number;
+  /**
+   * Runs when an app starts serving (`runServer`/`startApp`), not in tests or the contract target:
+   * throw to refuse to start, with a message that says what to set (a generated API toolset checks
+   * that `<NAME>_BASE_URL` gives an absolute URL).
+   */
+  checkSettings?: (env: NodeJS.ProcessEnv) => void;
 }
 
 export interface ToolsetMetadata {

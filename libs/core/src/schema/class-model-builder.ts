@@ -193,6 +193,7 @@ function fieldModelOf(field: FieldMetadata, type: TypeModel, rules: PropertyVali
     },
     description: field.options.description,
     examples: field.options.examples,
+    ...(field.options.default !== undefined && { advertisedDefault: field.options.default }),
     deprecated: field.options.deprecated,
     nullable: field.options.nullable,
   };

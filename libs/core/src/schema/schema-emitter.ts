@@ -72,7 +72,8 @@ function emitClassBody(model: ClassModel, emission: Emission, options: Record<st
   });
 }
 
-function emitField(field: FieldModel, emission: Emission, defaultValue: unknown): TSchema {
+function emitField(field: FieldModel, emission: Emission, initialValue: unknown): TSchema {
+  const defaultValue = initialValue ?? field.advertisedDefault;
   const annotations = {
     ...(field.description !== undefined && { description: field.description }),
     ...(field.examples !== undefined && { examples: field.examples }),

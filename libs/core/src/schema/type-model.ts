@@ -33,6 +33,8 @@ export interface FieldModel {
   nullable?: boolean;
   /** The value a fresh instance of the class holds (from a property initializer), if any. */
   defaultValue?: unknown;
+  /** `@Field({ default })`: advertised, not applied. */
+  advertisedDefault?: string | number | boolean;
 }
 
 export interface ClassModel {

@@ -1,38 +1,93 @@
 import type { OpenApiDocument } from './load-document';
 
-/** How the document says a credential goes upstream: an apiKey in a header (under its name), or http bearer. */
-export type UpstreamAuth = { kind: 'api-key-header'; name: string } | { kind: 'bearer' };
+/**
+ * How the document says a credential goes upstream: an apiKey in a header or in the query (under
+ * its name), a bearer token (http bearer, OAuth 2, OpenID Connect), or HTTP basic.
+ */
+export type UpstreamAuth = { kind: 'api-key-header'; name: string } | { kind: 'api-key-query'; name: string } | { kind: 'bearer' } | { kind: 'basic' };
 
 /** What a generated toolset takes from the document as a whole, neutral of OpenAPI and of TypeScript. */
 export interface ApiModel {
   /** The toolset's description: the title, and the first line of the description when there is one. */
   description: string;
-  /** The first server's URL, the default base URL. */
+  /** The first server's URL with its variables' defaults, the default base URL; empty when it is not usable. */
   baseUrl: string;
+  /** Why the document's server URL cannot be used as it is (`<NAME>_BASE_URL` must then be set). */
+  unusableServer?: string;
   auth?: UpstreamAuth;
+}
+
+interface RawServer {
+  url: string;
+  variables?: Record<string, { default?: string; enum?: string[] }>;
 }
 
 export function apiModelOf(api: OpenApiDocument): ApiModel {
   const title = api.info.title?.trim() || 'An HTTP API';
   const summary = api.info.description?.trim().split('\n')[0];
   const auth = upstreamAuthOf(api);
+  const server = serverUrlOf(api.servers?.[0] as RawServer | undefined);
   return {
     description: summary ? `${title}: ${summary}`.slice(0, 500) : title,
-    baseUrl: api.servers?.[0]?.url ?? 'http://localhost',
+    ...server,
     ...(auth && { auth }),
   };
 }
 
-/** The one place that reads `components.securitySchemes`: an apiKey header wins over http bearer. */
+/** Words server variables' defaults use when the document cannot know the value (`your-domain`, `{tenant}`). */
+const PLACEHOLDER = /your[-_]?|example|placeholder|<|\{/i;
+
+/**
+ * The first server's URL with each variable's default put in. Usable only when that gives an
+ * absolute http(s) URL whose host is not a placeholder; else empty, with the reason, so the app
+ * refuses to start until `<NAME>_BASE_URL` is set (Kubernetes' `//kubernetes.local`, Jira's
+ * `https://{your-domain}.atlassian.net`).
+ */
+export function serverUrlOf(server: RawServer | undefined): { baseUrl: string; unusableServer?: string } {
+  if (!server) return { baseUrl: '', unusableServer: 'it declares no server' };
+  let url = server.url;
+  for (const [name, variable] of Object.entries(server.variables ?? {})) {
+    const value = variable.default ?? '';
+    if (!variable.enum && PLACEHOLDER.test(value)) return { baseUrl: '', unusableServer: `its server ${server.url} has the variable {${name}}, whose default ${JSON.stringify(value)} is a placeholder` };
+    url = url.split(`{${name}}`).join(value);
+  }
+  let parsed: URL | undefined;
+  try {
+    parsed = new URL(url);
+  } catch {
+    parsed = undefined;
+  }
+  if (!parsed || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:')) return { baseUrl: '', unusableServer: `its server URL ${server.url} is not an absolute http(s) URL` };
+  if (PLACEHOLDER.test(parsed.hostname)) return { baseUrl: '', unusableServer: `its server URL ${server.url} names a placeholder host` };
+  return { baseUrl: url };
+}
+
+type RawScheme = { type?: string; in?: string; name?: string; scheme?: string };
+
+/**
+ * The one place that reads `components.securitySchemes`. The scheme the document's own `security`
+ * names first wins; else, by kind, an apiKey (header, then query), http bearer, http basic, then
+ * OAuth 2 or OpenID Connect (a bearer token). Schemes the client cannot send (mutual TLS, an apiKey
+ * in a cookie) are passed over.
+ */
 export function upstreamAuthOf(document: unknown): UpstreamAuth | undefined {
-  const schemes = Object.values((document as { components?: { securitySchemes?: Record<string, unknown> } } | null)?.components?.securitySchemes ?? {}) as {
-    type?: string;
-    in?: string;
-    name?: string;
-    scheme?: string;
-  }[];
-  const apiKey = schemes.find((scheme) => scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name);
-  if (apiKey) return { kind: 'api-key-header', name: apiKey.name! };
-  if (schemes.some((scheme) => scheme.type === 'http' && scheme.scheme?.toLowerCase() === 'bearer')) return { kind: 'bearer' };
+  const doc = document as { components?: { securitySchemes?: Record<string, unknown> }; security?: Record<string, unknown>[] } | null;
+  const schemes = (doc?.components?.securitySchemes ?? {}) as Record<string, RawScheme>;
+  const named = (doc?.security ?? []).flatMap((requirement) => Object.keys(requirement ?? {}));
+  const candidates = Object.entries(schemes)
+    .map(([key, scheme]) => ({ auth: authOf(scheme), rank: named.includes(key) ? named.indexOf(key) : 1_000 }))
+    .filter((candidate): candidate is { auth: UpstreamAuth; rank: number } => candidate.auth !== undefined)
+    .map((candidate) => ({ ...candidate, rank: candidate.rank + KIND_ORDER.indexOf(candidate.auth.kind) / 10 }));
+  return candidates.sort((a, b) => a.rank - b.rank)[0]?.auth;
+}
+
+const KIND_ORDER: readonly UpstreamAuth['kind'][] = ['api-key-header', 'api-key-query', 'bearer', 'basic'];
+
+function authOf(scheme: RawScheme): UpstreamAuth | undefined {
+  const http = scheme.type === 'http' ? scheme.scheme?.toLowerCase() : undefined;
+  if (scheme.type === 'apiKey' && scheme.in === 'header' && scheme.name) return { kind: 'api-key-header', name: scheme.name };
+  if (scheme.type === 'apiKey' && scheme.in === 'query' && scheme.name) return { kind: 'api-key-query', name: scheme.name };
+  if (http === 'bearer' || scheme.type === 'oauth2' || scheme.type === 'openIdConnect') return { kind: 'bearer' };
+  if (http === 'basic') return { kind: 'basic' };
   return undefined;
 }

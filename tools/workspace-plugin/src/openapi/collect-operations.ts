@@ -8,6 +8,8 @@ const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options
 export const MAX_DESCRIPTION = 1_024;
 
 export interface OperationFilter {
+  /** Put before every tool name (`stripe_…`). */
+  prefix?: string;
   includeTags?: readonly string[];
   excludeTags?: readonly string[];
   /** operationId globs (`*` matches any run of characters). */
@@ -21,9 +23,15 @@ interface RawOperation {
   description?: string;
   tags?: string[];
   parameters?: RawParameter[];
-  requestBody?: { required?: boolean; content?: Record<string, { schema?: unknown }> };
-  responses?: Record<string, { content?: Record<string, { schema?: unknown }> }>;
+  requestBody?: { required?: boolean; content?: Record<string, RawMedia> };
+  responses?: Record<string, { content?: Record<string, RawMedia> }>;
+  security?: unknown[];
   'x-mcp'?: boolean;
+}
+
+interface RawMedia {
+  schema?: unknown;
+  encoding?: Record<string, { style?: string; explode?: boolean }>;
 }
 
 interface RawParameter {
@@ -32,6 +40,8 @@ interface RawParameter {
   required?: boolean;
   description?: string;
   schema?: unknown;
+  style?: string;
+  explode?: boolean;
 }
 
 /**
@@ -55,12 +65,13 @@ export function collectOperations(document: OpenApiDocument, filter: OperationFi
         tags: operation.tags ?? [],
         annotations: annotationsFor(method),
         parameters: parametersOf(shared, operation.parameters ?? []),
+        secured: (operation.security ?? document.security ?? []).length > 0,
         ...requestBodyOf(operation),
         ...successBodyOf(operation),
       });
     }
   }
-  const names = assignToolNames(kept.map((op) => ({ base: baseToolName(op.operationId, op.method, op.path), method: op.method, path: op.path })));
+  const names = assignToolNames(kept.map((op) => ({ base: baseToolName(op.operationId, op.method, op.path, filter.prefix), method: op.method, path: op.path })));
   return kept.map((op, index) => ({ toolName: names[index], ...op }));
 }
 
@@ -89,7 +100,7 @@ function globMatches(glob: string, value: string): boolean {
 }
 
 function describe(operation: RawOperation, method: HttpMethod, path: string): string {
-  const parts = [operation.summary?.trim(), operation.description?.trim()].filter((part): part is string => !!part);
+  const parts = [operation.summary, operation.description].map((part) => (part ? plainText(part) : '')).filter((part) => !!part);
   const unique = parts.length === 2 && parts[1].startsWith(parts[0]) ? [parts[1]] : parts;
   const text = unique.join('\n\n') || `${method.toUpperCase()} ${path}`;
   if (text.length <= MAX_DESCRIPTION) return text;
@@ -97,27 +108,76 @@ function describe(operation: RawOperation, method: HttpMethod, path: string): st
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), MAX_DESCRIPTION / 2)).trimEnd()}…`;
 }
 
+/**
+ * Descriptions as plain text: documents write HTML in them (`<p>`, `<a href>`, `<code>`, entities),
+ * which a model reads as noise. Block tags become line breaks, other tags go, common entities are decoded.
+ */
+export function plainText(text: string): string {
+  return text
+    .replace(/<\s*br\s*\/?>/gi, '\n')
+    .replace(/<\/\s*(p|div|li|h[1-6]|tr)\s*>/gi, '\n')
+    .replace(/<\s*li[^>]*>/gi, '- ')
+    .replace(/<[^>]+>/g, '')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;|&apos;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
 /** Path-level parameters, overridden by the operation's own of the same name and location. */
 function parametersOf(shared: readonly RawParameter[], own: readonly RawParameter[]): ParameterModel[] {
   const byKey = new Map<string, RawParameter>();
   for (const parameter of [...shared, ...own]) byKey.set(`${parameter.in}:${parameter.name}`, parameter);
-  return [...byKey.values()].map((parameter) => ({
-    name: parameter.name,
-    in: parameter.in,
-    required: parameter.in === 'path' || parameter.required === true,
-    ...(parameter.description !== undefined && { description: parameter.description }),
-    schema: parameter.schema ?? {},
-  }));
+  // Content-Type and Accept are the client's to set from the body and the answer it reads, never a model's.
+  return [...byKey.values()]
+    .filter((parameter) => !(parameter.in === 'header' && /^(content-type|accept)$/i.test(parameter.name)))
+    .map((parameter) => ({
+      name: parameter.name,
+      in: parameter.in,
+      required: parameter.in === 'path' || parameter.required === true,
+      ...(parameter.description !== undefined && { description: parameter.description }),
+      schema: parameter.schema ?? {},
+      ...(parameter.style !== undefined && { style: parameter.style }),
+      ...(parameter.explode !== undefined && { explode: parameter.explode }),
+    }));
 }
 
-function jsonSchemaOf(content: Record<string, { schema?: unknown }> | undefined): unknown {
-  const type = Object.keys(content ?? {}).find((media) => /^application\/([\w.-]+\+)?json(;|$)/i.test(media));
+/** JSON, a `+json` type, or `*\/*` and `application/*` (Kubernetes sends JSON under those). */
+const JSON_MEDIA = /^(application\/([\w.-]+\+)?json|\*\/\*|application\/\*)\s*(;|$)/i;
+
+function jsonSchemaOf(content: Record<string, RawMedia> | undefined): unknown {
+  const type = Object.keys(content ?? {}).find((media) => JSON_MEDIA.test(media));
   return type === undefined ? undefined : (content![type].schema ?? {});
 }
 
-function requestBodyOf(operation: RawOperation): Pick<OperationModel, 'requestBody'> {
-  const schema = jsonSchemaOf(operation.requestBody?.content);
-  return schema === undefined ? {} : { requestBody: { required: operation.requestBody?.required === true, schema } };
+/** The body as the generator can send it, by preference JSON, then a URL-encoded form, then multipart; else why not. */
+function requestBodyOf(operation: RawOperation): Pick<OperationModel, 'requestBody' | 'unsupported'> {
+  const content = operation.requestBody?.content;
+  const types = Object.keys(content ?? {});
+  if (types.length === 0) return {};
+  const required = operation.requestBody?.required === true;
+  const json = types.find((media) => JSON_MEDIA.test(media));
+  if (json) return { requestBody: { required, schema: content![json].schema ?? {}, encoding: 'json', styles: {}, files: [] } };
+  const form = types.find((media) => /^application\/x-www-form-urlencoded\s*(;|$)/i.test(media));
+  const multipart = types.find((media) => /^multipart\/form-data\s*(;|$)/i.test(media));
+  const chosen = form ?? multipart;
+  if (!chosen) return { unsupported: `its request body is ${types.join(', ')}, which the generator cannot send (it sends JSON, URL-encoded forms and multipart forms)` };
+  const media = content![chosen];
+  const schema = (media.schema ?? {}) as { properties?: Record<string, { format?: string; type?: string }> };
+  const styles = Object.fromEntries(
+    Object.entries(media.encoding ?? {})
+      .filter(([, encoding]) => encoding.style !== undefined || encoding.explode !== undefined)
+      .map(([field, encoding]) => [field, { style: encoding.style ?? 'form', explode: encoding.explode ?? (encoding.style ?? 'form') === 'form' }]),
+  );
+  const files = Object.entries(schema.properties ?? {})
+    .filter(([, property]) => property?.format === 'binary' || property?.format === 'byte')
+    .map(([field]) => field);
+  return { requestBody: { required, schema, encoding: form ? 'form' : 'multipart', styles, files: form ? [] : files } };
 }
 
 function successBodyOf(operation: RawOperation): Pick<OperationModel, 'successBody'> {

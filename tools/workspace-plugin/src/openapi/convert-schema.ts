@@ -15,6 +15,8 @@ const PORTABLE_FORMATS = new Set(['date', 'date-time', 'time', 'duration', 'emai
 export class SchemaConverter {
   /** How many schemas became open values, by reason. */
   readonly openValues = new Map<string, number>();
+  /** What the document says that could not be kept (a default of the wrong type), for the generator to print. */
+  readonly warnings: string[] = [];
   private readonly models = new Map<object, SchemaModel>();
   private readonly stack: object[] = [];
   private readonly usedNames = new Set<string>();
@@ -38,12 +40,14 @@ export class SchemaConverter {
   }
 
   private convertFresh(schema: Json, nameHint: string): SchemaModel {
-    const annotations = {
-      ...(typeof schema['description'] === 'string' && { description: schema['description'] }),
-      ...(schema['default'] !== undefined && { default: schema['default'] }),
-    };
     const { types, nullable } = typesOf(schema);
     const base = this.convertBase(schema, types, this.names.get(schema) ?? titleName(schema) ?? nameHint);
+    const fits = schema['default'] === undefined || defaultFits(base, schema['default']);
+    if (!fits) this.warnings.push(`${nameHint}: the default ${JSON.stringify(schema['default'])} is not a value of its own type (${base.kind}); it was dropped`);
+    const annotations = {
+      ...(typeof schema['description'] === 'string' && { description: schema['description'] }),
+      ...(schema['default'] !== undefined && fits && { default: schema['default'] }),
+    };
     return Object.assign(base, annotations, nullable ? { nullable: true } : {});
   }
 
@@ -150,6 +154,29 @@ export class SchemaConverter {
     for (let n = 2; this.usedNames.has(candidate); n++) candidate = `${base}${n}`;
     this.usedNames.add(candidate);
     return candidate;
+  }
+}
+
+/** Whether a document's default is a value of the type it defaults (OpenAI's integer `max_tokens` defaults to `"inf"`). */
+function defaultFits(model: SchemaModel, value: unknown): boolean {
+  switch (model.kind) {
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'enum':
+      return model.values.includes(value as string | number);
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+    case 'record':
+      return typeof value === 'object' && value !== null && !Array.isArray(value);
+    default:
+      return true;
   }
 }
 

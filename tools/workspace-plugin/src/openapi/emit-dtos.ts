@@ -60,9 +60,12 @@ export class DtoEmitter {
   private property({ name, required, schema }: PropertyModel): string[] {
     const lines: string[] = [];
     if (schema.kind === 'open') lines.push(`  // An open value: ${schema.reason}.`);
+    // A document's default is advertised, not applied: the API applies its own when the argument is left out.
+    const primitiveDefault = ['string', 'number', 'boolean'].includes(typeof schema.default) && !required;
     const options = {
       ...(schema.description && { description: schema.description }),
       ...(schema.nullable && { nullable: true }),
+      ...(primitiveDefault && { default: schema.default }),
     };
     const entries = Object.entries(options).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
     const optionsText = entries.length ? `, { ${entries.join(', ')} }` : '';
@@ -73,9 +76,7 @@ export class DtoEmitter {
       lines.push('  @IsOptional()');
     }
     const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
-    // A document's default becomes the initial value, which the framework advertises as `default` and applies to arguments.
-    const primitiveDefault = ['string', 'number', 'boolean'].includes(typeof schema.default) && !required ? ` = ${JSON.stringify(schema.default)}` : '';
-    lines.push(`  ${key}${required ? '!' : '?'}: ${this.tsType(schema)}${schema.nullable ? ' | null' : ''}${primitiveDefault};`);
+    lines.push(`  ${key}${required ? '!' : '?'}: ${this.tsType(schema)}${schema.nullable ? ' | null' : ''};`);
     return lines;
   }
 

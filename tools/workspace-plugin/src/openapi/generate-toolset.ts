@@ -1,8 +1,8 @@
 import { names } from '@nx/devkit';
-import { collectOperations, type OperationFilter } from './collect-operations';
+import { collectOperations, plainText, type OperationFilter } from './collect-operations';
 import { pascal, SchemaConverter } from './convert-schema';
 import { className, DtoEmitter, dtoImports } from './emit-dtos';
-import { apiModelOf, type ApiModel } from './api-model';
+import { apiModelOf, type ApiModel, type UpstreamAuth } from './api-model';
 import { loadDocument } from './load-document';
 import type { OperationModel, ParameterModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
@@ -11,6 +11,8 @@ import type { PropertyModel, SchemaModel } from './schema-model';
 export interface OpenApiConfig extends OperationFilter {
   /** The MCP-side credential header; its value goes upstream as the document's security scheme says. */
   credentialHeader?: string;
+  /** Bytes of JSON a tool's advertised output schema may take (see `@Toolset({ schemaBudget })`). */
+  schemaBudget?: number;
   /** Per tool (by operationId or generated name): another name, another description, or left out. */
   tools?: Record<string, { name?: string; description?: string; exclude?: boolean }>;
 }
@@ -21,6 +23,10 @@ export interface GeneratedToolset {
   toolNames: string[];
   /** Schemas the framework cannot express yet, by reason: generated as open values. */
   openValues: ReadonlyMap<string, number>;
+  /** What the document says that the generator could not keep, one line each. */
+  warnings: readonly string[];
+  /** Operations left out because they cannot work as tools, each with its reason. */
+  leftOut: readonly { operation: string; reason: string }[];
 }
 
 export const GENERATED_DTOS = 'src/generated/dtos.ts';
@@ -35,7 +41,10 @@ export async function generateToolset(name: string, document: unknown, config: O
   // Read the document into models first; the emitting below never looks at raw OpenAPI.
   const api = apiModelOf(loaded);
   const overrides = config.tools ?? {};
-  const operations = collectOperations(loaded, config)
+  const collected = collectOperations(loaded, config);
+  const leftOut = collected.filter((op) => op.unsupported).map((op) => ({ operation: `${op.method.toUpperCase()} ${op.path}${op.operationId ? ` (${op.operationId})` : ''}`, reason: op.unsupported! }));
+  const operations = collected
+    .filter((op) => !op.unsupported)
     .filter((op) => !(overrides[op.operationId ?? ''] ?? overrides[op.toolName])?.exclude)
     .map((op) => {
       const override = overrides[op.operationId ?? ''] ?? overrides[op.toolName];
@@ -48,7 +57,7 @@ export async function generateToolset(name: string, document: unknown, config: O
   const classNames: string[] = [];
   for (const op of operations) {
     const base = pascal(op.toolName);
-    const call = callFor(op, converter, credential, `${base}Args`);
+    const call = callFor(op, converter, { header: credential, auth: api.auth }, `${base}Args`);
     if (call.args) {
       emitter.emit({ name: `${base}Args`, properties: call.args });
       classNames.push(className(`${base}Args`));
@@ -71,18 +80,29 @@ export async function generateToolset(name: string, document: unknown, config: O
   const toolsetClass = names(name).className + 'Toolset';
   const token = `${name.toUpperCase().replace(/-/g, '_')}_API`;
   const settings = settingsLiteral(api, credential);
+  const settingsConst = `${token}_SETTINGS`;
   const toolset = [
     header,
     "import { inject, instanceCachingFactory, registry } from 'tsyringe';",
     "import { LOGGER, RequestContext, Tool, ToolError, Toolset, type Logger } from '@toolsets/core';",
-    "import { OpenApiClient, settingsFromEnvironment } from '@toolsets/openapi';",
+    "import { OpenApiClient, settingsFromEnvironment, type ApiSettings } from '@toolsets/openapi';",
     `import { ${[...new Set(classNames)].sort().join(', ')} } from './dtos';`,
     '',
     `/** The client this toolset calls its API with; register another under this token to configure it in code. */`,
     `export const ${token} = Symbol.for('toolsets.openapi.${name}');`,
     '',
-    `@registry([{ token: ${token}, useFactory: instanceCachingFactory(() => new OpenApiClient(settingsFromEnvironment(${JSON.stringify(name)}, ${settings}))) }])`,
-    `@Toolset({ name: ${JSON.stringify(name)}, description: ${JSON.stringify(api.description)}${credential ? `, credentialHeaders: [${JSON.stringify(credential)}]` : ''} })`,
+    `/** The document's defaults; \`<NAME>_BASE_URL\`, \`_TIMEOUT_MS\` and \`_MAX_RESPONSE_BYTES\` override them. */`,
+    `const ${settingsConst}: ApiSettings = ${settings};`,
+    '',
+    `@registry([{ token: ${token}, useFactory: instanceCachingFactory(() => new OpenApiClient(settingsFromEnvironment(${JSON.stringify(name)}, ${settingsConst}))) }])`,
+    `@Toolset({`,
+    `  name: ${JSON.stringify(name)},`,
+    `  description: ${JSON.stringify(api.description)},`,
+    ...(credential ? [`  credentialHeaders: [${JSON.stringify(credential)}],`] : []),
+    ...(config.schemaBudget ? [`  schemaBudget: ${config.schemaBudget},`] : []),
+    `  // An app refuses to start while the base URL is not usable, rather than failing every call.`,
+    `  checkSettings: (env) => void settingsFromEnvironment(${JSON.stringify(name)}, ${settingsConst}, env),`,
+    `})`,
     `export class ${toolsetClass} {`,
     '  constructor(',
     '    private readonly context: RequestContext,',
@@ -98,6 +118,8 @@ export async function generateToolset(name: string, document: unknown, config: O
     files: { [GENERATED_DTOS]: dtos, [generatedToolsetFile(name)]: toolset, 'src/index.ts': index },
     toolNames: operations.map((op) => op.toolName),
     openValues: converter.openValues,
+    warnings: converter.warnings,
+    leftOut,
   };
 }
 
@@ -107,21 +129,38 @@ interface CallShape {
   pathParams: string[];
   query: string[];
   headers: string[];
+  /** Parameters whose style or explode is not their location's default. */
+  styles: Record<string, { style: string; explode: boolean }>;
   body?: string;
+  /** An optional body's own required fields: required as soon as any field of the body is given. */
+  bodyRequired?: string[];
+}
+
+/** Parameter names that carry a credential when the operation is secured (Slack's `token`), whatever the scheme says. */
+const CREDENTIAL_PARAMETER = /^(token|access[-_]?token|api[-_]?key|auth[-_]?token|authorization)$/i;
+
+/** Whether a parameter carries the API credential: it is the client's to send, never an argument a model sees. */
+function isCredentialParameter(parameter: ParameterModel, op: OperationModel, credential: { header?: string; auth?: UpstreamAuth }): boolean {
+  const { auth } = credential;
+  if (parameter.in === 'header' && parameter.name.toLowerCase() === credential.header) return true;
+  if (auth && (auth.kind === 'api-key-header' || auth.kind === 'api-key-query') && parameter.name === auth.name && parameter.in === (auth.kind === 'api-key-header' ? 'header' : 'query')) return true;
+  return op.secured && (parameter.in === 'query' || parameter.in === 'header') && CREDENTIAL_PARAMETER.test(parameter.name);
 }
 
 /** The args class of an operation, and how the method maps it back onto the request. */
-function callFor(op: OperationModel, converter: SchemaConverter, credential: string | undefined, argsName: string): CallShape {
-  const shape: CallShape = { pathParams: [], query: [], headers: [] };
+function callFor(op: OperationModel, converter: SchemaConverter, credential: { header?: string; auth?: UpstreamAuth }, argsName: string): CallShape {
+  const shape: CallShape = { pathParams: [], query: [], headers: [], styles: {} };
   const properties: PropertyModel[] = [];
   const taken = new Set<string>();
-  const usable = op.parameters.filter((p) => p.in !== 'cookie' && !(p.in === 'header' && p.name.toLowerCase() === credential));
+  const usable = op.parameters.filter((p) => p.in !== 'cookie' && !isCredentialParameter(p, op, credential));
   for (const parameter of usable) {
     if (taken.has(parameter.name)) continue;
     taken.add(parameter.name);
     const schema = converter.convert(parameter.schema, `${argsName}${pascal(parameter.name)}`);
-    properties.push({ name: parameter.name, required: parameter.required, schema: parameter.description ? { ...schema, description: parameter.description } : schema });
+    properties.push({ name: parameter.name, required: parameter.required, schema: parameter.description ? { ...schema, description: plainText(parameter.description) } : schema });
     target(shape, parameter).push(`${JSON.stringify(parameter.name)}: ${access(parameter.name)}`);
+    const style = serializationOf(parameter);
+    if (style) shape.styles[parameter.name] = style;
   }
   if (op.requestBody) {
     const body = converter.convert(op.requestBody.schema, `${argsName}Body`);
@@ -129,12 +168,23 @@ function callFor(op: OperationModel, converter: SchemaConverter, credential: str
     if (spread && body.kind === 'object') {
       for (const property of body.properties) properties.push({ ...property, required: op.requestBody.required && property.required });
       shape.body = `{ ${body.properties.map((p) => `${JSON.stringify(p.name)}: ${access(p.name)}`).join(', ')} }`;
+      const required = body.properties.filter((p) => p.required).map((p) => p.name);
+      if (!op.requestBody.required && required.length > 0) shape.bodyRequired = required;
     } else {
       properties.push({ name: 'body', required: op.requestBody.required, schema: body });
       shape.body = access('body');
     }
   }
   return properties.length ? { ...shape, args: properties } : shape;
+}
+
+/** A parameter's style and explode when they differ from its location's default (query `form` exploded; path and header `simple`). */
+function serializationOf(parameter: ParameterModel): { style: string; explode: boolean } | undefined {
+  const defaultStyle = parameter.in === 'query' ? 'form' : 'simple';
+  const style = parameter.style ?? defaultStyle;
+  const explode = parameter.explode ?? style === 'form';
+  const defaultExplode = defaultStyle === 'form';
+  return style === defaultStyle && explode === defaultExplode ? undefined : { style, explode };
 }
 
 function target(shape: CallShape, parameter: ParameterModel): string[] {
@@ -156,7 +206,13 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
     ...(call.pathParams.length ? [`pathParams: { ${call.pathParams.join(', ')} }`] : []),
     ...(call.query.length ? [`query: { ${call.query.join(', ')} }`] : []),
     ...(call.headers.length ? [`headers: { ${call.headers.join(', ')} }`] : []),
+    ...(Object.keys(call.styles).length ? [`styles: ${JSON.stringify(call.styles)}`] : []),
     ...(call.body ? [`body: ${call.body}`] : []),
+    ...(op.requestBody && op.requestBody.encoding !== 'json' ? [`bodyEncoding: ${JSON.stringify(op.requestBody.encoding)}`] : []),
+    ...(op.requestBody && Object.keys(op.requestBody.styles).length ? [`bodyStyles: ${JSON.stringify(op.requestBody.styles)}`] : []),
+    ...(op.requestBody?.files.length ? [`files: ${JSON.stringify(op.requestBody.files)}`] : []),
+    ...(op.requestBody && !op.requestBody.required ? ['optionalBody: true'] : []),
+    ...(call.bodyRequired ? [`bodyRequired: ${JSON.stringify(call.bodyRequired)}`] : []),
     ...(op.successBody ? ["responseType: 'json'"] : []),
   ];
   return `
@@ -173,9 +229,23 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
 
 /** The document's default settings: its first server, and how the credential goes upstream. */
 function settingsLiteral(api: ApiModel, credential: string | undefined): string {
-  if (!credential) return objectLiteral({ baseUrl: api.baseUrl });
-  const sendAs = api.auth?.kind === 'api-key-header' ? { in: 'header', name: api.auth.name } : api.auth?.kind === 'bearer' ? { in: 'bearer' } : { in: 'header', name: credential };
-  return objectLiteral({ baseUrl: api.baseUrl, credential: { header: credential, sendAs } });
+  const server = { baseUrl: api.baseUrl, ...(api.unusableServer && { unusableServer: api.unusableServer }) };
+  if (!credential) return objectLiteral(server);
+  return objectLiteral({ ...server, credential: { header: credential, sendAs: sendAsOf(api.auth, credential) } });
+}
+
+function sendAsOf(auth: UpstreamAuth | undefined, credential: string): Record<string, string> {
+  switch (auth?.kind) {
+    case 'api-key-header':
+      return { in: 'header', name: auth.name };
+    case 'api-key-query':
+      return { in: 'query', name: auth.name };
+    case 'bearer':
+    case 'basic':
+      return { in: auth.kind };
+    default:
+      return { in: 'header', name: credential };
+  }
 }
 
 /** `{ readOnlyHint: true }`: an object as a person writes it in TypeScript. */

@@ -8,10 +8,25 @@ export interface OperationModel {
   tags: readonly string[];
   annotations: ToolAnnotationsModel;
   parameters: readonly ParameterModel[];
-  /** The JSON request body's schema (dereferenced), when the operation takes one. */
-  requestBody?: { required: boolean; schema: unknown };
+  /** The request body (dereferenced schema), when the operation takes one the generator can send. */
+  requestBody?: RequestBodyModel;
+  /** Why the operation cannot become a tool (a body in a media type the generator cannot send); it is left out and listed. */
+  unsupported?: string;
+  /** Whether the operation requires a credential (its own `security`, else the document's). */
+  secured: boolean;
   /** The first 2xx response with a JSON body (dereferenced schema), when there is one. */
   successBody?: { status: string; schema: unknown };
+}
+
+export interface RequestBodyModel {
+  required: boolean;
+  schema: unknown;
+  /** JSON (also `+json` types and `*\/*`), a URL-encoded form, or multipart. */
+  encoding: 'json' | 'form' | 'multipart';
+  /** Form and multipart fields' `encoding` style and explode, where the document gives them. */
+  styles: Record<string, { style: string; explode: boolean }>;
+  /** Multipart fields that are files (`format: binary`): sent as file parts, given as base64. */
+  files: string[];
 }
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
@@ -22,6 +37,9 @@ export interface ParameterModel {
   required: boolean;
   description?: string;
   schema: unknown;
+  /** The parameter's `style` and `explode`, when the document gives either. */
+  style?: string;
+  explode?: boolean;
 }
 
 export interface ToolAnnotationsModel {

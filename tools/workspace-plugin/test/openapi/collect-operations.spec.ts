@@ -16,18 +16,35 @@ describe('tool names from operations', () => {
     expect(baseToolName(operationId, method, path)).toBe(expected);
   });
 
-  it('cuts a name over 64 characters and adds a stable hash; resolves collisions the same way', () => {
-    const long = 'a_very_long_operation_name_that_goes_on_and_on_well_past_the_limit_of_sixty_four';
+  it('shortens a name over 64 characters by dropping words from its middle, keeping its first and last words', () => {
+    // Kubernetes' longest operationId, as the generator snake-cases it (96 characters).
+    const long = 'list_rbac_authorization_v1_namespaced_role_binding_for_all_namespaces_with_label_selector_watch';
+    const [name] = assignToolNames([{ base: long, method: 'get', path: '/x' }]);
+    expect(name.length).toBeLessThanOrEqual(MAX_TOOL_NAME);
+    expect(name).toBe('list_rbac_authorization_v1_namespaces_with_label_selector_watch');
+    expect(name).not.toMatch(/[0-9a-f]{8}$/);
+    expect(assignToolNames([{ base: long, method: 'get', path: '/x' }])).toEqual([name]);
+  });
+
+  it('cuts a name that has no words to drop and adds a stable hash; resolves collisions the same way', () => {
+    const long = `x${'y'.repeat(80)}`;
     const names = assignToolNames([
       { base: long, method: 'get', path: '/x' },
       { base: 'list_pets', method: 'get', path: '/pets' },
       { base: 'list_pets', method: 'get', path: '/v2/pets' },
     ]);
     expect(names[0]).toHaveLength(MAX_TOOL_NAME);
-    expect(names[0]).toMatch(/^a_very_long_operation_name_.*_[0-9a-f]{8}$/);
+    expect(names[0]).toMatch(/^xyyy.*_[0-9a-f]{8}$/);
     expect(names[1]).toBe('list_pets');
     expect(names[2]).toMatch(/^list_pets_[0-9a-f]{8}$/);
     expect(assignToolNames([{ base: long, method: 'get', path: '/x' }])).toEqual([names[0]]);
+  });
+
+  it('never names an operation without an operationId a bare method, and puts --prefix first', () => {
+    expect(baseToolName(undefined, 'get', '/')).toBe('get_root');
+    expect(baseToolName(undefined, 'post', '/')).toBe('post_root');
+    expect(baseToolName('getCustomers', 'get', '/v1/customers', 'stripe')).toBe('stripe_get_customers');
+    expect(baseToolName(undefined, 'get', '/v1/customers', 'Stripe API')).toBe('stripe_api_get_v1_customers');
   });
 });
 

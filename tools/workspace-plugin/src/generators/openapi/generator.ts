@@ -29,6 +29,8 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
     ...list('include', options.include),
     ...list('exclude', options.exclude),
     ...credentialHeaderOf(options, document),
+    ...(options.prefix?.trim() && { prefix: options.prefix.trim() }),
+    schemaBudget: options.schemaBudget ?? DEFAULT_SCHEMA_BUDGET,
     tools: {},
   };
   // Generated in memory first: a document the generator cannot use leaves the tree untouched.
@@ -49,11 +51,15 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   const generated = await writeGeneratedSources(tree, toolset.projectRoot);
   tree.write(joinPathFragments(toolset.projectRoot, `test/${options.name}.tools.spec.ts`), specFor(options.name, toolset.className));
 
+  for (const warning of generated.warnings) logger.warn(`${options.spec}: ${warning}.`);
   const open = [...generated.openValues].map(([reason, count]) => `${count} × ${reason}`);
   logger.info(`${generated.toolNames.length} tools generated into ${toolset.projectRoot}.${open.length ? ` Open values (schemas the framework cannot express yet): ${open.join('; ')}.` : ''}`);
   await formatFiles(tree);
   return options.skipInstall ? undefined : () => installPackagesTask(tree, true);
 }
+
+/** A tool's advertised output schema stays under 16 KiB of JSON unless `--schemaBudget` says otherwise. */
+export const DEFAULT_SCHEMA_BUDGET = 16_384;
 
 /**
  * The MCP-side credential header: `--credentialHeader`, else derived from the document's security
@@ -61,12 +67,21 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
  * `x-<name>-token`), else none.
  */
 function credentialHeaderOf(options: OpenApiGeneratorSchema, document: unknown): { credentialHeader?: string } {
-  if (options.credentialHeader) return { credentialHeader: options.credentialHeader.toLowerCase() };
+  if (options.credentialHeader) {
+    const header = options.credentialHeader.trim().toLowerCase();
+    if (header === 'authorization') {
+      throw new Error(
+        `--credentialHeader=authorization is refused: MCP's own authorization (the client's OAuth token for this server) uses that header, ` +
+          `so the API credential needs a header of its own. Leave --credentialHeader out (this API's would be x-${options.name}-token), or name another, such as x-${options.name}-key.`,
+      );
+    }
+    return { credentialHeader: header };
+  }
   const auth = upstreamAuthOf(document);
+  if (!auth) return {};
   // Dashes, not underscores: proxies such as nginx drop headers with underscores by default.
-  if (auth?.kind === 'api-key-header') return { credentialHeader: auth.name.toLowerCase().replace(/_/g, '-') };
-  if (auth?.kind === 'bearer') return { credentialHeader: `x-${options.name}-token` };
-  return {};
+  const own = auth.kind === 'api-key-header' ? auth.name.toLowerCase().replace(/_/g, '-') : undefined;
+  return { credentialHeader: own && own !== 'authorization' ? own : `x-${options.name}-token` };
 }
 
 function list<K extends string>(key: K, value: string | undefined): Partial<Record<K, string[]>> {

@@ -6,6 +6,8 @@ export interface OpenApiGeneratorSchema {
   include?: string;
   exclude?: string;
   credentialHeader?: string;
+  schemaBudget?: number;
+  prefix?: string;
   directory?: string;
   skipInstall?: boolean;
 }

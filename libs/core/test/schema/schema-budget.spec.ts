@@ -1,0 +1,112 @@
+import 'reflect-metadata';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { IsOptional } from 'class-validator';
+import { buildServer, Field, Tool, ToolError, ToolResult, Toolset } from '../../src';
+import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
+
+/** A JSON value read by path in assertions. */
+type Loose = { [key: string]: Loose };
+
+class Leaf {
+  @Field({ description: 'The leaf text, deep down.' })
+  text!: string;
+
+  @Field()
+  weight!: number;
+}
+
+class Branch {
+  @Field()
+  label!: string;
+
+  @Field(() => [Leaf])
+  leaves!: Leaf[];
+
+  @Field(() => Leaf)
+  @IsOptional()
+  main?: Leaf;
+}
+
+class Trunk {
+  @Field()
+  name!: string;
+
+  @Field(() => [Branch])
+  branches!: Branch[];
+}
+
+class TreeResult extends ToolResult {
+  @Field(() => Trunk)
+  trunk!: Trunk;
+
+  @Field()
+  height!: number;
+}
+
+const answer = (weight: unknown) => ({
+  message: 'A tree.',
+  height: 3,
+  trunk: { name: 'oak', branches: [{ label: 'b1', leaves: [{ text: 'l1', weight }], main: { text: 'm', weight: 1 } }] },
+});
+
+function treeToolset(schemaBudget: number | undefined, weight: () => unknown) {
+  @Toolset({ name: 'trees', schemaBudget })
+  class TreeToolset {
+    @Tool({ description: 'Describes a tree.', returns: [TreeResult, ToolError] })
+    tree(): TreeResult {
+      return answer(weight()) as TreeResult;
+    }
+  }
+  return TreeToolset;
+}
+
+async function advertised(schemaBudget: number | undefined): Promise<Loose> {
+  const client = await connectClient(buildServer({ name: 't', version: '1', toolsets: [treeToolset(schemaBudget, () => 1)], logger: recordingLogger().logger }));
+  const { tools } = await client.listTools();
+  await client.close();
+  return tools[0].outputSchema as unknown as Loose;
+}
+
+describe('a toolset schema budget (@Toolset({ schemaBudget }))', () => {
+  it('leaves a schema within the budget as it is', async () => {
+    expect(await advertised(1_000_000)).toEqual(await advertised(undefined));
+  });
+
+  it('cuts the deepest levels of an output schema past its budget to open values that say what was cut', async () => {
+    const full = await advertised(undefined);
+    const fullBytes = JSON.stringify(full).length;
+    const schema = await advertised(1_000);
+    expect(fullBytes).toBeGreaterThan(1_000);
+    expect(JSON.stringify(schema).length).toBeLessThanOrEqual(1_000); const trunk = schema['anyOf'][0]['properties']['trunk'];
+    // The top keeps its shape; the branches' items are open objects that name the class and the budget.
+    expect(trunk!['properties']['name']).toEqual({ type: 'string' });
+    const branches = trunk!['properties']['branches'];
+    expect(branches['type']).toBe('array');
+    const cut = JSON.stringify(branches);
+    expect(cut).toContain('(Branch, cut to fit a 1000-byte schema budget; the server validates it in full)');
+    expect(cut).not.toContain('The leaf text, deep down.');
+    expect(schema['anyOf'][0]['properties']['height']).toEqual({ type: 'number' });
+  });
+
+  it('still compiles under strict Ajv 2020 and accepts what the server sends', async () => {
+    const schema = await advertised(1_000);
+    const ajv = new Ajv2020({ strict: true });
+    addFormats(ajv);
+    expect(ajv.compile(schema as object)(answer(1))).toBe(true);
+    const client = await connectLegacyClient(buildServer({ name: 't', version: '1', toolsets: [treeToolset(1_000, () => 1)], logger: recordingLogger().logger }));
+    await client.listTools();
+    const result = await client.callTool({ name: 'tree', arguments: {} });
+    await client.close();
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual(answer(1));
+  });
+
+  it('does not loosen the server: a result that breaks a cut part of the schema is still refused', async () => {
+    const client = await connectClient(buildServer({ name: 't', version: '1', toolsets: [treeToolset(1_000, () => 'heavy')], logger: recordingLogger().logger }));
+    const result = await client.callTool({ name: 'tree', arguments: {} });
+    await client.close();
+    expect(result.isError).toBe(true);
+    expect(JSON.stringify(result)).not.toContain('heavy');
+  });
+});
