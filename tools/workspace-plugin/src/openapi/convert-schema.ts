@@ -104,6 +104,17 @@ export class SchemaConverter {
 
   private mergeAllOf(schema: Json, name: string): SchemaModel {
     const arms = (schema['allOf'] as unknown[]).filter((arm): arm is Json => typeof arm === 'object' && arm !== null);
+    // `allOf: [{ $ref }, { description }]` (Box, DigitalOcean): the referenced type, the other parts only annotate it.
+    const typed = arms.filter((arm) => !isAnnotationOnly(arm));
+    if (typed.length === 1 && arms.length > 1) {
+      const annotations = Object.assign({}, ...arms.filter(isAnnotationOnly)) as Json;
+      const model = this.convert(typed[0], name);
+      return {
+        ...model,
+        ...(typeof annotations['description'] === 'string' && { description: annotations['description'] }),
+        ...((annotations['nullable'] === true || (Array.isArray(annotations['type']) && annotations['type'].includes('null'))) && { nullable: true }),
+      };
+    }
     const objectLike = arms.every((arm) => arm['type'] === 'object' || arm['properties'] !== undefined || Array.isArray(arm['allOf']));
     if (!objectLike) return arms.length === 1 ? this.convert(arms[0], name) : this.open('an allOf of schemas that are not all objects');
     const merged: Json = { type: 'object', properties: {}, required: [] };
@@ -186,6 +197,13 @@ function typesOf(schema: Json): { types: string[]; nullable: boolean } {
   const list = Array.isArray(declared) ? (declared as string[]) : typeof declared === 'string' ? [declared] : [];
   const nonNull = list.filter((type) => type !== 'null');
   return { types: nonNull.length > 0 ? nonNull : list, nullable: schema['nullable'] === true || (list.includes('null') && nonNull.length > 0) };
+}
+
+/** A schema that only annotates (a description, nullable, a title, read-only...): no type, no structure. */
+function isAnnotationOnly(schema: Json): boolean {
+  const structural = ['type', 'properties', 'items', 'allOf', 'anyOf', 'oneOf', 'enum', 'const', 'additionalProperties', '$ref'];
+  const nullOnly = Array.isArray(schema['type']) && schema['type'].length === 1 && schema['type'][0] === 'null';
+  return nullOnly || !structural.some((key) => schema[key] !== undefined);
 }
 
 function flattenAllOf(arms: readonly Json[]): Json[] {

@@ -15,11 +15,18 @@ describe('openapi generator', () => {
     tree = createWorkspaceTree();
   });
 
+  it('refuses --credentialHeader=authorization, which MCP\'s own authorization uses, and writes nothing', async () => {
+    await expect(openApiGenerator(tree, { name: 'petstore', spec: example('3.0/json/petstore.json'), credentialHeader: 'Authorization', skipInstall: true })).rejects.toThrow(
+      "--credentialHeader=authorization is refused: MCP's own authorization (the client's OAuth token for this server) uses that header",
+    );
+    expect(tree.exists('libs/toolsets/petstore')).toBe(false);
+  });
+
   it('creates a toolset library with the document, its config and generated sources, from JSON or YAML', async () => {
     await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/yaml/petstore.yaml'), credentialHeader: 'X-Petstore-Key', skipInstall: true });
     const root = 'libs/toolsets/petstore';
     expect(readProjectConfiguration(tree, '@toolsets/petstore').tags).toEqual(['type:toolset']);
-    expect(readJson(tree, `${root}/openapi.config.json`)).toEqual({ name: 'petstore', credentialHeader: 'x-petstore-key', tools: {} });
+    expect(readJson(tree, `${root}/openapi.config.json`)).toEqual({ name: 'petstore', credentialHeader: 'x-petstore-key', schemaBudget: 16384, tools: {} });
     expect(readJson(tree, `${root}/openapi.json`).info.title).toBe('Swagger Petstore');
     const toolset = tree.read(`${root}/src/generated/petstore.toolset.ts`, 'utf-8')!;
     expect(toolset).toContain('export class PetstoreToolset {');
