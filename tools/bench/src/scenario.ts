@@ -7,6 +7,7 @@ import { memoryScenario } from './scenarios/memory';
 import { perCall, richResult } from './scenarios/per-call';
 import { stallScenario } from './scenarios/stall';
 import { coldStartProcess, openApiScaleScenario } from './scenarios/openapi-scale';
+import { openApiDocumentsScenario } from './scenarios/openapi-documents';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -18,6 +19,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   memory: memoryScenario,
   stall: () => stallScenario(__filename),
   'openapi-scale': () => openApiScaleScenario(__filename),
+  'openapi-documents': () => openApiDocumentsScenario(__filename),
 };
 
 async function main(): Promise<void> {

@@ -23,7 +23,7 @@ import { sameIdentifier, TOOL_NAME_PATTERN, toolNameOf, toolsetNameOf } from '..
 import { ToolError } from '../results/tool-error';
 import { ToolResult } from '../results/tool-result';
 import { ClassModelBuilder } from '../schema/class-model-builder';
-import { fitToBudget } from '../schema/schema-budget';
+import { fitToolSchemas } from '../schema/schema-budget';
 import { emitClass } from '../schema/schema-emitter';
 import { checkValidationShortcut } from '../schema/validation-shortcut-check';
 import type { ClassModel } from '../schema/type-model';
@@ -147,14 +147,9 @@ class ContractGate {
       this.report(new InvalidPatternError(site, bad.pattern, bad.path, bad.reason));
     }
     if (this.violations.length > before) return undefined;
-    const descriptor = toWire<Tool>({
-      name,
-      ...optional('title', options.title),
-      description: options.description,
-      inputSchema,
-      outputSchema: advertisedOutput(outputSchema, toolset.schemaBudget),
-      ...optional('annotations', options.annotations),
-    });
+    const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations) };
+    const advertised = advertisedSchemas(listed, inputSchema, outputSchema, toolset.schemaBudget);
+    const descriptor = toWire<Tool>({ ...listed, inputSchema: advertised.input, outputSchema: advertised.output });
     return {
       name,
       toolset,
@@ -330,9 +325,10 @@ function outputSchemaOf(okModel: ClassModel, ok: OutputArm, error: OutputArm | u
   };
 }
 
-/** Only what is advertised is cut to the toolset's budget: results are validated against the full schema. */
-function advertisedOutput(outputSchema: unknown, budget: number | undefined): unknown {
-  return budget === undefined ? outputSchema : fitToBudget(outputSchema, budget).schema;
+/** Only what is advertised is cut to the toolset's budget: arguments and results are validated against the full schemas. */
+function advertisedSchemas(listed: object, input: unknown, output: unknown, budget: number | undefined): { input: unknown; output: unknown } {
+  if (budget === undefined) return { input, output };
+  return fitToolSchemas(input, output, budget, Buffer.byteLength(JSON.stringify(listed)));
 }
 
 /** `{ [key]: value }` when the value is set, else nothing to spread. */

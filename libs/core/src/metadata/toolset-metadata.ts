@@ -6,9 +6,10 @@ export interface ToolsetOptions {
   /** HTTP headers this toolset reads through `RequestContext.credential(name)`; lower-case names. */
   credentialHeaders?: readonly string[];
   /**
-   * The most bytes of JSON a tool's advertised output schema may take. Past it, the deepest levels
-   * are advertised as open values whose description says what was cut; results are still validated
-   * against the full schema. Unset: no limit. Generated API toolsets set it (16 KiB by default).
+   * The most bytes of JSON a tool's `tools/list` entry may take. Past it, the deepest levels of its
+   * output schema, then if need be of its input schema, are advertised as open values whose
+   * description says what was cut; arguments and results are still validated against the full
+   * schemas. Unset: no limit. Generated API toolsets set it (16 KiB by default).
    */
   schemaBudget?: number;
   /**

@@ -10,24 +10,55 @@ export interface BudgetFit {
 }
 
 /**
- * An output schema to advertise within `budget` bytes of JSON. Past the budget, the deepest levels
+ * A schema to advertise within `budget` bytes of JSON. Past the budget, the deepest levels
  * go first: every object or array below a depth becomes an open value of the same JSON type whose
  * description says what was cut, and the depth rises until the schema fits (objects, arrays and
  * `$defs` classes alike; a class only reachable through cut parts is dropped). Only what a tool
  * advertises is cut: the server keeps validating every result against the full schema, so a client
  * loses detail, never correctness. Schemas that fit are returned as they are.
  */
-export function fitToBudget(schema: unknown, budget: number): BudgetFit {
+export function fitToBudget(schema: unknown, budget: number, stated = budget): BudgetFit {
   const full = byteLength(schema);
   if (full <= budget) return { schema, bytes: { full, advertised: full } };
-  const deepest = depthOf(schema as Json);
-  let fitted: BudgetFit = { schema, bytes: { full, advertised: full } };
-  for (let depth = deepest - 1; depth >= 0; depth--) {
-    const cut = cutBelow(schema as Json, depth, budget);
-    fitted = { schema: cut, bytes: { full, advertised: byteLength(cut) }, cutBelowDepth: depth };
-    if (fitted.bytes.advertised <= budget) break;
+  // The size only grows with the depth kept: a binary search finds the deepest cut that fits in a
+  // few cuts (a Stripe answer's schema is tens of levels deep, and each cut copies what it keeps).
+  let low = 0;
+  let high = depthOf(schema as Json) - 1;
+  let best: BudgetFit | undefined;
+  while (low <= high) {
+    const depth = Math.floor((low + high) / 2);
+    const cut = cutBelow(schema as Json, depth, stated);
+    const advertised = byteLength(cut);
+    if (advertised <= budget) {
+      best = { schema: cut, bytes: { full, advertised }, cutBelowDepth: depth };
+      low = depth + 1;
+    } else {
+      high = depth - 1;
+    }
   }
-  return fitted;
+  if (best) return best;
+  // Nothing fits (a huge top level): the shallowest cut is the smallest there is.
+  const cut = cutBelow(schema as Json, 0, stated);
+  return { schema: cut, bytes: { full, advertised: byteLength(cut) }, cutBelowDepth: 0 };
+}
+
+/**
+ * A tool's input and output schemas as advertised within `budget` bytes for its whole `tools/list`
+ * entry (`otherBytes` being its name, description and annotations). The output schema is cut first;
+ * the input schema only when that is not enough (Kubernetes' `replace_*` take a whole object as
+ * their body). Either keeps at least half the budget. The server validates both in full.
+ */
+export function fitToolSchemas(input: unknown, output: unknown, budget: number, otherBytes: number): { input: unknown; output: unknown } {
+  const inputBytes = byteLength(input);
+  const outputBytes = output === undefined ? 0 : byteLength(output);
+  if (inputBytes + outputBytes + otherBytes <= budget) return { input, output };
+  // The output gives way first, down to what leaves the input up to half of the budget.
+  const inputShare = Math.min(inputBytes, Math.floor(budget / 2));
+  const fittedOutput = output === undefined ? undefined : fitToBudget(output, budget - otherBytes - inputShare, budget);
+  const outputNow = fittedOutput?.bytes.advertised ?? 0;
+  if (inputBytes + outputNow + otherBytes <= budget) return { input, output: fittedOutput?.schema };
+  const fittedInput = fitToBudget(input, budget - otherBytes - outputNow, budget);
+  return { input: fittedInput.schema, output: fittedOutput?.schema };
 }
 
 function byteLength(value: unknown): number {
@@ -80,7 +111,7 @@ function defKey(schema: Json): string | undefined {
 function cutBelow(root: Json, depth: number, budget: number): Json {
   const defs = (root['$defs'] ?? {}) as Record<string, Json>;
   const defDepth = new Map<string, number>();
-  const note = `cut to fit a ${budget}-byte schema budget; the server validates it in full`;
+  const note = `cut to fit this tool's ${budget}-byte schema budget; the server validates it in full`;
   const cut = (schema: Json, at: number): Json => {
     const ref = defKey(schema);
     if (ref !== undefined) {

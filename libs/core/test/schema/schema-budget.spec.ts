@@ -84,7 +84,7 @@ describe('a toolset schema budget (@Toolset({ schemaBudget }))', () => {
     const branches = trunk!['properties']['branches'];
     expect(branches['type']).toBe('array');
     const cut = JSON.stringify(branches);
-    expect(cut).toContain('(Branch, cut to fit a 1000-byte schema budget; the server validates it in full)');
+    expect(cut).toContain("cut to fit this tool's 1000-byte schema budget; the server validates it in full)");
     expect(cut).not.toContain('The leaf text, deep down.');
     expect(schema['anyOf'][0]['properties']['height']).toEqual({ type: 'number' });
   });
@@ -108,5 +108,27 @@ describe('a toolset schema budget (@Toolset({ schemaBudget }))', () => {
     await client.close();
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result)).not.toContain('heavy');
+  });
+
+  it('cuts the input schema too when the output alone cannot bring the entry within budget, and still validates arguments in full', async () => {
+    @Toolset({ name: 'planting', schemaBudget: 1_200 })
+    class PlantingToolset {
+      @Tool({ description: 'Plants a tree.', args: Trunk, returns: [TreeResult, ToolError] })
+      plant(args: Trunk): TreeResult {
+        return { message: `Planted ${args.name}.`, height: 1, trunk: args };
+      }
+    }
+    const client = await connectClient(buildServer({ name: 't', version: '1', toolsets: [PlantingToolset], logger: recordingLogger().logger }));
+    const { tools } = await client.listTools();
+    const entry = tools[0];
+    const trunk = { name: 'oak', branches: [{ label: 'b', leaves: [{ text: 'l', weight: 1 }] }] };
+    const planted = await client.callTool({ name: 'plant', arguments: trunk });
+    const refused = await client.callTool({ name: 'plant', arguments: { name: 'oak', branches: [{ label: 'b', leaves: [{ text: 'l', weight: 'heavy' }] }] } });
+    await client.close();
+    expect(JSON.stringify(entry).length).toBeLessThanOrEqual(1_200);
+    expect(JSON.stringify(entry.inputSchema)).toContain("cut to fit this tool's 1200-byte schema budget");
+    expect(planted.isError).toBeFalsy();
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('weight');
   });
 });

@@ -24,17 +24,19 @@ type GenerateToolset = (
 const DOCUMENT = require.resolve('@octokit/openapi/generated/api.github.com.json');
 const ZEN_CALLS = 2_000;
 
-interface ColdStart {
+export interface ColdStart {
   loadMs: number;
   buildMs: number;
   tools: number;
   heapMiB: number;
   listBytes: number;
+  /** The ten largest tools/list entries, by bytes of JSON. */
+  largest: [name: string, bytes: number][];
 }
 
 /** `node cold-start.js <entry> <export...>`: a fresh process builds a server from a built library and reports. */
-function coldStart(script: string, entry: string, exports: string[]): ColdStart {
-  const run = spawnSync(process.execPath, ['--expose-gc', script, 'openapi-cold-start', entry, ...exports], { encoding: 'utf-8', cwd: workspaceRoot });
+export function coldStart(script: string, entry: string, exports: string[], nodeFlags: string[] = []): ColdStart {
+  const run = spawnSync(process.execPath, [...nodeFlags, '--expose-gc', script, 'openapi-cold-start', entry, ...exports], { encoding: 'utf-8', cwd: workspaceRoot, maxBuffer: 64 * 2 ** 20 });
   const line = run.stdout.split('\n').find((l) => l.startsWith('COLD '));
   if (run.status !== 0 || !line) throw new Error(`cold start of ${entry} failed:\n${run.stdout}\n${run.stderr}`);
   return JSON.parse(line.slice('COLD '.length)) as ColdStart;
@@ -61,6 +63,10 @@ export function coldStartProcess(entry: string, exportNames: string[]): void {
     tools: descriptors.length,
     heapMiB: process.memoryUsage().heapUsed / 2 ** 20,
     listBytes: Buffer.byteLength(list),
+    largest: descriptors
+      .map((tool): [string, number] => [tool.name, Buffer.byteLength(JSON.stringify(tool))])
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 10),
   };
   process.stdout.write(`COLD ${JSON.stringify(result)}\n`);
 }

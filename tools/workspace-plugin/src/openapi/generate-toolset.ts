@@ -4,6 +4,7 @@ import { pascal, SchemaConverter } from './convert-schema';
 import { className, DtoEmitter, dtoImports } from './emit-dtos';
 import { apiModelOf, type ApiModel, type UpstreamAuth } from './api-model';
 import { loadDocument } from './load-document';
+import type { LocatePointer } from './source-lines';
 import type { OperationModel, ParameterModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
 
@@ -36,8 +37,8 @@ export const generatedToolsetFile = (name: string) => `src/generated/${name}.too
  * The generated sources of a toolset library, as a pure function of the document and the config:
  * stable order, stable names, no timestamps, so regenerating an unchanged document changes no byte.
  */
-export async function generateToolset(name: string, document: unknown, config: OpenApiConfig, source = 'openapi.json'): Promise<GeneratedToolset> {
-  const { document: loaded, schemaNames } = await loadDocument(document, source);
+export async function generateToolset(name: string, document: unknown, config: OpenApiConfig, source = 'openapi.json', locate?: LocatePointer): Promise<GeneratedToolset> {
+  const { document: loaded, schemaNames } = await loadDocument(document, source, locate);
   // Read the document into models first; the emitting below never looks at raw OpenAPI.
   const api = apiModelOf(loaded);
   const overrides = config.tools ?? {};

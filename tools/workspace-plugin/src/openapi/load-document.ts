@@ -1,5 +1,6 @@
-import { compileErrors, dereference, validate } from '@readme/openapi-parser';
+import { dereference, validate } from '@readme/openapi-parser';
 import { unescapeKey } from '../utils/json-pointer';
+import { prettyJsonPointers, type LocatePointer } from './source-lines';
 
 /** An OpenAPI 3.0/3.1 document after validation and dereferencing: no `$ref` is left (cycles stay as object cycles). */
 export interface OpenApiDocument {
@@ -17,6 +18,29 @@ export interface LoadedDocument {
   schemaNames: ReadonlyMap<object, string>;
 }
 
+/**
+ * The parser's findings, each placed in the user's file: the parser quotes a pretty-printed JSON
+ * copy of the document (`> 17 |`), so each quoted line is turned back into its JSON pointer and
+ * the pointer into the line of `source` (when `locate` knows the file's text).
+ */
+function describeErrors(document: unknown, errors: readonly { message: string }[], source: string, locate: LocatePointer | undefined): string {
+  const pointers = prettyJsonPointers(document);
+  const version = String((document as { openapi?: unknown }).openapi ?? '');
+  return errors
+    .map((error) => {
+      const [summary, ...rest] = error.message.split('\n\n');
+      const frame = rest.join('\n\n');
+      const quoted = /^> (\d+) \|(.*)$/m.exec(frame);
+      const pointer = quoted ? pointers[Number(quoted[1]) - 1] : undefined;
+      const line = pointer !== undefined ? locate?.(pointer) : undefined;
+      const where = pointer === undefined ? '' : ` at ${line !== undefined ? `${source}:${line} ` : ''}(#${pointer})`;
+      // 3.1 allows `type: 'null'`; a 3.0 document must say `nullable: true`.
+      const hint = quoted && /"type": "null"/.test(quoted[2]!) && version.startsWith('3.0') ? `\n  \`type: 'null'\` is an OpenAPI 3.1 construct: in a ${version} document write \`nullable: true\` on the schema, or declare \`openapi: 3.1.0\`.` : '';
+      return `- ${summary!.replace(/\s*\n\s*/g, ' ').trim()}${where}${hint}`;
+    })
+    .join('\n');
+}
+
 /** The document cannot be used: the parser's own words, which name the JSON pointer at fault. */
 export class OpenApiDocumentError extends Error {
   constructor(source: string, detail: string) {
@@ -29,7 +53,7 @@ export class OpenApiDocumentError extends Error {
  * Validates and dereferences a parsed document with `@readme/openapi-parser` (no hand-written `$ref`
  * resolver). Only OpenAPI 3.0 and 3.1 are accepted; Swagger 2.0 is refused with the reason.
  */
-export async function loadDocument(document: unknown, source: string): Promise<LoadedDocument> {
+export async function loadDocument(document: unknown, source: string, locate?: LocatePointer): Promise<LoadedDocument> {
   const version = (document as { openapi?: unknown } | null)?.openapi;
   if (typeof version !== 'string' || !/^3\.[01]\./.test(version)) {
     const swagger = (document as { swagger?: unknown } | null)?.swagger;
@@ -37,7 +61,7 @@ export async function loadDocument(document: unknown, source: string): Promise<L
   }
   // The parser mutates what it is given: hand it copies.
   const result = await validate(structuredClone(document) as never);
-  if (!result.valid) throw new OpenApiDocumentError(source, compileErrors(result));
+  if (!result.valid) throw new OpenApiDocumentError(source, describeErrors(document, result.errors ?? [], source, locate));
   const schemaNames = new Map<object, string>();
   const onDereference = (path: string, value: object) => {
     const name = /^#\/components\/schemas\/([^/]+)$/.exec(path)?.[1];

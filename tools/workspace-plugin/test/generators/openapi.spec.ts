@@ -51,8 +51,7 @@ describe('openapi generator', () => {
     const before = tree.listChanges().length;
     const refusal = openApiGenerator(tree, { name: 'broken', spec, skipInstall: true });
     await expect(refusal).rejects.toThrow(`${spec} is not an OpenAPI document this generator can use`);
-    await expect(refusal).rejects.toThrow("must have required property 'description'");
-    await expect(refusal).rejects.toThrow('description is missing here!');
+    await expect(refusal).rejects.toThrow(`must have required property 'description' at ${spec}:1 (#/paths/~1pets/get/responses/200)`);
     expect(tree.listChanges()).toHaveLength(before);
     expect(tree.exists('libs/toolsets/broken')).toBe(false);
     // The same document with the description is accepted: the refusal was for that field.
@@ -60,6 +59,44 @@ describe('openapi generator', () => {
     writeFileSync(spec, JSON.stringify(invalid));
     await openApiGenerator(tree, { name: 'fixed', spec, skipInstall: true });
     expect(tree.exists('libs/toolsets/fixed/src/generated/fixed.toolset.ts')).toBe(true);
+  });
+
+  it('names the line of the YAML file as written, and says that type: null is a 3.1 construct in a 3.0 document', async () => {
+    const spec = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'nullable.yaml');
+    const yaml = [
+      'openapi: 3.0.3',
+      'info:',
+      '  title: Nullable',
+      '  version: "1"',
+      '# a comment line, which a re-serialised copy would not have',
+      'paths:',
+      '  /pets:',
+      '    get:',
+      '      operationId: listPets',
+      '      responses:',
+      '        "200":',
+      '          description: OK',
+      '          content:',
+      '            application/json:',
+      '              schema:',
+      "                type: 'null'",
+    ].join('\n');
+    writeFileSync(spec, yaml);
+    const refusal = openApiGenerator(tree, { name: 'nullable', spec, skipInstall: true });
+    await expect(refusal).rejects.toThrow(`at ${spec}:16 (#/paths/~1pets/get/responses/200/content/application~1json/schema/type)`);
+    await expect(refusal).rejects.toThrow("`type: 'null'` is an OpenAPI 3.1 construct: in a 3.0.3 document write `nullable: true` on the schema, or declare `openapi: 3.1.0`.");
+    expect(tree.exists('libs/toolsets/nullable')).toBe(false);
+  });
+
+  it('converts a Swagger 2.0 document with swagger2openapi, and keeps the converted document', async () => {
+    await openApiGenerator(tree, { name: 'petstore', spec: example('2.0/json/petstore.json'), skipInstall: true });
+    const root = 'libs/toolsets/petstore';
+    const kept = readJson(tree, `${root}/openapi.json`);
+    expect(kept.openapi).toMatch(/^3\.0\./);
+    expect(kept.swagger).toBeUndefined();
+    const toolset = tree.read(`${root}/src/generated/petstore.toolset.ts`, 'utf-8')!;
+    expect(toolset).toContain('name: "get_pet_by_id"');
+    expect(toolset).toContain('name: "add_pet"');
   });
 
   it('refuses a spec path that does not exist, saying so, and writes nothing', async () => {

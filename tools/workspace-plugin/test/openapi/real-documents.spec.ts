@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import ts from 'typescript';
-import { buildServer, type ClassType } from '@toolsets/core';
+import { buildServer, runServer, type ClassType } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
 import { generateToolset, GENERATED_DTOS, generatedToolsetFile } from '../../src/openapi/generate-toolset';
 
@@ -365,7 +365,6 @@ describe('documents like Kubernetes and Jira: */* bodies and server URLs that ca
   ])('%s: the app refuses to start until <NAME>_BASE_URL is set, naming it', async (_api, servers, why) => {
     const { toolset, client } = await generated('kube', { ...kubernetes, ...servers }, { 'x-kube-token': 't' });
     await client.close();
-    const { runServer } = await import('@toolsets/core');
     const server = buildServer({ name: 'kube', version: '1', toolsets: [toolset], logger: quiet });
     const refused = runServer(server, { argv: ['--stdio'], env: {}, exitOnSignal: false });
     await expect(refused).rejects.toThrow("Not starting: a toolset's settings are not usable.\n- toolset 'kube': KUBE_BASE_URL is not set, and the API's document gives no usable server URL (");

@@ -1,10 +1,13 @@
 import { formatFiles, installPackagesTask, joinPathFragments, logger, type GeneratorCallback, type Tree } from '@nx/devkit';
 import { parse } from '@readme/openapi-parser';
+import { readFileSync } from 'node:fs';
 import { isAbsolute, join } from 'node:path';
 import { upstreamAuthOf } from '../../openapi/api-model';
 import { generateToolset } from '../../openapi/generate-toolset';
 import { CONFIG_FILE, DOCUMENT_FILE, writeGeneratedSources, type LibraryConfig } from '../../openapi/library-files';
 import { OpenApiDocumentError } from '../../openapi/load-document';
+import { sourceLocator, type LocatePointer } from '../../openapi/source-lines';
+import { fromSwagger2 } from '../../openapi/swagger2';
 import { normalizeToolsetOptions, toolsetGenerator } from '../toolset/generator';
 import type { OpenApiGeneratorSchema } from './schema';
 
@@ -22,6 +25,13 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   } catch (error) {
     throw new OpenApiDocumentError(options.spec, (error as Error).message);
   }
+  // Refusals name the line of the file as written; a converted Swagger document has no such lines.
+  let locate: LocatePointer | undefined = sourceLocator(readFileSync(specPath, 'utf-8'));
+  if ((document as { swagger?: unknown }).swagger !== undefined) {
+    document = await fromSwagger2(document, options.spec);
+    locate = undefined;
+    logger.info(`${options.spec} is Swagger ${String((document as { 'x-converted-from'?: string })['x-converted-from'] ?? '2.0')}: converted to OpenAPI ${(document as { openapi: string }).openapi} with swagger2openapi; the library keeps the converted document.`);
+  }
   const config: LibraryConfig = {
     name: options.name,
     ...list('includeTags', options.includeTags),
@@ -34,7 +44,7 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
     tools: {},
   };
   // Generated in memory first: a document the generator cannot use leaves the tree untouched.
-  const preview = await generateToolset(options.name, document, config, options.spec);
+  const preview = await generateToolset(options.name, document, config, options.spec, locate);
   if (preview.toolNames.length === 0) throw new Error(`${options.spec} has no operation left after the filters; loosen --includeTags/--include, or check x-mcp.`);
 
   await toolsetGenerator(tree, {
@@ -52,6 +62,7 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   tree.write(joinPathFragments(toolset.projectRoot, `test/${options.name}.tools.spec.ts`), specFor(options.name, toolset.className));
 
   for (const warning of generated.warnings) logger.warn(`${options.spec}: ${warning}.`);
+  for (const left of generated.leftOut) logger.warn(`Left out ${left.operation}: ${left.reason}.`);
   const open = [...generated.openValues].map(([reason, count]) => `${count} × ${reason}`);
   logger.info(`${generated.toolNames.length} tools generated into ${toolset.projectRoot}.${open.length ? ` Open values (schemas the framework cannot express yet): ${open.join('; ')}.` : ''}`);
   await formatFiles(tree);
