@@ -25,16 +25,15 @@ export function queryPairs(name: string, value: unknown, { style, explode }: Ser
   if (value === undefined || value === null) return [];
   if (style === 'deepObject' && isObject(value)) return bracketPairs(name, value);
   if (style === 'deepObject' && Array.isArray(value)) return bracketPairs(name, value);
+  const delimiter = style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
   if (Array.isArray(value)) {
     const items = value.map(scalar);
-    if (style === 'spaceDelimited') return [[name, items.join(' ')]];
-    if (style === 'pipeDelimited') return [[name, items.join('|')]];
-    return explode ? items.map((item) => [name, item]) : [[name, items.join(',')]];
+    return explode && style === 'form' ? items.map((item) => [name, item]) : [[name, items.join(delimiter)]];
   }
   if (isObject(value)) {
     const entries = Object.entries(value).filter(([, v]) => v !== undefined && v !== null);
-    if (explode) return entries.map(([key, v]) => [key, scalar(v)]);
-    return [[name, entries.flatMap(([key, v]) => [key, scalar(v)]).join(',')]];
+    if (explode && style === 'form') return entries.map(([key, v]) => [key, scalar(v)]);
+    return [[name, entries.flatMap(([key, v]) => [key, scalar(v)]).join(delimiter)]];
   }
   return [[name, scalar(value)]];
 }
@@ -65,6 +64,7 @@ export function pathText(name: string, value: unknown, { style, explode }: Seria
     case 'label':
       return `.${joined(explode ? '.' : ',')}`;
     case 'matrix':
+      if (value === '') return `;${e(name)}`;
       if (isMap && explode) return `;${joined(';')}`;
       if (Array.isArray(value) && explode) return parts.map((part) => `;${e(name)}=${e(part.value)}`).join('');
       return `;${e(name)}=${joined(',')}`;

@@ -1,26 +1,14 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import ts from 'typescript';
 import { buildServer, type ClassType } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
 import { startPetstoreUpstream } from '../support/petstore-upstream';
 import { generateToolset, GENERATED_DTOS, generatedToolsetFile } from '../../src/openapi/generate-toolset';
+import { loadGeneratedSources } from '../../src/openapi/load-generated';
 
 const petstore = () => JSON.parse(readFileSync(join(require.resolve('@readme/oas-examples/package.json'), '..', '3.0/json/petstore.json'), 'utf-8'));
 
-/** Compiles the generated sources as the build does and loads them, `./dtos` resolved between them. */
-function loadGenerated(files: Record<string, string>, name: string): Record<string, unknown> {
-  const compile = (source: string) =>
-    ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, experimentalDecorators: true, emitDecoratorMetadata: true } }).outputText;
-  const run = (source: string, local: Record<string, unknown> = {}) => {
-    const module = { exports: {} as Record<string, unknown> };
-    new Function('require', 'module', 'exports', compile(source))((id: string) => local[id] ?? require(id), module, module.exports);
-    return module.exports;
-  };
-  const dtos = run(files[GENERATED_DTOS]);
-  return run(files[generatedToolsetFile(name)], { './dtos': dtos });
-}
 
 describe('a toolset generated from the petstore document', () => {
   let upstream: Awaited<ReturnType<typeof startPetstoreUpstream>>;
@@ -44,7 +32,7 @@ describe('a toolset generated from the petstore document', () => {
 
   it('passes the startup gate with one tool per operation, and calls the API: typed data, extras dropped, 404 as a ToolError, a bad body never sent', async () => {
     const generated = await generateToolset('petstore', petstore(), { credentialHeader: 'x-petstore-key' });
-    const { PetstoreToolset } = loadGenerated(generated.files, 'petstore') as { PetstoreToolset: ClassType };
+    const { PetstoreToolset } = loadGeneratedSources(generated.files, 'petstore') as { PetstoreToolset: ClassType };
     const warnings: string[] = [];
     const logger = { info: () => undefined, warn: (message: string, fields?: object) => void warnings.push(`${message} ${JSON.stringify(fields)}`), error: () => undefined };
     const server = buildServer({ name: 'petstore', version: '1', toolsets: [PetstoreToolset], logger });

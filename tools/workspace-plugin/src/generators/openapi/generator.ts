@@ -1,12 +1,16 @@
 import { formatFiles, installPackagesTask, joinPathFragments, logger, type GeneratorCallback, type Tree } from '@nx/devkit';
 import { parse } from '@readme/openapi-parser';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type * as Core from '@toolsets/core';
 import { isAbsolute, join } from 'node:path';
 import { upstreamAuthOf } from '../../openapi/api-model';
 import { generateToolset } from '../../openapi/generate-toolset';
 import { CONFIG_FILE, DOCUMENT_FILE, writeGeneratedSources, type LibraryConfig } from '../../openapi/library-files';
 import { OpenApiDocumentError } from '../../openapi/load-document';
 import { sourceLocator, type LocatePointer } from '../../openapi/source-lines';
+import { loadGeneratedSources } from '../../openapi/load-generated';
+import { catalogSize, formatCatalogSize } from '../../contract/catalog-size';
 import { fromSwagger2 } from '../../openapi/swagger2';
 import { normalizeToolsetOptions, toolsetGenerator } from '../toolset/generator';
 import type { OpenApiGeneratorSchema } from './schema';
@@ -65,8 +69,27 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   for (const left of generated.leftOut) logger.warn(`Left out ${left.operation}: ${left.reason}.`);
   const open = [...generated.openValues].map(([reason, count]) => `${count} × ${reason}`);
   logger.info(`${generated.toolNames.length} tools generated into ${toolset.projectRoot}.${open.length ? ` Open values (schemas the framework cannot express yet): ${open.join('; ')}.` : ''}`);
+  logger.info(sizeReport(tree.root, generated.files, options.name, toolset.packageName));
   await formatFiles(tree);
   return options.skipInstall ? undefined : () => installPackagesTask(tree, true);
+}
+
+/**
+ * What the catalog costs a model, measured on the real thing: the generated sources compiled in
+ * memory and built into a server by the workspace's own core. Where core is not built yet, the
+ * contract target (which prints the same) is named instead.
+ */
+function sizeReport(workspaceRoot: string, files: Record<string, string>, name: string, projectName: string): string {
+  try {
+    // The workspace's packages, as the library will load them (one core, one metadata store).
+    const requireInWorkspace = createRequire(join(workspaceRoot, 'package.json'));
+    const core = requireInWorkspace('@toolsets/core') as typeof Core;
+    const toolsets = core.findToolsets(loadGeneratedSources(files, name, requireInWorkspace));
+    const server = core.buildServer({ name, version: '0.0.0', toolsets, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
+    return formatCatalogSize(catalogSize([...server.catalog.tools.values()].map((tool) => tool.descriptor as { name: string })));
+  } catch (error) {
+    return `The catalog's size (tools/list bytes, tokens, largest tools) is printed by nx run ${projectName}:contract (${(error as Error).message.split('\n')[0]}).`;
+  }
 }
 
 /** A tool's advertised output schema stays under 16 KiB of JSON unless `--schemaBudget` says otherwise. */
