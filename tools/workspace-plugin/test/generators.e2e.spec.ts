@@ -90,15 +90,15 @@ describe('in a throwaway copy of the workspace', () => {
   it('an OpenAPI toolset and an app serving it pass every target, stay in sync, and call the API over HTTP in both eras', async () => {
     const spec = 'node_modules/@readme/oas-examples/3.0/json/petstore.json';
     const generation = nx('g', '@toolsets/workspace-plugin:openapi', 'petstore', `--spec=${spec}`, '--credentialHeader=x-petstore-key', '--skipInstall', '--no-interactive');
-    // The size a model pays for the catalog, measured on the generated code itself.
-    expect(generation).toMatch(/20 tools; tools\/list is [\d,]+ bytes \(about [\d,]+ tokens at 4 bytes a token\)\. Largest: \w+ [\d,]+ bytes/);
+    // The size a model pays for the catalog is measured on the built catalog: core is not built in this copy yet, so the generator names the target that prints it.
+    expect(generation).toContain("The catalog's size (tools/list bytes, tokens, largest tools) is printed by nx run @toolsets/petstore:contract");
     nx('g', '@toolsets/workspace-plugin:app', 'petstore-server', '--toolsets=petstore', '--no-interactive');
     symlinkSync('../../libs/toolsets/petstore', join(copy, 'node_modules/@toolsets/petstore'));
 
     const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/petstore', 'petstore-server', '--outputStyle=static', '--skip-nx-cache');
     expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
     expect(output).toContain('20 tools follow the contract.');
-    expect(output).toMatch(/20 tools; tools\/list is [\d,]+ bytes/);
+    expect(output).toMatch(/20 tools; tools\/list is [\d,]+ bytes \(about [\d,]+ tokens at 4 bytes a token\)\. Largest: \w+ [\d,]+ bytes/);
     expect(nx('sync:check')).toContain('up to date');
     const generated = join(copy, 'libs/toolsets/petstore/src/generated/dtos.ts');
     const original = readFileSync(generated, 'utf-8');

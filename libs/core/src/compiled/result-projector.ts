@@ -37,7 +37,8 @@ export function compileProjector(type: TypeModel): Projector {
 export function compileClassProjector(model: ClassModel): Projector {
   const cached = classProjectors.get(model);
   if (cached) return cached;
-  const fields = model.fields.map((field) => ({ name: field.name, project: compileProjector(field.type) }));
+  // Cached before its fields are compiled: a recursive class's fields find this projector.
+  const fields: { name: string; project: Projector }[] = [];
   const projector: Projector = (value) => {
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return value;
     const source = value as Record<string, unknown>;
@@ -49,6 +50,7 @@ export function compileClassProjector(model: ClassModel): Projector {
     return out;
   };
   classProjectors.set(model, projector);
+  for (const field of model.fields) fields.push({ name: field.name, project: compileProjector(field.type) });
   return projector;
 }
 

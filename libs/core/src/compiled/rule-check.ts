@@ -16,9 +16,19 @@ export type RuleCheck = (value: unknown, path?: readonly (string | number)[]) =>
  * the schema did, class by class down the model (no `@ValidateNested` needed). Undefined when no
  * class in the tree has such a rule, so those results pay nothing.
  */
-export function compileRuleCheck(model: ClassModel): RuleCheck | undefined {
+export function compileRuleCheck(model: ClassModel, compiling = new Map<ClassModel, { check?: RuleCheck }>()): RuleCheck | undefined {
+  // A recursive class met again while compiling: a check that defers to the one being compiled.
+  const pending = compiling.get(model);
+  if (pending) return (value, path) => pending.check?.(value, path) ?? [];
+  const slot: { check?: RuleCheck } = {};
+  compiling.set(model, slot);
+  slot.check = compileOwnRuleCheck(model, compiling);
+  return slot.check;
+}
+
+function compileOwnRuleCheck(model: ClassModel, compiling: Map<ClassModel, { check?: RuleCheck }>): RuleCheck | undefined {
   const nested = model.fields
-    .map((field) => ({ name: field.name, check: compileTypeCheck(field.type) }))
+    .map((field) => ({ name: field.name, check: compileTypeCheck(field.type, compiling) }))
     .filter((entry): entry is { name: string; check: RuleCheck } => entry.check !== undefined);
   if (model.extraRules.length === 0 && nested.length === 0) return undefined;
   const prototype = model.cls.prototype as object;
@@ -37,10 +47,10 @@ export function compileRuleCheck(model: ClassModel): RuleCheck | undefined {
   };
 }
 
-function compileTypeCheck(type: TypeModel): RuleCheck | undefined {
-  if (type.kind === 'object') return compileRuleCheck(type.model);
+function compileTypeCheck(type: TypeModel, compiling: Map<ClassModel, { check?: RuleCheck }>): RuleCheck | undefined {
+  if (type.kind === 'object') return compileRuleCheck(type.model, compiling);
   if (type.kind !== 'array') return undefined;
-  const items = compileTypeCheck(type.items);
+  const items = compileTypeCheck(type.items, compiling);
   if (!items) return undefined;
   return (value, path = []) => (Array.isArray(value) ? value.flatMap((item, index) => items(item, [...path, index])) : []);
 }

@@ -1,5 +1,10 @@
 import { ContractViolation, type ViolationSite } from './contract-violation';
 
+/**
+ * @deprecated Recursive DTO classes are accepted: a class on a cycle is advertised under `$defs`
+ * and validated through its `$ref`. Nothing throws this any more; it stays exported for code that
+ * names it.
+ */
 export class CircularReferenceError extends ContractViolation {
   constructor(site: ViolationSite, cycle: readonly string[]) {
     super(

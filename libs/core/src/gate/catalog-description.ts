@@ -9,6 +9,8 @@ interface JsonSchema {
   anyOf?: JsonSchema[];
   enum?: unknown[];
   format?: string;
+  /** A class shared through `$defs`: named by its key. */
+  $ref?: string;
 }
 
 /**
@@ -52,6 +54,7 @@ function describeObject(schema: JsonSchema): string {
 }
 
 function describeType(schema: JsonSchema): string {
+  if (schema.$ref) return schema.$ref.split('/').pop()!;
   if (schema.anyOf) return schema.anyOf.map(describeType).join(' | ');
   if (schema.enum) return schema.enum.map((value) => JSON.stringify(value)).join(' | ');
   if (schema.type === 'array') return `${describeType(schema.items ?? {})}[]`;

@@ -3,7 +3,6 @@ import { Type } from 'typebox';
 import { metadataStorage } from '../metadata/metadata-storage';
 import type { FieldMetadata } from '../metadata/field-metadata';
 import type { ContractViolation, ViolationSite } from '../errors/contract-violation';
-import { CircularReferenceError } from '../errors/circular-reference.error';
 import { MissingTypeMetadataError } from '../errors/missing-type-metadata.error';
 import { NoExplicitTypeError } from '../errors/no-explicit-type.error';
 import { NoFieldsError } from '../errors/no-fields.error';
@@ -25,7 +24,8 @@ const AMBIGUOUS = new Set<unknown>([Object, Array, Promise, Function]);
  */
 export class ClassModelBuilder {
   private readonly models = new Map<ClassType, ClassModel | null>();
-  private readonly stack: ClassType[] = [];
+  /** Classes whose fields are being resolved: met again, they are recursive references. */
+  private readonly building = new Map<ClassType, ClassModel>();
   /** Fields of the class being built that have no design:type: reported once per class. */
   private missingMetadata: string[] = [];
 
@@ -40,21 +40,10 @@ export class ClassModelBuilder {
   build(cls: ClassType, site: ViolationSite, role: 'root' | 'nested' | 'args' = 'root'): ClassModel | undefined {
     const cached = this.models.get(cls);
     if (cached !== undefined) return cached ?? undefined;
-    if (this.stack.includes(cls)) {
-      const cycle = [...this.stack.slice(this.stack.indexOf(cls)), cls].map((c) => c.name);
-      this.violations.push(new CircularReferenceError(site, cycle));
-      return undefined;
-    }
-    this.stack.push(cls);
-    const before = this.violations.length;
-    const model = this.buildFields(cls, site, role);
-    this.stack.pop();
-    const ok = this.violations.length === before;
-    this.models.set(cls, ok ? model : null);
-    return ok ? model : undefined;
-  }
-
-  private buildFields(cls: ClassType, site: ViolationSite, role: 'root' | 'nested' | 'args'): ClassModel {
+    // A class met again while its own fields are resolved (a tree node's children, a comment's
+    // replies) is a recursive type: the same model, whose fields are filled in when its class is done.
+    const pending = this.building.get(cls);
+    if (pending) return pending;
     const model: ClassModel = {
       cls,
       name: cls.name,
@@ -62,6 +51,17 @@ export class ClassModelBuilder {
       fields: [],
       extraRules: [],
     };
+    this.building.set(cls, model);
+    const before = this.violations.length;
+    this.buildFields(model, site, role);
+    this.building.delete(cls);
+    const ok = this.violations.length === before;
+    this.models.set(cls, ok ? model : null);
+    return ok ? model : undefined;
+  }
+
+  private buildFields(model: ClassModel, site: ViolationSite, role: 'root' | 'nested' | 'args'): void {
+    const { cls } = model;
     const fields = metadataStorage.getFields(cls);
     if (fields.length === 0 && role !== 'root') {
       this.violations.push(new NoFieldsError(site, cls.name, role === 'args' ? 'args' : 'nested'));
@@ -83,7 +83,6 @@ export class ClassModelBuilder {
     }
     if (this.missingMetadata.length > 0) this.violations.push(new MissingTypeMetadataError({ ...site, path: site.path ?? cls.name }, cls.name, this.missingMetadata));
     this.missingMetadata = outerMissing;
-    return model;
   }
 
   /** A property with validation decorators but no @Field would vanish from the schema: each is a violation. */

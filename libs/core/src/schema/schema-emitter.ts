@@ -30,9 +30,13 @@ export function emitClass(model: ClassModel, direction: SchemaDirection, options
   return { ...root, $defs: defs } as TSchema;
 }
 
-/** The classes a class's schema reaches from two or more places, in the order first met, keyed by a unique name. */
+/**
+ * The classes a class's schema reaches from two or more places, in the order first met, keyed by a
+ * unique name. Every class on a cycle is reached twice (its way back counts), so recursive types go
+ * to `$defs` too, and stay recursive through their `$ref`; the root counts its own top as a place.
+ */
 function sharedClasses(root: ClassModel): Map<ClassModel, string> {
-  const sites = new Map<ClassModel, number>();
+  const sites = new Map<ClassModel, number>([[root, 1]]);
   const walk = (type: TypeModel): void => {
     if (type.kind === 'array') walk(type.items);
     else if (type.kind === 'union') type.arms.forEach(walk);

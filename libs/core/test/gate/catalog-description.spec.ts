@@ -48,4 +48,31 @@ describe('the contract summary', () => {
       ].join('\n'),
     );
   });
+
+  it('names a class shared through $defs by its class name, recursive ones too', () => {
+    class Category {
+      @Field()
+      name!: string;
+
+      @Field(() => [Category])
+      children!: Category[];
+    }
+    class ShelfResult extends ToolResult {
+      @Field(() => Category)
+      main!: Category;
+
+      @Field(() => Category)
+      @IsOptional()
+      other?: Category;
+    }
+    @Toolset({ name: 'shelves' })
+    class ShelfToolset {
+      @Tool({ description: 'Shelf.', returns: ShelfResult })
+      shelf(): ShelfResult {
+        return { message: '', main: { name: '', children: [] } };
+      }
+    }
+    const { catalog } = buildServer({ name: 'shelves', version: '1', toolsets: [ShelfToolset] });
+    expect(describeCatalog(catalog)).toContain('shelf() -> ShelfResult { message: string, main: Category, other?: Category }');
+  });
 });

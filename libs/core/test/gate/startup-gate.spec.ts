@@ -2,7 +2,6 @@ import 'reflect-metadata';
 import { IsOptional, Matches } from 'class-validator';
 import {
   buildServer,
-  CircularReferenceError,
   ContractError,
   CredentialArgumentError,
   DuplicateToolNameError,
@@ -226,30 +225,6 @@ describe('startup gate', () => {
     const violation = onlyViolation(gateError(Nested), NoFieldsError);
     expect(violation.message).toContain("The nested class 'Bare' declares no @Field properties");
     expect(violation.message).toContain("decorate each property of 'Bare'");
-  });
-
-  it('refuses circular DTO references, naming the cycle', () => {
-    class TreeNode {
-      @Field()
-      name!: string;
-
-      @Field(() => [TreeNode])
-      children!: TreeNode[];
-    }
-    class TreeResult extends ToolResult {
-      @Field(() => TreeNode)
-      root!: TreeNode;
-    }
-    @Toolset({ name: 'ts' })
-    class Circular {
-      @Tool({ description: 'x', returns: TreeResult })
-      tree(): TreeResult {
-        return { message: '', root: { name: '', children: [] } };
-      }
-    }
-    const violation = onlyViolation(gateError(Circular), CircularReferenceError);
-    expect(violation.message).toContain('(TreeNode -> TreeNode)');
-    expect(violation.message).toContain('refer back by id');
   });
 
   it('refuses a missing or empty tool description', () => {

@@ -19,14 +19,17 @@ export class SchemaConverter {
   readonly warnings: string[] = [];
   private readonly models = new Map<object, SchemaModel>();
   private readonly stack: object[] = [];
+  /** Object models whose properties are being converted, by the schema they come from. */
+  private readonly pending = new Map<object, SchemaModel>();
   private readonly usedNames = new Set<string>();
 
   constructor(private readonly names: ReadonlyMap<object, string> = new Map()) {}
 
   convert(schema: unknown, nameHint: string): SchemaModel {
     if (typeof schema !== 'object' || schema === null || Object.keys(schema).length === 0) return this.open('any JSON value');
-    // Recursion first: generated DTOs never refer back to a class being defined (the gate refuses cycles).
-    if (this.stack.includes(schema)) return this.open(`a recursive reference to ${this.names.get(schema) ?? nameHint}, cut here`);
+    // A schema met again inside itself: a recursive object is the class being built (recursive
+    // types stay recursive); recursion through anything else (an array alias) is cut.
+    if (this.stack.includes(schema)) return this.pending.get(schema) ?? this.open(`a recursive reference to ${this.names.get(schema) ?? nameHint}, cut here`);
     const cached = this.models.get(schema);
     if (cached) return cached;
     this.stack.push(schema);
@@ -94,12 +97,14 @@ export class SchemaConverter {
     }
     const className = this.uniqueName(name);
     const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
-    const converted: PropertyModel[] = Object.entries(properties).map(([property, value]) => ({
-      name: property,
-      required: required.has(property),
-      schema: this.convert(value, `${className}${pascal(property)}`),
-    }));
-    return { kind: 'object', name: className, properties: converted };
+    // Registered before its properties are converted, so a property that refers back finds it.
+    const converted: PropertyModel[] = [];
+    const model: SchemaModel = { kind: 'object', name: className, properties: converted };
+    this.pending.set(this.stack[this.stack.length - 1]!, model);
+    for (const [property, value] of Object.entries(properties)) {
+      converted.push({ name: property, required: required.has(property), schema: this.convert(value, `${className}${pascal(property)}`) });
+    }
+    return model;
   }
 
   private mergeAllOf(schema: Json, name: string): SchemaModel {

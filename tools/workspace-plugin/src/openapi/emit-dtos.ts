@@ -25,6 +25,8 @@ export function className(name: string): string {
  */
 export class DtoEmitter {
   private readonly emitted = new Set<string>();
+  /** Classes started but not yet written: a recursive type's back-references, declared further down. */
+  private readonly unwritten = new Set<string>();
   private readonly chunks: string[] = [];
   /** What the emitted code uses, for the file's imports. */
   readonly uses = { typebox: false, unionOf: false, validators: new Set<string>() };
@@ -34,7 +36,9 @@ export class DtoEmitter {
     const name = className(target.name);
     if (this.emitted.has(name)) return;
     this.emitted.add(name);
+    this.unwritten.add(name);
     for (const property of target.properties) this.emitDependencies(property.schema);
+    this.unwritten.delete(name);
     const lines: string[] = [];
     if (target.description) lines.push(doc(target.description, ''));
     lines.push(`export class ${name}${target.extendsClass ? ` extends ${target.extendsClass}` : ''} {`);
@@ -76,7 +80,10 @@ export class DtoEmitter {
       lines.push('  @IsOptional()');
     }
     const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
-    lines.push(`  ${key}${required ? '!' : '?'}: ${this.tsType(schema)}${schema.nullable ? ' | null' : ''};`);
+    // A class declared further down (a recursive type's way back) is typed `X & object`: its
+    // design:type is then Object, not X, which the module would read before X exists. The type thunk names X.
+    const later = schema.kind === 'object' && this.unwritten.has(className(schema.name));
+    lines.push(`  ${key}${required ? '!' : '?'}: ${this.tsType(schema)}${later ? ' & object' : ''}${schema.nullable ? ' | null' : ''};`);
     return lines;
   }
 

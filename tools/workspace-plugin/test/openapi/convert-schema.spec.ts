@@ -37,15 +37,15 @@ describe('JSON Schema to the schema model', () => {
     expect(properties.find((p) => p.name === 'status')!.schema).toMatchObject({ kind: 'enum', values: ['available', 'pending', 'sold'] });
   });
 
-  it('cuts a recursive schema to an open value at the point it refers back, and counts it', async () => {
+  it('keeps a recursive schema recursive: the property that refers back is the class itself', async () => {
     const { document, schemaNames } = await loadDocument(example('3.0/json/circular.json'), 'circular.json');
     const converter = new SchemaConverter(schemaNames);
     const errorMessage = (document as unknown as { components: { schemas: Record<string, unknown> } }).components.schemas['ErrorMessage'];
     const model = converter.convert(errorMessage, 'ErrorMessage') as { kind: string; name: string; properties: { name: string; schema: SchemaModel }[] };
     expect(model).toMatchObject({ kind: 'object', name: 'ErrorMessage' });
-    expect(model.properties.find((p) => p.name === 'inner')!.schema).toEqual({ kind: 'open', reason: 'a recursive reference to ErrorMessage, cut here' });
+    expect(model.properties.find((p) => p.name === 'inner')!.schema).toBe(model);
     expect(model.properties.find((p) => p.name === 'error')!.schema).toEqual({ kind: 'string', nullable: true });
-    expect(converter.openValues.get('a recursive reference, cut here')).toBe(1);
+    expect([...converter.openValues.keys()].filter((reason) => reason.includes('recursive'))).toEqual([]);
   });
 
   it('turns 3.0 nullable and 3.1 type arrays into nullable values, and oneOf with a discriminator into a union', () => {

@@ -3,7 +3,7 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { buildServer, runServer, type ClassType } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
-import { generateToolset, generatedToolsetFile } from '../../src/openapi/generate-toolset';
+import { generateToolset, GENERATED_DTOS, generatedToolsetFile } from '../../src/openapi/generate-toolset';
 import { loadGeneratedSources } from '../../src/openapi/load-generated';
 
 /**
@@ -366,3 +366,52 @@ describe('documents like Kubernetes and Jira: */* bodies and server URLs that ca
     expect(result.files[generatedToolsetFile('jira')]).toContain('baseUrl: "https://jira.acme.test/rest/api/3"');
   });
 });
+
+describe('recursive schemas (a comment tree, as Jira and Box documents have)', () => {
+  const comments = {
+    paths: {
+      '/comments/{id}': {
+        get: {
+          operationId: 'getComment',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Comment' } } } } },
+        },
+      },
+    },
+    components: {
+      schemas: {
+        Comment: {
+          type: 'object',
+          required: ['text'],
+          properties: {
+            text: { type: 'string' },
+            replies: { type: 'array', items: { $ref: '#/components/schemas/Comment' } },
+            parent: { $ref: '#/components/schemas/Comment' },
+            thread: { $ref: '#/components/schemas/Thread' },
+          },
+        },
+        Thread: { type: 'object', properties: { title: { type: 'string' }, first: { $ref: '#/components/schemas/Comment' } } },
+      },
+    },
+  };
+
+  it('stay recursive: the output schema refers to the class through $defs, and nested answers are checked at every depth', async () => {
+    const { client, tools, result } = await generated('comments', comments);
+    // Thread is written before Comment, and refers back to it: typed so its metadata does not read Comment before it exists.
+    expect(result.files[GENERATED_DTOS]).toContain('first?: Comment & object;');
+    expect(result.files[GENERATED_DTOS]).toContain('parent?: Comment;');
+    const output = tools[0].outputSchema as { $defs: Record<string, { properties: Record<string, unknown> }> };
+    expect(output.$defs['Comment'].properties['replies']).toEqual({ type: 'array', items: { $ref: '#/$defs/Comment' } });
+    expect(output.$defs['Comment'].properties['parent']).toEqual({ $ref: '#/$defs/Comment' });
+    const tree = { text: 'a', replies: [{ text: 'b', replies: [{ text: 'c', parent: { text: 'b' } }] }], thread: { title: 't', first: { text: 'a' } } };
+    answer = { status: 200, body: { ...tree, extra: 1 } };
+    const read = await client.call('get_comment', { id: '1' });
+    answer = { status: 200, body: { text: 'a', replies: [{ text: 'b', replies: [{ text: 3 }] }] } };
+    const broken = await client.call('get_comment', { id: '2' });
+    await client.close();
+    expect(read.structuredContent).toEqual({ message: 'GET /v1/comments/1 returned 200 OK.', status: 200, data: tree });
+    expect(broken.isError).toBe(true);
+    expect(JSON.stringify(broken.content)).toMatch(/correlation id/);
+  });
+});
+
