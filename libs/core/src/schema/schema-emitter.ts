@@ -21,22 +21,26 @@ interface Emission {
  * used once stays inline, where a reader expects it.
  */
 export function emitClass(model: ClassModel, direction: SchemaDirection, options: Record<string, unknown> = {}): TSchema {
-  const shared = sharedClasses(model);
+  const shared = sharedClasses(model.fields.map((field) => field.type), model);
   const emission: Emission = { direction, shared };
-  const root = emitClassBody(model, emission, options);
-  if (shared.size === 0) return root;
+  return withDefs(emitClassBody(model, emission, options), emission);
+}
+
+/** A schema with the `$defs` its emission shares, when it shares any. */
+function withDefs(schema: TSchema, emission: Emission): TSchema {
+  if (emission.shared.size === 0) return schema;
   const defs: Record<string, TSchema> = {};
-  for (const [sharedModel, key] of shared) defs[key] = emitClassBody(sharedModel, emission);
-  return { ...root, $defs: defs } as TSchema;
+  for (const [sharedModel, key] of emission.shared) defs[key] = emitClassBody(sharedModel, emission);
+  return { ...schema, $defs: defs } as TSchema;
 }
 
 /**
- * The classes a class's schema reaches from two or more places, in the order first met, keyed by a
- * unique name. Every class on a cycle is reached twice (its way back counts), so recursive types go
- * to `$defs` too, and stay recursive through their `$ref`; the root counts its own top as a place.
+ * The classes a schema reaches from two or more places, in the order first met, keyed by a unique
+ * name. Every class on a cycle is reached twice (its way back counts), so recursive types go to
+ * `$defs` too, and stay recursive through their `$ref`; a root class counts its own top as a place.
  */
-function sharedClasses(root: ClassModel): Map<ClassModel, string> {
-  const sites = new Map<ClassModel, number>([[root, 1]]);
+function sharedClasses(start: readonly TypeModel[], root?: ClassModel): Map<ClassModel, string> {
+  const sites = new Map<ClassModel, number>(root ? [[root, 1]] : []);
   const walk = (type: TypeModel): void => {
     if (type.kind === 'array') walk(type.items);
     else if (type.kind === 'union') type.arms.forEach(walk);
@@ -47,7 +51,7 @@ function sharedClasses(root: ClassModel): Map<ClassModel, string> {
       if (seen === 0) type.model.fields.forEach((field) => walk(field.type));
     }
   };
-  root.fields.forEach((field) => walk(field.type));
+  start.forEach(walk);
   const shared = new Map<ClassModel, string>();
   const taken = new Set<string>();
   for (const [model, count] of sites) {
@@ -108,8 +112,8 @@ const SCALARS: Record<string, (options: Record<string, unknown>) => TSchema> = {
 /** A type's schema on its own (a union's arm, say): any class in it is emitted as a root, with its own `$defs`. */
 export function emitType(type: TypeModel, direction: SchemaDirection, options: Record<string, unknown> = {}): TSchema {
   if (type.kind === 'object') return emitClass(type.model, direction, options);
-  // Anything else is written inline whole: always correct, and only union arms take this path.
-  return emitIn(type, { direction, shared: new Map() }, options);
+  const emission: Emission = { direction, shared: sharedClasses([type]) };
+  return withDefs(emitIn(type, emission, options), emission);
 }
 
 function emitIn(type: TypeModel, emission: Emission, options: Record<string, unknown> = {}): TSchema {

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { IsOptional, MaxLength } from 'class-validator';
-import { buildServer, Field, Tool, ToolError, ToolResult, Toolset } from '../../src';
+import { buildServer, Field, Tool, ToolError, ToolResult, Toolset, unionOf } from '../../src';
 import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
 
 /** A JSON value read by path in assertions. */
@@ -39,6 +39,11 @@ class Reply {
 class TreeResult extends ToolResult {
   @Field(() => TreeNode)
   root!: TreeNode;
+
+  // An id or the expanded objects, as Stripe's answers have: a union whose arm is a list of a recursive class.
+  @Field(() => unionOf(Number, [TreeNode]))
+  @IsOptional()
+  expandable?: number | TreeNode[];
 
   @Field(() => Thread)
   @IsOptional()
@@ -108,5 +113,16 @@ describe('recursive DTO classes', () => {
     const validate = ajv.compile(tools[0].outputSchema as object);
     expect(validate({ message: 'x', root: deep, thread: { title: 't', replies: [{ text: 'r', thread: { title: 'u', replies: [] } }] } })).toBe(true);
     expect(validate({ message: 'x', root: { name: 'a', children: [{ name: 'b', children: [{ name: 7, children: [] }] }] } })).toBe(false);
+  });
+
+  it('project a union whose arm is a list of a recursive class (an id or the expanded objects)', async () => {
+    const client = await connectClient(server());
+    TreeToolset.answer = { message: 'x', root: deep, expandable: [{ ...deep, extra: 'dropped' }] };
+    const expanded = await client.callTool({ name: 'echo', arguments: deep });
+    TreeToolset.answer = { message: 'x', root: deep, expandable: 7 };
+    const id = await client.callTool({ name: 'echo', arguments: deep });
+    await client.close();
+    expect(expanded.structuredContent).toEqual({ message: 'x', root: deep, expandable: [deep] });
+    expect(id.structuredContent).toEqual({ message: 'x', root: deep, expandable: 7 });
   });
 });
