@@ -1,4 +1,4 @@
-import { lazyValidator } from './lazy-validator';
+import { lazyValidator, type SchemaValidator } from './lazy-validator';
 import { Value } from 'typebox/value';
 import type { TSchema } from 'typebox';
 import { emitType } from '../schema/schema-emitter';
@@ -56,7 +56,12 @@ export function compileClassProjector(model: ClassModel): Projector {
 
 /** Projects through the first arm whose schema the projected value satisfies. */
 function compileUnionProjector(arms: readonly TypeModel[]): Projector {
-  const compiled = arms.map((arm) => ({ project: compileProjector(arm), check: lazyValidator(emitType(arm, 'output')) }));
+  // Each arm's schema is emitted on the first value that needs it, as validators are compiled:
+  // a large API's answers are full of unions (Stripe's id-or-object fields) most calls never reach.
+  const compiled = arms.map((arm) => {
+    let validator: SchemaValidator | undefined;
+    return { project: compileProjector(arm), check: { Check: (value: unknown) => (validator ??= lazyValidator(emitType(arm, 'output'))).Check(value) } };
+  });
   return (value) => {
     for (const arm of compiled) {
       const projected = arm.project(value);

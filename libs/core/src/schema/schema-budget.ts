@@ -17,8 +17,8 @@ export interface BudgetFit {
  * advertises is cut: the server keeps validating every result against the full schema, so a client
  * loses detail, never correctness. Schemas that fit are returned as they are.
  */
-export function fitToBudget(schema: unknown, budget: number, stated = budget): BudgetFit {
-  const full = byteLength(schema);
+export function fitToBudget(schema: unknown, budget: number, stated = budget, fullBytes?: number): BudgetFit {
+  const full = fullBytes ?? byteLength(schema);
   if (full <= budget) return { schema, bytes: { full, advertised: full } };
   // The size only grows with the depth kept: a binary search finds the deepest cut that fits in a
   // few cuts (a Stripe answer's schema is tens of levels deep, and each cut copies what it keeps).
@@ -37,9 +37,32 @@ export function fitToBudget(schema: unknown, budget: number, stated = budget): B
     }
   }
   if (best) return best;
-  // Nothing fits (a huge top level): the shallowest cut is the smallest there is.
+  // Nothing fits (a top level of many long-described arguments, as Stripe's post_payment_intents):
+  // the shallowest cut, its descriptions then shortened at a word until it fits.
   const cut = cutBelow(schema as Json, 0, stated);
-  return { schema: cut, bytes: { full, advertised: byteLength(cut) }, cutBelowDepth: 0 };
+  let fitted: BudgetFit = { schema: cut, bytes: { full, advertised: byteLength(cut) }, cutBelowDepth: 0 };
+  for (const longest of [400, 200, 120, 80, 40]) {
+    if (fitted.bytes.advertised <= budget) break;
+    const shortened = shortenDescriptions(cut, longest);
+    fitted = { schema: shortened, bytes: { full, advertised: byteLength(shortened) }, cutBelowDepth: 0 };
+  }
+  return fitted;
+}
+
+/** Every description in a schema cut to at most `longest` characters, at a word, with an ellipsis. */
+function shortenDescriptions(schema: unknown, longest: number): Json {
+  const walk = (value: unknown, key?: string): unknown => {
+    if (key === 'description' && typeof value === 'string' && value.length > longest) {
+      const cut = value.slice(0, longest - 1);
+      return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), longest / 2)).trimEnd()}…`;
+    }
+    if (Array.isArray(value)) return value.map((item) => walk(item));
+    if (typeof value !== 'object' || value === null) return value;
+    // Under `properties`, keys are names (a property called "description" is a schema, not text).
+    const names = key === 'properties' || key === '$defs';
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, names ? walk(v) : walk(v, k)]));
+  };
+  return walk(schema) as Json;
 }
 
 /**
@@ -54,10 +77,10 @@ export function fitToolSchemas(input: unknown, output: unknown, budget: number, 
   if (inputBytes + outputBytes + otherBytes <= budget) return { input, output };
   // The output gives way first, down to what leaves the input up to half of the budget.
   const inputShare = Math.min(inputBytes, Math.floor(budget / 2));
-  const fittedOutput = output === undefined ? undefined : fitToBudget(output, budget - otherBytes - inputShare, budget);
+  const fittedOutput = output === undefined ? undefined : fitToBudget(output, budget - otherBytes - inputShare, budget, outputBytes);
   const outputNow = fittedOutput?.bytes.advertised ?? 0;
   if (inputBytes + outputNow + otherBytes <= budget) return { input, output: fittedOutput?.schema };
-  const fittedInput = fitToBudget(input, budget - otherBytes - outputNow, budget);
+  const fittedInput = fitToBudget(input, budget - otherBytes - outputNow, budget, inputBytes);
   return { input: fittedInput.schema, output: fittedOutput?.schema };
 }
 

@@ -131,4 +131,24 @@ describe('a toolset schema budget (@Toolset({ schemaBudget }))', () => {
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain('weight');
   });
+
+  it('shortens descriptions at a word when even the top level does not fit, so no entry is over its budget', async () => {
+    const long = 'A long explanation of this argument, as API documents write them, that goes on and on about what the value means. '.repeat(3);
+    class WideArgs {}
+    for (const name of ['alpha', 'bravo', 'charlie', 'delta', 'echo', 'foxtrot']) Field(() => String, { description: `${name}: ${long}` })(WideArgs.prototype, name);
+    @Toolset({ name: 'wide', schemaBudget: 1_500 })
+    class WideToolset {
+      @Tool({ description: 'Takes many arguments.', args: WideArgs, returns: TreeResult })
+      wide(): TreeResult {
+        return answer(1) as TreeResult;
+      }
+    }
+    const client = await connectClient(buildServer({ name: 't', version: '1', toolsets: [WideToolset], logger: recordingLogger().logger }));
+    const { tools } = await client.listTools();
+    await client.close();
+    expect(JSON.stringify(tools[0]).length).toBeLessThanOrEqual(1_500);
+    const alpha = (tools[0].inputSchema.properties as Record<string, { description: string }>)['alpha'].description;
+    expect(alpha).toMatch(/^alpha: A long explanation.*…$/);
+    expect(Object.keys(tools[0].inputSchema.properties ?? {})).toHaveLength(6);
+  });
 });

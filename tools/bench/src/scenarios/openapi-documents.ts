@@ -30,6 +30,8 @@ interface Measured {
   leftOut: number;
   generationS: number;
   buildS: number;
+  tscS: number;
+  tscOk: boolean;
   cold: ReturnType<typeof coldStart>;
 }
 
@@ -64,9 +66,16 @@ export async function openApiDocumentsScenario(script: string): Promise<Scenario
       const build = spawnSync(process.execPath, [join(workspaceRoot, 'tools/build/build-project.cjs'), join(dir, 'src'), join(dir, 'dist')], { encoding: 'utf-8' });
       if (build.status !== 0) throw new Error(`swc build of ${api} failed:\n${build.stderr}`);
       const buildS = (performance.now() - buildStart) / 1000;
+      writeFileSync(
+        join(dir, 'tsconfig.json'),
+        JSON.stringify({ extends: join(workspaceRoot, 'tsconfig.base.json'), compilerOptions: { noEmit: true, baseUrl: workspaceRoot }, include: [join(dir, 'src/**/*.ts')], exclude: [] }),
+      );
+      const tscStart = performance.now();
+      const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf-8', cwd: workspaceRoot });
+      const tscS = (performance.now() - tscStart) / 1000;
       const className = `${name.charAt(0).toUpperCase()}${name.slice(1)}Toolset`;
       const cold = coldStart(script, join(dir, 'dist/index.js'), [className], ['--max-old-space-size=2048']);
-      measured.push({ api, operations: generated.toolNames.length + generated.leftOut.length, leftOut: generated.leftOut.length, generationS, buildS, cold });
+      measured.push({ api, operations: generated.toolNames.length + generated.leftOut.length, leftOut: generated.leftOut.length, generationS, buildS, tscS, tscOk: tsc.status === 0, cold });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -84,17 +93,22 @@ export async function openApiDocumentsScenario(script: string): Promise<Scenario
       ['tools (operations left out)', ...column((m) => `${m.cold.tools} (${m.leftOut})`)],
       ['generation (s)', ...column((m) => fmt(m.generationS, 1))],
       ['swc build (s)', ...column((m) => fmt(m.buildS, 1))],
+      ['tsc --noEmit (s)', ...column((m) => `${fmt(m.tscS, 1)}${m.tscOk ? '' : ' — failed'}`)],
       ['cold buildServer (ms)', ...column((m) => fmt(m.cold.buildMs, 0))],
       ['heap after start (MiB)', ...column((m) => fmt(m.cold.heapMiB, 0))],
       ['tools/list (MiB)', ...column((m) => fmt(m.cold.listBytes / 2 ** 20, 2))],
       ['tools/list, estimated tokens (bytes ÷ 4)', ...column((m) => Math.round(m.cold.listBytes / 4).toLocaleString('en'))],
       ['largest tools/list entry (KiB)', ...column((m) => `${fmt(m.cold.largest[0][1] / 1024, 1)} (${m.cold.largest[0][0]})`)],
     ],
-    verdicts: measured.map((m) => ({
-      target: `${m.api} starts within a 2 GB heap`,
-      measured: `${fmt(m.cold.heapMiB, 0)} MiB`,
-      outcome: m.cold.heapMiB < 2048 ? 'pass' : 'miss',
-    })),
+    verdicts: measured.flatMap((m) => [
+      { target: `${m.api} starts within a 2 GB heap`, measured: `${fmt(m.cold.heapMiB, 0)} MiB`, outcome: m.cold.heapMiB < 2048 ? ('pass' as const) : ('miss' as const) },
+      { target: `${m.api} typechecks`, measured: m.tscOk ? 'yes' : 'no', outcome: m.tscOk ? ('pass' as const) : ('miss' as const) },
+      {
+        target: `${m.api}: no tools/list entry over the 16 KiB budget`,
+        measured: `largest ${m.cold.largest[0][1].toLocaleString('en')} bytes`,
+        outcome: m.cold.largest[0][1] <= 16_384 ? ('pass' as const) : ('miss' as const),
+      },
+    ]),
     notes: measured.map((m) => `${m.api}, ten largest entries (KiB): ${m.cold.largest.map(([tool, bytes]) => `${tool} ${fmt(bytes / 1024, 1)}`).join(', ')}.`),
   };
 }
