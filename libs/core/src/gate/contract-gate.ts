@@ -328,7 +328,9 @@ function outputSchemaOf(okModel: ClassModel, ok: OutputArm, error: OutputArm | u
 /** Only what is advertised is cut to the toolset's budget: arguments and results are validated against the full schemas. */
 function advertisedSchemas(listed: object, input: unknown, output: unknown, budget: number | undefined): { input: unknown; output: unknown } {
   if (budget === undefined) return { input, output };
-  return fitToolSchemas(input, output, budget, Buffer.byteLength(JSON.stringify(listed)));
+  // The entry's bytes besides the two schemas: its other fields and the schemas' own keys (each `0` stands for a schema).
+  const otherBytes = Buffer.byteLength(JSON.stringify({ ...listed, inputSchema: 0, outputSchema: 0 })) - 2;
+  return fitToolSchemas(input, output, budget, otherBytes);
 }
 
 /** `{ [key]: value }` when the value is set, else nothing to spread. */

@@ -75,26 +75,27 @@ describe('a toolset schema budget (@Toolset({ schemaBudget }))', () => {
 
   it('cuts the deepest levels of an output schema past its budget to open values that say what was cut', async () => {
     const full = await advertised(undefined);
-    const fullBytes = JSON.stringify(full).length;
-    const schema = await advertised(1_000);
-    expect(fullBytes).toBeGreaterThan(1_000);
-    expect(JSON.stringify(schema).length).toBeLessThanOrEqual(1_000); const trunk = schema['anyOf'][0]['properties']['trunk'];
-    // The top keeps its shape; the branches' items are open objects that name the class and the budget.
-    expect(trunk!['properties']['name']).toEqual({ type: 'string' });
-    const branches = trunk!['properties']['branches'];
+    const schema = await advertised(1_250);
+    // The whole entry (name, description, both schemas) is over 1,250 bytes uncut; the output gives way.
+    expect(JSON.stringify(schema).length).toBeLessThan(JSON.stringify(full).length);
+    expect(JSON.stringify(schema).length).toBeLessThanOrEqual(1_250);
+    const trunk = schema['anyOf'][0]['properties']['trunk'];
+    // The top keeps its shape; the branches below are open values that say what was cut and why.
+    expect(trunk['properties']['name']).toEqual({ type: 'string' });
+    const branches = trunk['properties']['branches'];
     expect(branches['type']).toBe('array');
     const cut = JSON.stringify(branches);
-    expect(cut).toContain("cut to fit this tool's 1000-byte schema budget; the server validates it in full)");
+    expect(cut).toContain("cut to fit this tool's 1250-byte schema budget; the server validates it in full)");
     expect(cut).not.toContain('The leaf text, deep down.');
     expect(schema['anyOf'][0]['properties']['height']).toEqual({ type: 'number' });
   });
 
   it('still compiles under strict Ajv 2020 and accepts what the server sends', async () => {
-    const schema = await advertised(1_000);
+    const schema = await advertised(1_250);
     const ajv = new Ajv2020({ strict: true });
     addFormats(ajv);
     expect(ajv.compile(schema as object)(answer(1))).toBe(true);
-    const client = await connectLegacyClient(buildServer({ name: 't', version: '1', toolsets: [treeToolset(1_000, () => 1)], logger: recordingLogger().logger }));
+    const client = await connectLegacyClient(buildServer({ name: 't', version: '1', toolsets: [treeToolset(1_250, () => 1)], logger: recordingLogger().logger }));
     await client.listTools();
     const result = await client.callTool({ name: 'tree', arguments: {} });
     await client.close();
@@ -103,7 +104,7 @@ describe('a toolset schema budget (@Toolset({ schemaBudget }))', () => {
   });
 
   it('does not loosen the server: a result that breaks a cut part of the schema is still refused', async () => {
-    const client = await connectClient(buildServer({ name: 't', version: '1', toolsets: [treeToolset(1_000, () => 'heavy')], logger: recordingLogger().logger }));
+    const client = await connectClient(buildServer({ name: 't', version: '1', toolsets: [treeToolset(1_250, () => 'heavy')], logger: recordingLogger().logger }));
     const result = await client.callTool({ name: 'tree', arguments: {} });
     await client.close();
     expect(result.isError).toBe(true);
@@ -125,7 +126,7 @@ describe('a toolset schema budget (@Toolset({ schemaBudget }))', () => {
     const planted = await client.callTool({ name: 'plant', arguments: trunk });
     const refused = await client.callTool({ name: 'plant', arguments: { name: 'oak', branches: [{ label: 'b', leaves: [{ text: 'l', weight: 'heavy' }] }] } });
     await client.close();
-    expect(JSON.stringify(entry).length).toBeLessThanOrEqual(1_200);
+    expect(Buffer.byteLength(JSON.stringify(entry))).toBeLessThanOrEqual(1_200);
     expect(JSON.stringify(entry.inputSchema)).toContain("cut to fit this tool's 1200-byte schema budget");
     expect(planted.isError).toBeFalsy();
     expect(refused.isError).toBe(true);
@@ -146,7 +147,8 @@ describe('a toolset schema budget (@Toolset({ schemaBudget }))', () => {
     const client = await connectClient(buildServer({ name: 't', version: '1', toolsets: [WideToolset], logger: recordingLogger().logger }));
     const { tools } = await client.listTools();
     await client.close();
-    expect(JSON.stringify(tools[0]).length).toBeLessThanOrEqual(1_500);
+    // Exactly the entry tools/list sends, every key included.
+    expect(Buffer.byteLength(JSON.stringify(tools[0]))).toBeLessThanOrEqual(1_500);
     const alpha = (tools[0].inputSchema.properties as Record<string, { description: string }>)['alpha'].description;
     expect(alpha).toMatch(/^alpha: A long explanation.*…$/);
     expect(Object.keys(tools[0].inputSchema.properties ?? {})).toHaveLength(6);
