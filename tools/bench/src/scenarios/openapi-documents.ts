@@ -1,8 +1,9 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fmt, type ScenarioResult } from '../harness/report';
+import { buildLibrary, typecheckLibrary, writeLibrary } from './generated-library';
 import { coldStart } from './openapi-scale';
 
 const workspaceRoot = resolve(__dirname, '../../../..');
@@ -50,32 +51,19 @@ export async function openApiDocumentsScenario(script: string): Promise<Scenario
     ['Kubernetes', 'kubernetes', () => directoryDocument('kubernetes.io.json')],
   ];
   const measured: Measured[] = [];
-  mkdirSync(join(workspaceRoot, 'tmp'), { recursive: true });
   for (const [api, name, load] of documents) {
     const document = load();
     const started = performance.now();
     const generated = await generateToolset(name, document, { credentialHeader: `x-${name}-token`, schemaBudget: 16_384 });
     const generationS = (performance.now() - started) / 1000;
-    const dir = mkdtempSync(join(workspaceRoot, 'tmp', `bench-${name}-`));
+    const dir = writeLibrary(generated.files, `bench-${name}-`);
     try {
-      for (const [path, content] of Object.entries(generated.files)) {
-        mkdirSync(dirname(join(dir, path)), { recursive: true });
-        writeFileSync(join(dir, path), content);
-      }
-      const buildStart = performance.now();
-      const build = spawnSync(process.execPath, [join(workspaceRoot, 'tools/build/build-project.cjs'), join(dir, 'src'), join(dir, 'dist')], { encoding: 'utf-8' });
-      if (build.status !== 0) throw new Error(`swc build of ${api} failed:\n${build.stderr}`);
-      const buildS = (performance.now() - buildStart) / 1000;
-      writeFileSync(
-        join(dir, 'tsconfig.json'),
-        JSON.stringify({ extends: join(workspaceRoot, 'tsconfig.base.json'), compilerOptions: { noEmit: true, baseUrl: workspaceRoot }, include: [join(dir, 'src/**/*.ts')], exclude: [] }),
-      );
-      const tscStart = performance.now();
-      const tsc = spawnSync(process.execPath, [require.resolve('typescript/bin/tsc'), '-p', join(dir, 'tsconfig.json')], { encoding: 'utf-8', cwd: workspaceRoot });
-      const tscS = (performance.now() - tscStart) / 1000;
+      const buildS = buildLibrary(dir) / 1000;
+      const tsc = typecheckLibrary(dir);
+      const tscS = tsc.ms / 1000;
       const className = `${name.charAt(0).toUpperCase()}${name.slice(1)}Toolset`;
       const cold = coldStart(script, join(dir, 'dist/index.js'), [className], ['--max-old-space-size=2048']);
-      measured.push({ api, operations: generated.toolNames.length + generated.leftOut.length, leftOut: generated.leftOut.length, generationS, buildS, tscS, tscOk: tsc.status === 0, cold });
+      measured.push({ api, operations: generated.toolNames.length + generated.leftOut.length, leftOut: generated.leftOut.length, generationS, buildS, tscS, tscOk: tsc.ok, cold });
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
