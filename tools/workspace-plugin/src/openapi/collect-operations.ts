@@ -66,7 +66,7 @@ export function collectOperations(document: OpenApiDocument, filter: OperationFi
         annotations: annotationsFor(method),
         parameters: parametersOf(shared, operation.parameters ?? []),
         secured: (operation.security ?? document.security ?? []).length > 0,
-        ...requestBodyOf(operation),
+        ...requestBodyOf(operation, method),
         ...successBodyOf(operation),
       });
     }
@@ -155,11 +155,22 @@ function jsonSchemaOf(content: Record<string, RawMedia> | undefined): unknown {
   return type === undefined ? undefined : (content![type].schema ?? {});
 }
 
+function holdsNothing(schema: unknown): boolean {
+  const object = schema as { type?: unknown; properties?: object; additionalProperties?: unknown } | undefined;
+  return object?.type === 'object' && Object.keys(object.properties ?? {}).length === 0 && object.additionalProperties === false;
+}
+
 /** The body as the generator can send it, by preference JSON, then a URL-encoded form, then multipart; else why not. */
-function requestBodyOf(operation: RawOperation): Pick<OperationModel, 'requestBody' | 'unsupported'> {
+function requestBodyOf(operation: RawOperation, method: HttpMethod): Pick<OperationModel, 'requestBody' | 'unsupported'> {
   const content = operation.requestBody?.content;
   const types = Object.keys(content ?? {});
   if (types.length === 0) return {};
+  // A body that can hold nothing (Stripe declares `{ type: object, properties: {}, additionalProperties: false }` on its GETs) is no body.
+  if (types.every((media) => holdsNothing(content![media].schema))) return {};
+  // fetch refuses a body on GET and HEAD: a document that declares one there cannot be followed.
+  if (method === 'get' || method === 'head') {
+    return operation.requestBody?.required ? { unsupported: `it is a ${method.toUpperCase()} with a required request body, which HTTP clients cannot send` } : {};
+  }
   const required = operation.requestBody?.required === true;
   const json = types.find((media) => JSON_MEDIA.test(media));
   if (json) return { requestBody: { required, schema: content![json].schema ?? {}, encoding: 'json', styles: {}, files: [] } };

@@ -81,6 +81,8 @@ describe('documents like Stripe: form bodies, deepObject parameters, HTTP basic'
             },
             { name: 'expand', in: 'query', style: 'deepObject', explode: true, schema: { type: 'array', items: { type: 'string' } } },
           ],
+          // As Stripe writes every GET: a form body that can hold nothing.
+          requestBody: { required: false, content: { 'application/x-www-form-urlencoded': { schema: { type: 'object', properties: {}, additionalProperties: false } } } },
           responses: ok,
         },
         post: {
@@ -119,10 +121,13 @@ describe('documents like Stripe: form bodies, deepObject parameters, HTTP basic'
     expect(seen[0].headers['authorization']).toBe(`Basic ${Buffer.from('sk_test_123:').toString('base64')}`);
   });
 
-  it('writes deepObject query parameters with brackets (created[gte]=1), arrays by index', async () => {
-    const { client } = await generated('stripe', stripe, { 'x-stripe-token': 'sk_test_123' });
-    await client.call('get_customers', { created: { gte: 1, lt: 5 }, expand: ['data.default_source'] });
+  it('writes deepObject query parameters with brackets (created[gte]=1), arrays by index; a GET sends no body', async () => {
+    const { client, tools } = await generated('stripe', stripe, { 'x-stripe-token': 'sk_test_123' });
+    expect(Object.keys(tools.find((tool) => tool.name === 'get_customers')!.inputSchema.properties ?? {})).toEqual(['created', 'expand']);
+    const listed = await client.call('get_customers', { created: { gte: 1, lt: 5 }, expand: ['data.default_source'] });
     await client.close();
+    expect(listed.isError).toBeFalsy();
+    expect(seen[0].body).toBe('');
     expect(decodeURIComponent(seen[0].url)).toBe('/v1/v1/customers?created[gte]=1&created[lt]=5&expand[0]=data.default_source');
   });
 });
