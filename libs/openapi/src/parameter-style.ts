@@ -23,8 +23,7 @@ type Pair = [name: string, value: string];
  */
 export function queryPairs(name: string, value: unknown, { style, explode }: Serialization): Pair[] {
   if (value === undefined || value === null) return [];
-  if (style === 'deepObject' && isObject(value)) return bracketPairs(name, value);
-  if (style === 'deepObject' && Array.isArray(value)) return bracketPairs(name, value);
+  if (style === 'deepObject' && typeof value === 'object') return bracketPairs(name, value);
   const delimiter = style === 'spaceDelimited' ? ' ' : style === 'pipeDelimited' ? '|' : ',';
   if (Array.isArray(value)) {
     const items = value.map(scalar);
@@ -80,7 +79,8 @@ export function headerText(value: unknown, { explode }: Serialization): string {
   return scalar(value);
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
+/** A JSON object (not an array, not null). */
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 

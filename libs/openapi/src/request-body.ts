@@ -1,5 +1,5 @@
 import type { OperationCall } from './operation-call';
-import { QUERY_DEFAULT, queryPairs } from './parameter-style';
+import { isObject, QUERY_DEFAULT, queryPairs } from './parameter-style';
 
 /** A file field whose value is not base64 text. */
 export class InvalidFile {
@@ -36,8 +36,8 @@ const BASE64 = /^[A-Za-z0-9+/\r\n]*={0,2}$/;
 export function requestBody(operation: OperationCall): EncodedBody | InvalidFile | IncompleteBody | undefined {
   if (operation.body === undefined) return undefined;
   const given = fieldsOf(operation.body);
-  if (operation.optionalBody && given.length === 0 && isRecord(operation.body)) return undefined;
-  if (operation.bodyRequired && isRecord(operation.body)) {
+  if (operation.optionalBody && given.length === 0 && isObject(operation.body)) return undefined;
+  if (operation.bodyRequired && isObject(operation.body)) {
     const missing = operation.bodyRequired.filter((name) => (operation.body as Record<string, unknown>)[name] === undefined);
     if (missing.length > 0) return new IncompleteBody(missing);
   }
@@ -53,10 +53,13 @@ export function requestBody(operation: OperationCall): EncodedBody | InvalidFile
 
 function formFields(operation: OperationCall): URLSearchParams {
   const form = new URLSearchParams();
-  for (const [name, value] of fieldsOf(operation.body)) {
-    for (const [key, text] of queryPairs(name, value, operation.bodyStyles?.[name] ?? QUERY_DEFAULT)) form.append(key, text);
-  }
+  for (const [name, value] of fieldsOf(operation.body)) for (const [key, text] of fieldPairs(operation, name, value)) form.append(key, text);
   return form;
+}
+
+/** A form field as name=value pairs, by the document's `encoding` for it (form, exploded, by default). */
+function fieldPairs(operation: OperationCall, name: string, value: unknown): [string, string][] {
+  return queryPairs(name, value, operation.bodyStyles?.[name] ?? QUERY_DEFAULT);
 }
 
 function multipart(operation: OperationCall): EncodedBody | InvalidFile {
@@ -67,16 +70,12 @@ function multipart(operation: OperationCall): EncodedBody | InvalidFile {
       if (typeof value !== 'string' || !BASE64.test(value)) return new InvalidFile(name);
       form.append(name, new Blob([Buffer.from(value, 'base64')], { type: 'application/octet-stream' }), name);
     } else {
-      for (const [key, text] of queryPairs(name, value, operation.bodyStyles?.[name] ?? QUERY_DEFAULT)) form.append(key, text);
+      for (const [key, text] of fieldPairs(operation, name, value)) form.append(key, text);
     }
   }
   return { body: form };
 }
 
 function fieldsOf(body: unknown): [string, unknown][] {
-  return isRecord(body) ? Object.entries(body).filter(([, value]) => value !== undefined) : [['body', body]];
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
+  return isObject(body) ? Object.entries(body).filter(([, value]) => value !== undefined) : [['body', body]];
 }

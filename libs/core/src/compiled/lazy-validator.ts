@@ -14,9 +14,10 @@ export interface SchemaValidator {
  * What could make compiling fail (a `pattern` that is not a regular expression) is checked at
  * startup by `invalidPatterns`, so the first call cannot be the one to find it.
  */
-export function lazyValidator(schema: TSchema): SchemaValidator {
+export function lazyValidator(schema: TSchema | (() => TSchema)): SchemaValidator {
   let compiled: ReturnType<typeof Compile> | undefined;
-  const validator = () => (compiled ??= Compile(schema));
+  // A thunk defers emitting the schema too (a union arm's), not only compiling it.
+  const validator = () => (compiled ??= Compile(typeof schema === 'function' ? schema() : schema));
   return {
     Check: (value) => validator().Check(value),
     Errors: (value) => [...validator().Errors(value)],

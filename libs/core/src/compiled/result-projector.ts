@@ -1,4 +1,4 @@
-import { lazyValidator, type SchemaValidator } from './lazy-validator';
+import { lazyValidator } from './lazy-validator';
 import { Value } from 'typebox/value';
 import type { TSchema } from 'typebox';
 import { emitType } from '../schema/schema-emitter';
@@ -58,10 +58,7 @@ export function compileClassProjector(model: ClassModel): Projector {
 function compileUnionProjector(arms: readonly TypeModel[]): Projector {
   // Each arm's schema is emitted on the first value that needs it, as validators are compiled:
   // a large API's answers are full of unions (Stripe's id-or-object fields) most calls never reach.
-  const compiled = arms.map((arm) => {
-    let validator: SchemaValidator | undefined;
-    return { project: compileProjector(arm), check: { Check: (value: unknown) => (validator ??= lazyValidator(emitType(arm, 'output'))).Check(value) } };
-  });
+  const compiled = arms.map((arm) => ({ project: compileProjector(arm), check: lazyValidator(() => emitType(arm, 'output')) }));
   return (value) => {
     for (const arm of compiled) {
       const projected = arm.project(value);

@@ -85,7 +85,7 @@ export interface CompiledToolset {
   description?: string;
   cls: ClassType;
   credentialHeaders: readonly string[];
-  /** Bytes of JSON a tool's advertised output schema may take (`@Toolset({ schemaBudget })`). */
+  /** Bytes of JSON a tool's `tools/list` entry may take (`@Toolset({ schemaBudget })`). */
   schemaBudget?: number;
   /** `@Toolset({ checkSettings })`: run when an app starts serving. */
   checkSettings?: (env: NodeJS.ProcessEnv) => void;

@@ -1,12 +1,9 @@
 type Json = Record<string, unknown>;
 
-/** What fitting a schema to its budget did: the schema to advertise, and how much was cut. */
+/** A schema fitted to a budget: what to advertise, and its bytes of JSON. */
 export interface BudgetFit {
   schema: unknown;
-  /** Bytes of JSON before and after; equal when nothing was cut. */
-  bytes: { full: number; advertised: number };
-  /** The nesting depth below which subtrees became open values; undefined when nothing was cut. */
-  cutBelowDepth?: number;
+  bytes: number;
 }
 
 /**
@@ -19,7 +16,7 @@ export interface BudgetFit {
  */
 export function fitToBudget(schema: unknown, budget: number, stated = budget, fullBytes?: number): BudgetFit {
   const full = fullBytes ?? byteLength(schema);
-  if (full <= budget) return { schema, bytes: { full, advertised: full } };
+  if (full <= budget) return { schema, bytes: full };
   // The size only grows with the depth kept: a binary search finds the deepest cut that fits in a
   // few cuts (a Stripe answer's schema is tens of levels deep, and each cut copies what it keeps).
   let low = 0;
@@ -28,9 +25,9 @@ export function fitToBudget(schema: unknown, budget: number, stated = budget, fu
   while (low <= high) {
     const depth = Math.floor((low + high) / 2);
     const cut = cutBelow(schema as Json, depth, stated);
-    const advertised = byteLength(cut);
-    if (advertised <= budget) {
-      best = { schema: cut, bytes: { full, advertised }, cutBelowDepth: depth };
+    const bytes = byteLength(cut);
+    if (bytes <= budget) {
+      best = { schema: cut, bytes };
       low = depth + 1;
     } else {
       high = depth - 1;
@@ -40,11 +37,11 @@ export function fitToBudget(schema: unknown, budget: number, stated = budget, fu
   // Nothing fits (a top level of many long-described arguments, as Stripe's post_payment_intents):
   // the shallowest cut, its descriptions then shortened at a word until it fits.
   const cut = cutBelow(schema as Json, 0, stated);
-  let fitted: BudgetFit = { schema: cut, bytes: { full, advertised: byteLength(cut) }, cutBelowDepth: 0 };
+  let fitted: BudgetFit = { schema: cut, bytes: byteLength(cut) };
   for (const longest of [400, 200, 120, 80, 40]) {
-    if (fitted.bytes.advertised <= budget) break;
+    if (fitted.bytes <= budget) break;
     const shortened = shortenDescriptions(cut, longest);
-    fitted = { schema: shortened, bytes: { full, advertised: byteLength(shortened) }, cutBelowDepth: 0 };
+    fitted = { schema: shortened, bytes: byteLength(shortened) };
   }
   return fitted;
 }
@@ -67,18 +64,17 @@ function shortenDescriptions(schema: unknown, longest: number): Json {
 
 /**
  * A tool's input and output schemas as advertised within `budget` bytes for its whole `tools/list`
- * entry (`otherBytes` being its name, description and annotations). The output schema is cut first;
- * the input schema only when that is not enough (Kubernetes' `replace_*` take a whole object as
- * their body). Either keeps at least half the budget. The server validates both in full.
+ * entry (`otherBytes` being its name, description and annotations). The output schema is cut first,
+ * down to what leaves the input up to half the budget; the input schema only when that is not
+ * enough (Kubernetes' `replace_*` take a whole object as their body). The server validates both in full.
  */
 export function fitToolSchemas(input: unknown, output: unknown, budget: number, otherBytes: number): { input: unknown; output: unknown } {
   const inputBytes = byteLength(input);
   const outputBytes = output === undefined ? 0 : byteLength(output);
   if (inputBytes + outputBytes + otherBytes <= budget) return { input, output };
-  // The output gives way first, down to what leaves the input up to half of the budget.
   const inputShare = Math.min(inputBytes, Math.floor(budget / 2));
   const fittedOutput = output === undefined ? undefined : fitToBudget(output, budget - otherBytes - inputShare, budget, outputBytes);
-  const outputNow = fittedOutput?.bytes.advertised ?? 0;
+  const outputNow = fittedOutput?.bytes ?? 0;
   if (inputBytes + outputNow + otherBytes <= budget) return { input, output: fittedOutput?.schema };
   const fittedInput = fitToBudget(input, budget - otherBytes - outputNow, budget, inputBytes);
   return { input: fittedInput.schema, output: fittedOutput?.schema };

@@ -56,8 +56,9 @@ function sharedClasses(start: readonly TypeModel[], root?: ClassModel): Map<Clas
   const taken = new Set<string>();
   for (const [model, count] of sites) {
     if (count < 2) continue;
-    let key = model.name.replace(/[^A-Za-z0-9_.-]/g, '_') || 'Class';
-    for (let n = 2; taken.has(key); n++) key = `${model.name}_${n}`;
+    const base = model.name.replace(/[^A-Za-z0-9_.-]/g, '_') || 'Class';
+    let key = base;
+    for (let n = 2; taken.has(key); n++) key = `${base}_${n}`;
     taken.add(key);
     shared.set(model, key);
   }

@@ -3,10 +3,9 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { IsOptional, MaxLength } from 'class-validator';
 import { buildServer, Field, Tool, ToolError, ToolResult, Toolset, unionOf } from '../../src';
+import type { Loose } from '../support/loose';
 import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
 
-/** A JSON value read by path in assertions. */
-type Loose = { [key: string]: Loose };
 
 class TreeNode {
   @Field()

@@ -1,5 +1,6 @@
 import type { OpenApiDocument } from './load-document';
 import type { HttpMethod, OperationModel, ParameterModel, ToolAnnotationsModel } from './operation-model';
+import { plainText } from './plain-text';
 import { assignToolNames, baseToolName } from './tool-names';
 
 const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -108,27 +109,6 @@ function describe(operation: RawOperation, method: HttpMethod, path: string): st
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), MAX_DESCRIPTION / 2)).trimEnd()}…`;
 }
 
-/**
- * Descriptions as plain text: documents write HTML in them (`<p>`, `<a href>`, `<code>`, entities),
- * which a model reads as noise. Block tags become line breaks, other tags go, common entities are decoded.
- */
-export function plainText(text: string): string {
-  return text
-    .replace(/<\s*br\s*\/?>/gi, '\n')
-    .replace(/<\/\s*(p|div|li|h[1-6]|tr)\s*>/gi, '\n')
-    .replace(/<\s*li[^>]*>/gi, '- ')
-    .replace(/<[^>]+>/g, '')
-    .replace(/&nbsp;/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;|&apos;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/[ \t]+\n/g, '\n')
-    .replace(/\n{3,}/g, '\n\n')
-    .trim();
-}
-
 /** Path-level parameters, overridden by the operation's own of the same name and location. */
 function parametersOf(shared: readonly RawParameter[], own: readonly RawParameter[]): ParameterModel[] {
   const byKey = new Map<string, RawParameter>();
@@ -177,7 +157,7 @@ function requestBodyOf(operation: RawOperation, method: HttpMethod): Pick<Operat
   const form = types.find((media) => /^application\/x-www-form-urlencoded\s*(;|$)/i.test(media));
   const multipart = types.find((media) => /^multipart\/form-data\s*(;|$)/i.test(media));
   const chosen = form ?? multipart;
-  if (!chosen) return { unsupported: `its request body is ${types.join(', ')}, which the generator cannot send (it sends JSON, URL-encoded forms and multipart forms)` };
+  if (chosen === undefined) return { unsupported: `its request body is ${types.join(', ')}, which the generator cannot send (it sends JSON, URL-encoded forms and multipart forms)` };
   const media = content![chosen];
   const schema = (media.schema ?? {}) as { properties?: Record<string, { format?: string; type?: string }> };
   const styles = Object.fromEntries(
@@ -185,10 +165,12 @@ function requestBodyOf(operation: RawOperation, method: HttpMethod): Pick<Operat
       .filter(([, encoding]) => encoding.style !== undefined || encoding.explode !== undefined)
       .map(([field, encoding]) => [field, { style: encoding.style ?? 'form', explode: encoding.explode ?? (encoding.style ?? 'form') === 'form' }]),
   );
+  if (form) return { requestBody: { required, schema, encoding: 'form', styles, files: [] } };
+  // Binary parts are files; a `format: byte` field is base64 text already, sent as it is.
   const files = Object.entries(schema.properties ?? {})
-    .filter(([, property]) => property?.format === 'binary' || property?.format === 'byte')
+    .filter(([, property]) => property?.format === 'binary')
     .map(([field]) => field);
-  return { requestBody: { required, schema, encoding: form ? 'form' : 'multipart', styles, files: form ? [] : files } };
+  return { requestBody: { required, schema, encoding: 'multipart', styles, files } };
 }
 
 function successBodyOf(operation: RawOperation): Pick<OperationModel, 'successBody'> {

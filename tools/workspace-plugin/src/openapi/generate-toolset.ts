@@ -1,9 +1,10 @@
 import { names } from '@nx/devkit';
-import { collectOperations, plainText, type OperationFilter } from './collect-operations';
+import { collectOperations, type OperationFilter } from './collect-operations';
 import { pascal, SchemaConverter } from './convert-schema';
 import { className, DtoEmitter, dtoImports } from './emit-dtos';
 import { apiModelOf, type ApiModel, type UpstreamAuth } from './api-model';
 import { loadDocument } from './load-document';
+import { plainText } from './plain-text';
 import type { LocatePointer } from './source-lines';
 import type { OperationModel, ParameterModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
@@ -12,7 +13,7 @@ import type { PropertyModel, SchemaModel } from './schema-model';
 export interface OpenApiConfig extends OperationFilter {
   /** The MCP-side credential header; its value goes upstream as the document's security scheme says. */
   credentialHeader?: string;
-  /** Bytes of JSON a tool's advertised output schema may take (see `@Toolset({ schemaBudget })`). */
+  /** Bytes of JSON a tool's `tools/list` entry may take (see `@Toolset({ schemaBudget })`). */
   schemaBudget?: number;
   /** Per tool (by operationId or generated name): another name, another description, or left out. */
   tools?: Record<string, { name?: string; description?: string; exclude?: boolean }>;

@@ -2,8 +2,8 @@ import { formatFiles, installPackagesTask, joinPathFragments, logger, type Gener
 import { parse } from '@readme/openapi-parser';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import type * as Core from '@toolsets/core';
 import { isAbsolute, join } from 'node:path';
+import type * as Core from '@toolsets/core';
 import { upstreamAuthOf } from '../../openapi/api-model';
 import { generateToolset } from '../../openapi/generate-toolset';
 import { CONFIG_FILE, DOCUMENT_FILE, writeGeneratedSources, type LibraryConfig } from '../../openapi/library-files';
@@ -34,7 +34,7 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   if ((document as { swagger?: unknown }).swagger !== undefined) {
     document = await fromSwagger2(document, options.spec);
     locate = undefined;
-    logger.info(`${options.spec} is Swagger ${String((document as { 'x-converted-from'?: string })['x-converted-from'] ?? '2.0')}: converted to OpenAPI ${(document as { openapi: string }).openapi} with swagger2openapi; the library keeps the converted document.`);
+    logger.info(`${options.spec} is Swagger 2.0: converted to OpenAPI ${(document as { openapi: string }).openapi} with swagger2openapi; the library keeps the converted document.`);
   }
   const config: LibraryConfig = {
     name: options.name,

@@ -1,0 +1,2 @@
+/** A JSON value read by path in assertions (`schema["$defs"]["Address"]`). */
+export type Loose = { [key: string]: Loose };
