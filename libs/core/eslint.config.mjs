@@ -14,6 +14,7 @@ export const CORE_LAYERS = [
   'schema',
   'compiled',
   'gate',
+  'selection',
   'context',
   'server',
   'catalog-page',

@@ -57,6 +57,10 @@ export { serveHttp, type HttpServeOptions, type HttpServerHandle, type MountInfo
 export { serveStdio, type StdioServeOptions } from './transport/stdio/stdio-server';
 export { DEFAULT_SERVING_LIMITS, type ServingLimits } from './transport/serving-limits';
 export { servingOptionsFromEnvironment, LIMIT_VARIABLES } from './app/serving-environment';
+export type { Selection, SelectionText, CatalogMode } from './selection/selection';
+export type { CatalogView } from './selection/catalog-view';
+export { CatalogViews, SELECTION_HEADERS, SELECTION_QUERY } from './selection/catalog-views';
+export { SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL, type ToolEntry } from './selection/discovery-tools';
 export { runServer, startApp, banner, type RunServerOptions, type StdioCommand } from './app/run-server';
 
 // Every module above has loaded, core's own decorated classes included: isolated stores keep them.

@@ -4,6 +4,7 @@ import type { ConnectionHandle, ServerDefinition } from '../server/build-server'
 import { credentialPlaceholder } from '../catalog-page/client-config';
 import { serveHttp, type HttpServerHandle, type MountInfo } from '../transport/http/http-server';
 import { serveStdio } from '../transport/stdio/stdio-server';
+import type { Selection, SelectionText } from '../selection/selection';
 import { LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
 
 export interface StdioCommand {
@@ -22,10 +23,15 @@ export interface RunServerOptions {
   exitOnSignal?: boolean;
 }
 
-const USAGE = `Usage: main.js [--stdio]
+const USAGE = `Usage: main.js [--stdio [--toolsets=a,b] [--readonly] [--discovery]]
 
-  (default)  streamable HTTP on http://$HOST:$PORT/mcp (HOST=127.0.0.1, PORT=8000)
-  --stdio    MCP over stdin/stdout; credentials from environment variables
+  (default)      streamable HTTP on http://$HOST:$PORT/mcp (HOST=127.0.0.1, PORT=8000);
+                 each request selects with ?toolsets=a,b&readonly=1&mode=discovery
+                 or the X-MCP-Toolsets, X-MCP-Readonly and X-MCP-Mode headers
+  --stdio        MCP over stdin/stdout; credentials from environment variables
+  --toolsets=a,b only these toolsets' tools (also MCP_TOOLSETS)
+  --readonly     only tools marked readOnlyHint (also MCP_READONLY=1)
+  --discovery    list search_tools, describe_tools and call_tool instead (also MCP_MODE=discovery)
 
 Environment: HOST, PORT, ALLOWED_HOSTS and CORS_ORIGINS (comma-separated), and the limits
 ${LIMIT_VARIABLES.map(([, variable]) => variable).join(', ')}
@@ -46,8 +52,12 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
     print(USAGE);
     return { close: async () => undefined };
   }
-  const unknown = argv.filter((arg) => arg !== '--stdio');
+  const unknown = argv.filter((arg) => arg !== '--stdio' && !isSelectionFlag(arg));
   if (unknown.length > 0) throw new Error(`Unknown argument(s): ${unknown.join(' ')}.\n${USAGE}`);
+  const selecting = argv.filter(isSelectionFlag);
+  if (selecting.length > 0 && !argv.includes('--stdio')) {
+    throw new Error(`${selecting.join(' ')} applies to --stdio. Over HTTP each request selects: ?toolsets=a,b&readonly=1&mode=discovery on the MCP URL.`);
+  }
   checkToolsetSettings(list, env);
 
   let handle: ConnectionHandle;
@@ -56,8 +66,9 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
       throw new Error(`--stdio serves one server; this app serves ${list.map((s) => s.name).join(', ')}. Start each server's own app with --stdio.`);
     }
     const { maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth } = servingOptionsFromEnvironment(env);
-    handle = serveStdio(list[0], { environment: env, maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth });
-    logger.info('serving over stdio', { server: list[0].name, tools: [...list[0].catalog.tools.keys()] });
+    const selection = stdioSelection(list[0], argv, env);
+    handle = serveStdio(list[0], { environment: env, selection, maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth });
+    logger.info('serving over stdio', { server: list[0].name, mode: selection.mode, tools: [...list[0].views.view(selection).tools.keys()] });
   } else {
     const http = await serveHttp(Array.isArray(servers) ? list : list[0], { ...servingOptionsFromEnvironment(env), logger });
     logger.info('serving over streamable HTTP', { origin: http.origin, endpoints: http.mounts.map((m) => m.url) });
@@ -75,6 +86,26 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return handle;
+}
+
+function isSelectionFlag(arg: string): boolean {
+  return arg.startsWith('--toolsets=') || arg === '--readonly' || arg === '--discovery';
+}
+
+/** What a stdio connection sees: the command line and the environment both narrow it. Throws `SelectionError`. */
+function stdioSelection(server: ServerDefinition, argv: readonly string[], env: NodeJS.ProcessEnv): Selection {
+  const toolsets = argv.filter((arg) => arg.startsWith('--toolsets=')).map((arg) => arg.slice('--toolsets='.length));
+  const fromArgv: SelectionText = {
+    ...(toolsets.length > 0 && { toolsets: toolsets.join(',') }),
+    ...(argv.includes('--readonly') && { readonly: '1' }),
+    ...(argv.includes('--discovery') && { mode: 'discovery' }),
+  };
+  const fromEnv: SelectionText = { toolsets: env['MCP_TOOLSETS'], readonly: env['MCP_READONLY'], mode: env['MCP_MODE'] };
+  try {
+    return server.views.reader.read(fromArgv, fromEnv);
+  } catch (error) {
+    throw new Error(`Not starting: ${(error as Error).message} (from --toolsets, --readonly, --discovery, MCP_TOOLSETS, MCP_READONLY or MCP_MODE)`);
+  }
 }
 
 /** Every toolset's own settings check (`@Toolset({ checkSettings })`), all of them, before anything listens. */

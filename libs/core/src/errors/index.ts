@@ -35,3 +35,4 @@ export { DuplicateMemberError } from './duplicate-member.error';
 export { InvalidInputSchemaError } from './invalid-input-schema.error';
 export { ElicitationFormError } from './elicitation-form.error';
 export { UndeclaredElicitationFormError } from './undeclared-elicitation-form.error';
+export { SelectionError } from './selection.error';

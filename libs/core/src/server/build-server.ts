@@ -1,4 +1,4 @@
-import { Server, type ListToolsResult, type McpRequestContext, type Transport } from '@modelcontextprotocol/server';
+import { Server, type McpRequestContext, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdio';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
 import { fixedHeaders, NO_HEADERS } from '../context/header-source';
@@ -7,6 +7,8 @@ import { runContractGate } from '../gate/contract-gate';
 import type { ToolCatalog } from '../gate/tool-catalog';
 import type { ClassType } from '../types/class-type';
 import { clip } from '../helpers/client-text';
+import { CatalogViews } from '../selection/catalog-views';
+import type { CatalogMode, Selection } from '../selection/selection';
 import { stderrLogger, type Logger } from './logger';
 import { LOGGER } from './logger-token';
 import { droppedKeyWarner, warnsDroppedKeys } from './dropped-key-warner';
@@ -33,6 +35,17 @@ export interface BuildServerOptions {
    * dropped either way). Default: on unless `NODE_ENV=production`, and on with `TOOLSETS_DEBUG`.
    */
   warnDroppedKeys?: boolean;
+  /**
+   * How `tools/list` presents the tools when a request does not choose (`?mode=`): `tools` lists
+   * every selected tool (the default); `discovery` lists three tools that search, describe and
+   * call them, for catalogs too large to list.
+   */
+  mode?: CatalogMode;
+  /**
+   * The most estimated tokens (bytes ÷ 4) this server's whole `tools/list` may take: the
+   * `contract` target fails past it, naming the groups to split or select, or discovery mode.
+   */
+  listBudgetTokens?: number;
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -49,6 +62,8 @@ export interface ConnectionOptions {
    * subscribe to resources and get `notifications/resources/updated`.
    */
   subscriptions?: boolean;
+  /** The tools this connection sees and how they are listed (stdio's `--toolsets=`, `--readonly`, `--discovery`). */
+  selection?: Selection;
 }
 
 /** A running connection; `close()` ends it. */
@@ -64,6 +79,9 @@ export interface ServerDefinition {
   readonly name: string;
   readonly version: string;
   readonly catalog: ToolCatalog;
+  /** Its catalog as each selection sees it (`?toolsets=`, read-only, discovery mode). */
+  readonly views: CatalogViews;
+  readonly listBudgetTokens?: number;
   /** The credential headers its toolsets declare, lower-case, without duplicates. */
   readonly credentialHeaders: readonly string[];
   readonly logger: Logger;
@@ -95,9 +113,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const subscriptions = new ResourceSubscriptions(catalog, logger);
   if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
-  const availableTools = availableToolsLine([...catalog.tools.keys()]);
-  const tools = [...catalog.tools.values()];
-  const listResult: ListToolsResult = { tools: tools.map((tool) => tool.descriptor) };
+  const views = new CatalogViews(catalog, options.mode);
   const info = { name: options.name, version: options.version };
   const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
   const serverOptions = {
@@ -110,7 +126,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     root,
     direct: directlyConstructible(catalog),
     logger,
-    availableTools,
+    views,
     ...((options.warnDroppedKeys ?? warnsDroppedKeys()) && { warnDropped: droppedKeyWarner(logger) }),
   };
 
@@ -131,8 +147,9 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
         environment: connection.environment,
         limits: connection.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS,
       };
-      server.setRequestHandler('tools/list', () => listResult);
-      server.setRequestHandler('tools/call', callToolHandler(definition, site, server));
+      const view = viewOf(views, connection.selection, factoryContext);
+      server.setRequestHandler('tools/list', () => view.listResult);
+      server.setRequestHandler('tools/call', callToolHandler(definition, site, server, view));
       if (prompts) {
         server.setRequestHandler('prompts/list', prompts.list);
         server.setRequestHandler('prompts/get', prompts.get(site, server));
@@ -155,6 +172,8 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     name: options.name,
     version: options.version,
     catalog,
+    views,
+    ...(options.listBudgetTokens !== undefined && { listBudgetTokens: options.listBudgetTokens }),
     credentialHeaders: [...new Set(catalog.toolsets.flatMap((toolset) => toolset.credentialHeaders))],
     logger,
     createServer: serverFactory({}),
@@ -183,9 +202,14 @@ function directlyConstructible(catalog: ToolCatalog): Set<ClassType> {
   return direct;
 }
 
-/** `Available tools: a, b, … and 12 more (see tools/list).`, for a call to a tool that does not exist. */
-function availableToolsLine(names: readonly string[]): string {
-  return `Available tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more (see tools/list)` : ''}.`;
+/**
+ * The view one SDK `Server` instance serves: its connection's selection, else the one its HTTP
+ * request makes (query and headers; the router has already refused a bad one), else the default.
+ */
+function viewOf(views: CatalogViews, selection: Selection | undefined, context: McpRequestContext | undefined) {
+  if (selection) return views.view(selection);
+  const request = context?.requestInfo;
+  return request ? views.forHttp(request.url, (name) => request.headers.get(name)) : views.whole;
 }
 
 /** What the server offers, from what the catalog holds. */

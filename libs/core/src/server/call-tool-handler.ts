@@ -1,35 +1,48 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
-import type { ToolCatalog } from '../gate/tool-catalog';
+import type { CompiledTool, ToolCatalog } from '../gate/tool-catalog';
 import { clip } from '../helpers/client-text';
+import type { CatalogView } from '../selection/catalog-view';
+import type { CatalogViews } from '../selection/catalog-views';
+import { DISCOVERY_TOOL_NAMES } from '../selection/discovery-tools';
 import type { DroppedKeyWarner } from './dropped-key-warner';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
 import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from './client-input';
+import { callDiscoveryTool } from './discovery-calls';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
 export interface CallToolDefinition extends ServingDefinition {
   catalog: ToolCatalog;
-  availableTools: string;
+  views: CatalogViews;
   warnDropped?: DroppedKeyWarner;
 }
 
 type CallRequest = { params: { name: string; arguments?: Record<string, unknown> } };
 
-/** The `tools/call` handler of one SDK `Server` instance. */
-export function callToolHandler(definition: CallToolDefinition, site: CallSite, server: Server) {
+/**
+ * The `tools/call` handler of one SDK `Server` instance, serving one view of the catalog: a tool
+ * outside it is unknown here. In discovery mode the three discovery tools are served too.
+ */
+export function callToolHandler(definition: CallToolDefinition, site: CallSite, server: Server, view: CatalogView) {
   return async (request: CallRequest, ctx: ServerContext): Promise<CallToolResult> => {
-    const tool = definition.catalog.tools.get(request.params.name);
-    if (!tool) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${clip(request.params.name)}'. ${definition.availableTools}`);
-    }
-    const { instantiate, logger } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
-    let result: CallToolResult;
+    const { name } = request.params;
+    const tool = view.tools.get(name);
     try {
-      result = await runToolCall(tool, request.params.arguments, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
+      if (tool) return server.projectCallToolResult(await callOne(definition, site, server, ctx, tool, request.params.arguments), tool.descriptor.outputSchema) as CallToolResult;
+      if (view.selection.mode === 'discovery' && DISCOVERY_TOOL_NAMES.has(name)) {
+        const direct = (target: CompiledTool, args: unknown) => callOne(definition, site, server, ctx, target, args);
+        return await callDiscoveryTool(name, request.params.arguments, view, definition.views, direct);
+      }
     } catch (signal) {
       if (signal instanceof InputRequiredSignal) return signal.toResult() as unknown as CallToolResult;
       throw signal;
     }
-    return server.projectCallToolResult(result, tool.descriptor.outputSchema) as CallToolResult;
+    const outside = definition.catalog.tools.has(name) ? ' It exists on this server but is outside this request\'s selection (toolsets, read-only).' : '';
+    throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${clip(name)}'.${outside} ${view.availableTools}`);
   };
+}
+
+function callOne(definition: CallToolDefinition, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown): Promise<CallToolResult> {
+  const { instantiate, logger } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
+  return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
 }

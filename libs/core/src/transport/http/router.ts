@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { SelectionError } from '../../errors/selection.error';
 import { clip } from '../../helpers/client-text';
 import type { ServerDefinition } from '../../server/build-server';
 import type { BodyBudget } from '../guards/body-budget';
@@ -97,7 +98,7 @@ export class Router {
   private async serveMcp(mount: Mount, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.cors.apply(req, res);
     if (req.method === 'OPTIONS' && this.cors.preflight(req, res)) return;
-    const refusal = this.headRefusal(mount, req);
+    const refusal = this.headRefusal(mount, req) ?? selectionRefusal(mount, req);
     if (refusal) return sendJsonRpcError(res, refusal.status, refusal.code, refusal.message, refusal.headers);
     // 2025-era session operations (GET streams, DELETE) have no 2026-07-28 counterpart here.
     if (req.method !== 'POST') return mount.sessions ? mount.sessions.handle(req, res) : mount.node(req, res);
@@ -159,6 +160,26 @@ interface Refusal {
   code: number;
   message: string;
   headers?: Record<string, string>;
+}
+
+/**
+ * A selection (`?toolsets=`, `X-MCP-Toolsets`, read-only, mode) this server cannot serve: a 400 that
+ * says what it has. Checked here, before the SDK builds a server for the request.
+ */
+function selectionRefusal(mount: Mount, req: IncomingMessage): Refusal | undefined {
+  try {
+    mount.server.views.forHttp(req.url ?? '/', (name) => headerValue(req, name));
+    return undefined;
+  } catch (error) {
+    if (error instanceof SelectionError) return { status: 400, code: INVALID_PARAMS, message: error.message };
+    throw error;
+  }
+}
+
+/** A header's value, repeated ones joined as a list (as fetch `Headers` joins them). */
+export function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The request line and headers as a fetch `Request`, for the SDK's era classification (the body is passed parsed). */

@@ -1,11 +1,14 @@
 import { serveStdio as serveSdkStdio } from '@modelcontextprotocol/server/stdio';
 import { clip } from '../../helpers/client-text';
+import type { Selection } from '../../selection/selection';
 import type { ConnectionHandle, ServerDefinition } from '../../server/build-server';
 import { LineStdioTransport } from './stdio-line-transport';
 import { argumentLimitsOf, resolveServingLimits, type ServingLimits } from '../serving-limits';
 
 export interface StdioServeOptions extends Partial<Pick<ServingLimits, 'maxBodyBytes' | 'maxArgumentItems' | 'maxArgumentStringLength' | 'maxArgumentDepth'>> {
   environment?: NodeJS.ProcessEnv;
+  /** The tools this connection sees, and how they are listed (default: every tool, in the server's mode). */
+  selection?: Selection;
 }
 
 /**
@@ -14,7 +17,7 @@ export interface StdioServeOptions extends Partial<Pick<ServingLimits, 'maxBodyB
  * A bad or oversized line is answered with a JSON-RPC error, and serving goes on.
  */
 export function serveStdio(server: ServerDefinition, options: StdioServeOptions = {}): ConnectionHandle {
-  const { environment = process.env, ...overrides } = options;
+  const { environment = process.env, selection, ...overrides } = options;
   const limits = resolveServingLimits(overrides);
   const transport = new LineStdioTransport(process.stdin, process.stdout, limits.maxBodyBytes, server.logger);
   const factory = server.serverFactory({
@@ -22,6 +25,7 @@ export function serveStdio(server: ServerDefinition, options: StdioServeOptions 
     subscriptions: true,
     environment,
     argumentLimits: argumentLimitsOf(limits),
+    ...(selection && { selection }),
   });
   const handle = serveSdkStdio(factory, {
     transport,

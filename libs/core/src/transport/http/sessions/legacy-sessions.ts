@@ -102,7 +102,8 @@ export class LegacySessions {
     this.#opening++;
     this.count(client, +1);
     let registered = false;
-    const server = this.factory();
+    // The session keeps the selection (`?toolsets=`, X-MCP-Toolsets, …) its initialize request made.
+    const server = this.factory({ era: 'legacy', requestInfo: selectionRequest(req) });
     const binding = credentialBinding(req, this.credentialHeaders);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -168,4 +169,13 @@ function isInitialize(parsed: unknown): boolean {
 /** The `method` of each message of a parsed body, one message or a batch. */
 function methodsOf(parsed: unknown): unknown[] {
   return (Array.isArray(parsed) ? parsed : [parsed]).map((message) => (message as { method?: unknown } | null)?.method);
+}
+
+/** The parts of `req` a server's view is chosen by: its target and its headers, as a fetch `Request`. */
+function selectionRequest(req: IncomingMessage): Request {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (name.startsWith('x-mcp-') && value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  return new Request(`http://localhost${req.url ?? '/'}`, { headers });
 }

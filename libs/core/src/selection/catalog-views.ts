@@ -1,0 +1,70 @@
+import type { ToolCatalog } from '../gate/tool-catalog';
+import { CatalogView } from './catalog-view';
+import { selectionKey, SelectionReader, type CatalogMode, type Selection, type SelectionText } from './selection';
+import { ToolSearch } from './tool-search';
+
+/** Distinct selections kept at once; the oldest is dropped past it (a view is cheap to rebuild). */
+const MAX_VIEWS = 256;
+
+/** The HTTP names of each selection part: a query parameter and a header. */
+export const SELECTION_QUERY = { toolsets: 'toolsets', readonly: 'readonly', mode: 'mode' } as const;
+export const SELECTION_HEADERS = { toolsets: 'x-mcp-toolsets', readonly: 'x-mcp-readonly', mode: 'x-mcp-mode' } as const;
+
+/** Every view of one server's catalog, by selection, and the search index they share. */
+export class CatalogViews {
+  readonly reader: SelectionReader;
+  readonly #views = new Map<string, CatalogView>();
+  #search: ToolSearch | undefined;
+  /** The view of a request that selects nothing: the server's default. */
+  readonly whole: CatalogView;
+
+  constructor(
+    private readonly catalog: ToolCatalog,
+    defaultMode: CatalogMode = 'tools',
+  ) {
+    this.reader = new SelectionReader(
+      catalog.toolsets.filter((toolset) => toolset.tools.length > 0).map((toolset) => toolset.name),
+      defaultMode,
+    );
+    this.whole = this.view(this.reader.defaults);
+  }
+
+  /** The view of `selection`, built on first use. */
+  view(selection: Selection): CatalogView {
+    const key = selectionKey(selection);
+    let view = this.#views.get(key);
+    if (!view) {
+      if (this.#views.size >= MAX_VIEWS) this.#views.delete(this.#views.keys().next().value!);
+      view = new CatalogView(this.catalog, selection);
+      this.#views.set(key, view);
+    }
+    return view;
+  }
+
+  /**
+   * The view an HTTP request selects with its query (`?toolsets=a,b&readonly=1&mode=discovery`)
+   * and headers (`X-MCP-Toolsets`, `X-MCP-Readonly`, `X-MCP-Mode`). Throws `SelectionError`.
+   */
+  forHttp(url: string, header: (name: string) => string | null | undefined): CatalogView {
+    const query = url.indexOf('?');
+    const noHeaders = !header(SELECTION_HEADERS.toolsets) && !header(SELECTION_HEADERS.readonly) && !header(SELECTION_HEADERS.mode);
+    if (query < 0 && noHeaders) return this.whole;
+    const params = new URLSearchParams(query < 0 ? '' : url.slice(query + 1));
+    const fromQuery: SelectionText = {
+      toolsets: params.get(SELECTION_QUERY.toolsets) ?? undefined,
+      readonly: params.get(SELECTION_QUERY.readonly) ?? undefined,
+      mode: params.get(SELECTION_QUERY.mode) ?? undefined,
+    };
+    const fromHeaders: SelectionText = {
+      toolsets: header(SELECTION_HEADERS.toolsets) ?? undefined,
+      readonly: header(SELECTION_HEADERS.readonly) ?? undefined,
+      mode: header(SELECTION_HEADERS.mode) ?? undefined,
+    };
+    return this.view(this.reader.read(fromQuery, fromHeaders));
+  }
+
+  /** The search index over the whole catalog, built on the first search. */
+  get search(): ToolSearch {
+    return (this.#search ??= new ToolSearch(this.catalog.tools.values()));
+  }
+}

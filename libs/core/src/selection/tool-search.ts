@@ -1,0 +1,95 @@
+import MiniSearch from 'minisearch';
+import type { CompiledTool } from '../gate/tool-catalog';
+
+/** Words too common in tool descriptions and requests to tell tools apart. */
+const STOP_WORDS = new Set(
+  'a an and are as at be by can do does for from get give how i in into is it its me my of on or please show that the this to use what when which with you your'.split(' '),
+);
+
+/** One ranked match. */
+export interface SearchHit {
+  name: string;
+  score: number;
+}
+
+/**
+ * BM25 ranking (minisearch's BM25+) over every tool of a catalog: its name split into words, its
+ * title, description, argument names and descriptions, and its toolset's name and description.
+ * Built once, on the first search; a search is filtered to what the caller may see.
+ */
+export class ToolSearch {
+  readonly #index: MiniSearch<{ id: string }>;
+
+  constructor(tools: Iterable<CompiledTool>) {
+    this.#index = new MiniSearch({
+      fields: ['name', 'title', 'description', 'args', 'group'],
+      storeFields: [],
+      tokenize: words,
+      processTerm: term,
+      searchOptions: {
+        boost: { name: 3, title: 2, group: 1.5, description: 1, args: 0.8 },
+        prefix: (word) => word.length >= 4,
+        fuzzy: (word) => (word.length >= 6 ? 0.15 : false),
+        combineWith: 'OR',
+        tokenize: words,
+        processTerm: term,
+      },
+    });
+    this.#index.addAll([...tools].map(document));
+  }
+
+  /** The best matches for `query` among the tools `visible` admits, best first, at most `limit`. */
+  search(query: string, visible: (name: string) => boolean, limit: number): SearchHit[] {
+    const hits = this.#index.search(query, { filter: (result) => visible(result.id as string) });
+    return hits.slice(0, limit).map((hit) => ({ name: hit.id as string, score: Math.round(hit.score * 1000) / 1000 }));
+  }
+}
+
+function document(tool: CompiledTool) {
+  const input = tool.descriptor.inputSchema as { properties?: Record<string, { description?: string }> };
+  const properties = Object.entries(input.properties ?? {});
+  return {
+    id: tool.name,
+    name: tool.name,
+    title: tool.descriptor.title ?? '',
+    description: tool.descriptor.description ?? '',
+    args: properties.map(([name, schema]) => `${name} ${schema.description ?? ''}`).join(' '),
+    group: `${tool.toolset.name} ${tool.toolset.description ?? ''}`,
+  };
+}
+
+/** Splits on anything not a letter or digit, and between the words of camelCase and snake_case names. */
+function words(text: string): string[] {
+  return text
+    .replace(/([a-z\d])([A-Z])/g, '$1 $2')
+    .split(/[^\p{L}\p{N}]+/u)
+    .filter(Boolean);
+}
+
+/**
+ * Lower case, stop words out, and a light stemmer so `issues`, `issue` and `listing`, `list` meet.
+ * Written here rather than taken from a Porter stemmer package: the maintained ones are ES modules
+ * only, and tool names need only plural and tense endings folded.
+ */
+function term(word: string): string | null {
+  const lower = word.toLowerCase();
+  if (STOP_WORDS.has(lower)) return null;
+  return stem(lower);
+}
+
+function stem(word: string): string {
+  if (word.length <= 3) return word;
+  const base = suffixless(word);
+  // `create`, `created`, `creating` all end as `creat`.
+  return base.length > 4 && base.endsWith('e') ? base.slice(0, -1) : base;
+}
+
+function suffixless(word: string): string {
+  if (word.endsWith('ies') && word.length > 4) return `${word.slice(0, -3)}y`;
+  if (word.endsWith('sses')) return word.slice(0, -2);
+  if (word.endsWith('ing') && word.length > 5) return word.slice(0, -3);
+  if (word.endsWith('ed') && word.length > 4 && !word.endsWith('eed')) return word.slice(0, -2);
+  if (word.endsWith('es') && /(ch|sh|x|z)es$/.test(word)) return word.slice(0, -2);
+  if (word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us')) return word.slice(0, -1);
+  return word;
+}

@@ -1,0 +1,218 @@
+import 'reflect-metadata';
+import Ajv2020 from 'ajv/dist/2020';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { buildServer, serveHttp, type ConnectionOptions, type HttpServerHandle, type ServerDefinition } from '../../src';
+import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
+import { ClockToolset, NotesToolset } from './notes-catalog';
+
+type Era = 'modern' | 'legacy';
+interface AnyClient {
+  listTools(): Promise<{ tools: { name: string; inputSchema: object; outputSchema?: object; annotations?: object }[] }>;
+  callTool(params: { name: string; arguments?: Record<string, unknown> }): Promise<Record<string, unknown>>;
+  close(): Promise<void>;
+}
+
+const { logger } = recordingLogger();
+const definition = (): ServerDefinition => buildServer({ name: 'notes-app', version: '1.0.0', toolsets: [NotesToolset, ClockToolset], logger });
+const text = (result: Record<string, unknown>) => (result['content'] as { text: string }[]).map((c) => c.text).join('\n');
+const names = async (client: AnyClient) => (await client.listTools()).tools.map((tool) => tool.name);
+
+/** Over HTTP: `?query` on the MCP URL and headers select; in memory (stdio's path): the connection's selection. */
+type Connect = (era: Era, select: { query?: string; headers?: Record<string, string>; selection?: ConnectionOptions['selection'] }) => Promise<AnyClient>;
+
+let http: HttpServerHandle;
+let server: ServerDefinition;
+beforeAll(async () => {
+  server = definition();
+  http = await serveHttp(server, { port: 0, logger });
+});
+afterAll(() => http.close());
+
+const overHttp: Connect = async (era, { query = '', headers = {} }) => {
+  const url = new URL(`${http.origin}/mcp${query}`);
+  if (era === 'modern') {
+    const client = new Client({ name: 'selection-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers } }));
+    return client as unknown as AnyClient;
+  }
+  const client = new LegacyClient({ name: 'selection-test-2025', version: '1.0.0' });
+  await client.connect(new LegacyHttpTransport(url, { requestInit: { headers } }));
+  return client as unknown as AnyClient;
+};
+
+const inMemory: Connect = async (era, { selection, headers }) => {
+  const connection: ConnectionOptions = { ...(selection && { selection }), ...(headers && { headers }) };
+  return (era === 'modern' ? await connectClient(server, connection) : await connectLegacyClient(server, connection)) as unknown as AnyClient;
+};
+
+describe.each<[string, Era, Connect]>([
+  ['HTTP', 'modern', overHttp],
+  ['HTTP', 'legacy', overHttp],
+  ['a connection (stdio, in memory)', 'modern', inMemory],
+  ['a connection (stdio, in memory)', 'legacy', inMemory],
+])('selection over %s with the %s-era client', (over, era, connect) => {
+  const select = (query: string, selection: ConnectionOptions['selection']) => connect(era, { query, selection });
+
+  it('lists every tool when nothing is selected, in catalog order', async () => {
+    const client = await connect(era, {});
+    expect(await names(client)).toEqual(['list_notes', 'add_note', 'now']);
+    await client.close();
+  });
+
+  it('narrows the list and the calls to the selected toolsets', async () => {
+    const client = await select('?toolsets=clock', { toolsets: ['clock'], readonly: false, mode: 'tools' });
+    expect(await names(client)).toEqual(['now']);
+    expect((await client.callTool({ name: 'now' }))['structuredContent']).toEqual({ message: 'The time.', iso: '1970-01-01T00:00:00.000Z' });
+    await expect(client.callTool({ name: 'list_notes', arguments: {} })).rejects.toThrow(/Unknown tool 'list_notes'\. It exists on this server but is outside this request's selection.*Available tools: now\./s);
+    await client.close();
+  });
+
+  it('keeps only read-only tools in read-only mode, and refuses the others', async () => {
+    const client = await select('?readonly=1', { readonly: true, mode: 'tools' });
+    expect(await names(client)).toEqual(['list_notes', 'now']);
+    await expect(client.callTool({ name: 'add_note', arguments: { text: 'x' } })).rejects.toThrow(/Unknown tool 'add_note'/);
+    await client.close();
+  });
+
+  describe('in discovery mode', () => {
+    let client: AnyClient;
+    beforeAll(async () => {
+      client = await select('?mode=discovery', { readonly: false, mode: 'discovery' });
+    });
+    afterAll(() => client.close());
+
+    it('lists only search_tools, describe_tools and call_tool', async () => {
+      const { tools } = await client.listTools();
+      expect(tools.map((tool) => tool.name)).toEqual(['search_tools', 'describe_tools', 'call_tool']);
+      const search = tools[0].inputSchema as { properties: { toolsets: { items: { enum: string[] } } } };
+      expect(search.properties.toolsets.items.enum).toEqual(['notes', 'clock']);
+    });
+
+    it('finds a tool by what it does, with both its schemas', async () => {
+      const result = await client.callTool({ name: 'search_tools', arguments: { query: 'write down a note', limit: 2 } });
+      const found = (result['structuredContent'] as { tools: { name: string; toolset: string; inputSchema: object; outputSchema: object }[] }).tools;
+      expect(found[0]).toMatchObject({ name: 'add_note', toolset: 'notes', annotations: { readOnlyHint: false } });
+      expect(found[0].inputSchema).toHaveProperty('properties.text');
+      expect(found[0].outputSchema).toBeDefined();
+      expect(found.length).toBeLessThanOrEqual(2);
+    });
+
+    it('describes tools exactly as search_tools gives them, and as a direct tools/list would', async () => {
+      const direct = await connect(era, {});
+      const listed = (await direct.listTools()).tools.find((tool) => tool.name === 'add_note')!;
+      await direct.close();
+      const described = (await client.callTool({ name: 'describe_tools', arguments: { names: ['add_note'] } }))['structuredContent'] as { tools: Record<string, unknown>[] };
+      const searched = (await client.callTool({ name: 'search_tools', arguments: { query: 'add note', limit: 1 } }))['structuredContent'] as { tools: Record<string, unknown>[] };
+      expect(described.tools).toEqual(searched.tools);
+      expect(described.tools[0]).toEqual({ ...listed, toolset: 'notes' });
+    });
+
+    it("runs a tool with call_tool: its structuredContent validates against the schema describe_tools gave", async () => {
+      const described = (await client.callTool({ name: 'describe_tools', arguments: { names: ['add_note'] } }))['structuredContent'] as { tools: { outputSchema: object }[] };
+      const validate = new Ajv2020({ strict: false }).compile(described.tools[0].outputSchema);
+      const ok = await client.callTool({ name: 'call_tool', arguments: { name: 'add_note', arguments: { text: 'milk' } } });
+      expect(ok['structuredContent']).toEqual({ message: 'Saved note 7: milk', id: 7 });
+      expect(validate(ok['structuredContent'])).toBe(true);
+      expect(text(ok)).toContain("tool 'add_note'");
+      const failed = await client.callTool({ name: 'call_tool', arguments: { name: 'add_note', arguments: { text: 'fail' } } });
+      expect(failed['isError']).toBe(true);
+      expect(failed['structuredContent']).toEqual({ error: 'refused', detail: 'This note cannot be saved.' });
+      expect(validate(failed['structuredContent'])).toBe(true);
+    });
+
+    it("names the field when call_tool's arguments do not fit the tool", async () => {
+      const result = await client.callTool({ name: 'call_tool', arguments: { name: 'list_notes', arguments: { limit: 500 } } });
+      expect(result['isError']).toBe(true);
+      expect(text(result)).toContain("Invalid arguments for tool 'list_notes'");
+      expect(text(result)).toMatch(/'limit'/);
+    });
+
+    it("names the field when a discovery tool's own arguments are wrong", async () => {
+      const result = await client.callTool({ name: 'search_tools', arguments: { query: '' } });
+      expect(result['isError']).toBe(true);
+      expect(text(result)).toMatch(/Invalid arguments for tool 'search_tools'.*'query'/s);
+      const badGroup = await client.callTool({ name: 'search_tools', arguments: { query: 'time', toolsets: ['calendar'] } });
+      expect(text(badGroup)).toContain("no group 'calendar' here. Groups: notes, clock.");
+    });
+
+    it('says when a name given to describe_tools or call_tool is not a tool here', async () => {
+      const describe = await client.callTool({ name: 'describe_tools', arguments: { names: ['send_email'] } });
+      expect(describe['isError']).toBe(true);
+      expect(text(describe)).toContain("No tool 'send_email' is available to this request");
+      const call = await client.callTool({ name: 'call_tool', arguments: { name: 'send_email' } });
+      expect(call['isError']).toBe(true);
+    });
+  });
+
+  it('applies the selection and read-only mode inside discovery mode: a tool outside them is neither found nor callable', async () => {
+    const client = await select('?mode=discovery&readonly=1&toolsets=notes', { toolsets: ['notes'], readonly: true, mode: 'discovery' });
+    const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'note', limit: 10 } }))['structuredContent'] as { tools: { name: string }[] };
+    expect(found.tools.map((tool) => tool.name)).toEqual(['list_notes']);
+    const clock = (await client.callTool({ name: 'search_tools', arguments: { query: 'current time' } }))['structuredContent'] as { tools: unknown[] };
+    expect(clock.tools).toEqual([]);
+    const refused = await client.callTool({ name: 'call_tool', arguments: { name: 'add_note', arguments: { text: 'x' } } });
+    expect(refused['isError']).toBe(true);
+    expect(text(refused)).toContain("No tool 'add_note' is available to this request");
+    await client.close();
+  });
+});
+
+describe('selection over HTTP', () => {
+  const post = (path: string, headers: Record<string, string> = {}) =>
+    fetch(`${http.origin}${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25', ...headers },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+
+  it('answers 400 naming the available toolsets when a selected one does not exist', async () => {
+    const response = await post('/mcp?toolsets=notes,calendar');
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { message: string } };
+    expect(body.error.message).toBe("No toolset named 'calendar' on this server. Available toolsets: notes, clock.");
+    const header = await post('/mcp', { 'x-mcp-toolsets': 'nope' });
+    expect(header.status).toBe(400);
+  });
+
+  it('answers 400 for a mode or read-only value it does not know', async () => {
+    expect((await post('/mcp?mode=everything')).status).toBe(400);
+    expect(((await (await post('/mcp?readonly=maybe')).json()) as { error: { message: string } }).error.message).toContain('read-only switch must be 1 or 0');
+  });
+
+  it('lets a header narrow what the URL selects, never widen it', async () => {
+    const client = await overHttp('modern', { query: '?toolsets=notes,clock', headers: { 'x-mcp-toolsets': 'clock', 'x-mcp-readonly': '1' } });
+    expect(await names(client)).toEqual(['now']);
+    await client.close();
+    const disjoint = await post('/mcp?toolsets=notes', { 'x-mcp-toolsets': 'clock' });
+    expect(disjoint.status).toBe(400);
+  });
+
+  it('passes the caller\'s credential header to a tool run through call_tool', async () => {
+    const client = await overHttp('legacy', { query: '?mode=discovery', headers: { 'x-notes-token': 'abcd' } });
+    const result = await client.callTool({ name: 'call_tool', arguments: { name: 'add_note', arguments: { text: 'hi' } } });
+    expect(result['structuredContent']).toEqual({ message: 'Saved note 7: hi', id: 7, by: 'caller-4' });
+    await client.close();
+  });
+});
+
+describe('a server whose default mode is discovery', () => {
+  it('lists the discovery tools unless a request asks for ?mode=tools', async () => {
+    const discovering = buildServer({ name: 'big', version: '1.0.0', toolsets: [NotesToolset, ClockToolset], logger, mode: 'discovery' });
+    const handle = await serveHttp(discovering, { port: 0, logger, drainDelayMs: 0 });
+    try {
+      const url = (query: string) => new URL(`${handle.origin}/mcp${query}`);
+      const client = new Client({ name: 't', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new StreamableHTTPClientTransport(url('')));
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'describe_tools', 'call_tool']);
+      await client.close();
+      const tools = new Client({ name: 't', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await tools.connect(new StreamableHTTPClientTransport(url('?mode=tools')));
+      expect((await tools.listTools()).tools.map((tool) => tool.name)).toEqual(['list_notes', 'add_note', 'now']);
+      await tools.close();
+    } finally {
+      await handle.close();
+    }
+  });
+});
