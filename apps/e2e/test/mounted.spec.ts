@@ -10,10 +10,23 @@ describe('the demo app, both toolsets mounted in one process', () => {
   afterAll(() => server.stop());
 
   it('lists its servers with their URLs and credential headers at /', async () => {
-    expect(await (await fetch(`${server.origin}/`)).json()).toEqual({
+    const size = { bytes: expect.any(Number), estimatedTokens: expect.any(Number) };
+    expect(await (await fetch(`${server.origin}/`)).json()).toMatchObject({
       servers: [
         { name: 'hello', url: `${server.origin}/hello/mcp`, tools: ['hello', 'greet_team', 'hello_card'], credentialHeaders: [] },
         { name: 'credential-demo', url: `${server.origin}/credential-demo/mcp`, tools: ['whoami'], credentialHeaders: ['x-demo-token'] },
+        {
+          name: 'demo',
+          url: `${server.origin}/demo/mcp`,
+          tools: ['hello', 'greet_team', 'hello_card', 'whoami'],
+          credentialHeaders: ['x-demo-token'],
+          toolsets: [
+            { name: 'hello', tools: 3, ...size },
+            { name: 'credential-demo', tools: 1, ...size },
+          ],
+          list: size,
+          discoveryList: size,
+        },
       ],
     });
   });
@@ -22,7 +35,8 @@ describe('the demo app, both toolsets mounted in one process', () => {
     const printed = server.stdout();
     expect(printed).toContain(`${server.origin}/hello/mcp`);
     const config = JSON.parse(printed.slice(printed.indexOf('{'))) as Record<string, { url?: string; headers?: Record<string, string>; args?: string[]; env?: Record<string, string> }>;
-    expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'hello-stdio', 'credential-demo-stdio']);
+    expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'hello-stdio', 'credential-demo-stdio', 'demo-stdio']);
+    expect(config['demo-stdio'].args).toEqual([appMain('demo-server'), '--stdio', '--server=demo']);
     expect(config['credential-demo-stdio'].env).toEqual({ X_DEMO_TOKEN: '<your x-demo-token value>' });
     expect(config['hello-stdio'].args?.[0]).toBe(appMain('hello-server'));
 

@@ -60,6 +60,7 @@ export { servingOptionsFromEnvironment, LIMIT_VARIABLES } from './app/serving-en
 export type { Selection, SelectionText, CatalogMode } from './selection/selection';
 export type { CatalogView } from './selection/catalog-view';
 export { CatalogViews, SELECTION_HEADERS, SELECTION_QUERY } from './selection/catalog-views';
+export { formatCatalogSizes, listBudgetProblem, type CatalogSizes, type GroupSize, type ListSize } from './selection/list-sizes';
 export { SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL, type ToolEntry } from './selection/discovery-tools';
 export { runServer, startApp, banner, type RunServerOptions, type StdioCommand } from './app/run-server';
 

@@ -4,6 +4,7 @@ import type { ConnectionHandle, ServerDefinition } from '../server/build-server'
 import { credentialPlaceholder } from '../catalog-page/client-config';
 import { serveHttp, type HttpServerHandle, type MountInfo } from '../transport/http/http-server';
 import { serveStdio } from '../transport/stdio/stdio-server';
+import { formatCatalogSizes, listBudgetProblem } from '../selection/list-sizes';
 import type { Selection, SelectionText } from '../selection/selection';
 import { LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
 
@@ -23,12 +24,13 @@ export interface RunServerOptions {
   exitOnSignal?: boolean;
 }
 
-const USAGE = `Usage: main.js [--stdio [--toolsets=a,b] [--readonly] [--discovery]]
+const USAGE = `Usage: main.js [--stdio [--server=name] [--toolsets=a,b] [--readonly] [--discovery]]
 
   (default)      streamable HTTP on http://$HOST:$PORT/mcp (HOST=127.0.0.1, PORT=8000);
                  each request selects with ?toolsets=a,b&readonly=1&mode=discovery
                  or the X-MCP-Toolsets, X-MCP-Readonly and X-MCP-Mode headers
   --stdio        MCP over stdin/stdout; credentials from environment variables
+  --server=name  which server to serve over stdio, when the app has several
   --toolsets=a,b only these toolsets' tools (also MCP_TOOLSETS)
   --readonly     only tools marked readOnlyHint (also MCP_READONLY=1)
   --discovery    list search_tools, describe_tools and call_tool instead (also MCP_MODE=discovery)
@@ -59,16 +61,18 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
     throw new Error(`${selecting.join(' ')} applies to --stdio. Over HTTP each request selects: ?toolsets=a,b&readonly=1&mode=discovery on the MCP URL.`);
   }
   checkToolsetSettings(list, env);
+  for (const server of list) {
+    const over = server.listBudgetTokens && listBudgetProblem(server.name, server.views.sizes, server.listBudgetTokens);
+    if (over) logger.warn('tools/list is over its budget', { detail: over });
+  }
 
   let handle: ConnectionHandle;
   if (argv.includes('--stdio')) {
-    if (list.length !== 1) {
-      throw new Error(`--stdio serves one server; this app serves ${list.map((s) => s.name).join(', ')}. Start each server's own app with --stdio.`);
-    }
+    const server = stdioServer(list, argv);
     const { maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth } = servingOptionsFromEnvironment(env);
-    const selection = stdioSelection(list[0], argv, env);
-    handle = serveStdio(list[0], { environment: env, selection, maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth });
-    logger.info('serving over stdio', { server: list[0].name, mode: selection.mode, tools: [...list[0].views.view(selection).tools.keys()] });
+    const selection = stdioSelection(server, argv, env);
+    handle = serveStdio(server, { environment: env, selection, maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth });
+    logger.info('serving over stdio', { server: server.name, mode: selection.mode, tools: [...server.views.view(selection).tools.keys()] });
   } else {
     const http = await serveHttp(Array.isArray(servers) ? list : list[0], { ...servingOptionsFromEnvironment(env), logger });
     logger.info('serving over streamable HTTP', { origin: http.origin, endpoints: http.mounts.map((m) => m.url) });
@@ -89,7 +93,20 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
 }
 
 function isSelectionFlag(arg: string): boolean {
-  return arg.startsWith('--toolsets=') || arg === '--readonly' || arg === '--discovery';
+  return arg.startsWith('--toolsets=') || arg === '--readonly' || arg === '--discovery' || arg.startsWith('--server=');
+}
+
+/** The one server `--stdio` serves: the app's only one, or the one `--server=` names. */
+function stdioServer(servers: readonly ServerDefinition[], argv: readonly string[]): ServerDefinition {
+  const named = argv.find((arg) => arg.startsWith('--server='))?.slice('--server='.length);
+  const names = servers.map((s) => s.name).join(', ');
+  if (named === undefined) {
+    if (servers.length === 1) return servers[0];
+    throw new Error(`--stdio serves one server; this app serves ${names}. Choose one with --server=<name>.`);
+  }
+  const server = servers.find((s) => s.name === named);
+  if (!server) throw new Error(`--server=${named}: no such server in this app. Servers: ${names}.`);
+  return server;
 }
 
 /** What a stdio connection sees: the command line and the environment both narrow it. Throws `SelectionError`. */
@@ -154,14 +171,18 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, server
   }
   const nameWidth = Math.max(...http.mounts.map((m) => m.name.length));
   const urlWidth = Math.max(...http.mounts.map((m) => m.url.length));
-  const lines = http.mounts.map((mount: MountInfo) => {
+  const lines = http.mounts.flatMap((mount: MountInfo) => {
     const needs = mount.credentialHeaders.length ? `  (send header: ${mount.credentialHeaders.join(', ')})` : '';
-    return `  ${mount.name.padEnd(nameWidth)}  ${mount.url.padEnd(urlWidth)}  tools: ${mount.tools.join(', ')}${needs}`;
+    const tools = mount.tools.length <= 12 ? mount.tools.join(', ') : `${mount.tools.slice(0, 8).join(', ')} and ${mount.tools.length - 8} more`;
+    const server = servers.find((s) => s.name === mount.name);
+    const sizes = server ? formatCatalogSizes(server.views.sizes, 5).map((line) => `    ${line}`) : [];
+    return [`  ${mount.name.padEnd(nameWidth)}  ${mount.url.padEnd(urlWidth)}  tools: ${tools}${needs}`, ...sizes];
   });
   return [
     `MCP over streamable HTTP on ${http.origin}`,
     ...lines,
     `  health: ${http.origin}/health   catalog: ${http.origin}/ (a page in a browser, JSON otherwise)`,
+    '  select per request: ?toolsets=<group>,<group>  ?readonly=1  ?mode=discovery (or X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Mode)',
     '',
     'Client configuration (paste into your MCP client under "mcpServers"):',
     JSON.stringify(config, null, 2),

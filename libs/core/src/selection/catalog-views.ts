@@ -1,6 +1,7 @@
 import type { ToolCatalog } from '../gate/tool-catalog';
 import { CatalogView } from './catalog-view';
 import { selectionKey, SelectionReader, type CatalogMode, type Selection, type SelectionText } from './selection';
+import { catalogSizes, type CatalogSizes } from './list-sizes';
 import { ToolSearch } from './tool-search';
 
 /** Distinct selections kept at once; the oldest is dropped past it (a view is cheap to rebuild). */
@@ -15,6 +16,7 @@ export class CatalogViews {
   readonly reader: SelectionReader;
   readonly #views = new Map<string, CatalogView>();
   #search: ToolSearch | undefined;
+  #sizes: CatalogSizes | undefined;
   /** The view of a request that selects nothing: the server's default. */
   readonly whole: CatalogView;
 
@@ -61,6 +63,11 @@ export class CatalogViews {
       mode: header(SELECTION_HEADERS.mode) ?? undefined,
     };
     return this.view(this.reader.read(fromQuery, fromHeaders));
+  }
+
+  /** The sizes of this server's lists, whole, per group and in discovery mode; computed once. */
+  get sizes(): CatalogSizes {
+    return (this.#sizes ??= catalogSizes(this));
   }
 
   /** The search index over the whole catalog, built on the first search. */

@@ -106,6 +106,7 @@ export interface ServerDefinition {
  * reflected schemas and validate every result. Throws `ContractError` listing every violation.
  */
 export function buildServer(options: BuildServerOptions): ServerDefinition {
+  checkServingOptions(options);
   const catalog = runContractGate(options.name, options.toolsets);
   const logger = options.logger ?? stderrLogger;
   const root = (options.container ?? globalContainer).createChildContainer();
@@ -210,6 +211,16 @@ function viewOf(views: CatalogViews, selection: Selection | undefined, context: 
   if (selection) return views.view(selection);
   const request = context?.requestInfo;
   return request ? views.forHttp(request.url, (name) => request.headers.get(name)) : views.whole;
+}
+
+function checkServingOptions(options: BuildServerOptions): void {
+  if (options.mode !== undefined && options.mode !== 'tools' && options.mode !== 'discovery') {
+    throw new Error(`buildServer '${options.name}': mode must be 'tools' or 'discovery', got ${JSON.stringify(options.mode)}.`);
+  }
+  const budget = options.listBudgetTokens;
+  if (budget !== undefined && !(Number.isSafeInteger(budget) && budget > 0)) {
+    throw new Error(`buildServer '${options.name}': listBudgetTokens must be a positive whole number of tokens, got ${JSON.stringify(budget)}.`);
+  }
 }
 
 /** What the server offers, from what the catalog holds. */

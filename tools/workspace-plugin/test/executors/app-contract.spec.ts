@@ -19,9 +19,21 @@ describe('app contract executor', () => {
     const entry = 'tools/workspace-plugin/test/fixtures/conforming-app/servers.js';
     await expect(appContractExecutor({ entry }, context('counting-app', 'apps/counting-app'))).resolves.toEqual({ success: true });
     const tool = '    count() -> CountResult { message: string, count: number } | ToolError { error: string, detail: string }';
-    expect(out.join('\n')).toBe(
+    expect(out[0]).toBe(
       ['server first', '  toolset counting', tool, '  1 tool follows the contract.', 'server second', '  toolset counting', tool, '  1 tool follows the contract.'].join('\n'),
     );
+    expect(out.slice(1).join('\n')).toMatch(/^server first tools\/list: 1 tool, [\d,]+ bytes \(~[\d,]+ tokens\); in discovery mode [\d,]+ bytes/m);
+  });
+
+  it("fails a server whose tools/list is over its listBudgetTokens, saying how to fit it", async () => {
+    const entry = 'tools/workspace-plugin/test/fixtures/over-budget-app/servers.js';
+    await expect(appContractExecutor({ entry }, context('budget-app', 'apps/budget-app'))).resolves.toEqual({ success: false });
+    expect(out.join('\n')).toContain('within its listBudgetTokens of 100,000');
+    // Measured here, independently: the tools/list answer a client of the built server receives.
+    const { buildServers } = require('../fixtures/over-budget-app/servers.js');
+    const [, cramped] = buildServers();
+    const tokens = Math.round(Buffer.byteLength(JSON.stringify({ tools: [...cramped.catalog.tools.values()].map((t: { descriptor: unknown }) => t.descriptor) })) / 4);
+    expect(err.join('\n')).toContain(`Server 'cramped': tools/list is ~${tokens.toLocaleString('en')} tokens, over its listBudgetTokens of 20. To fit: split the groups that do not fit alone (counting ~${tokens.toLocaleString('en')}) into smaller toolsets.`);
   });
 
   it('says how to lay out an app that has no built servers.js', async () => {

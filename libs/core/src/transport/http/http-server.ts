@@ -4,6 +4,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { clip } from '../../helpers/client-text';
 import type { ServerDefinition } from '../../server/build-server';
+import type { GroupSize, ListSize } from '../../selection/list-sizes';
 import { stderrLogger, type Logger } from '../../server/logger';
 import { rateLimitedLogger } from '../../server/rate-limited-logger';
 import { BodyBudget } from '../guards/body-budget';
@@ -42,6 +43,11 @@ export interface MountInfo {
   url: string;
   tools: string[];
   credentialHeaders: readonly string[];
+  /** Its groups, each selectable with `?toolsets=`, with their tool counts and list sizes. */
+  toolsets: GroupSize[];
+  /** Its whole `tools/list`, and the list in discovery mode (`?mode=discovery`). */
+  list: ListSize;
+  discoveryList: ListSize;
 }
 
 export interface HttpServerHandle {
@@ -85,12 +91,18 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
   const requests = new RequestTracker(connections);
   let origin = '';
   const describe = (): MountInfo[] =>
-    mounts.map((mount) => ({
-      name: mount.server.name,
-      url: `${origin}${mount.path}`,
-      tools: [...mount.server.catalog.tools.keys()],
-      credentialHeaders: mount.server.credentialHeaders,
-    }));
+    mounts.map((mount) => {
+      const { whole, groups, discovery } = mount.server.views.sizes;
+      return {
+        name: mount.server.name,
+        url: `${origin}${mount.path}`,
+        tools: [...mount.server.catalog.tools.keys()],
+        credentialHeaders: mount.server.credentialHeaders,
+        toolsets: groups,
+        list: { bytes: whole.bytes, estimatedTokens: whole.estimatedTokens },
+        discoveryList: discovery,
+      };
+    });
 
   const router = new Router(mounts, list, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors);
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {

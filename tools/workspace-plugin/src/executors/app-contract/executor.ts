@@ -32,9 +32,29 @@ export default async function appContractExecutor(options: AppContractExecutorSc
     console.error(`${entry} does not export buildServers(); export the function that builds the app's servers from src/servers.ts.`);
     return { success: false };
   }
-  return reportGate(core, () => {
+  let servers: readonly Core.ServerDefinition[] = [];
+  const gate = reportGate(core, () => {
     const built = buildServers();
-    const servers = Array.isArray(built) ? built : [built as Core.ServerDefinition];
+    servers = Array.isArray(built) ? built : [built as Core.ServerDefinition];
     return servers.map((server) => `server ${server.name}\n${core.describeCatalog(server.catalog).replace(/^/gm, '  ')}`).join('\n');
   });
+  if (!gate.success) return gate;
+  return checkListBudgets(core, servers);
+}
+
+/** Prints each server's tools/list size, whole, per group and in discovery mode, and fails a server over its `listBudgetTokens`. */
+function checkListBudgets(core: typeof Core, servers: readonly Core.ServerDefinition[]): { success: boolean } {
+  let success = true;
+  for (const server of servers) {
+    const sizes = server.views.sizes;
+    console.log(`server ${server.name} ${core.formatCatalogSizes(sizes).join('\n')}`);
+    const over = server.listBudgetTokens === undefined ? undefined : core.listBudgetProblem(server.name, sizes, server.listBudgetTokens);
+    if (over) {
+      console.error(over);
+      success = false;
+    } else if (server.listBudgetTokens !== undefined) {
+      console.log(`  within its listBudgetTokens of ${server.listBudgetTokens.toLocaleString('en')}`);
+    }
+  }
+  return { success };
 }

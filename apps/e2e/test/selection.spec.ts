@@ -1,0 +1,134 @@
+import { spawnSync } from 'node:child_process';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import Ajv2020 from 'ajv/dist/2020';
+import { accountOf, httpClient, textOf, type AnyClient, type Era } from './support/clients';
+import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
+
+/** The demo app's combined server (hello + credential-demo) over stdio, with selection flags. */
+async function stdioDemo(era: Era, flags: string[], env: Record<string, string> = {}): Promise<AnyClient> {
+  const params = {
+    command: process.execPath,
+    args: [appMain('demo-server'), '--stdio', '--server=demo', ...flags],
+    cwd: workspaceRoot,
+    env: { PATH: process.env['PATH'] ?? '', ...env },
+    stderr: 'pipe' as const,
+  };
+  if (era === 'modern') {
+    const client = new Client({ name: 'e2e-selection', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StdioClientTransport(params));
+    return client as unknown as AnyClient;
+  }
+  const client = new LegacyClient({ name: 'e2e-selection-2025', version: '1.0.0' });
+  await client.connect(new LegacyStdioTransport(params));
+  return client as unknown as AnyClient;
+}
+
+const names = async (client: AnyClient) => (await client.listTools()).tools.map((tool) => tool.name);
+type Entry = { name: string; toolset: string; outputSchema: object };
+
+describe('the demo app serving both toolsets at /demo/mcp', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess(appMain('demo-server'));
+  });
+  afterAll(() => server.stop());
+
+  describe.each<Era>(['modern', 'legacy'])('over HTTP with the %s-era client', (era) => {
+    it('narrows the tools to ?toolsets= or X-MCP-Toolsets, and refuses a call outside them', async () => {
+      const byQuery = await httpClient(era, `${server.origin}/demo/mcp?toolsets=credential-demo`);
+      expect(await names(byQuery)).toEqual(['whoami']);
+      await expect(byQuery.callTool({ name: 'hello', arguments: {} })).rejects.toThrow(/Unknown tool 'hello'.*outside this request's selection/s);
+      await byQuery.close();
+      const byHeader = await httpClient(era, `${server.origin}/demo/mcp`, { 'X-MCP-Toolsets': 'hello' });
+      expect(await names(byHeader)).toEqual(['hello', 'greet_team', 'hello_card']);
+      await byHeader.close();
+    });
+
+    it('searches, describes and calls in discovery mode, with the caller credential and a typed result', async () => {
+      const token = `selection-${era}`;
+      const client = await httpClient(era, `${server.origin}/demo/mcp?mode=discovery`, { 'x-demo-token': token });
+      expect(await names(client)).toEqual(['search_tools', 'describe_tools', 'call_tool']);
+      const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'which account does my credential belong to' } }))['structuredContent'] as { tools: Entry[] };
+      expect(found.tools[0]).toMatchObject({ name: 'whoami', toolset: 'credential-demo' });
+      const described = (await client.callTool({ name: 'describe_tools', arguments: { names: ['whoami'] } }))['structuredContent'] as { tools: Entry[] };
+      expect(described.tools).toEqual([found.tools[0]]);
+      const result = await client.callTool({ name: 'call_tool', arguments: { name: 'whoami', arguments: {} } });
+      const account = accountOf(token);
+      expect(result['structuredContent']).toEqual({ message: `The caller's credential belongs to account ${account}.`, account });
+      expect(new Ajv2020({ strict: false }).compile(described.tools[0].outputSchema)(result['structuredContent'])).toBe(true);
+      const invalid = await client.callTool({ name: 'call_tool', arguments: { name: 'greet_team', arguments: { names: 'ann' } } });
+      expect(invalid['isError']).toBe(true);
+      expect(textOf(invalid)).toMatch(/Invalid arguments for tool 'greet_team'.*'names'/s);
+      await client.close();
+    });
+  });
+
+  it('answers 400 listing the toolsets when a selected one does not exist', async () => {
+    const response = await fetch(`${server.origin}/demo/mcp?toolsets=hello,billing`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+    });
+    expect(response.status).toBe(400);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toBe(
+      "No toolset named 'billing' on this server. Available toolsets: hello, credential-demo.",
+    );
+  });
+
+  it('lists each group with its tool count and list size in the JSON index', async () => {
+    const index = (await (await fetch(`${server.origin}/`)).json()) as { servers: { name: string; toolsets: { name: string; tools: number; bytes: number }[]; list: { bytes: number } }[] };
+    const demo = index.servers.find((s) => s.name === 'demo')!;
+    // Measured independently: the bytes of the tools/list a client gets for each selection.
+    const listBytes = async (query: string) => {
+      const response = await fetch(`${server.origin}/demo/mcp${query}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+      });
+      const data = (await response.text()).split('\n').find((line) => line.startsWith('data: '))!.slice('data: '.length);
+      return Buffer.byteLength(JSON.stringify({ tools: (JSON.parse(data) as { result: { tools: unknown[] } }).result.tools }));
+    };
+    expect(demo.toolsets.map((group) => [group.name, group.tools])).toEqual([['hello', 3], ['credential-demo', 1]]);
+    expect(demo.toolsets[0].bytes).toBe(await listBytes('?toolsets=hello'));
+    expect(demo.list.bytes).toBe(await listBytes(''));
+  });
+});
+
+describe.each<Era>(['modern', 'legacy'])('the demo app over stdio with the %s-era client', (era) => {
+  it('serves only --toolsets=', async () => {
+    const client = await stdioDemo(era, ['--toolsets=hello']);
+    expect(await names(client)).toEqual(['hello', 'greet_team', 'hello_card']);
+    await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toThrow(/Unknown tool 'whoami'/);
+    await client.close();
+  });
+
+  it('serves discovery mode with --discovery, narrowed by MCP_TOOLSETS and read-only by --readonly', async () => {
+    const token = `stdio-${era}`;
+    const client = await stdioDemo(era, ['--discovery', '--readonly'], { MCP_TOOLSETS: 'credential-demo', X_DEMO_TOKEN: token });
+    expect(await names(client)).toEqual(['search_tools', 'describe_tools', 'call_tool']);
+    const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'greet someone' } }))['structuredContent'] as { tools: Entry[] };
+    expect(found.tools.every((tool) => tool.toolset === 'credential-demo')).toBe(true);
+    const refused = await client.callTool({ name: 'call_tool', arguments: { name: 'hello', arguments: {} } });
+    expect(refused['isError']).toBe(true);
+    const result = await client.callTool({ name: 'call_tool', arguments: { name: 'whoami', arguments: {} } });
+    expect(result['structuredContent']).toMatchObject({ account: accountOf(token) });
+    await client.close();
+  });
+});
+
+describe('the demo app over stdio with a selection it cannot serve', () => {
+  it('does not start, and names the toolsets it has', () => {
+    const run = spawnSync(process.execPath, [appMain('demo-server'), '--stdio', '--server=demo'], {
+      cwd: workspaceRoot,
+      env: { PATH: process.env['PATH'] ?? '', MCP_TOOLSETS: 'billing' },
+      input: '',
+      encoding: 'utf-8',
+      timeout: 20_000,
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain("Not starting: No toolset named 'billing' on this server. Available toolsets: hello, credential-demo.");
+  });
+});
