@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { InMemoryTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
-import { buildServer, type ClassType, type ConnectionHandle, type ServerDefinition } from '@toolsets/core';
+import { buildServer, type ClassType, type ConnectionHandle, type Selection, type ServerDefinition } from '@toolsets/core';
 import type { DependencyContainer } from 'tsyringe';
 
 export interface ConnectToolsetOptions {
@@ -12,6 +12,8 @@ export interface ConnectToolsetOptions {
   era?: 'modern' | 'legacy';
   /** App-level services for the toolsets' constructors. */
   container?: DependencyContainer;
+  /** What the connection sees, as `?toolsets=`, `?readonly=1` and `?mode=discovery` select over HTTP. */
+  selection?: Partial<Selection>;
 }
 
 /** A connected client with the calls a toolset test makes. */
@@ -41,7 +43,10 @@ export async function connectToolset(
         container: options.container,
         logger: { info: () => undefined, warn: () => undefined, error: (message, fields) => console.error(message, fields) },
       });
-  const connection = { headers: options.headers };
+  const connection = {
+    headers: options.headers,
+    ...(options.selection && { selection: { readonly: false, mode: 'tools' as const, ...options.selection } }),
+  };
   let handle: ConnectionHandle;
   let client: Client | LegacyClient;
   if (options.era === 'legacy') {

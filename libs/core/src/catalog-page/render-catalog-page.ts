@@ -66,6 +66,7 @@ ${
 <details class="config"><summary>Add it to a client</summary>
 ${clientConfigs(server.name, path, headers).map(({ client, snippet }) => html`<div class="snippet"><h4>${client} <button class="copy" type="button">Copy</button></h4><pre>${snippet}</pre></div>`)}
 </details>
+${groupList(server, path)}
 <div class="tools">
 <h3>Tools (${catalog.tools.size})</h3>
 ${[...catalog.tools.values()].map(({ descriptor }) => toolEntry(server.name, descriptor))}
@@ -73,6 +74,24 @@ ${[...catalog.tools.values()].map(({ descriptor }) => toolEntry(server.name, des
 ${promptList(server)}
 ${resourceList(server)}
 </section>`;
+}
+
+/**
+ * The server's groups (toolsets) with their tool counts and list sizes, each with the URL that
+ * selects it, and the URL of discovery mode: what a client puts in its configuration instead of
+ * the whole catalog.
+ */
+function groupList(server: ServerDefinition, path: string): SafeHtml {
+  const { groups, whole, discovery } = server.views.sizes;
+  const n = (value: number) => value.toLocaleString('en');
+  const url = (query: string) => html`<code><span class="mcp-url" data-path=".${path}${query}">${path}${query}</span></code>`;
+  return html`<details class="groups"><summary>Groups and list sizes: ${n(whole.estimatedTokens)} tokens for all ${n(whole.tools)} tools, ${n(discovery.estimatedTokens)} in discovery mode</summary>
+<table><thead><tr><th>Group</th><th>Tools</th><th>tools/list</th><th>Select it with</th></tr></thead><tbody>
+${groups.map((group) => html`<tr><td>${group.name}</td><td>${n(group.tools)}</td><td>${n(group.bytes)} bytes (~${n(group.estimatedTokens)} tokens)</td><td>${url(`?toolsets=${encodeURIComponent(group.name)}`)}</td></tr>`)}
+<tr><td>discovery mode</td><td>3</td><td>${n(discovery.bytes)} bytes (~${n(discovery.estimatedTokens)} tokens)</td><td>${url('?mode=discovery')}</td></tr>
+</tbody></table>
+<p class="muted">Combine them: <code>?toolsets=a,b&amp;readonly=1&amp;mode=discovery</code>, or send the headers X-MCP-Toolsets, X-MCP-Readonly and X-MCP-Mode.</p>
+</details>`;
 }
 
 function promptList({ catalog }: ServerDefinition): SafeHtml | false {

@@ -14,5 +14,14 @@ export function loadGeneratedSources(files: Record<string, string>, name: string
     new Function('require', 'module', 'exports', compile(source))((id: string) => local[id] ?? load(id), module, module.exports);
     return module.exports;
   };
-  return run(files[generatedToolsetFile(name)], { './dtos': run(files[GENERATED_DTOS]) });
+  // The generated modules import each other as `./dtos`, `./<name>.client`: load each once, on first import.
+  const generated = Object.keys(files).filter((file) => file.startsWith('src/generated/'));
+  const cache = new Map<string, Record<string, unknown>>();
+  const local: Record<string, unknown> = {};
+  for (const file of generated) {
+    const id = `./${file.slice('src/generated/'.length, -'.ts'.length)}`;
+    Object.defineProperty(local, id, { get: () => cache.get(id) ?? (cache.set(id, run(files[file], local)), cache.get(id)), enumerable: true });
+  }
+  if (files[generatedToolsetFile(name)] !== undefined) return run(files[generatedToolsetFile(name)], { './dtos': run(files[GENERATED_DTOS]) });
+  return Object.assign({}, ...generated.filter((file) => file.endsWith('.toolset.ts')).map((file) => local[`./${file.slice('src/generated/'.length, -'.ts'.length)}`]));
 }

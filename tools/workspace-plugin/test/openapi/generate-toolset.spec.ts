@@ -70,6 +70,37 @@ describe('a toolset generated from the petstore document', () => {
     expect(warnings.join('\n')).not.toContain('maintenance');
   });
 
+  it('with groupBy tag, makes one toolset per tag that share one API client, and a server of them selects by tag', async () => {
+    const generated = await generateToolset('petstore', petstore(), { credentialHeader: 'x-petstore-key', groupBy: 'tag' });
+    expect(Object.keys(generated.files).sort()).toEqual([
+      'src/generated/dtos.ts',
+      'src/generated/pet.toolset.ts',
+      'src/generated/petstore.client.ts',
+      'src/generated/store.toolset.ts',
+      'src/generated/user.toolset.ts',
+      'src/index.ts',
+    ]);
+    expect(generated.toolsets).toEqual([
+      { className: 'PetstorePetToolset', name: 'pet' },
+      { className: 'PetstoreStoreToolset', name: 'store' },
+      { className: 'PetstoreUserToolset', name: 'user' },
+    ]);
+    const exported = loadGeneratedSources(generated.files, 'petstore') as Record<string, ClassType>;
+    const server = buildServer({ name: 'petstore', version: '1', toolsets: generated.toolsets.map((t) => exported[t.className]) });
+    expect(server.catalog.toolsets.map((t) => [t.name, t.description, t.tools.length])).toEqual([
+      ['pet', 'Everything about your Pets', 8],
+      ['store', 'Access to Petstore orders', 4],
+      ['user', 'Operations about user', 8],
+    ]);
+    const ungrouped = await generateToolset('petstore', petstore(), { credentialHeader: 'x-petstore-key' });
+    expect([...server.catalog.tools.keys()].sort()).toEqual([...ungrouped.toolNames].sort());
+    const client = await connectToolset(server, { headers: { 'x-petstore-key': 'sk-grouped' }, selection: { toolsets: ['pet'] } });
+    expect((await client.listTools()).map((tool) => tool.name)).toEqual(server.catalog.toolsets[0].tools.map((tool) => tool.name));
+    expect((await client.call('get_pet_by_id', { petId: 7 })).structuredContent).toMatchObject({ status: 200, data: { id: 7 } });
+    await client.close();
+    expect(upstream.keys).toContain('sk-grouped');
+  });
+
   it('follows the config: another name, another description, an operation left out', async () => {
     const generated = await generateToolset('petstore', petstore(), {
       includeTags: ['pet'],

@@ -44,6 +44,7 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
     ...list('exclude', options.exclude),
     ...credentialHeaderOf(options, document),
     ...(options.prefix?.trim() && { prefix: options.prefix.trim() }),
+    ...(options.groupBy && { groupBy: groupByOf(options.groupBy) }),
     schemaBudget: options.schemaBudget ?? DEFAULT_SCHEMA_BUDGET,
     tools: {},
   };
@@ -63,12 +64,13 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   tree.write(joinPathFragments(toolset.projectRoot, DOCUMENT_FILE), `${JSON.stringify(document, null, 2)}\n`);
   tree.write(joinPathFragments(toolset.projectRoot, CONFIG_FILE), `${JSON.stringify(config, null, 2)}\n`);
   const generated = await writeGeneratedSources(tree, toolset.projectRoot);
-  tree.write(joinPathFragments(toolset.projectRoot, `test/${options.name}.tools.spec.ts`), specFor(options.name, toolset.className));
+  tree.write(joinPathFragments(toolset.projectRoot, `test/${options.name}.tools.spec.ts`), specFor(options.name, generated.toolsets.map((t) => t.className)));
 
   for (const warning of generated.warnings) logger.warn(`${options.spec}: ${warning}.`);
   for (const left of generated.leftOut) logger.warn(`Left out ${left.operation}: ${left.reason}.`);
   const open = [...generated.openValues].map(([reason, count]) => `${count} × ${reason}`);
   logger.info(`${generated.toolNames.length} tools generated into ${toolset.projectRoot}.${open.length ? ` Open values (schemas the framework cannot express yet): ${open.join('; ')}.` : ''}`);
+  if (config.groupBy) logger.info(`${generated.toolsets.length} toolsets, one per tag: ${generated.toolsets.map((t) => `${t.className} (${t.name})`).join(', ')}.`);
   logger.info(sizeReport(tree.root, generated.files, options.name, toolset.packageName));
   await formatFiles(tree);
   return options.skipInstall ? undefined : () => installPackagesTask(tree, true);
@@ -123,14 +125,20 @@ function list<K extends string>(key: K, value: string | undefined): Partial<Reco
   return items.length ? ({ [key]: items } as Record<K, string[]>) : {};
 }
 
-/** Written once (never regenerated): the library's own spec, which the author may extend. */
-function specFor(name: string, className: string): string {
-  return `import { connectToolset } from '@toolsets/testing';
-import { ${className}Toolset } from '../src';
+function groupByOf(value: string): 'tag' {
+  if (value !== 'tag') throw new Error(`--groupBy=${value} is not a grouping: use --groupBy=tag (one toolset per tag), or leave it out (one toolset).`);
+  return value;
+}
 
-describe('the ${name} toolset generated from openapi.json', () => {
-  it('lists its tools, each with an object-rooted output schema', async () => {
-    const toolset = await connectToolset(${className}Toolset);
+/** Written once (never regenerated): the library's own spec, which the author may extend. */
+function specFor(name: string, classNames: readonly string[]): string {
+  const many = classNames.length > 1;
+  return `import { connectToolset } from '@toolsets/testing';
+import { ${classNames.join(', ')} } from '../src';
+
+describe('the ${name} toolset${many ? 's' : ''} generated from openapi.json', () => {
+  it('lists ${many ? 'their' : 'its'} tools, each with an object-rooted output schema', async () => {
+    const toolset = await connectToolset(${many ? `[${classNames.join(', ')}]` : classNames[0]});
     const tools = await toolset.listTools();
     await toolset.close();
     expect(tools.length).toBeGreaterThan(0);

@@ -8,6 +8,7 @@ export interface OpenApiGeneratorSchema {
   credentialHeader?: string;
   schemaBudget?: number;
   prefix?: string;
+  groupBy?: 'tag';
   directory?: string;
   skipInstall?: boolean;
 }
