@@ -8,6 +8,7 @@ import { perCall, richResult } from './scenarios/per-call';
 import { stallScenario } from './scenarios/stall';
 import { coldStartProcess, openApiScaleScenario } from './scenarios/openapi-scale';
 import { openApiDocumentsScenario } from './scenarios/openapi-documents';
+import { discoveryScenario } from './scenarios/discovery';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -20,6 +21,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   stall: () => stallScenario(__filename),
   'openapi-scale': () => openApiScaleScenario(__filename),
   'openapi-documents': () => openApiDocumentsScenario(__filename),
+  discovery: discoveryScenario,
 };
 
 async function main(): Promise<void> {

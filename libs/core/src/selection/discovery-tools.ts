@@ -43,10 +43,10 @@ const ENTRY_SCHEMA = {
     name: { type: 'string' },
     title: { type: 'string' },
     description: { type: 'string' },
-    toolset: { type: 'string', description: 'The group the tool belongs to.' },
+    toolset: { type: 'string' },
     annotations: { type: 'object' },
-    inputSchema: { type: 'object', description: "The tool's arguments: pass them to call_tool as `arguments`." },
-    outputSchema: { type: 'object', description: "What call_tool's structuredContent holds when this tool succeeds (or its error shape)." },
+    inputSchema: { type: 'object' },
+    outputSchema: { type: 'object' },
   },
   required: ['name', 'toolset', 'inputSchema'],
 } as const;
@@ -66,13 +66,13 @@ export function discoveryDescriptors(groups: readonly string[], toolCount: numbe
     {
       name: SEARCH_TOOLS,
       description:
-        `Find tools for a task among this server's ${toolCount} tools (groups: ${groups.length <= MAX_ENUMERATED_GROUPS ? groups.join(', ') : `${groups.length} groups`}). ` +
+        `Find tools for a task among this server's ${toolCount} tools in ${groups.length} group${groups.length === 1 ? '' : 's'}. ` +
         'Describe the task in plain words; returns the best matches, each with its arguments (inputSchema) and result (outputSchema). Then run one with call_tool.',
       inputSchema: {
         type: 'object',
         properties: {
           query: { type: 'string', minLength: 1, maxLength: 500, description: 'The task in plain words, e.g. "list open pull requests of a repository".' },
-          toolsets: { ...groupNames, description: 'Search only these groups.' },
+          toolsets: { ...groupNames, description: 'Search only these groups (toolsets).' },
           limit: { type: 'integer', minimum: 1, maximum: MAX_ENTRIES, default: DEFAULT_SEARCH_LIMIT, description: 'How many matches to return.' },
         },
         required: ['query'],

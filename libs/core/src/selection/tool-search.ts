@@ -2,9 +2,51 @@ import MiniSearch from 'minisearch';
 import type { CompiledTool } from '../gate/tool-catalog';
 
 /** Words too common in tool descriptions and requests to tell tools apart. */
-const STOP_WORDS = new Set(
-  'a an and are as at be by can do does for from get give how i in into is it its me my of on or please show that the this to use what when which with you your'.split(' '),
-);
+const STOP_WORDS = new Set('a an and are as at be by can do does for from how i in into is it its me my of on or please that the this to use what when which with you your'.split(' '));
+
+/**
+ * Words API operations spell another way (`organization` is `org` in most names), folded on both
+ * sides of the index so either spelling finds both.
+ */
+const SAME_WORD: Readonly<Record<string, string>> = {
+  organization: 'org',
+  organizations: 'org',
+  repository: 'repo',
+  repositories: 'repo',
+  configuration: 'config',
+  information: 'info',
+  application: 'app',
+  applications: 'app',
+  identifier: 'id',
+};
+
+/**
+ * The verbs people use for what operation names call create, get, update and delete: a query
+ * word also searches for the operation's verb ("open an issue" finds `issues_create`).
+ */
+const ALSO_MEANS: Readonly<Record<string, string>> = {
+  open: 'create',
+  new: 'create',
+  add: 'create',
+  make: 'create',
+  publish: 'create',
+  post: 'create',
+  show: 'get',
+  fetch: 'get',
+  read: 'get',
+  retrieve: 'get',
+  view: 'get',
+  find: 'get',
+  edit: 'update',
+  change: 'update',
+  modify: 'update',
+  rename: 'update',
+  close: 'update',
+  reopen: 'update',
+  remove: 'delete',
+  erase: 'delete',
+  destroy: 'delete',
+};
 
 /** One ranked match. */
 export interface SearchHit {
@@ -32,7 +74,7 @@ export class ToolSearch {
         fuzzy: (word) => (word.length >= 6 ? 0.15 : false),
         combineWith: 'OR',
         tokenize: words,
-        processTerm: term,
+        processTerm: queryTerms,
       },
     });
     this.#index.addAll([...tools].map(document));
@@ -74,7 +116,14 @@ function words(text: string): string[] {
 function term(word: string): string | null {
   const lower = word.toLowerCase();
   if (STOP_WORDS.has(lower)) return null;
-  return stem(lower);
+  return stem(SAME_WORD[lower] ?? lower);
+}
+
+/** A query word as the index spells it, and the operation verb it also means. */
+function queryTerms(word: string): string | string[] | null {
+  const indexed = term(word);
+  const verb = ALSO_MEANS[word.toLowerCase()];
+  return indexed && verb ? [indexed, stem(verb)] : indexed;
 }
 
 function stem(word: string): string {
