@@ -22,5 +22,12 @@ export async function writeGeneratedSources(tree: Tree, projectRoot: string): Pr
     tree.write(target, content);
     changed = true;
   }
+  // A file the generator no longer writes (the library was grouped by tag since, or a tag went away) goes.
+  const folder = joinPathFragments(projectRoot, 'src/generated');
+  for (const file of tree.exists(folder) ? tree.children(folder) : []) {
+    if (generated.files[`src/generated/${file}`] !== undefined) continue;
+    tree.delete(joinPathFragments(folder, file));
+    changed = true;
+  }
   return { ...generated, changed };
 }

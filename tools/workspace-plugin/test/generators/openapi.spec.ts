@@ -115,6 +115,30 @@ describe('openapi generator', () => {
     expect(tree.read(file, 'utf-8')).toBe(original);
   });
 
+  it('with --groupBy=tag writes one toolset per tag, an app serves them all as one server, and turning it off removes their files', async () => {
+    await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/json/petstore.json'), groupBy: 'tag', skipInstall: true });
+    const root = 'libs/toolsets/petstore';
+    expect(readJson(tree, `${root}/openapi.config.json`).groupBy).toBe('tag');
+    expect(tree.children(`${root}/src/generated`).sort()).toEqual(['dtos.ts', 'pet.toolset.ts', 'petstore.client.ts', 'store.toolset.ts', 'user.toolset.ts']);
+    expect(tree.read(`${root}/test/petstore.tools.spec.ts`, 'utf-8')).toContain('connectToolset([PetstorePetToolset, PetstoreStoreToolset, PetstoreUserToolset])');
+    await appGenerator(tree, { name: 'petstore-server', toolsets: 'petstore' });
+    const servers = tree.read('apps/petstore-server/src/servers.ts', 'utf-8')!;
+    for (const cls of ['PetstorePetToolset', 'PetstoreStoreToolset', 'PetstoreUserToolset']) expect(servers).toContain(cls);
+    const config = readJson(tree, `${root}/openapi.config.json`);
+    delete config.groupBy;
+    tree.write(`${root}/openapi.config.json`, JSON.stringify(config));
+    expect(await openApiSyncGenerator(tree)).toEqual({ outOfSyncMessage: expect.stringContaining('differs') });
+    expect(tree.children(`${root}/src/generated`).sort()).toEqual(['dtos.ts', 'petstore.toolset.ts']);
+  });
+
+  it('refuses a --groupBy it does not know, and writes nothing', async () => {
+    const before = tree.listChanges().length;
+    await expect(openApiGenerator(tree, { name: 'petstore', spec: example('3.0/json/petstore.json'), groupBy: 'path' as 'tag', skipInstall: true })).rejects.toThrow(
+      '--groupBy=path is not a grouping: use --groupBy=tag (one toolset per tag), or leave it out (one toolset).',
+    );
+    expect(tree.listChanges()).toHaveLength(before);
+  });
+
   it('an installable app serving an OpenAPI toolset bundles @toolsets/openapi, which the toolset imports, too', async () => {
     await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/yaml/petstore.yaml'), skipInstall: true });
     await appGenerator(tree, { name: 'petstore-server', toolsets: 'petstore', publishable: true });
