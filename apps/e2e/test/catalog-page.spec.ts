@@ -5,6 +5,7 @@ import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import type { Browser, Page } from 'playwright-core';
 import { buildServer, Field, Result, serveHttp, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
 import { launchChromium, reportPath } from './support/browser';
+import { httpClient } from './support/clients';
 import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
 
 const TOOLS = 1_000;
@@ -121,6 +122,26 @@ describe('the catalog page in a browser', () => {
     await page.close();
   });
 
+  it("builds the URL of a selection of the demo server's groups, and the URL serves that selection", async () => {
+    const { page, problems } = await open(`${demo.origin}/`);
+    const section = page.locator('section#server-demo');
+    await section.locator('details.groups > summary').click();
+    expect(await section.locator('.pick-group').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value))).toEqual(['hello', 'credential-demo']);
+    await section.locator('.pick-group[value="credential-demo"]').check();
+    await section.locator('.pick-discovery').check();
+    const url = await section.locator('.selected-url').textContent();
+    expect(url).toBe(`${demo.origin}/demo/mcp?toolsets=credential-demo&mode=discovery`);
+    expect(await section.locator('.selected-size').textContent()).toMatch(/^\(tools\/list ~[\d,]+ tokens\)$/);
+    expect(problems).toEqual([]);
+    await page.close();
+    // What a client configured with that URL gets.
+    const client = await httpClient('modern', url!, { 'x-demo-token': 'page-token' });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'describe_tools', 'call_tool']);
+    const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'greet' } }))['structuredContent'] as { tools: { toolset: string }[] };
+    expect(found.tools.every((tool) => tool.toolset === 'credential-demo')).toBe(true);
+    await client.close();
+  });
+
   it('opens a shared link on the tool it names, and narrows by any word of the description', async () => {
     const { page, problems } = await open(`${large.origin}/?q=invoice+%23990`);
     expect(await page.inputValue('#search')).toBe('invoice #990');
@@ -136,7 +157,7 @@ describe('the catalog page in a browser', () => {
 
   it('shows the built demo app’s servers with their absolute URLs and a client config with placeholders only', async () => {
     const { page, problems } = await open(`${demo.origin}/`);
-    expect(await page.locator('section.server h2').allInnerTexts()).toEqual([expect.stringMatching(/^hello /), expect.stringMatching(/^credential-demo /)]);
+    expect(await page.locator('section.server h2').allInnerTexts()).toEqual([expect.stringMatching(/^hello /), expect.stringMatching(/^credential-demo /), expect.stringMatching(/^demo /)]);
     const credential = page.locator('section#server-credential-demo');
     expect(await credential.locator('p .mcp-url').textContent()).toBe(`${demo.origin}/credential-demo/mcp`);
     expect(await credential.innerText()).toContain('Send x-demo-token with every request');
@@ -146,8 +167,11 @@ describe('the catalog page in a browser', () => {
     expect(vscode).toEqual({ servers: { 'credential-demo': { type: 'http', url: `${demo.origin}/credential-demo/mcp`, headers: { 'x-demo-token': '<your x-demo-token value>' } } } });
 
     await page.fill('#search', 'whoami');
-    const whoami = page.locator('details.tool:visible');
+    const whoami = credential.locator('details.tool:visible');
     expect(await whoami.getAttribute('id')).toBe('tool-credential-demo-whoami');
+    // The demo server lists whoami too, so the search has two matches and opens neither.
+    expect(await page.textContent('#count')).toMatch(/^2 of \d+ tools match$/);
+    await whoami.locator('summary').click();
     expect(await whoami.locator('h4:text("Arguments") + p').textContent()).toBe('None.');
     expect(await whoami.innerText()).toMatch(/account\s+optional\s+string/);
     await page.screenshot({ path: shot('catalog-page-demo.png'), fullPage: true });

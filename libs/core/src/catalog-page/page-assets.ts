@@ -31,13 +31,16 @@ table.schema th { font-size: .8rem; color: var(--muted); font-weight: 500; }
 .constraint { display: inline-block; font-size: .78rem; border-radius: .3rem; background: #8882; padding: 0 .35rem; margin: 0 .15rem; }
 .nested, .arm { border-left: 3px solid var(--line); padding-left: .75rem; margin: .4rem 0; }
 .copy { font: inherit; font-size: .75rem; margin-left: .5rem; }
+details.groups { margin: .5rem 0; }
+details.groups > summary { cursor: pointer; }
+.picker label { margin-right: 1rem; white-space: nowrap; }
 [hidden] { display: none !important; }
 `;
 
 /**
  * The page's only script, inline: fills in each server's absolute URL from the page's own
  * address, filters the tools as the reader types (name, title, description and argument names),
- * opens a single match, and copies a client snippet.
+ * opens a single match, copies a client snippet, and builds the URL of a selection of groups.
  */
 export const PAGE_SCRIPT = `
 // The page is the server's root: resolve against it as a folder, so /prefix and /prefix/ agree.
@@ -75,6 +78,23 @@ for (const button of document.querySelectorAll('button.copy')) {
     if (navigator.clipboard) navigator.clipboard.writeText(text).then(() => (button.textContent = 'Copied'));
     else getSelection().selectAllChildren(button.closest('.snippet').querySelector('pre'));
   });
+}
+// Each server's group picker writes the URL of the selection it makes.
+for (const picker of document.querySelectorAll('.picker')) {
+  const output = picker.querySelector('.selected-url .mcp-url');
+  const size = picker.querySelector('.selected-size');
+  const update = () => {
+    const url = new URL(picker.dataset.path, root);
+    const picked = [...picker.querySelectorAll('.pick-group:checked')];
+    if (picked.length) url.searchParams.set('toolsets', picked.map((box) => box.value).join(','));
+    if (picker.querySelector('.pick-readonly').checked) url.searchParams.set('readonly', '1');
+    const discovery = picker.querySelector('.pick-discovery').checked;
+    if (discovery) url.searchParams.set('mode', 'discovery');
+    output.textContent = url.href.replace(/%2C/g, ',');
+    const tokens = discovery ? Number(picker.dataset.discoveryTokens) : picked.reduce((sum, box) => sum + Number(box.dataset.tokens), 0);
+    size.textContent = picked.length || discovery ? '(tools/list ~' + tokens.toLocaleString('en') + ' tokens' + (discovery || !picker.querySelector('.pick-readonly').checked ? '' : ' before read-only') + ')' : '';
+  };
+  picker.addEventListener('change', update);
 }
 const query = new URL(location.href).searchParams.get('q');
 if (query) search.value = query;

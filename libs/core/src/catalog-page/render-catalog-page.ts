@@ -77,20 +77,26 @@ ${resourceList(server)}
 }
 
 /**
- * The server's groups (toolsets) with their tool counts and list sizes, each with the URL that
- * selects it, and the URL of discovery mode: what a client puts in its configuration instead of
- * the whole catalog.
+ * The server's groups (toolsets) with their tool counts and list sizes, and a picker that builds
+ * the URL of a selection (groups, read-only, discovery mode): what a client puts in its
+ * configuration instead of the whole catalog. The page's script writes the URL as boxes change.
  */
-function groupList(server: ServerDefinition, path: string): SafeHtml {
+function groupList(server: ServerDefinition, path: string): SafeHtml | false {
   const { groups, whole, discovery } = server.views.sizes;
+  if (groups.length < 2) return false;
   const n = (value: number) => value.toLocaleString('en');
-  const url = (query: string) => html`<code><span class="mcp-url" data-path=".${path}${query}">${path}${query}</span></code>`;
-  return html`<details class="groups"><summary>Groups and list sizes: ${n(whole.estimatedTokens)} tokens for all ${n(whole.tools)} tools, ${n(discovery.estimatedTokens)} in discovery mode</summary>
-<table><thead><tr><th>Group</th><th>Tools</th><th>tools/list</th><th>Select it with</th></tr></thead><tbody>
-${groups.map((group) => html`<tr><td>${group.name}</td><td>${n(group.tools)}</td><td>${n(group.bytes)} bytes (~${n(group.estimatedTokens)} tokens)</td><td>${url(`?toolsets=${encodeURIComponent(group.name)}`)}</td></tr>`)}
-<tr><td>discovery mode</td><td>3</td><td>${n(discovery.bytes)} bytes (~${n(discovery.estimatedTokens)} tokens)</td><td>${url('?mode=discovery')}</td></tr>
+  return html`<details class="groups"><summary>Select groups: all ${n(whole.tools)} tools take ~${n(whole.estimatedTokens)} tokens of a model's context; discovery mode ~${n(discovery.estimatedTokens)}</summary>
+<div class="picker" data-path=".${path}" data-discovery-tokens="${String(discovery.estimatedTokens)}">
+<table class="schema"><thead><tr><th>Group</th><th>Tools</th><th>tools/list</th></tr></thead><tbody>
+${groups.map(
+  (group) =>
+    html`<tr><td><label><input type="checkbox" class="pick-group" value="${group.name}" data-tokens="${String(group.estimatedTokens)}"> ${group.name}</label></td><td>${n(group.tools)}</td><td>${n(group.bytes)} bytes (~${n(group.estimatedTokens)} tokens)</td></tr>`,
+)}
 </tbody></table>
-<p class="muted">Combine them: <code>?toolsets=a,b&amp;readonly=1&amp;mode=discovery</code>, or send the headers X-MCP-Toolsets, X-MCP-Readonly and X-MCP-Mode.</p>
+<p><label><input type="checkbox" class="pick-readonly"> read-only tools only</label> <label><input type="checkbox" class="pick-discovery"> discovery mode (search_tools, describe_tools, call_tool)</label></p>
+<p>URL for this selection: <code class="selected-url"><span class="mcp-url" data-path=".${path}">${path}</span></code> <span class="selected-size muted"></span></p>
+<p class="muted">The same selection as headers: X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Mode.</p>
+</div>
 </details>`;
 }
 
