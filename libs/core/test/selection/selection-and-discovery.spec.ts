@@ -189,6 +189,31 @@ describe('selection over HTTP', () => {
     expect(disjoint.status).toBe(400);
   });
 
+  it('answers the same selection with the same bytes, whatever order the toolsets are named in', async () => {
+    const raw = async (query: string) => {
+      const response = await post(`/mcp${query}`);
+      expect(response.status).toBe(200);
+      return (await response.text()).split('\n').find((line) => line.startsWith('data: '))!.slice('data: '.length);
+    };
+    const first = await raw('?toolsets=clock,notes');
+    expect(await raw('?toolsets=notes,clock')).toBe(first);
+    expect(await raw('?toolsets=notes,clock,notes')).toBe(first);
+    expect(JSON.parse(first).result.tools.map((tool: { name: string }) => tool.name)).toEqual(['list_notes', 'add_note', 'now']);
+  });
+
+  it('keeps a 2025-era session to the selection its initialize request made', async () => {
+    const sessions = await serveHttp(definition(), { port: 0, logger, sessions: true, drainDelayMs: 0 });
+    try {
+      const client = new LegacyClient({ name: 'session', version: '1.0.0' });
+      await client.connect(new LegacyHttpTransport(new URL(`${sessions.origin}/mcp?toolsets=clock`)));
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['now']);
+      await expect(client.callTool({ name: 'add_note', arguments: { text: 'x' } })).rejects.toThrow(/Unknown tool 'add_note'/);
+      await client.close();
+    } finally {
+      await sessions.close();
+    }
+  });
+
   it('passes the caller\'s credential header to a tool run through call_tool', async () => {
     const client = await overHttp('legacy', { query: '?mode=discovery', headers: { 'x-notes-token': 'abcd' } });
     const result = await client.callTool({ name: 'call_tool', arguments: { name: 'add_note', arguments: { text: 'hi' } } });
