@@ -13,6 +13,8 @@ const workspaceRoot = resolve(__dirname, '../../../..');
 const GENERATOR_MODULE = join(workspaceRoot, 'tools/workspace-plugin/src/openapi/generate-toolset.ts');
 const DOCUMENT = require.resolve('@octokit/openapi/generated/api.github.com.json');
 const TASKS = join(workspaceRoot, 'tools/bench/src/scenarios/discovery-tasks.json');
+/** The generator's default (`--schemaBudget`): what a user who generates GitHub gets. */
+const SCHEMA_BUDGET = 16_384;
 const SEARCH_ROUNDS = 5;
 const CALL_ROUNDS = 8;
 const CALLS_PER_ROUND = 400;
@@ -20,7 +22,7 @@ const CALLS_PER_ROUND = 400;
 type GenerateToolset = (
   name: string,
   document: unknown,
-  config: { credentialHeader?: string; groupBy?: 'tag' },
+  config: { credentialHeader?: string; groupBy?: 'tag'; schemaBudget?: number },
 ) => Promise<{ files: Record<string, string>; toolNames: string[]; toolsets: { className: string; name: string }[] }>;
 
 interface Task {
@@ -38,7 +40,7 @@ const silent = { info: () => undefined, warn: () => undefined, error: () => unde
 export async function discoveryScenario(): Promise<ScenarioResult> {
   require('@swc-node/register');
   const { generateToolset } = require(GENERATOR_MODULE) as { generateToolset: GenerateToolset };
-  const generated = await generateToolset('github', JSON.parse(readFileSync(DOCUMENT, 'utf-8')), { credentialHeader: 'x-github-token', groupBy: 'tag' });
+  const generated = await generateToolset('github', JSON.parse(readFileSync(DOCUMENT, 'utf-8')), { credentialHeader: 'x-github-token', groupBy: 'tag', schemaBudget: SCHEMA_BUDGET });
   const dir = writeLibrary(generated.files, 'bench-discovery-');
   try {
     buildLibrary(dir);
@@ -61,7 +63,7 @@ export async function discoveryScenario(): Promise<ScenarioResult> {
         scenario: 'discovery',
         title: `9. Large catalogs: GitHub's ${whole.tools.toLocaleString('en')} tools in ${groups.length} groups, selection and discovery mode`,
         method:
-          `GitHub's REST API (\`@octokit/openapi\` ${require('@octokit/openapi/package.json').version}) generated with \`--groupBy=tag\` and served as one server of ${groups.length} toolsets. ` +
+          `GitHub's REST API (\`@octokit/openapi\` ${require('@octokit/openapi/package.json').version}) generated with \`--groupBy=tag\` (and the default 16 KiB schema budget per tool) and served as one server of ${groups.length} toolsets. ` +
           `List sizes are the bytes of the \`tools/list\` answer each selection gets. \`search_tools\` runs through the MCP client in memory, ${SEARCH_ROUNDS} rounds over the ${tasks.length} committed tasks ` +
           `(\`tools/bench/src/scenarios/discovery-tasks.json\`, limit 5); the first search, which builds the index, is timed apart. \`call_tool\` runs \`meta_get_zen\` against a local upstream, ` +
           `${CALL_ROUNDS} rounds of ${CALLS_PER_ROUND} calls, interleaved call by call with direct calls of the tool.`,
