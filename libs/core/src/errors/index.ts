@@ -36,3 +36,4 @@ export { InvalidInputSchemaError } from './invalid-input-schema.error';
 export { ElicitationFormError } from './elicitation-form.error';
 export { UndeclaredElicitationFormError } from './undeclared-elicitation-form.error';
 export { SelectionError } from './selection.error';
+export { ServerOptionError } from './server-option.error';

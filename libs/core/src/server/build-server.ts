@@ -6,6 +6,7 @@ import type { TransportKind } from '../context/request-context';
 import { runContractGate } from '../gate/contract-gate';
 import type { ToolCatalog } from '../gate/tool-catalog';
 import type { ClassType } from '../types/class-type';
+import { ServerOptionError } from '../errors/server-option.error';
 import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
 import type { CatalogMode, Selection } from '../selection/selection';
@@ -215,11 +216,11 @@ function viewOf(views: CatalogViews, selection: Selection | undefined, context: 
 
 function checkServingOptions(options: BuildServerOptions): void {
   if (options.mode !== undefined && options.mode !== 'tools' && options.mode !== 'discovery') {
-    throw new Error(`buildServer '${options.name}': mode must be 'tools' or 'discovery', got ${JSON.stringify(options.mode)}.`);
+    throw new ServerOptionError(options.name, 'mode', `is ${JSON.stringify(options.mode)}`, "use 'tools' (every tool listed) or 'discovery' (search_tools, describe_tools, call_tool).");
   }
   const budget = options.listBudgetTokens;
   if (budget !== undefined && !(Number.isSafeInteger(budget) && budget > 0)) {
-    throw new Error(`buildServer '${options.name}': listBudgetTokens must be a positive whole number of tokens, got ${JSON.stringify(budget)}.`);
+    throw new ServerOptionError(options.name, 'listBudgetTokens', `is ${JSON.stringify(budget)}`, 'give a positive whole number of tokens (bytes ÷ 4), such as 50000.');
   }
 }
 

@@ -26,13 +26,14 @@ type CallRequest = { params: { name: string; arguments?: Record<string, unknown>
 export function callToolHandler(definition: CallToolDefinition, site: CallSite, server: Server, view: CatalogView) {
   return async (request: CallRequest, ctx: ServerContext): Promise<CallToolResult> => {
     const { name } = request.params;
-    const tool = view.tools.get(name);
     try {
-      if (tool) return server.projectCallToolResult(await callOne(definition, site, server, ctx, tool, request.params.arguments), tool.descriptor.outputSchema) as CallToolResult;
+      // In discovery mode its three tools come first: a catalog tool of the same name stays reachable through call_tool.
       if (view.selection.mode === 'discovery' && DISCOVERY_TOOL_NAMES.has(name)) {
         const direct = (target: CompiledTool, args: unknown) => callOne(definition, site, server, ctx, target, args);
         return await callDiscoveryTool(name, request.params.arguments, view, definition.views, direct);
       }
+      const tool = view.tools.get(name);
+      if (tool) return server.projectCallToolResult(await callOne(definition, site, server, ctx, tool, request.params.arguments), tool.descriptor.outputSchema) as CallToolResult;
     } catch (signal) {
       if (signal instanceof InputRequiredSignal) return signal.toResult() as unknown as CallToolResult;
       throw signal;

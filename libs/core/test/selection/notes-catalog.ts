@@ -70,3 +70,12 @@ export class ClockToolset {
     return { message: 'The time.', iso: new Date(0).toISOString() };
   }
 }
+
+/** A catalog tool named like a discovery tool. */
+@Toolset({ name: 'clash', description: 'A tool named search_tools.' })
+export class ClashToolset {
+  @Tool({ name: 'search_tools', description: 'Search something else entirely.', returns: NowResult })
+  search(): NowResult {
+    return { message: 'The catalog tool.', iso: 'x' };
+  }
+}

@@ -5,7 +5,7 @@ import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.j
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { buildServer, serveHttp, type ConnectionOptions, type HttpServerHandle, type ServerDefinition } from '../../src';
 import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
-import { ClockToolset, NotesToolset } from './notes-catalog';
+import { ClashToolset, ClockToolset, NotesToolset } from './notes-catalog';
 
 type Era = 'modern' | 'legacy';
 interface AnyClient {
@@ -218,6 +218,25 @@ describe('selection over HTTP', () => {
     const client = await overHttp('legacy', { query: '?mode=discovery', headers: { 'x-notes-token': 'abcd' } });
     const result = await client.callTool({ name: 'call_tool', arguments: { name: 'add_note', arguments: { text: 'hi' } } });
     expect(result['structuredContent']).toEqual({ message: 'Saved note 7: hi', id: 7, by: 'caller-4' });
+    await client.close();
+  });
+});
+
+describe('buildServer options for large catalogs', () => {
+  it('refuses a mode or a list budget it cannot use, naming the server and the fix', () => {
+    const build = (extra: object) => () => buildServer({ name: 'opts', version: '1', toolsets: [ClockToolset], logger, ...extra });
+    expect(build({ mode: 'search' })).toThrow(`buildServer 'opts': mode is "search". Fix: use 'tools' (every tool listed) or 'discovery' (search_tools, describe_tools, call_tool).`);
+    expect(build({ listBudgetTokens: 0 })).toThrow("buildServer 'opts': listBudgetTokens is 0. Fix: give a positive whole number of tokens");
+    expect(build({ listBudgetTokens: 2.5 })).toThrow(/listBudgetTokens is 2\.5/);
+  });
+
+  it('serves its own search_tools in discovery mode even when a catalog tool has that name, which call_tool still reaches', async () => {
+    const named = buildServer({ name: 'clash', version: '1', toolsets: [ClashToolset], logger });
+    const client = await connectClient(named, { selection: { readonly: false, mode: 'discovery' } });
+    const own = await client.callTool({ name: 'search_tools', arguments: { query: 'search' } });
+    expect((own.structuredContent as { tools: { name: string }[] }).tools.map((tool) => tool.name)).toEqual(['search_tools']);
+    const catalogs = await client.callTool({ name: 'call_tool', arguments: { name: 'search_tools', arguments: {} } });
+    expect(catalogs.structuredContent).toEqual({ message: 'The catalog tool.', iso: 'x' });
     await client.close();
   });
 });
