@@ -39,6 +39,15 @@ describe('contract executor', () => {
     );
   });
 
+  it('prints the list size of each group of a library with several toolsets', async () => {
+    await expect(run({ entry: fixture('grouped-toolset') })).resolves.toEqual({ success: true });
+    const printed = out.join('\n');
+    expect(printed).toMatch(/^2 tools; tools\/list is [\d,]+ bytes/m);
+    expect(printed).toMatch(/^tools\/list: 2 tools, [\d,]+ bytes \(~[\d,]+ tokens\); in discovery mode [\d,]+ bytes/m);
+    expect(printed).toMatch(/^ {2}group counting: 1 tool, [\d,]+ bytes/m);
+    expect(printed).toMatch(/^ {2}group echoing: 1 tool, [\d,]+ bytes/m);
+  });
+
   it('writes contract.json on the first run and says to commit it', async () => {
     await expect(run()).resolves.toEqual({ success: true });
     expect(out.join('\n')).toContain(`Wrote ${root}/contract.json: 1 tool at version 0.1.0. Commit it`);

@@ -35,13 +35,17 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
     return { success: false };
   }
   let tools: ToolEntry[] = [];
+  let groups: string[] = [];
   const gate = reportGate(core, () => {
     const catalog = core.runContractGate(projectName, toolsets);
     tools = [...catalog.tools.values()].map((tool) => tool.descriptor as ToolEntry);
+    // A library of several toolsets (an API grouped by tag) is selected group by group: give each group's size.
+    if (catalog.toolsets.length > 1) groups = core.formatCatalogSizes(new core.CatalogViews(catalog).sizes);
     return core.describeCatalog(catalog);
   });
   if (!gate.success) return gate;
   console.log(formatCatalogSize(catalogSize(tools)));
+  if (groups.length > 0) console.log(groups.join('\n'));
   return compareWithSnapshot({ projectName, workspaceRoot: context.root, projectRoot: root, tools, update: options.update === true });
 }
 
