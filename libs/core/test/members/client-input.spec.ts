@@ -62,10 +62,12 @@ const server = buildServer({ name: 'restaurant', version: '1.0.0', toolsets: [Re
 type Answer = { action: 'accept' | 'decline' | 'cancel'; content?: Record<string, unknown> };
 const SAMPLED = { role: 'assistant', content: { type: 'text', text: 'Chez Nous' }, model: 'test-model', stopReason: 'endTurn' };
 
-async function modernClient(answer: Answer): Promise<{ client: Client; asked: unknown[] }> {
+const DISCOVERY = { selection: { readonly: false, mode: 'discovery' as const } };
+
+async function modernClient(answer: Answer, connection?: typeof DISCOVERY): Promise<{ client: Client; asked: unknown[] }> {
   const asked: unknown[] = [];
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  await server.connect(serverSide);
+  await server.connect(serverSide, connection);
   const client = new Client({ name: 'modern', version: '0' }, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
   client.setRequestHandler('elicitation/create', async (request) => {
     asked.push(request.params);
@@ -79,10 +81,10 @@ async function modernClient(answer: Answer): Promise<{ client: Client; asked: un
   return { client, asked };
 }
 
-async function legacyClient(answer: Answer | undefined): Promise<{ client: LegacyClient; asked: unknown[] }> {
+async function legacyClient(answer: Answer | undefined, connection?: typeof DISCOVERY): Promise<{ client: LegacyClient; asked: unknown[] }> {
   const asked: unknown[] = [];
   const [clientSide, serverSide] = LegacyInMemoryTransport.createLinkedPair();
-  await server.connect(serverSide as never);
+  await server.connect(serverSide as never, connection);
   const client = new LegacyClient({ name: 'legacy', version: '0' }, { capabilities: answer ? { elicitation: {}, sampling: {} } : {} });
   if (answer) {
     client.setRequestHandler(ElicitRequestSchema, async (request) => {
@@ -115,6 +117,20 @@ describe('RequestContext.elicit and sample', () => {
     expect(asked).toEqual([expect.objectContaining({ message: 'How many guests, and where?', requestedSchema: FORM_SCHEMA })]);
     expect(runs).toBe(2);
     await client.close();
+  });
+
+  it('asks through call_tool in discovery mode too, in both eras, and the answer reaches the tool', async () => {
+    runs = 0;
+    const modern = await modernClient({ action: 'accept', content: { guests: 5, seating: 'inside' } }, DISCOVERY);
+    const viaModern = await modern.client.callTool({ name: 'call_tool', arguments: { name: 'book', arguments: {} } });
+    expect(viaModern.structuredContent).toEqual({ message: 'Booked 5 inside (a TableForm).' });
+    expect(modern.asked).toEqual([expect.objectContaining({ message: 'How many guests, and where?', requestedSchema: FORM_SCHEMA })]);
+    expect(runs).toBe(2);
+    await modern.client.close();
+    const legacy = await legacyClient({ action: 'accept', content: { guests: 6, seating: 'outside' } }, DISCOVERY);
+    const viaLegacy = await legacy.client.callTool({ name: 'call_tool', arguments: { name: 'book', arguments: {} } });
+    expect(viaLegacy.structuredContent).toEqual({ message: 'Booked 6 outside (a TableForm).' });
+    await legacy.client.close();
   });
 
   it('keeps earlier answers across round trips when a call asks twice (2026-07-28)', async () => {
