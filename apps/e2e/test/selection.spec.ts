@@ -1,30 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import Ajv2020 from 'ajv/dist/2020';
-import { accountOf, httpClient, textOf, type AnyClient, type Era } from './support/clients';
+import { accountOf, httpClient, stdioClient, textOf, type AnyClient, type Era } from './support/clients';
 import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
 /** The demo app's combined server (hello + credential-demo) over stdio, with selection flags. */
-async function stdioDemo(era: Era, flags: string[], env: Record<string, string> = {}): Promise<AnyClient> {
-  const params = {
-    command: process.execPath,
-    args: [appMain('demo-server'), '--stdio', '--server=demo', ...flags],
-    cwd: workspaceRoot,
-    env: { PATH: process.env['PATH'] ?? '', ...env },
-    stderr: 'pipe' as const,
-  };
-  if (era === 'modern') {
-    const client = new Client({ name: 'e2e-selection', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StdioClientTransport(params));
-    return client as unknown as AnyClient;
-  }
-  const client = new LegacyClient({ name: 'e2e-selection-2025', version: '1.0.0' });
-  await client.connect(new LegacyStdioTransport(params));
-  return client as unknown as AnyClient;
-}
+const stdioDemo = (era: Era, flags: string[], env: Record<string, string> = {}): Promise<AnyClient> =>
+  stdioClient(era, [appMain('demo-server'), '--stdio', '--server=demo', ...flags], env);
 
 const names = async (client: AnyClient) => (await client.listTools()).tools.map((tool) => tool.name);
 type Entry = { name: string; toolset: string; outputSchema: object };

@@ -1,28 +1,8 @@
-import { Client } from '@modelcontextprotocol/client';
-import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { accountOf, textOf, type AnyClient, type Era } from './support/clients';
-import { appMain, workspaceRoot } from './support/server-process';
+import { accountOf, stdioClient as stdioProcess, textOf, type AnyClient, type Era } from './support/clients';
+import { appMain } from './support/server-process';
 
 /** Starts an app with --stdio as a child process of the SDK's own stdio transport. */
-async function stdioClient(era: Era, app: string, env: Record<string, string> = {}): Promise<AnyClient> {
-  const params = {
-    command: process.execPath,
-    args: [appMain(app), '--stdio'],
-    cwd: workspaceRoot,
-    env: { PATH: process.env['PATH'] ?? '', ...env },
-    stderr: 'pipe' as const,
-  };
-  if (era === 'modern') {
-    const client = new Client({ name: 'e2e-stdio', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StdioClientTransport(params));
-    return client as unknown as AnyClient;
-  }
-  const client = new LegacyClient({ name: 'e2e-stdio-2025', version: '1.0.0' });
-  await client.connect(new LegacyStdioTransport(params));
-  return client as unknown as AnyClient;
-}
+const stdioClient = (era: Era, app: string, env: Record<string, string> = {}): Promise<AnyClient> => stdioProcess(era, [appMain(app), '--stdio'], env);
 
 describe.each<Era>(['modern', 'legacy'])('the apps over stdio with the %s-era client', (era) => {
   it('serve hello', async () => {

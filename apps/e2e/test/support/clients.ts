@@ -1,7 +1,10 @@
 import { createHash } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport as LegacyStdioTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { workspaceRoot } from './server-process';
 
 /** What the tests need from a client of either era. */
 export interface AnyClient {
@@ -21,6 +24,19 @@ export async function httpClient(era: Era, url: string, headers: Record<string, 
   }
   const client = new LegacyClient({ name: 'e2e-legacy', version: '1.0.0' });
   await client.connect(new LegacyHttpTransport(new URL(url), { requestInit: { headers } }));
+  return client as unknown as AnyClient;
+}
+
+/** Starts `node <args>` as a child process of the SDK's own stdio transport (v2 pinned to 2026-07-28, or v1), with only PATH and `env`. */
+export async function stdioClient(era: Era, args: readonly string[], env: Record<string, string> = {}): Promise<AnyClient> {
+  const params = { command: process.execPath, args: [...args], cwd: workspaceRoot, env: { PATH: process.env['PATH'] ?? '', ...env }, stderr: 'pipe' as const };
+  if (era === 'modern') {
+    const client = new Client({ name: 'e2e-stdio', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StdioClientTransport(params));
+    return client as unknown as AnyClient;
+  }
+  const client = new LegacyClient({ name: 'e2e-stdio-2025', version: '1.0.0' });
+  await client.connect(new LegacyStdioTransport(params));
   return client as unknown as AnyClient;
 }
 

@@ -55,6 +55,7 @@ export async function discoveryScenario(): Promise<ScenarioResult> {
       const calls = await callOverhead(server);
       const bySize = [...groups].sort((a, b) => b.bytes - a.bytes);
       const kib = (bytes: number) => `${fmt(bytes / 1024, 1)} KiB`;
+      const tools = (count: number) => `${count} tool${count === 1 ? '' : 's'}`;
       const { top1, top5, misses } = quality(tasks, search);
       const heldQuality = quality(heldOut, held);
       const missLine = (list: typeof misses) =>
@@ -72,8 +73,8 @@ export async function discoveryScenario(): Promise<ScenarioResult> {
           ['tools / groups', `${whole.tools} / ${groups.length}`],
           ['tools/list, every tool', `${fmt(whole.bytes / 2 ** 20, 2)} MiB (~${whole.estimatedTokens.toLocaleString('en')} tokens)`],
           ['tools/list, discovery mode', `${discovery.bytes.toLocaleString('en')} bytes (~${discovery.estimatedTokens.toLocaleString('en')} tokens)`],
-          ['largest groups', bySize.slice(0, 6).map((g) => `${g.name} ${g.tools} tools ${kib(g.bytes)}`).join('; ')],
-          ['smallest groups', bySize.slice(-4).map((g) => `${g.name} ${g.tools} tools ${kib(g.bytes)}`).join('; ')],
+          ['largest groups', bySize.slice(0, 6).map((g) => `${g.name} ${tools(g.tools)} ${kib(g.bytes)}`).join('; ')],
+          ['smallest groups', bySize.slice(-4).map((g) => `${g.name} ${tools(g.tools)} ${kib(g.bytes)}`).join('; ')],
           ['groups under 100 KiB (~25K tokens)', `${groups.filter((g) => g.bytes < 100 * 1024).length} of ${groups.length}`],
           ['first search (builds the index), ms', fmt(search.firstMs, 0)],
           ['search_tools p50 / p99, ms', `${fmt(search.p50, 2)} / ${fmt(search.p99, 2)}`],
