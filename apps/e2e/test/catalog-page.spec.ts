@@ -126,7 +126,7 @@ describe('the catalog page in a browser', () => {
     const { page, problems } = await open(`${demo.origin}/`);
     const section = page.locator('section#server-demo');
     await section.locator('details.groups > summary').click();
-    expect(await section.locator('.pick-group').evaluateAll((boxes) => boxes.map((box) => (box as HTMLInputElement).value))).toEqual(['hello', 'credential-demo']);
+    expect(await section.locator('.pick-group').evaluateAll((boxes) => boxes.map((box) => box.getAttribute('value')))).toEqual(['hello', 'credential-demo']);
     await section.locator('.pick-group[value="credential-demo"]').check();
     await section.locator('.pick-discovery').check();
     const url = await section.locator('.selected-url').textContent();

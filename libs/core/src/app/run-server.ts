@@ -61,18 +61,11 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
     throw new Error(`${selecting.join(' ')} applies to --stdio. Over HTTP each request selects: ?toolsets=a,b&readonly=1&mode=discovery on the MCP URL.`);
   }
   checkToolsetSettings(list, env);
-  for (const server of list) {
-    const over = server.listBudgetTokens && listBudgetProblem(server.name, server.views.sizes, server.listBudgetTokens);
-    if (over) logger.warn('tools/list is over its budget', { detail: over });
-  }
+  warnOverBudget(list);
 
   let handle: ConnectionHandle;
   if (argv.includes('--stdio')) {
-    const server = stdioServer(list, argv);
-    const { maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth } = servingOptionsFromEnvironment(env);
-    const selection = stdioSelection(server, argv, env);
-    handle = serveStdio(server, { environment: env, selection, maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth });
-    logger.info('serving over stdio', { server: server.name, mode: selection.mode, tools: [...server.views.view(selection).tools.keys()] });
+    handle = serveOverStdio(list, argv, env);
   } else {
     const http = await serveHttp(Array.isArray(servers) ? list : list[0], { ...servingOptionsFromEnvironment(env), logger });
     logger.info('serving over streamable HTTP', { origin: http.origin, endpoints: http.mounts.map((m) => m.url) });
@@ -90,6 +83,24 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return handle;
+}
+
+/** The one server `--stdio` names, with the selection its flags and environment make. */
+function serveOverStdio(servers: readonly ServerDefinition[], argv: readonly string[], env: NodeJS.ProcessEnv): ConnectionHandle {
+  const server = stdioServer(servers, argv);
+  const { maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth } = servingOptionsFromEnvironment(env);
+  const selection = stdioSelection(server, argv, env);
+  const handle = serveStdio(server, { environment: env, selection, maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth });
+  server.logger.info('serving over stdio', { server: server.name, mode: selection.mode, tools: [...server.views.view(selection).tools.keys()] });
+  return handle;
+}
+
+/** A server whose whole tools/list is over its `listBudgetTokens` still starts, with a warning that says how to fit it. */
+function warnOverBudget(servers: readonly ServerDefinition[]): void {
+  for (const server of servers) {
+    const over = server.listBudgetTokens && listBudgetProblem(server.name, server.views.sizes, server.listBudgetTokens);
+    if (over) server.logger.warn('tools/list is over its budget', { detail: over });
+  }
 }
 
 function isSelectionFlag(arg: string): boolean {

@@ -17,25 +17,37 @@ const done = (): Done => ({ message: '', ok: true });
 @Toolset({ name: 'issues', description: 'Issues.' })
 class IssuesToolset {
   @Tool({ name: 'issues_create', description: 'Create an issue.', args: RepoArgs, returns: Done })
-  create = done;
+  create(): Done {
+    return done();
+  }
 
   @Tool({ name: 'issues_get', description: 'Get an issue.', args: RepoArgs, returns: Done })
-  get = done;
+  get(): Done {
+    return done();
+  }
 
   @Tool({ name: 'issues_delete', description: 'Delete an issue.', args: RepoArgs, returns: Done })
-  remove = done;
+  remove(): Done {
+    return done();
+  }
 
   @Tool({ name: 'issues_list_for_repo', description: 'List issues in a repository.', args: RepoArgs, returns: Done })
-  list = done;
+  list(): Done {
+    return done();
+  }
 }
 
 @Toolset({ name: 'accounts', description: 'Accounts.' })
 class AccountsToolset {
   @Tool({ name: 'orgs_get', description: 'Get an org by its login.', returns: Done })
-  org = done;
+  org(): Done {
+    return done();
+  }
 
   @Tool({ name: 'teams_get', description: 'Get a team by its name.', returns: Done })
-  team = done;
+  team(): Done {
+    return done();
+  }
 }
 
 const catalog = buildServer({ name: 's', version: '1', toolsets: [IssuesToolset, AccountsToolset], logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }).catalog;
