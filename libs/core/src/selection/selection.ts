@@ -62,7 +62,9 @@ export class SelectionReader {
       if (source.mode !== undefined && source.mode.trim() !== '') mode ??= readMode(source.mode);
     }
     if (toolsets !== undefined && toolsets.length === 0) {
-      throw new SelectionError('The toolsets selected by the URL and by the X-MCP-Toolsets header have none in common: select toolsets both allow.');
+      throw new SelectionError(
+        'The two selections of toolsets (the URL and the X-MCP-Toolsets header, or --toolsets and MCP_TOOLSETS) have none in common: select toolsets both allow.',
+      );
     }
     return { ...(toolsets && { toolsets: toolsets.sort() }), readonly, mode: mode ?? this.defaultMode };
   }

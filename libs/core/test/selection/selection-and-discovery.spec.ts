@@ -187,6 +187,7 @@ describe('selection over HTTP', () => {
     await client.close();
     const disjoint = await post('/mcp?toolsets=notes', { 'x-mcp-toolsets': 'clock' });
     expect(disjoint.status).toBe(400);
+    expect(((await disjoint.json()) as { error: { message: string } }).error.message).toContain('have none in common: select toolsets both allow.');
   });
 
   it('answers the same selection with the same bytes, whatever order the toolsets are named in', async () => {
