@@ -185,8 +185,7 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, server
   const lines = http.mounts.flatMap((mount: MountInfo) => {
     const needs = mount.credentialHeaders.length ? `  (send header: ${mount.credentialHeaders.join(', ')})` : '';
     const tools = mount.tools.length <= 12 ? mount.tools.join(', ') : `${mount.tools.slice(0, 8).join(', ')} and ${mount.tools.length - 8} more`;
-    const server = servers.find((s) => s.name === mount.name);
-    const sizes = server ? formatCatalogSizes(server.views.sizes, 5).map((line) => `    ${line}`) : [];
+    const sizes = formatCatalogSizes({ whole: { ...mount.list, tools: mount.tools.length }, groups: mount.toolsets, discovery: mount.discoveryList }, 5).map((line) => `    ${line}`);
     return [`  ${mount.name.padEnd(nameWidth)}  ${mount.url.padEnd(urlWidth)}  tools: ${tools}${needs}`, ...sizes];
   });
   return [

@@ -7,6 +7,7 @@ import type { CatalogView } from '../selection/catalog-view';
 import type { CatalogViews } from '../selection/catalog-views';
 import { CALL_TOOL, DEFAULT_SEARCH_LIMIT, DESCRIBE_TOOLS, discoveryDescriptors, SEARCH_TOOLS, toolEntry, type ToolEntry } from '../selection/discovery-tools';
 import { argumentProblems } from './argument-errors';
+import { invalidArguments, textError } from './tool-call';
 
 /** Runs a catalog tool exactly as a direct `tools/call` would (arguments, scope, result). */
 export type DirectCall = (tool: CompiledTool, args: unknown) => Promise<CallToolResult>;
@@ -44,17 +45,14 @@ export async function callDiscoveryTool(name: string, args: unknown, view: Catal
 function checked(name: string, args: unknown, schema: { validator: SchemaValidator; declared: string[] }): CallToolResult | undefined {
   const value = args ?? {};
   if (schema.validator.Check(value)) return undefined;
-  const problems = argumentProblems(schema.validator, value, schema.declared);
-  return textError(`Invalid arguments for tool '${name}':\n${problems.map((p) => `- ${p}`).join('\n')}`);
+  return invalidArguments(name, argumentProblems(schema.validator, value, schema.declared));
 }
 
 function searchTools(args: SearchArgs, view: CatalogView, views: CatalogViews): CallToolResult {
   const groups = args.toolsets && new Set(args.toolsets);
   const unknown = args.toolsets?.filter((group) => !view.groups.includes(group)) ?? [];
   if (unknown.length > 0) {
-    return textError(
-      `Invalid arguments for tool '${SEARCH_TOOLS}':\n- 'toolsets': no group ${unknown.map((g) => `'${clip(g, 60)}'`).join(', ')} here. Groups: ${view.groups.join(', ')}.`,
-    );
+    return invalidArguments(SEARCH_TOOLS, [`'toolsets': no group ${unknown.map((g) => `'${clip(g, 60)}'`).join(', ')} here. Groups: ${view.groups.join(', ')}.`]);
   }
   const visible = (tool: string) => {
     const found = view.tools.get(tool);
@@ -81,8 +79,4 @@ function describeTools(names: readonly string[], view: CatalogView): CallToolRes
 function entriesResult(message: string, tools: ToolEntry[]): CallToolResult {
   const structuredContent = { message, tools };
   return { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent: structuredContent as unknown as Record<string, unknown> };
-}
-
-function textError(text: string): CallToolResult {
-  return { content: [{ type: 'text', text }], isError: true };
 }

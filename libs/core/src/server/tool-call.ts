@@ -34,16 +34,16 @@ export interface CallScope {
 export async function runToolCall(tool: CompiledTool, rawArgs: unknown, scope: CallScope): Promise<CallToolResult> {
   const args = rawArgs ?? {};
   const overLimit = checkArgumentLimits(args, scope.limits);
-  if (overLimit) return invalidArguments(tool, [overLimit.charAt(0).toUpperCase() + overLimit.slice(1)]);
+  if (overLimit) return invalidArguments(tool.name, [overLimit.charAt(0).toUpperCase() + overLimit.slice(1)]);
   if (!tool.inputValidator.Check(args)) {
-    return invalidArguments(tool, argumentProblems(tool.inputValidator, args, argumentNames(tool)));
+    return invalidArguments(tool.name, argumentProblems(tool.inputValidator, args, argumentNames(tool)));
   }
   let returned: unknown;
   try {
     const input = tool.materialize ? tool.materialize(args as Record<string, unknown>) : {};
     if (tool.checkArgRules) {
       const broken = tool.checkArgRules(input);
-      if (broken.length > 0) return invalidArguments(tool, broken.map((p) => `'${p.path.join('.')}': ${p.message}.`));
+      if (broken.length > 0) return invalidArguments(tool.name, broken.map((p) => `'${p.path.join('.')}': ${p.message}.`));
     }
     returned = scope.instantiate()[tool.methodName](input);
     // Only a promise is awaited: a sync tool's result needs no extra turn of the microtask queue.
@@ -138,11 +138,13 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   return typeof (value as PromiseLike<unknown> | null)?.then === 'function';
 }
 
-function invalidArguments(tool: CompiledTool, problems: string[]): CallToolResult {
-  return textError(`Invalid arguments for tool '${tool.name}':\n${problems.map((p) => `- ${p}`).join('\n')}`);
+/** The isError result for arguments that do not fit a tool, one problem per line. */
+export function invalidArguments(tool: string, problems: readonly string[]): CallToolResult {
+  return textError(`Invalid arguments for tool '${tool}':\n${problems.map((p) => `- ${p}`).join('\n')}`);
 }
 
-function textError(text: string): CallToolResult {
+/** An isError result of one text block: what the client reads when there is no structured result to send. */
+export function textError(text: string): CallToolResult {
   return { content: [{ type: 'text', text }], isError: true };
 }
 

@@ -156,41 +156,40 @@ function clientSource(name: string, api: ApiModel, credential: string | undefine
   const token = `${name.toUpperCase().replace(/-/g, '_')}_API`;
   const settingsConst = `${token}_SETTINGS`;
   const provider = `${token}_PROVIDER`;
-  const lines = [
+  const registration = `{ token: ${token}, useFactory: instanceCachingFactory(() => new OpenApiClient(settingsFromEnvironment(${JSON.stringify(name)}, ${settingsConst}))) }`;
+  /** The token and the settings; the settings are exported only from the shared client module. */
+  const declarations = (shared: boolean) => [
     `/** The client this toolset calls its API with; register another under this token to configure it in code. */`,
     `export const ${token} = Symbol.for('toolsets.openapi.${name}');`,
     '',
     `/** The document's defaults; \`<NAME>_BASE_URL\`, \`_TIMEOUT_MS\` and \`_MAX_RESPONSE_BYTES\` override them. */`,
-    `export const ${settingsConst}: ApiSettings = ${settingsLiteral(api, credential)};`,
+    `${shared ? 'export ' : ''}const ${settingsConst}: ApiSettings = ${settingsLiteral(api, credential)};`,
   ];
-  const shared = [
+  const source = [
     GENERATED_HEADER,
     "import { instanceCachingFactory } from 'tsyringe';",
     "import { OpenApiClient, settingsFromEnvironment, type ApiSettings } from '@toolsets/openapi';",
     '',
-    ...lines,
+    ...declarations(true),
     '',
     `/** One client for every group of this API (each group's class registers this same provider). */`,
-    `export const ${provider} = { token: ${token}, useFactory: instanceCachingFactory(() => new OpenApiClient(settingsFromEnvironment(${JSON.stringify(name)}, ${settingsConst}))) };`,
+    `export const ${provider} = ${registration};`,
     '',
   ].join('\n');
-  return { token, settingsConst, provider, lines, source: shared };
+  return { token, settingsConst, provider, registration, declarations, source };
 }
 
 function toolsetSource(name: string, group: ToolsetGroup, client: ReturnType<typeof clientSource>, config: OpenApiConfig, credential: string | undefined, clientModule?: string): string {
   const { token, settingsConst, provider } = client;
-  const registration = clientModule
-    ? `@registry([${provider}])`
-    : `@registry([{ token: ${token}, useFactory: instanceCachingFactory(() => new OpenApiClient(settingsFromEnvironment(${JSON.stringify(name)}, ${settingsConst}))) }])`;
   return [
     GENERATED_HEADER,
     clientModule ? "import { inject, registry } from 'tsyringe';" : "import { inject, instanceCachingFactory, registry } from 'tsyringe';",
     "import { LOGGER, RequestContext, Tool, ToolError, Toolset, type Logger } from '@toolsets/core';",
     clientModule ? "import { settingsFromEnvironment, type OpenApiClient } from '@toolsets/openapi';" : "import { OpenApiClient, settingsFromEnvironment, type ApiSettings } from '@toolsets/openapi';",
     `import { ${[...new Set(group.classNames)].sort().join(', ')} } from './dtos';`,
-    ...(clientModule ? [`import { ${[provider, token, settingsConst].join(', ')} } from '${clientModule}';`] : ['', ...client.lines.map((line) => line.replace(/^export const (\w+_SETTINGS)/, 'const $1'))]),
+    ...(clientModule ? [`import { ${[provider, token, settingsConst].join(', ')} } from '${clientModule}';`] : ['', ...client.declarations(false)]),
     '',
-    registration,
+    `@registry([${clientModule ? provider : client.registration}])`,
     `@Toolset({`,
     `  name: ${JSON.stringify(group.toolsetName)},`,
     `  description: ${JSON.stringify(group.description)},`,

@@ -32,7 +32,7 @@ describe('a toolset generated from the petstore document', () => {
 
   it('passes the startup gate with one tool per operation, and calls the API: typed data, extras dropped, 404 as a ToolError, a bad body never sent', async () => {
     const generated = await generateToolset('petstore', petstore(), { credentialHeader: 'x-petstore-key' });
-    const { PetstoreToolset } = loadGeneratedSources(generated.files, 'petstore') as { PetstoreToolset: ClassType };
+    const { PetstoreToolset } = loadGeneratedSources(generated.files) as { PetstoreToolset: ClassType };
     const warnings: string[] = [];
     const logger = { info: () => undefined, warn: (message: string, fields?: object) => void warnings.push(`${message} ${JSON.stringify(fields)}`), error: () => undefined };
     const server = buildServer({ name: 'petstore', version: '1', toolsets: [PetstoreToolset], logger });
@@ -85,7 +85,7 @@ describe('a toolset generated from the petstore document', () => {
       { className: 'PetstoreStoreToolset', name: 'store' },
       { className: 'PetstoreUserToolset', name: 'user' },
     ]);
-    const exported = loadGeneratedSources(generated.files, 'petstore') as Record<string, ClassType>;
+    const exported = loadGeneratedSources(generated.files) as Record<string, ClassType>;
     const server = buildServer({ name: 'petstore', version: '1', toolsets: generated.toolsets.map((t) => exported[t.className]) });
     expect(server.catalog.toolsets.map((t) => [t.name, t.description, t.tools.length])).toEqual([
       ['pet', 'Everything about your Pets', 8],

@@ -52,7 +52,7 @@ const quiet = { info: () => undefined, warn: () => undefined, error: () => undef
 /** Generates `document` as toolset `name`, points it at the local upstream, and connects a client with `headers`. */
 async function generated(name: string, document: object, headers: Record<string, string> = {}, config: object = {}) {
   const result = await generateToolset(name, { openapi: '3.0.3', info: { title: name, version: '1' }, servers: [{ url: 'https://api.example.test/v1' }], ...document }, config);
-  const exports = loadGeneratedSources(result.files, name);
+  const exports = loadGeneratedSources(result.files);
   const toolset = Object.values(exports).find((value) => typeof value === 'function' && /Toolset$/.test((value as ClassType).name)) as ClassType;
   process.env[`${name.toUpperCase().replace(/-/g, '_')}_BASE_URL`] = `${origin}/v1`;
   const server = buildServer({ name, version: '1', toolsets: [toolset], logger: quiet });

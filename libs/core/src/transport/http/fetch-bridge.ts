@@ -49,7 +49,11 @@ export async function bridgeParsedRequest(
   res.end();
 }
 
-function webRequest(req: IncomingMessage, signal: AbortSignal): Request {
+/**
+ * The request line and headers of `req` as a fetch `Request` without a body (the body is passed
+ * parsed, or not needed): for the SDK's handler, its era classification, and a server's view.
+ */
+export function webRequest(req: IncomingMessage, signal?: AbortSignal): Request {
   // From `req.headers`, as the SDK's adapter reads them: an absolute-form target has rewritten Host there.
   const headers = new Headers();
   for (const [name, value] of Object.entries(req.headers)) {

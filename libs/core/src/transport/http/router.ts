@@ -15,7 +15,7 @@ import { idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY } from 
 import type { ServingLimits } from '../serving-limits';
 import { CatalogPage, wantsHtml } from './catalog-page-route';
 import type { RequestTracker } from './drain/request-tracker';
-import { bridgeParsedRequest } from './fetch-bridge';
+import { bridgeParsedRequest, webRequest } from './fetch-bridge';
 import { sendJson, sendJsonRpcError } from './http-replies';
 import type { MountInfo } from './http-server';
 import type { LegacySessions } from './sessions/legacy-sessions';
@@ -106,7 +106,7 @@ export class Router {
     if (parsed === undefined) return;
     const badInitialize = invalidInitializeParams(parsed);
     if (badInitialize) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
-    if (mount.sessions && (await isLegacyRequest(webRequestHead(req), parsed))) return mount.sessions.handle(req, res, parsed);
+    if (mount.sessions && (await isLegacyRequest(webRequest(req), parsed))) return mount.sessions.handle(req, res, parsed);
     return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror);
   }
 
@@ -177,19 +177,9 @@ function selectionRefusal(mount: Mount, req: IncomingMessage): Refusal | undefin
 }
 
 /** A header's value, repeated ones joined as a list (as fetch `Headers` joins them). */
-export function headerValue(req: IncomingMessage, name: string): string | undefined {
+function headerValue(req: IncomingMessage, name: string): string | undefined {
   const value = req.headers[name];
   return Array.isArray(value) ? value.join(', ') : value;
-}
-
-/** The request line and headers as a fetch `Request`, for the SDK's era classification (the body is passed parsed). */
-function webRequestHead(req: IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (typeof value === 'string') headers.set(name, value);
-    else if (Array.isArray(value)) for (const item of value) headers.append(name, item);
-  }
-  return new Request('http://localhost/mcp', { method: req.method, headers });
 }
 
 function health(servers: readonly ServerDefinition[], draining: boolean) {

@@ -86,7 +86,7 @@ function sizeReport(workspaceRoot: string, files: Record<string, string>, name: 
     // The workspace's packages, as the library will load them (one core, one metadata store).
     const requireInWorkspace = createRequire(join(workspaceRoot, 'package.json'));
     const core = requireInWorkspace('@toolsets/core') as typeof Core;
-    const toolsets = core.findToolsets(loadGeneratedSources(files, name, requireInWorkspace));
+    const toolsets = core.findToolsets(loadGeneratedSources(files, requireInWorkspace));
     const server = core.buildServer({ name, version: '0.0.0', toolsets, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
     return formatCatalogSize(catalogSize([...server.catalog.tools.values()].map((tool) => tool.descriptor as { name: string })));
   } catch (error) {

@@ -5,6 +5,7 @@ import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
 import type { Logger } from '../../../server/logger';
 import { clip } from '../../../helpers/client-text';
 import { INVALID_REQUEST, SERVER_BUSY } from '../../jsonrpc-errors';
+import { webRequest } from '../fetch-bridge';
 import { sendJsonRpcError } from '../http-replies';
 import { SessionEventStore } from './session-event-store';
 import { clientAddress, credentialBinding, sameBinding } from './session-binding';
@@ -103,7 +104,7 @@ export class LegacySessions {
     this.count(client, +1);
     let registered = false;
     // The session keeps the selection (`?toolsets=`, X-MCP-Toolsets, …) its initialize request made.
-    const server = this.factory({ era: 'legacy', requestInfo: selectionRequest(req) });
+    const server = this.factory({ era: 'legacy', requestInfo: webRequest(req) });
     const binding = credentialBinding(req, this.credentialHeaders);
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -169,13 +170,4 @@ function isInitialize(parsed: unknown): boolean {
 /** The `method` of each message of a parsed body, one message or a batch. */
 function methodsOf(parsed: unknown): unknown[] {
   return (Array.isArray(parsed) ? parsed : [parsed]).map((message) => (message as { method?: unknown } | null)?.method);
-}
-
-/** The parts of `req` a server's view is chosen by: its target and its headers, as a fetch `Request`. */
-function selectionRequest(req: IncomingMessage): Request {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(req.headers)) {
-    if (name.startsWith('x-mcp-') && value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
-  }
-  return new Request(`http://localhost${req.url ?? '/'}`, { headers });
 }
