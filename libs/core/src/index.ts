@@ -29,7 +29,7 @@ export type { ToolAnnotations } from './metadata/tool-metadata';
 
 export { runContractGate } from './gate/contract-gate';
 export { findToolsets } from './gate/find-toolsets';
-export { describeCatalog } from './gate/catalog-description';
+export { describeCatalog, type DescribeOptions } from './gate/catalog-description';
 export type { ToolCatalog, CompiledTool, CompiledToolset, CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './gate/tool-catalog';
 
 export {

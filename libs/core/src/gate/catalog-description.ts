@@ -1,4 +1,10 @@
-import type { ToolCatalog } from './tool-catalog';
+import type { MaterializePath } from '../compiled/args-materializer';
+import type { CompiledTool, ToolCatalog } from './tool-catalog';
+
+export interface DescribeOptions {
+  /** Also say how each tool's arguments become its DTO instance (the contract target's `--verbose`, or `TOOLSETS_DEBUG`). */
+  verbose?: boolean;
+}
 
 interface JsonSchema {
   type?: string;
@@ -17,18 +23,12 @@ interface JsonSchema {
  * A one-screen summary of what each tool takes and returns, as the contract target prints it:
  * `search(query, limit?) -> SearchResult { message, books: Book[] } | ToolError`.
  */
-export function describeCatalog(catalog: ToolCatalog): string {
+export function describeCatalog(catalog: ToolCatalog, options: DescribeOptions = {}): string {
   const lines: string[] = [];
   for (const toolset of catalog.toolsets) {
     const credentials = toolset.credentialHeaders.length ? ` (credential headers: ${toolset.credentialHeaders.join(', ')})` : '';
     lines.push(`toolset ${toolset.name}${credentials}`);
-    for (const tool of toolset.tools) {
-      const input = tool.descriptor.inputSchema as JsonSchema;
-      const args = Object.keys(input.properties ?? {}).map((name) => (input.required?.includes(name) ? name : `${name}?`));
-      const output = tool.descriptor.outputSchema as JsonSchema;
-      const arms = output.anyOf ?? [output];
-      lines.push(`  ${tool.name}(${args.join(', ')}) -> ${arms.map(describeObject).join(' | ')}`);
-    }
+    for (const tool of toolset.tools) lines.push(...describeTool(tool, options));
     for (const prompt of toolset.prompts) {
       const args = (prompt.descriptor.arguments ?? []).map((argument) => (argument.required ? argument.name : `${argument.name}?`));
       lines.push(`  prompt ${prompt.name}(${args.join(', ')})`);
@@ -40,6 +40,21 @@ export function describeCatalog(catalog: ToolCatalog): string {
   const others = [plural(catalog.prompts.size, 'prompt'), plural(catalog.resources.size + catalog.templates.length, 'resource')].filter((text) => !text.startsWith('0 '));
   lines.push(`${plural(count, 'tool')}${others.length ? `, ${others.join(', ')}` : ''} follow${count === 1 && others.length === 0 ? 's' : ''} the contract.`);
   return lines.join('\n');
+}
+
+function describeTool(tool: CompiledTool, options: DescribeOptions): string[] {
+  const input = tool.descriptor.inputSchema as JsonSchema;
+  const args = Object.keys(input.properties ?? {}).map((name) => (input.required?.includes(name) ? name : `${name}?`));
+  const output = tool.descriptor.outputSchema as JsonSchema;
+  const arms = output.anyOf ?? [output];
+  const line = `  ${tool.name}(${args.join(', ')}) -> ${arms.map(describeObject).join(' | ')}`;
+  return options.verbose && tool.materialize ? [line, `    arguments: ${describePath(tool.materialize.path)}`] : [line];
+}
+
+function describePath(path: MaterializePath): string {
+  if (path.kind === 'compiled') return 'compiled instance builder';
+  if (path.kind === 'raw') return 'passed as received (raw JSON Schema)';
+  return `class-transformer's plainToInstance, because ${path.reason}`;
 }
 
 function plural(count: number, noun: string): string {

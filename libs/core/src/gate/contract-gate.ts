@@ -27,7 +27,7 @@ import { fitToolSchemas } from '../schema/schema-budget';
 import { emitClass } from '../schema/schema-emitter';
 import { checkValidationShortcut } from '../schema/validation-shortcut-check';
 import type { ClassModel } from '../schema/type-model';
-import { compileMaterializer } from '../compiled/args-materializer';
+import { compileMaterializer, passThrough } from '../compiled/args-materializer';
 import { compileClassProjector } from '../compiled/result-projector';
 import { compileRuleCheck } from '../compiled/rule-check';
 import { compileDroppedKeysFinder } from '../compiled/dropped-keys';
@@ -292,8 +292,6 @@ class ContractGate {
     return arm;
   }
 }
-
-const passThrough = (args: Record<string, unknown>): Record<string, unknown> => args;
 
 /** Keeps the first member under each key; a second one under the same key is a violation. */
 function addUnique<T>(members: Map<string, T>, key: string, member: T, violations: ContractViolation[], duplicate: (existing: T) => ContractViolation): void {

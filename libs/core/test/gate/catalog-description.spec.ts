@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { Transform } from 'class-transformer';
 import { IsOptional } from 'class-validator';
 import { buildServer, describeCatalog, Field, findToolsets, Tool, ToolError, ToolResult, Toolset } from '../../src';
 
@@ -31,6 +32,30 @@ class LibraryToolset {
   }
 }
 
+class TrimmedArgs {
+  @Field()
+  @Transform(({ value }) => (typeof value === 'string' ? value.trim() : value))
+  query!: string;
+}
+
+@Toolset({ name: 'paths' })
+class PathsToolset {
+  @Tool({ description: 'Compiled.', args: SearchArgs, returns: SearchResult })
+  plain(): SearchResult {
+    return { message: '', books: [] };
+  }
+
+  @Tool({ description: 'Through class-transformer.', args: TrimmedArgs, returns: SearchResult })
+  trimmed(): SearchResult {
+    return { message: '', books: [] };
+  }
+
+  @Tool({ description: 'No arguments.', returns: SearchResult })
+  none(): SearchResult {
+    return { message: '', books: [] };
+  }
+}
+
 class NotAToolset {}
 
 describe('the contract summary', () => {
@@ -47,6 +72,16 @@ describe('the contract summary', () => {
         '1 tool follows the contract.',
       ].join('\n'),
     );
+  });
+
+  it('says, when verbose, which way each tool\'s arguments become its DTO and why', () => {
+    const { catalog } = buildServer({ name: 'paths', version: '1', toolsets: [PathsToolset] });
+    const lines = describeCatalog(catalog, { verbose: true }).split('\n');
+    expect(lines.filter((line) => line.startsWith('    '))).toEqual([
+      '    arguments: compiled instance builder',
+      "    arguments: class-transformer's plainToInstance, because 'query' of 'TrimmedArgs' has @Transform",
+    ]);
+    expect(describeCatalog(catalog)).not.toContain('arguments:');
   });
 
   it('names a class shared through $defs by its class name, recursive ones too', () => {

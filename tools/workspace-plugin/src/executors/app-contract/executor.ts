@@ -36,7 +36,7 @@ export default async function appContractExecutor(options: AppContractExecutorSc
   const gate = reportGate(core, () => {
     const built = buildServers();
     servers = Array.isArray(built) ? built : [built as Core.ServerDefinition];
-    return servers.map((server) => `server ${server.name}\n${core.describeCatalog(server.catalog).replace(/^/gm, '  ')}`).join('\n');
+    return servers.map((server) => `server ${server.name}\n${core.describeCatalog(server.catalog, { verbose: Boolean(process.env['TOOLSETS_DEBUG']) }).replace(/^/gm, '  ')}`).join('\n');
   });
   if (!gate.success) return gate;
   return checkListBudgets(core, servers);

@@ -41,7 +41,7 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
     tools = [...catalog.tools.values()].map((tool) => tool.descriptor as ToolEntry);
     // A library of several toolsets (an API grouped by tag) is selected group by group: give each group's size.
     if (catalog.toolsets.length > 1) groups = core.formatCatalogSizes(new core.CatalogViews(catalog).sizes);
-    return core.describeCatalog(catalog);
+    return core.describeCatalog(catalog, { verbose: options.verbose === true || Boolean(process.env['TOOLSETS_DEBUG']) });
   });
   if (!gate.success) return gate;
   console.log(formatCatalogSize(catalogSize(tools)));
