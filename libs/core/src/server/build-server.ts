@@ -1,4 +1,4 @@
-import { Server, type McpRequestContext, type Transport } from '@modelcontextprotocol/server';
+import { Server, type ListPromptsResult, type ListResourcesResult, type ListResourceTemplatesResult, type McpRequestContext, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdio';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
 import { fixedHeaders, NO_HEADERS } from '../context/header-source';
@@ -76,12 +76,21 @@ export interface ConnectionHandle {
 export type ToolsetServer = ServerDefinition;
 
 /** A gated, compiled server definition: create SDK `Server`s from it as often as needed. */
+/** The lists other than tools/list a server answers, as its handlers answer them. */
+export interface ServedLists {
+  'prompts/list'?: ListPromptsResult;
+  'resources/list'?: ListResourcesResult;
+  'resources/templates/list'?: ListResourceTemplatesResult;
+}
+
 export interface ServerDefinition {
   readonly name: string;
   readonly version: string;
   readonly catalog: ToolCatalog;
   /** Its catalog as each selection sees it (`?toolsets=`, read-only, discovery mode). */
   readonly views: CatalogViews;
+  /** What `prompts/list`, `resources/list` and `resources/templates/list` answer (absent when it has none): the same objects every request. */
+  readonly lists: ServedLists;
   readonly listBudgetTokens?: number;
   /** The credential headers its toolsets declare, lower-case, without duplicates. */
   readonly credentialHeaders: readonly string[];
@@ -175,6 +184,10 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     version: options.version,
     catalog,
     views,
+    lists: {
+      ...(prompts && { 'prompts/list': prompts.listResult }),
+      ...(resources && { 'resources/list': resources.listResult, 'resources/templates/list': resources.templatesResult }),
+    },
     ...(options.listBudgetTokens !== undefined && { listBudgetTokens: options.listBudgetTokens }),
     credentialHeaders: [...new Set(catalog.toolsets.flatMap((toolset) => toolset.credentialHeaders))],
     logger,

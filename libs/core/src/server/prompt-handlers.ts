@@ -14,6 +14,7 @@ export function promptHandlers(definition: ServingDefinition & { catalog: ToolCa
   const { catalog } = definition;
   const listResult: ListPromptsResult = { prompts: [...catalog.prompts.values()].map((prompt) => prompt.descriptor) };
   return {
+    listResult,
     list: (): ListPromptsResult => listResult,
     get: (site: CallSite, server: Server) => async (request: GetPromptRequest, ctx: ServerContext): Promise<GetPromptResult> => {
       const prompt = catalog.prompts.get(request.params.name);

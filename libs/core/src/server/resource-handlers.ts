@@ -23,6 +23,8 @@ export function resourceHandlers(definition: ServingDefinition & { catalog: Tool
   const listResult: ListResourcesResult = { resources: [...catalog.resources.values()].map((resource) => resource.descriptor) };
   const templatesResult: ListResourceTemplatesResult = { resourceTemplates: catalog.templates.map((template) => template.descriptor) };
   return {
+    listResult,
+    templatesResult,
     list: (): ListResourcesResult => listResult,
     templates: (): ListResourceTemplatesResult => templatesResult,
     read: (site: CallSite, server: Server) => async (request: ReadRequest, ctx: ServerContext): Promise<ReadResourceResult> => {

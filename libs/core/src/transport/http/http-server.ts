@@ -18,6 +18,7 @@ import { drain } from './drain/drain';
 import { RequestTracker } from './drain/request-tracker';
 import { sendJsonRpcError } from './http-replies';
 import { Router, type Mount } from './router';
+import { ListAnswers } from './list-answers';
 import { LegacySessions } from './sessions/legacy-sessions';
 
 export interface HttpServeOptions extends Partial<ServingLimits> {
@@ -35,6 +36,12 @@ export interface HttpServeOptions extends Partial<ServingLimits> {
    * affinity between a client and a replica. 2026-07-28 clients are served statelessly either way.
    */
   sessions?: boolean;
+  /**
+   * Answer `tools/list` (per selection), `prompts/list`, `resources/list` and
+   * `resources/templates/list` from bytes serialised once, with the list's hash as `ETag`.
+   * Default on; off sends every list through the SDK, as every other request goes.
+   */
+  cacheLists?: boolean;
   logger?: Logger;
 }
 
@@ -104,7 +111,8 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
       };
     });
 
-  const router = new Router(mounts, list, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors);
+  const lists = options.cacheLists === false ? undefined : new ListAnswers();
+  const router = new Router(mounts, list, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors, lists);
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (connections.refused(req.socket)) return void res.destroy();
     requests.begin(res);
@@ -143,7 +151,7 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
 const HOST_HEADER: ReadonlySet<string> = new Set(['host']);
 
 function pickLimits(options: HttpServeOptions): Partial<ServingLimits> {
-  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, logger: _logger, ...limits } = options;
+  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, cacheLists: _cacheLists, logger: _logger, ...limits } = options;
   return limits;
 }
 

@@ -3,6 +3,7 @@ import { isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/serv
 import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { SelectionError } from '../../errors/selection.error';
 import { clip } from '../../helpers/client-text';
+import { CatalogView } from '../../selection/catalog-view';
 import type { ServerDefinition } from '../../server/build-server';
 import type { BodyBudget } from '../guards/body-budget';
 import { BodyAborted, BodyRefusal, readBody } from '../guards/body-reader';
@@ -19,6 +20,7 @@ import { bridgeParsedRequest, webRequest } from './fetch-bridge';
 import { sendJson, sendJsonRpcError } from './http-replies';
 import type { MountInfo } from './http-server';
 import type { LegacySessions } from './sessions/legacy-sessions';
+import type { ListAnswers } from './list-answers';
 
 export interface Mount {
   server: ServerDefinition;
@@ -63,6 +65,8 @@ export class Router {
     private readonly budget: BodyBudget,
     private readonly limits: ServingLimits,
     private readonly cors: CorsPolicy,
+    /** Serialised list answers; undefined sends every list through the SDK. */
+    private readonly lists?: ListAnswers,
   ) {
     this.#byPath = new Map(mounts.map((mount) => [mount.path, mount]));
     this.catalogPage = new CatalogPage(mounts);
@@ -98,14 +102,17 @@ export class Router {
   private async serveMcp(mount: Mount, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.cors.apply(req, res);
     if (req.method === 'OPTIONS' && this.cors.preflight(req, res)) return;
-    const refusal = this.headRefusal(mount, req) ?? selectionRefusal(mount, req);
-    if (refusal) return sendJsonRpcError(res, refusal.status, refusal.code, refusal.message, refusal.headers);
+    const head = this.headRefusal(mount, req);
+    if (head) return sendJsonRpcError(res, head.status, head.code, head.message, head.headers);
+    const view = selectedView(mount, req);
+    if (!(view instanceof CatalogView)) return sendJsonRpcError(res, view.status, view.code, view.message, view.headers);
     // 2025-era session operations (GET streams, DELETE) have no 2026-07-28 counterpart here.
     if (req.method !== 'POST') return mount.sessions ? mount.sessions.handle(req, res) : mount.node(req, res);
     const parsed = await this.readMessage(req, res);
     if (parsed === undefined) return;
     const badInitialize = invalidInitializeParams(parsed);
     if (badInitialize) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
+    if (this.lists?.tryAnswer(mount.server, view, req, res, parsed, mount.sessions !== undefined)) return;
     if (mount.sessions && (await isLegacyRequest(webRequest(req), parsed))) return mount.sessions.handle(req, res, parsed);
     return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror);
   }
@@ -163,13 +170,13 @@ interface Refusal {
 }
 
 /**
- * A selection (`?toolsets=`, `X-MCP-Toolsets`, read-only, mode) this server cannot serve: a 400 that
- * says what it has. Checked here, before the SDK builds a server for the request.
+ * The view of the catalog this request selects (`?toolsets=`, `X-MCP-Toolsets`, read-only, mode),
+ * or, for a selection this server cannot serve, a 400 that says what it has. Checked here, before
+ * the SDK builds a server for the request.
  */
-function selectionRefusal(mount: Mount, req: IncomingMessage): Refusal | undefined {
+function selectedView(mount: Mount, req: IncomingMessage): CatalogView | Refusal {
   try {
-    mount.server.views.forHttp(req.url ?? '/', (name) => headerValue(req, name));
-    return undefined;
+    return mount.server.views.forHttp(req.url ?? '/', (name) => headerValue(req, name));
   } catch (error) {
     if (error instanceof SelectionError) return { status: 400, code: INVALID_PARAMS, message: error.message };
     throw error;

@@ -1,0 +1,117 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { classifyInboundRequest, isJsonContentType, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import type { ServerDefinition } from '../../server/build-server';
+import type { CatalogView } from '../../selection/catalog-view';
+import { listHash } from '../../wire/list-hash';
+
+/** The list operations answered from bytes serialised once. */
+const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
+/** The per-request (2026-07-28) revisions whose answers this module writes as the SDK would. */
+const MODERN_REVISIONS = new Set(['2026-07-28']);
+const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
+/** What the SDK's 2026-07-28 codec adds to a list it builds with no cache hint of its own. */
+const MODERN_FIELDS = { resultType: 'complete', ttlMs: 0, cacheScope: 'private' } as const;
+/** The most serialised list bytes kept: past it the least recently served lists are dropped (and rebuilt when asked again). */
+const DEFAULT_BUDGET_BYTES = 64 * 2 ** 20;
+
+/** One list, serialised for both eras, with the hash of its content (sent as ETag). */
+interface SerialisedList {
+  modern: Buffer;
+  legacy: Buffer;
+  etag: string;
+}
+
+/**
+ * Answers `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list` over
+ * stateless HTTP from bytes serialised once per list (per selection, for tools), instead of
+ * building an SDK server, validating and serialising a list that never changes, per request. The
+ * bytes are what the SDK sends, field for field (a test compares them with the SDK's own answer),
+ * and anything the SDK would treat differently (an unknown revision, a cursor, a session, an
+ * Accept or Content-Type the SDK refuses) still goes to the SDK.
+ */
+export class ListAnswers {
+  readonly #lists = new Map<object, Map<string, SerialisedList>>();
+  #bytes = 0;
+
+  constructor(private readonly budgetBytes = DEFAULT_BUDGET_BYTES) {}
+
+  /** Answers `parsed` from cache and returns true, or returns false for the SDK to answer. */
+  tryAnswer(server: ServerDefinition, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, sessions: boolean): boolean {
+    const message = parsed as { method?: unknown; id?: unknown; params?: { cursor?: unknown } };
+    if (typeof message.method !== 'string' || !LIST_METHODS.has(message.method)) return false;
+    if (message.params?.cursor !== undefined || !isJsonContentType(req.headers['content-type'] ?? '')) return false;
+    const era = eraOf(req, parsed, sessions);
+    if (!era) return false;
+    const list = this.#listFor(server, view, message.method);
+    if (!list) return false;
+    const id = Buffer.from(`${JSON.stringify(message.id)}}`);
+    if (era === 'modern') {
+      res.writeHead(200, { 'content-type': 'application/json', 'content-length': list.modern.length + id.length, etag: list.etag });
+    } else {
+      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', etag: list.etag });
+    }
+    res.write(era === 'modern' ? list.modern : list.legacy);
+    res.end(era === 'modern' ? id : Buffer.concat([id, SSE_END]));
+    return true;
+  }
+
+  #listFor(server: ServerDefinition, view: CatalogView, method: string): SerialisedList | undefined {
+    const owner = method === 'tools/list' ? view : server;
+    const entries = this.#lists.get(owner) ?? new Map<string, SerialisedList>();
+    // Most recently served last: eviction takes from the front.
+    this.#lists.delete(owner);
+    this.#lists.set(owner, entries);
+    const cached = entries.get(method);
+    if (cached) return cached;
+    const result = method === 'tools/list' ? view.listResult : server.lists[method as keyof ServerDefinition['lists']];
+    if (!result) return undefined;
+    const list = serialise(result, { name: server.name, version: server.version });
+    entries.set(method, list);
+    this.#bytes += list.modern.length + list.legacy.length;
+    this.#evict();
+    return list;
+  }
+
+  #evict(): void {
+    for (const [owner, entries] of this.#lists) {
+      if (this.#bytes <= this.budgetBytes || this.#lists.size <= 1) return;
+      for (const list of entries.values()) this.#bytes -= list.modern.length + list.legacy.length;
+      this.#lists.delete(owner);
+    }
+  }
+}
+
+const SSE_END = Buffer.from('\n\n');
+
+/** Which era's answer to write, or undefined when the SDK must answer (refusal, session, other revision). */
+function eraOf(req: IncomingMessage, parsed: object, sessions: boolean): 'modern' | 'legacy' | undefined {
+  const accept = req.headers['accept'] ?? '';
+  if (!accept.includes('application/json')) return undefined;
+  const outcome = classifyInboundRequest({
+    httpMethod: 'POST',
+    protocolVersionHeader: header(req, 'mcp-protocol-version'),
+    mcpMethodHeader: header(req, 'mcp-method'),
+    mcpNameHeader: header(req, 'mcp-name'),
+    body: parsed,
+  });
+  if (outcome.kind === 'modern') return outcome.messageKind === 'request' && MODERN_REVISIONS.has(outcome.classification.revision ?? '') ? 'modern' : undefined;
+  if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim' || sessions || req.headers['mcp-session-id'] !== undefined) return undefined;
+  if (!accept.includes('text/event-stream')) return undefined;
+  return outcome.requestedVersion === undefined || LEGACY_VERSIONS.has(outcome.requestedVersion) ? 'legacy' : undefined;
+}
+
+function header(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
+/** The answer's bytes up to the request id, for each era: the id and the closing brace are written per request. */
+function serialise(result: object, serverInfo: { name: string; version: string }): SerialisedList {
+  const legacyResult = JSON.stringify(result);
+  const modernResult = `${legacyResult.slice(0, -1)}${legacyResult.length > 2 ? ',' : ''}${JSON.stringify({ ...MODERN_FIELDS, _meta: { [SERVER_INFO_META_KEY]: serverInfo } }).slice(1)}`;
+  return {
+    modern: Buffer.from(`{"result":${modernResult},"jsonrpc":"2.0","id":`),
+    legacy: Buffer.from(`event: message\ndata: {"result":${legacyResult},"jsonrpc":"2.0","id":`),
+    etag: `"${listHash(legacyResult)}"`,
+  };
+}

@@ -1,0 +1,183 @@
+import 'reflect-metadata';
+import { createHash } from 'node:crypto';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { buildServer, Field, Prompt, Resource, ResourceTemplate, serveHttp, Tool, ToolResult, Toolset, userMessage, type HttpServerHandle } from '../../src';
+import { recordingLogger } from '../support/connect';
+
+class Answer extends ToolResult {}
+
+class UserArgs {
+  @Field()
+  id!: string;
+}
+
+@Toolset({ name: 'maps', description: 'Maps.' })
+class MapsToolset {
+  @Tool({ description: 'Find a place.', returns: Answer, annotations: { readOnlyHint: true } })
+  find(): Answer {
+    return { message: 'found' };
+  }
+
+  @Tool({ description: 'Draw a route.', returns: Answer })
+  draw(): Answer {
+    return { message: 'drawn' };
+  }
+
+  @Prompt({ description: 'Plan a trip.' })
+  plan() {
+    return [userMessage('Plan a trip.')];
+  }
+
+  @Resource({ uri: 'maps://legend', description: 'The legend.', mimeType: 'text/markdown' })
+  legend() {
+    return '# Legend';
+  }
+
+  @ResourceTemplate({ uriTemplate: 'maps://users/{id}', description: 'A user.', mimeType: 'application/json', args: UserArgs })
+  user(args: UserArgs) {
+    return JSON.stringify(args);
+  }
+}
+
+@Toolset({ name: 'weather', description: 'Weather.' })
+class WeatherToolset {
+  @Tool({ description: 'Forecast.', returns: Answer, annotations: { readOnlyHint: true } })
+  forecast(): Answer {
+    return { message: 'sunny' };
+  }
+}
+
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+interface Raw {
+  status: number;
+  type: string | null;
+  etag: string | null;
+  body: string;
+}
+
+/** A list request as the SDK's clients send it: a 2026-07-28 request with its envelope, or a 2025-era one. */
+async function post(url: string, era: 'modern' | 'legacy', method: string, id: number | string, headers: Record<string, string> = {}, params?: object): Promise<Raw> {
+  const modern = era === 'modern';
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
+      ...(modern && { 'mcp-method': method }),
+      ...headers,
+    },
+    body: JSON.stringify({ method, jsonrpc: '2.0', id, ...(modern ? { params: { _meta: MODERN_META, ...params } } : params && { params }) }),
+  });
+  return { status: response.status, type: response.headers.get('content-type'), etag: response.headers.get('etag'), body: await response.text() };
+}
+
+/** The JSON-RPC message of an answer, from its JSON body or its one SSE event. */
+function messageOf(raw: Raw): { result: Record<string, unknown> } {
+  return JSON.parse(raw.type?.startsWith('text/event-stream') ? raw.body.replace(/^event: message\ndata: /, '').trim() : raw.body);
+}
+
+describe('list answers served from cache', () => {
+  const definition = buildServer({ name: 'maps', version: '2.1.0', toolsets: [MapsToolset, WeatherToolset], logger: recordingLogger().logger });
+  let cached: HttpServerHandle;
+  let uncached: HttpServerHandle;
+
+  beforeAll(async () => {
+    cached = await serveHttp(definition, { port: 0 });
+    uncached = await serveHttp(definition, { port: 0, cacheLists: false });
+  });
+  afterAll(async () => {
+    await cached.close();
+    await uncached.close();
+  });
+
+  const url = (handle: HttpServerHandle, query = '') => `${handle.mounts[0]!.url}${query}`;
+
+  it.each([
+    ['modern', 'tools/list'],
+    ['modern', 'prompts/list'],
+    ['modern', 'resources/list'],
+    ['modern', 'resources/templates/list'],
+    ['legacy', 'tools/list'],
+    ['legacy', 'prompts/list'],
+    ['legacy', 'resources/list'],
+    ['legacy', 'resources/templates/list'],
+  ] as const)('are byte for byte what the SDK sends (%s %s), request after request', async (era, method) => {
+    const fromSdk = await post(url(uncached), era, method, 7);
+    expect(fromSdk.status).toBe(200);
+    expect(fromSdk.etag).toBeNull();
+    for (const id of [7, 'seven', 7]) {
+      const answer = await post(url(cached), era, method, id);
+      const sdk = id === 7 ? fromSdk : await post(url(uncached), era, method, id);
+      expect({ status: answer.status, type: answer.type, body: answer.body }).toEqual({ status: sdk.status, type: sdk.type, body: sdk.body });
+      expect(answer.etag).toMatch(/^"[\w-]{22}"$/);
+    }
+  });
+
+  it('send, as ETag, the hash of the list content: the same for both eras, another for another selection', async () => {
+    const sdk = messageOf(await post(url(uncached), 'legacy', 'tools/list', 1));
+    const expected = `"${createHash('sha256').update(JSON.stringify(sdk.result)).digest('base64url').slice(0, 22)}"`;
+    expect((await post(url(cached), 'legacy', 'tools/list', 1)).etag).toBe(expected);
+    expect((await post(url(cached), 'modern', 'tools/list', 1)).etag).toBe(expected);
+
+    const weather = await post(url(cached, '?toolsets=weather'), 'modern', 'tools/list', 2);
+    const weatherFromSdk = await post(url(uncached, '?toolsets=weather'), 'modern', 'tools/list', 2);
+    expect(weather.body).toBe(weatherFromSdk.body);
+    expect((messageOf(weather).result['tools'] as { name: string }[]).map((tool) => tool.name)).toEqual(['forecast']);
+    expect(weather.etag).not.toBe(expected);
+    const readonly = await post(url(cached), 'legacy', 'tools/list', 3, { 'x-mcp-readonly': '1' });
+    expect((messageOf(readonly).result['tools'] as { name: string }[]).map((tool) => tool.name)).toEqual(['find', 'forecast']);
+  });
+
+  it('leave to the SDK what it would answer otherwise: a refused header, an unknown version, a cursor, a list the server lacks', async () => {
+    const cases: [era: 'modern' | 'legacy', method: string, headers: Record<string, string>, params?: object][] = [
+      ['modern', 'tools/list', { 'mcp-method': 'prompts/list' }],
+      ['legacy', 'tools/list', { 'mcp-protocol-version': '2099-01-01' }],
+      ['legacy', 'tools/list', { accept: 'application/json' }],
+      ['modern', 'tools/list', {}, { cursor: 'next' }],
+      ['legacy', 'tools/list', {}, { cursor: 'next' }],
+    ];
+    for (const [era, method, headers, params] of cases) {
+      const answer = await post(url(cached), era, method, 9, headers, params);
+      const sdk = await post(url(uncached), era, method, 9, headers, params);
+      expect({ status: answer.status, body: answer.body, etag: answer.etag }).toEqual({ status: sdk.status, body: sdk.body, etag: null });
+    }
+    const bare = buildServer({ name: 'bare', version: '1', toolsets: [WeatherToolset] });
+    const handle = await serveHttp(bare, { port: 0 });
+    const sdkHandle = await serveHttp(bare, { port: 0, cacheLists: false });
+    try {
+      const answer = await post(handle.mounts[0]!.url, 'modern', 'prompts/list', 1);
+      const sdk = await post(sdkHandle.mounts[0]!.url, 'modern', 'prompts/list', 1);
+      expect({ status: answer.status, body: answer.body, etag: answer.etag }).toEqual({ status: sdk.status, body: sdk.body, etag: null });
+    } finally {
+      await handle.close();
+      await sdkHandle.close();
+    }
+  });
+
+  it("are read by the SDK's own clients of both eras", async () => {
+    const modern = new Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(new StreamableHTTPClientTransport(new URL(url(cached))));
+    const legacy = new LegacyClient({ name: 'legacy', version: '1' });
+    await legacy.connect(new LegacyHttpTransport(new URL(url(cached))));
+    try {
+      for (const client of [modern, legacy] as unknown as Client[]) {
+        expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['find', 'draw', 'forecast']);
+        expect((await client.listPrompts()).prompts.map((prompt) => prompt.name)).toEqual(['plan']);
+        expect((await client.listResources()).resources.map((resource) => resource.uri)).toEqual(['maps://legend']);
+        expect((await client.listResourceTemplates()).resourceTemplates.map((template) => template.uriTemplate)).toEqual(['maps://users/{id}']);
+        expect((await client.callTool({ name: 'find' })).structuredContent).toEqual({ message: 'found' });
+      }
+    } finally {
+      await modern.close();
+      await legacy.close();
+    }
+  });
+});
