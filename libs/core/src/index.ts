@@ -30,6 +30,7 @@ export type { ToolAnnotations } from './metadata/tool-metadata';
 export { runContractGate } from './gate/contract-gate';
 export { findToolsets } from './gate/find-toolsets';
 export { describeCatalog, type DescribeOptions } from './gate/catalog-description';
+export { listHash, listHashOf } from './wire/list-hash';
 export type { ToolCatalog, CompiledTool, CompiledToolset, CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './gate/tool-catalog';
 
 export {

@@ -113,8 +113,12 @@ function contextFor(
 ): RequestContext {
   const progressToken = ctx.mcpReq._meta?.progressToken;
   let input: ClientInput | undefined;
+  // Every property written out (no spread): V8 keeps one object shape, and this runs on every call.
   return new RequestContext({
-    ...where,
+    transport: where.transport,
+    era: where.era,
+    headers: where.headers,
+    environment: where.environment,
     toolset: toolset.name,
     tool: member,
     credentialHeaders: toolset.credentialHeaders,

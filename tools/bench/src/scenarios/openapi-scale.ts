@@ -6,9 +6,9 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import { buildServer, type ClassType, type ServerDefinition } from '@toolsets/core';
+import { buildServer, serveHttp, type ClassType, type ServerDefinition } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
-import { fmt, judge, ratio, type ScenarioResult } from '../harness/report';
+import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
 import { median } from '../harness/stats';
 import { buildLibrary, typecheckLibrary, writeLibrary } from './generated-library';
 
@@ -23,7 +23,7 @@ type GenerateToolset = (
   config: { credentialHeader?: string },
 ) => Promise<{ files: Record<string, string>; toolNames: string[]; openValues: ReadonlyMap<string, number> }>;
 const DOCUMENT = require.resolve('@octokit/openapi/generated/api.github.com.json');
-const ZEN_CALLS = 2_000;
+const ZEN_CALLS = 4_000;
 
 export interface ColdStart {
   loadMs: number;
@@ -97,6 +97,7 @@ export async function openApiScaleScenario(script: string): Promise<ScenarioResu
     const demoCold = coldStart(script, join(workspaceRoot, 'apps/demo-server/dist/servers.js'), []);
     const schemaFailures = ajvFailures(join(dir, 'dist/index.js'));
     const perCall = await zenOverhead(join(dir, 'dist/index.js'));
+    const lists = await listRepeat(join(dir, 'dist/index.js'));
     const names = generated.toolNames;
     const namesOk = new Set(names).size === names.length && names.every((name) => /^[a-z0-9_]{1,64}$/.test(name));
 
@@ -106,7 +107,7 @@ export async function openApiScaleScenario(script: string): Promise<ScenarioResu
       method:
         `\`@octokit/openapi\` ${require('@octokit/openapi/package.json').version}, \`api.github.com.json\`, through the openapi generator's own code (validate, dereference, model, emit), ` +
         'then the swc build and `tsc --noEmit` of the generated library, a cold `buildServer` in a fresh process (beside the hand-written demo toolsets, built the same way), ' +
-        `Ajv 2020 (strict) over every advertised input and output schema, and ${ZEN_CALLS.toLocaleString('en')} calls of \`meta_get_zen\` in memory against a local upstream, against the same number of plain \`fetch\` calls to it.`,
+        `Ajv 2020 (strict) over every advertised input and output schema, and ${ZEN_CALLS.toLocaleString('en')} calls of \`meta_get_zen\` in memory against a local upstream, against the same number of plain \`fetch\` calls to it (after a warm-up, 5 rounds, order alternated); then tools/list of the whole catalog over HTTP, a fresh server's first request against the next six (both eras), 3 servers.`,
       headers: ['measure', 'generated GitHub toolset', 'hand-written demo toolsets'],
       rows: [
         ['tools', String(generatedCold.tools), String(demoCold.tools)],
@@ -121,6 +122,7 @@ export async function openApiScaleScenario(script: string): Promise<ScenarioResu
         ['schemas failing Ajv 2020 strict', String(schemaFailures), 'n/a'],
         ['open values (schemas not yet expressible)', String([...generated.openValues.values()].reduce((a, b) => a + b, 0)), 'n/a'],
         ['per call, generated tool vs plain fetch (µs)', `${fmt(perCall.toolUs, 0)} vs ${fmt(perCall.fetchUs, 0)}`, 'n/a'],
+        ['tools/list over HTTP, first request vs the next (ms)', `${fmt(lists.firstMs, 1)} vs ${fmt(lists.nextMs, 1)}`, 'n/a'],
       ],
       verdicts: [
         { target: 'generation of 1,000+ operations < 30 s', measured: `${fmt(generationMs / 1000, 2)} s`, outcome: judge((s) => s < 30, generationMs / 1000) },
@@ -132,6 +134,8 @@ export async function openApiScaleScenario(script: string): Promise<ScenarioResu
         { target: 'every advertised schema compiles under Ajv 2020 strict', measured: `${schemaFailures} failing`, outcome: judge((n) => n === 0, schemaFailures) },
         { target: 'tool names unique, [a-z0-9_], at most 64 characters', measured: namesOk ? 'yes' : 'no', outcome: namesOk ? 'pass' : 'miss' },
         { target: 'tsc of the generated library succeeds', measured: tsc.ok ? 'yes' : 'no', outcome: tsc.ok ? 'pass' : 'miss' },
+        { target: 'a generated tool ≤ 1.5 × a plain fetch to the same upstream', measured: ratioWithBand(median(perCall.ratios), perCall.ratios), outcome: judge((r) => r <= 1.5, median(perCall.ratios), perCall.ratios) },
+        { target: 'tools/list of the catalog: the next request ≤ 0.1 × the first', measured: ratioWithBand(median(lists.ratios), lists.ratios), outcome: judge((r) => r <= 0.1, median(lists.ratios), lists.ratios) },
       ],
       notes: [
         `Per call, the generated tool (MCP client in memory → server → fetch → upstream → projection and validation) costs ${ratio(perCall.toolUs / perCall.fetchUs)} a plain fetch to the same upstream.`,
@@ -161,31 +165,91 @@ function ajvFailures(entry: string): number {
   return failures;
 }
 
-/** Median µs per call over rounds: a generated tool through MCP in memory, and a plain fetch, to one local upstream. */
-async function zenOverhead(entry: string): Promise<{ toolUs: number; fetchUs: number }> {
+/**
+ * µs per call, a generated tool through MCP in memory against a plain fetch to the same local
+ * upstream: after a warm-up, rounds of both back to back, so each round gives a paired ratio.
+ */
+async function zenOverhead(entry: string): Promise<{ toolUs: number; fetchUs: number; ratios: number[] }> {
   const upstream = createServer((_req, res) => res.writeHead(200, { 'content-type': 'text/plain' }).end('Design for failure.'));
   await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
   const base = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}`;
   process.env['GITHUB_BASE_URL'] = base;
   const { GithubToolset } = require(entry) as { GithubToolset: ClassType };
   const client = await connectToolset(GithubToolset, { headers: { 'x-github-token': 't' } });
+  const tool = async () => {
+    const result = await client.call('meta_get_zen');
+    if (result.isError) throw new Error(JSON.stringify(result.content));
+  };
+  const plain = async () => void (await (await fetch(`${base}/zen`)).text());
+  const timed = async (call: () => Promise<void>, calls: number) => {
+    const start = performance.now();
+    for (let i = 0; i < calls; i++) await call();
+    return ((performance.now() - start) * 1000) / calls;
+  };
   const toolRounds: number[] = [];
   const fetchRounds: number[] = [];
   try {
+    await timed(tool, ZEN_CALLS / 4);
+    await timed(plain, ZEN_CALLS / 4);
     for (let round = 0; round < 5; round++) {
-      let start = performance.now();
-      for (let i = 0; i < ZEN_CALLS / 5; i++) {
-        const result = await client.call('meta_get_zen');
-        if (result.isError) throw new Error(JSON.stringify(result.content));
-      }
-      toolRounds.push(((performance.now() - start) * 1000) / (ZEN_CALLS / 5));
-      start = performance.now();
-      for (let i = 0; i < ZEN_CALLS / 5; i++) await (await fetch(`${base}/zen`)).text();
-      fetchRounds.push(((performance.now() - start) * 1000) / (ZEN_CALLS / 5));
+      const first = round % 2 === 0;
+      const a = await timed(first ? tool : plain, ZEN_CALLS / 5);
+      const b = await timed(first ? plain : tool, ZEN_CALLS / 5);
+      toolRounds.push(first ? a : b);
+      fetchRounds.push(first ? b : a);
     }
   } finally {
     await client.close();
     await new Promise((done) => upstream.close(done));
   }
-  return { toolUs: median(toolRounds), fetchUs: median(fetchRounds) };
+  return { toolUs: median(toolRounds), fetchUs: median(fetchRounds), ratios: toolRounds.map((us, round) => us / fetchRounds[round]!) };
+}
+
+/**
+ * tools/list of the whole generated catalog over HTTP (2026-07-28 and 2025-era requests), read to
+ * the last byte and not parsed: the first request of a fresh server, then the next ones, which the
+ * server answers from the bytes it serialised for the first.
+ */
+async function listRepeat(entry: string): Promise<{ firstMs: number; nextMs: number; ratios: number[] }> {
+  const { GithubToolset } = require(entry) as { GithubToolset: ClassType };
+  const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+  const ratios: number[] = [];
+  const firsts: number[] = [];
+  const nexts: number[] = [];
+  for (let round = 0; round < 3; round++) {
+    const handle = await serveHttp(buildServer({ name: 'github', version: '1', toolsets: [GithubToolset], logger: quiet }), { port: 0, logger: quiet });
+    try {
+      const url = handle.mounts[0]!.url;
+      const ask = async (id: number, era: 'modern' | 'legacy') => {
+        const start = performance.now();
+        const response = await fetch(url, listRequest(id, era));
+        await response.arrayBuffer();
+        return performance.now() - start;
+      };
+      const first = await ask(0, 'modern');
+      const next: number[] = [];
+      for (let i = 1; i <= 6; i++) next.push(await ask(i, i % 2 ? 'modern' : 'legacy'));
+      firsts.push(first);
+      nexts.push(median(next));
+      ratios.push(median(next) / first);
+    } finally {
+      await handle.close();
+    }
+  }
+  return { firstMs: median(firsts), nextMs: median(nexts), ratios };
+}
+
+function listRequest(id: number, era: 'modern' | 'legacy'): RequestInit {
+  const modern = era === 'modern';
+  const meta = { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'bench', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': {} };
+  return {
+    method: 'POST',
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
+      ...(modern && { 'mcp-method': 'tools/list' }),
+    },
+    body: JSON.stringify({ method: 'tools/list', jsonrpc: '2.0', id, ...(modern && { params: { _meta: meta } }) }),
+  };
 }

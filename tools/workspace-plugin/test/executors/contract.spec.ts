@@ -1,5 +1,6 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import contractExecutor from '../../src/executors/contract/executor';
 import { capturedConsole, executorContext, workspaceRoot } from '../support/executor-context';
@@ -46,6 +47,29 @@ describe('contract executor', () => {
     expect(printed).toMatch(/^tools\/list: 2 tools, [\d,]+ bytes \(~[\d,]+ tokens\); in discovery mode [\d,]+ bytes/m);
     expect(printed).toMatch(/^ {2}group counting: 1 tool, [\d,]+ bytes/m);
     expect(printed).toMatch(/^ {2}group echoing: 1 tool, [\d,]+ bytes/m);
+  });
+
+  it('prints the tools/list ETag a server serving exactly these tools sends', async () => {
+    await expect(run()).resolves.toEqual({ success: true });
+    const printed = out.join('\n').match(/^tools\/list ETag: ("[\w-]{22}")$/m)?.[1];
+    expect(printed).toBeDefined();
+    // The fixture's own core (the one the executor loads), serving the fixture over HTTP.
+    const entry = fixture('conforming-toolset');
+    const core = createRequire(entry)('@toolsets/core') as typeof import('@toolsets/core');
+    const toolsets = core.findToolsets(createRequire(entry)(entry));
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const handle = await core.serveHttp(core.buildServer({ name: 'counting', version: '0.1.0', toolsets, logger: quiet }), { port: 0, logger: quiet });
+    try {
+      const response = await fetch(handle.mounts[0]!.url, {
+        method: 'POST',
+        headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      });
+      await response.text();
+      expect(response.headers.get('etag')).toBe(printed);
+    } finally {
+      await handle.close();
+    }
   });
 
   it('writes contract.json on the first run and says to commit it', async () => {

@@ -45,6 +45,8 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
   });
   if (!gate.success) return gate;
   console.log(formatCatalogSize(catalogSize(tools)));
+  // What a server serving exactly these tools sends as its tools/list ETag.
+  console.log(`tools/list ETag: "${core.listHashOf({ tools })}"`);
   if (groups.length > 0) console.log(groups.join('\n'));
   return compareWithSnapshot({ projectName, workspaceRoot: context.root, projectRoot: root, tools, update: options.update === true });
 }
