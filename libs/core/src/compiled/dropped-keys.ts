@@ -8,23 +8,27 @@ export type DroppedKeysFinder = (value: unknown) => string[];
  * only, to say once that a key was dropped: a misspelled optional key is otherwise silent.
  */
 export function compileDroppedKeysFinder(model: ClassModel): DroppedKeysFinder {
+  const declared = new WeakMap<ClassModel, ReadonlySet<string>>();
+  const declaredOf = (current: ClassModel) => {
+    let names = declared.get(current);
+    if (!names) declared.set(current, (names = new Set(current.fields.map((field) => field.name))));
+    return names;
+  };
+  const walkClass = (current: ClassModel, value: unknown, path: string, found: string[]): void => {
+    if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return;
+    const record = value as Record<string, unknown>;
+    const names = declaredOf(current);
+    for (const key of Object.keys(record)) if (!names.has(key)) found.push(path + key);
+    for (const field of current.fields) walkType(field.type, record[field.name], `${path}${field.name}.`, found);
+  };
+  const walkType = (type: TypeModel, value: unknown, path: string, found: string[]): void => {
+    if (value === undefined || value === null) return;
+    if (type.kind === 'object') walkClass(type.model, value, path, found);
+    else if (type.kind === 'array' && Array.isArray(value)) for (const item of value) walkType(type.items, item, `${path}[].`, found);
+  };
   return (value) => {
     const found: string[] = [];
     walkClass(model, value, '', found);
     return found;
   };
-}
-
-function walkClass(model: ClassModel, value: unknown, path: string, found: string[]): void {
-  if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return;
-  const record = value as Record<string, unknown>;
-  const declared = new Set(model.fields.map((field) => field.name));
-  for (const key of Object.keys(record)) if (!declared.has(key)) found.push(path + key);
-  for (const field of model.fields) walkType(field.type, record[field.name], `${path}${field.name}.`, found);
-}
-
-function walkType(type: TypeModel, value: unknown, path: string, found: string[]): void {
-  if (value === undefined || value === null) return;
-  if (type.kind === 'object') walkClass(type.model, value, path, found);
-  else if (type.kind === 'array' && Array.isArray(value)) value.forEach((item) => walkType(type.items, item, `${path}[].`, found));
 }

@@ -127,11 +127,10 @@ export function toResult(tool: CompiledTool, returned: unknown, logger: Logger, 
         `This is a server bug; the server log has the details under correlation id ${correlationId}.`,
     );
   }
-  return {
-    content: [{ type: 'text', text: JSON.stringify(structuredContent) }],
-    structuredContent: structuredContent as Record<string, unknown>,
-    ...(failed && { isError: true }),
-  };
+  // No spread here: this literal is built on every call, and V8 builds a fixed one much faster.
+  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent: structuredContent as Record<string, unknown> };
+  if (failed) result.isError = true;
+  return result;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {

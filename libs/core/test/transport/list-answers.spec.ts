@@ -144,6 +144,15 @@ describe('list answers served from cache', () => {
       ['modern', 'tools/list', {}, { cursor: 'next' }],
       ['legacy', 'tools/list', {}, { cursor: 'next' }],
     ];
+    const nullId = async (handle: HttpServerHandle) => {
+      const response = await fetch(url(handle), {
+        method: 'POST',
+        headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', 'mcp-protocol-version': '2025-11-25' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: null, method: 'tools/list' }),
+      });
+      return { status: response.status, body: await response.text(), etag: response.headers.get('etag') };
+    };
+    expect(await nullId(cached)).toEqual(await nullId(uncached));
     for (const [era, method, headers, params] of cases) {
       const answer = await post(url(cached), era, method, 9, headers, params);
       const sdk = await post(url(uncached), era, method, 9, headers, params);

@@ -58,6 +58,19 @@ describe('messages a model and an author read', () => {
   });
 });
 
+class Counted extends ToolResult {}
+
+@Toolset({ name: 'counted' })
+class CountedToolset {
+  static calls = 0;
+
+  @Tool({ description: 'Returns a stray key on some calls.', returns: Counted })
+  count(): Counted {
+    const n = ++CountedToolset.calls;
+    return { message: 'Counted.', ...([100, 110, 128].includes(n) && { [`at${n}`]: true }) } as Counted;
+  }
+}
+
 describe('keys a result does not declare', () => {
   const server = (warnDroppedKeys?: boolean) => {
     const log = recordingLogger();
@@ -75,6 +88,14 @@ describe('keys a result does not declare', () => {
       message: 'tool returned a key its result class does not declare; it was dropped',
       fields: { tool: 'misspell', result: 'PaintResult', fix: expect.stringContaining('declare it with @Field() on PaintResult') },
     });
+  });
+
+  it("are looked for in each of a tool's first 100 results, then in one in 32", async () => {
+    const log = recordingLogger();
+    const client = await connectClient(buildServer({ name: 'counted', version: '1', toolsets: [CountedToolset], logger: log.logger, warnDroppedKeys: true }));
+    for (let i = 0; i < 130; i++) await client.callTool({ name: 'count', arguments: {} });
+    await client.close();
+    expect(log.lines.filter((line) => line.level === 'warn').map((w) => w.fields?.['key'])).toEqual(['at100', 'at128']);
   });
 
   it('are dropped silently when the warning is off (NODE_ENV=production)', async () => {

@@ -39,6 +39,7 @@ export class ListAnswers {
   tryAnswer(server: ServerDefinition, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, sessions: boolean): boolean {
     const message = parsed as { method?: unknown; id?: unknown; params?: { cursor?: unknown } };
     if (typeof message.method !== 'string' || !LIST_METHODS.has(message.method)) return false;
+    if (typeof message.id !== 'string' && typeof message.id !== 'number') return false;
     if (message.params?.cursor !== undefined || !isJsonContentType(req.headers['content-type'] ?? '')) return false;
     const era = eraOf(req, parsed, sessions);
     if (!era) return false;
