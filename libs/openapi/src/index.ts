@@ -10,4 +10,4 @@ export {
   type ApiSettings,
   type UpstreamCredential,
 } from './api-settings';
-export { MAX_REDIRECTS } from './same-origin-fetch';
+export { MAX_REDIRECTS } from './same-origin-redirects';

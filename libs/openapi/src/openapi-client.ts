@@ -3,10 +3,11 @@ import { stderrLogger, ToolError, type Logger, type RequestContext } from '@tool
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, variablePrefix, type ApiSettings } from './api-settings';
 import type { OperationCall } from './operation-call';
 import { headerText, SIMPLE_DEFAULT } from './parameter-style';
-import { IncompleteBody, InvalidFile, requestBody } from './request-body';
+import { IncompleteBody, InvalidFile, requestBody, type EncodedBody } from './request-body';
 import { requestUrl, UnsafePathParameter } from './request-url';
-import { readBounded, type BodyRead } from './response-body';
-import { fetchWithinOrigin, MAX_REDIRECTS, RefusedRedirect } from './same-origin-fetch';
+import type { BodyRead } from './response-body';
+import { MAX_REDIRECTS, RefusedRedirect, sendWithinOrigin } from './same-origin-redirects';
+import { UpstreamTransport, type UpstreamRequest } from './upstream-transport';
 import { redactSecret } from './secret-redaction';
 
 /** What a generated tool returns on a 2xx answer: its result class's shape. */
@@ -33,6 +34,7 @@ export class OpenApiClient {
   private readonly baseUrl: URL;
   private readonly timeoutMs: number;
   private readonly maxResponseBytes: number;
+  private readonly transport = new UpstreamTransport();
 
   constructor(
     private readonly settings: ApiSettings,
@@ -53,33 +55,39 @@ export class OpenApiClient {
       if (value !== undefined && value !== null) headers[name] = headerText(value, operation.styles?.[name] ?? SIMPLE_DEFAULT);
     }
     const secret = this.applyCredential(headers, url, context);
-    const exchange = new Exchange(`${operation.method} ${url.pathname}`, this.baseUrl.origin, this.timeoutMs, context.signal, logger);
-    const init: RequestInit = { method: operation.method, headers, signal: exchange.signal };
     const body = requestBody(operation);
     if (body instanceof InvalidFile || body instanceof IncompleteBody) return new ToolError('invalid_argument', body.message);
-    if (body) {
-      if (body.contentType) headers['content-type'] = body.contentType;
-      init.body = body.body;
-    }
+    const exchange = new Exchange(`${operation.method} ${url.pathname}`, this.baseUrl.origin, this.timeoutMs, context.signal, logger);
     try {
-      const response = await fetchWithinOrigin(url, init, this.baseUrl.origin).catch((error: unknown) => error as Error);
-      if (response instanceof RefusedRedirect) return exchange.refusedRedirect(response);
-      if (!(response instanceof Response)) return exchange.unavailable(response);
-      const outcome = `${exchange.what} returned ${response.status} ${STATUS_CODES[response.status] ?? ''}`.trimEnd();
-      if (!response.ok) {
-        const body = await readBounded(response, ERROR_BODY_BYTES);
-        const upstream = redactSecret(upstreamMessage(body), secret);
-        return new ToolError(`http_${response.status}`, upstream ? `${outcome}: ${upstream}` : `${outcome}.`);
+      const request: UpstreamRequest = { method: operation.method, headers, signal: exchange.signal };
+      if (body) {
+        const encoded = await encodeBody(body);
+        if (encoded.contentType) headers['content-type'] = encoded.contentType;
+        request.body = encoded.bytes;
       }
-      const body = await readBounded(response, this.maxResponseBytes);
-      if (body.ending === 'over_cap') return exchange.tooLarge(this.maxResponseBytes, this.settings.name);
-      if (body.ending === 'cut_off') return exchange.cutOff(outcome, body.error);
-      const data = jsonData(response, body.bytes, operation.responseType === 'json');
+      const answer = await sendWithinOrigin(this.transport, url, request, this.baseUrl.origin).catch((error: unknown) => new NoAnswer(error));
+      if (answer instanceof RefusedRedirect) return exchange.refusedRedirect(answer);
+      if (answer instanceof NoAnswer) return exchange.unavailable(answer.error);
+      const outcome = `${exchange.what} returned ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trimEnd();
+      if (answer.status < 200 || answer.status > 299) {
+        const errorBody = await answer.read(ERROR_BODY_BYTES);
+        const upstream = redactSecret(upstreamMessage(errorBody), secret);
+        return new ToolError(`http_${answer.status}`, upstream ? `${outcome}: ${upstream}` : `${outcome}.`);
+      }
+      const read = await answer.read(this.maxResponseBytes);
+      if (read.ending === 'over_cap') return exchange.tooLarge(this.maxResponseBytes, this.settings.name);
+      if (read.ending === 'cut_off') return exchange.cutOff(outcome, read.error);
+      const data = jsonData(answer.header('content-type'), read.bytes, operation.responseType === 'json');
       if (data instanceof InvalidBody) return exchange.invalid(outcome, data.problem, data.logReason);
-      return { message: `${outcome}.`, status: response.status, ...(data !== undefined && { data }) };
+      return { message: `${outcome}.`, status: answer.status, ...(data !== undefined && { data }) };
     } finally {
       exchange.end();
     }
+  }
+
+  /** Closes idle keep-alive connections to the upstream. */
+  close(): void {
+    this.transport.close();
   }
 
   /** Sends the caller's credential upstream as the document's scheme says; returns it, so no message can repeat it. */
@@ -128,7 +136,7 @@ class Exchange {
     this.callerSignal.removeEventListener('abort', this.onCancel);
   }
 
-  unavailable(error: Error): ToolError {
+  unavailable(error: unknown): ToolError {
     const why = this.signal.aborted ? abortReason(this.signal, this.timeoutMs) : networkReason(error);
     this.logger.warn('upstream request failed', { operation: this.what, upstream: this.origin, reason: why });
     return new ToolError('upstream_unavailable', `${this.what}: the upstream API did not answer (${why}). Try again later.`);
@@ -166,6 +174,11 @@ class Exchange {
   }
 }
 
+/** The request failed before any answer: refused, reset, timed out, or an invalid header value. */
+class NoAnswer {
+  constructor(readonly error: unknown) {}
+}
+
 /** A 2xx body that is not what the document or its own Content-Type says. */
 class InvalidBody {
   constructor(
@@ -175,8 +188,8 @@ class InvalidBody {
 }
 
 /** The body as data: parsed JSON when it is JSON (or must be), else undefined; an InvalidBody when it cannot be what it should. */
-function jsonData(response: Response, bytes: Buffer, declaredJson: boolean): unknown {
-  const type = response.headers.get('content-type');
+function jsonData(contentType: string | undefined, bytes: Buffer, declaredJson: boolean): unknown {
+  const type = contentType ?? null;
   const saysJson = isJsonType(type);
   if (!saysJson && !declaredJson) return undefined;
   const text = bytes.toString('utf8');
@@ -234,6 +247,13 @@ function abortReason(signal: AbortSignal, timeoutMs: number): string {
 }
 
 function networkReason(error: unknown): string {
-  const cause = (error as { cause?: { code?: string } }).cause;
-  return cause?.code === 'ECONNREFUSED' ? 'connection refused' : cause?.code === 'ENOTFOUND' ? 'host not found' : (cause?.code ?? 'network error');
+  const code = (error as { code?: string }).code ?? (error as { cause?: { code?: string } }).cause?.code;
+  return code === 'ECONNREFUSED' ? 'connection refused' : code === 'ENOTFOUND' ? 'host not found' : (code ?? 'network error');
+}
+
+/** A body as bytes: multipart forms encoded by the platform (which writes the boundary into the Content-Type). */
+async function encodeBody(body: EncodedBody): Promise<{ bytes: Buffer | string; contentType?: string }> {
+  if (typeof body.body === 'string') return { bytes: body.body, contentType: body.contentType };
+  const encoded = new Response(body.body);
+  return { bytes: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? undefined };
 }

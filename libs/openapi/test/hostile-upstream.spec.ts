@@ -1,3 +1,4 @@
+import { brotliCompressSync, gzipSync } from 'node:zlib';
 import { RequestContext, ToolError, type Logger } from '@toolsets/core';
 import { DEFAULT_MAX_RESPONSE_BYTES, OpenApiClient, settingsFromEnvironment, type ApiSettings, type OperationCall } from '../src';
 import { dribble, endless, json, raw, redirect, startUpstream, type Upstream } from './support/hostile-upstream';
@@ -203,6 +204,31 @@ describe('a 2xx that is not what the document says', () => {
     const client = new OpenApiClient({ baseUrl: `${upstream.origin}/v1` }, recordingLogger());
     expect(await client.call({ method: 'DELETE', path: '/empty', responseType: 'json' }, context())).toEqual({ message: 'DELETE /v1/empty returned 204 No Content.', status: 204 });
     expect(await client.call(get('/text'), context())).toEqual({ message: 'GET /v1/text returned 200 OK.', status: 200 });
+  });
+});
+
+describe('compressed answers', () => {
+  let upstream: Upstream;
+  const pets = JSON.stringify({ pets: Array.from({ length: 200 }, (_, id) => ({ id, name: `pet ${id}` })) });
+  beforeAll(async () => {
+    const bomb = gzipSync(Buffer.alloc(64 * 1024 * 1024, 0x20));
+    upstream = await startUpstream({
+      '/v1/gzip': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip' }).end(gzipSync(pets)),
+      '/v1/br': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'br' }).end(brotliCompressSync(pets)),
+      '/v1/bomb': (_req, res) => void res.writeHead(200, { 'content-type': 'application/json', 'content-encoding': 'gzip', 'content-length': String(bomb.length) }).end(bomb),
+    });
+  });
+  afterAll(() => upstream.close());
+
+  it.each(['/gzip', '/br'])('%s is decoded, as the upstream meant it', async (path) => {
+    const result = await new OpenApiClient({ baseUrl: `${upstream.origin}/v1` }).call(get(path, { responseType: 'json' }), context());
+    expect(result).toEqual({ message: `GET /v1${path} returned 200 OK.`, status: 200, data: JSON.parse(pets) });
+    expect(upstream.seen.at(-1)?.headers['accept-encoding']).toBe('gzip, deflate, br');
+  });
+
+  it('caps the decoded bytes: a small gzip that inflates past the cap is upstream_too_large', async () => {
+    const result = (await new OpenApiClient({ baseUrl: `${upstream.origin}/v1`, name: 'items', maxResponseBytes: 1024 * 1024 }).call(get('/bomb'), context())) as ToolError;
+    expect(result.error).toBe('upstream_too_large');
   });
 });
 
