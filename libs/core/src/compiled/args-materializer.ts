@@ -22,11 +22,20 @@ export interface Materializer {
  * the model as `targetMaps` either way: no `@Type` is added to the user's classes.
  */
 export function compileMaterializer(model: ClassModel): Materializer {
+  // Decided and compiled on the first call (or the first look at `path`): a 1,000-tool catalog
+  // starts without compiling builders most of its tools may never need.
+  let chosen: { path: MaterializePath; build: (args: Record<string, unknown>) => unknown } | undefined;
+  const choose = () => (chosen ??= choosePath(model));
+  const materialize = (args: Record<string, unknown>): unknown => (chosen ?? choose()).build(args);
+  return Object.defineProperty(materialize, 'path', { get: () => choose().path, enumerable: true }) as Materializer;
+}
+
+function choosePath(model: ClassModel): { path: MaterializePath; build: (args: Record<string, unknown>) => unknown } {
   const cls = model.cls as new () => object;
   const options: ClassTransformOptions = { exposeDefaultValues: true, targetMaps: targetMapsOf(model) };
   const viaClassTransformer = (args: Record<string, unknown>) => plainToInstance(cls, args, options);
   const reason = needsClassTransformer(model);
-  if (reason !== undefined) return Object.assign(viaClassTransformer, { path: { kind: 'class-transformer', reason } as const });
+  if (reason !== undefined) return { path: { kind: 'class-transformer', reason }, build: viaClassTransformer };
   const build = compileInstanceBuilder(model);
   const compiled = (args: Record<string, unknown>): unknown => {
     try {
@@ -37,7 +46,7 @@ export function compileMaterializer(model: ClassModel): Materializer {
       throw error;
     }
   };
-  return Object.assign(compiled, { path: { kind: 'compiled' } as const });
+  return { path: { kind: 'compiled' }, build: compiled };
 }
 
 /** Arguments handed over as they came (a tool declared with a raw JSON Schema). */
