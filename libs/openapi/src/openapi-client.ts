@@ -7,7 +7,7 @@ import { IncompleteBody, InvalidFile, requestBody, type EncodedBody } from './re
 import { requestUrl, UnsafePathParameter } from './request-url';
 import type { BodyRead } from './response-body';
 import { MAX_REDIRECTS, RefusedRedirect, sendWithinOrigin } from './same-origin-redirects';
-import { UpstreamTransport, type UpstreamRequest } from './upstream-transport';
+import { UpstreamTransport, type Cancellation, type UpstreamRequest } from './upstream-transport';
 import { redactSecret } from './secret-redaction';
 
 /** What a generated tool returns on a 2xx answer: its result class's shape. */
@@ -59,7 +59,7 @@ export class OpenApiClient {
     if (body instanceof InvalidFile || body instanceof IncompleteBody) return new ToolError('invalid_argument', body.message);
     const exchange = new Exchange(`${operation.method} ${url.pathname}`, this.baseUrl.origin, this.timeoutMs, context.signal, logger);
     try {
-      const request: UpstreamRequest = { method: operation.method, headers, signal: exchange.signal };
+      const request: UpstreamRequest = { method: operation.method, headers, cancel: exchange };
       if (body) {
         const encoded = await encodeBody(body);
         if (encoded.contentType) headers['content-type'] = encoded.contentType;
@@ -108,10 +108,12 @@ export class OpenApiClient {
  * One upstream exchange: its deadline, the caller's cancellation, and the ToolErrors it can end
  * in (logged with the upstream's origin, which the messages leave out).
  */
-class Exchange {
-  private readonly controller = new AbortController();
+class Exchange implements Cancellation {
   private readonly timer: NodeJS.Timeout;
-  private readonly onCancel = () => this.controller.abort(this.callerSignal.reason);
+  private readonly listeners: (() => void)[] = [];
+  private readonly onCancel = () => this.abort(this.callerSignal.reason);
+  #aborted = false;
+  #reason: unknown;
 
   constructor(
     readonly what: string,
@@ -120,15 +122,30 @@ class Exchange {
     private readonly callerSignal: AbortSignal,
     private readonly logger: Logger,
   ) {
-    // One controller, not AbortSignal.any: on Node 20 the joined signal stops following its
-    // timeout once garbage collection runs, and a body streaming meanwhile never ends.
-    this.timer = setTimeout(() => this.controller.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
+    // A plain flag and listeners, not an AbortController: on Node 20 each controller's signal is
+    // made transferable, a cost a profile of generated tool calls showed on every call.
+    this.timer = setTimeout(() => this.abort(new DOMException('timed out', 'TimeoutError')), timeoutMs);
     if (callerSignal.aborted) this.onCancel();
     else callerSignal.addEventListener('abort', this.onCancel, { once: true });
   }
 
-  get signal(): AbortSignal {
-    return this.controller.signal;
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  onAbort(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  private abort(reason: unknown): void {
+    if (this.#aborted) return;
+    this.#aborted = true;
+    this.#reason = reason;
+    for (const listener of this.listeners) listener();
   }
 
   end(): void {
@@ -137,7 +154,7 @@ class Exchange {
   }
 
   unavailable(error: unknown): ToolError {
-    const why = this.signal.aborted ? abortReason(this.signal, this.timeoutMs) : networkReason(error);
+    const why = this.aborted ? abortReason(this.reason, this.timeoutMs) : networkReason(error);
     this.logger.warn('upstream request failed', { operation: this.what, upstream: this.origin, reason: why });
     return new ToolError('upstream_unavailable', `${this.what}: the upstream API did not answer (${why}). Try again later.`);
   }
@@ -164,7 +181,7 @@ class Exchange {
   }
 
   cutOff(outcome: string, error: unknown): ToolError {
-    const why = this.signal.aborted ? abortReason(this.signal, this.timeoutMs) : `the connection ended first (${networkReason(error)})`;
+    const why = this.aborted ? abortReason(this.reason, this.timeoutMs) : `the connection ended first (${networkReason(error)})`;
     return this.invalid(outcome, `its body did not arrive in full (${why})`, `body cut off: ${why}`);
   }
 
@@ -242,8 +259,8 @@ function safeJson(text: string): unknown {
   }
 }
 
-function abortReason(signal: AbortSignal, timeoutMs: number): string {
-  return (signal.reason as Error | undefined)?.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : 'the call was cancelled';
+function abortReason(reason: unknown, timeoutMs: number): string {
+  return (reason as Error | undefined)?.name === 'TimeoutError' ? `timed out after ${timeoutMs} ms` : 'the call was cancelled';
 }
 
 function networkReason(error: unknown): string {

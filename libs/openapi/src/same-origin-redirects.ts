@@ -45,5 +45,5 @@ export async function sendWithinOrigin(transport: UpstreamTransport, url: URL, r
 function asGet(request: UpstreamRequest): UpstreamRequest {
   const headers = { ...request.headers };
   delete headers['content-type'];
-  return { method: 'GET', headers, signal: request.signal };
+  return { method: 'GET', headers, cancel: request.cancel };
 }

@@ -4,13 +4,22 @@ import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
 import type { Readable } from 'node:stream';
 import type { BodyRead } from './response-body';
 
+/** What ends an exchange early (its deadline, the caller's cancellation): lighter than an AbortSignal. */
+export interface Cancellation {
+  readonly aborted: boolean;
+  /** Why it was aborted (a `TimeoutError` for the deadline). */
+  readonly reason: unknown;
+  /** Called once, when it aborts. */
+  onAbort(listener: () => void): void;
+}
+
 /** One upstream request: the body already encoded. */
 export interface UpstreamRequest {
   method: string;
   headers: Record<string, string>;
   body?: string | Buffer;
   /** Aborts the request, or the body still being read. */
-  signal: AbortSignal;
+  cancel: Cancellation;
 }
 
 /** An upstream answer whose body has not been read yet. */
@@ -40,22 +49,22 @@ export class UpstreamTransport {
 
   send(url: URL, request: UpstreamRequest): Promise<UpstreamAnswer> {
     return new Promise<UpstreamAnswer>((resolve, reject) => {
-      const { signal } = request;
-      if (signal.aborted) return reject(abortError(signal));
+      const { cancel } = request;
+      if (cancel.aborted) return reject(abortError(cancel));
       const secure = url.protocol === 'https:';
       const headers: Record<string, string> = { 'accept-encoding': ACCEPT_ENCODING, ...request.headers };
       if (request.body !== undefined) headers['content-length'] = String(Buffer.byteLength(request.body));
       let outgoing;
       try {
         outgoing = (secure ? httpsRequest : httpRequest)(url, { method: request.method, headers, agent: secure ? this.https : this.http }, (incoming) =>
-          resolve(new NodeAnswer(incoming, signal)),
+          resolve(new NodeAnswer(incoming, cancel)),
         );
       } catch (error) {
         // An invalid header value, or a URL the platform refuses.
         return reject(error);
       }
       const req = outgoing;
-      signal.addEventListener('abort', () => req.destroy(abortError(signal)), { once: true });
+      cancel.onAbort(() => req.destroy(abortError(cancel)));
       req.on('error', reject);
       req.end(request.body);
     });
@@ -73,7 +82,7 @@ class NodeAnswer implements UpstreamAnswer {
 
   constructor(
     private readonly incoming: IncomingMessage,
-    private readonly signal: AbortSignal,
+    private readonly cancel: Cancellation,
   ) {
     this.status = incoming.statusCode ?? 0;
   }
@@ -116,7 +125,7 @@ class NodeAnswer implements UpstreamAnswer {
         size += chunk.length;
       });
       decoded.on('end', () => finish({ bytes: Buffer.concat(chunks, size), ending: 'complete' }));
-      const cut = (error: unknown) => finish({ bytes: Buffer.concat(chunks, size), ending: 'cut_off', error: this.signal.aborted ? abortError(this.signal) : error });
+      const cut = (error: unknown) => finish({ bytes: Buffer.concat(chunks, size), ending: 'cut_off', error: this.cancel.aborted ? abortError(this.cancel) : error });
       decoded.on('error', cut);
       this.incoming.on('error', cut);
       this.incoming.on('close', () => {
@@ -134,6 +143,6 @@ function decoding(incoming: IncomingMessage, encoding: string | undefined): Read
   return decoder ? incoming.pipe(decoder) : incoming;
 }
 
-function abortError(signal: AbortSignal): Error {
-  return signal.reason instanceof Error ? signal.reason : new DOMException('The operation was aborted.', 'AbortError');
+function abortError(cancel: Cancellation): Error {
+  return cancel.reason instanceof Error ? cancel.reason : new DOMException('The operation was aborted.', 'AbortError');
 }

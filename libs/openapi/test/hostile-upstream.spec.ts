@@ -5,7 +5,7 @@ import { dribble, endless, json, raw, redirect, startUpstream, type Upstream } f
 
 const KEY = 'sk-Live/Key+42=';
 
-function context(): RequestContext {
+function context(signal: AbortSignal = new AbortController().signal): RequestContext {
   const headers: Record<string, string> = { 'x-api-key': KEY };
   return new RequestContext({
     transport: 'http',
@@ -14,7 +14,7 @@ function context(): RequestContext {
     tool: 't',
     credentialHeaders: ['x-api-key'],
     headers: { get: (name) => headers[name], entries: () => ({ ...headers }) },
-    signal: new AbortController().signal,
+    signal,
     client: () => undefined,
   });
 }
@@ -66,6 +66,26 @@ describe('an upstream that answers without end', () => {
     expect(result.error).toBe('upstream_invalid_response');
     expect(result.detail).toContain('did not arrive in full (timed out after 300 ms)');
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it("stops a body when the caller cancels the call, and closes the upstream's connection", async () => {
+    const caller = new AbortController();
+    setTimeout(() => caller.abort(), 150);
+    const closed = new Promise<void>((done) => upstream.server.once('request', (_req, res) => res.once('close', () => done())));
+    const result = (await client().call(get('/dribble'), context(caller.signal))) as ToolError;
+    expect(result.error).toBe('upstream_invalid_response');
+    expect(result.detail).toContain('did not arrive in full (the call was cancelled)');
+    await closed;
+  });
+
+  it('sends nothing for a call cancelled before it starts', async () => {
+    const caller = new AbortController();
+    caller.abort();
+    const before = upstream.seen.length;
+    const result = (await client().call(get('/dribble'), context(caller.signal))) as ToolError;
+    expect(result.error).toBe('upstream_unavailable');
+    expect(result.detail).toContain('(the call was cancelled)');
+    expect(upstream.seen.length).toBe(before);
   });
 
   it('stays within a bounded heap under 16 endless answers at once (each capped at the default 8 MiB)', async () => {
