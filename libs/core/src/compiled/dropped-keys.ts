@@ -3,17 +3,20 @@ import type { ClassModel, TypeModel } from '../schema/type-model';
 /** The paths of keys in a returned value that its result class does not declare (`greetings.[].txet`). */
 export type DroppedKeysFinder = (value: unknown) => string[];
 
+/** Each class's declared field names, computed once and shared by every finder that meets the class. */
+const declared = new WeakMap<ClassModel, ReadonlySet<string>>();
+
+function declaredOf(model: ClassModel): ReadonlySet<string> {
+  let names = declared.get(model);
+  if (!names) declared.set(model, (names = new Set(model.fields.map((field) => field.name))));
+  return names;
+}
+
 /**
  * Compiles, per result class, a walk that lists the keys projection will drop. Used in development
  * only, to say once that a key was dropped: a misspelled optional key is otherwise silent.
  */
 export function compileDroppedKeysFinder(model: ClassModel): DroppedKeysFinder {
-  const declared = new WeakMap<ClassModel, ReadonlySet<string>>();
-  const declaredOf = (current: ClassModel) => {
-    let names = declared.get(current);
-    if (!names) declared.set(current, (names = new Set(current.fields.map((field) => field.name))));
-    return names;
-  };
   const walkClass = (current: ClassModel, value: unknown, path: string, found: string[]): void => {
     if (typeof value !== 'object' || value === null || Array.isArray(value) || value instanceof Date) return;
     const record = value as Record<string, unknown>;

@@ -8,6 +8,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { buildServer, serveHttp, type ClassType, type ServerDefinition } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
+import { timeHandler } from '../harness/handler-cost';
 import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
 import { median } from '../harness/stats';
 import { buildLibrary, typecheckLibrary, writeLibrary } from './generated-library';
@@ -181,20 +182,15 @@ async function zenOverhead(entry: string): Promise<{ toolUs: number; fetchUs: nu
     if (result.isError) throw new Error(JSON.stringify(result.content));
   };
   const plain = async () => void (await (await fetch(`${base}/zen`)).text());
-  const timed = async (call: () => Promise<void>, calls: number) => {
-    const start = performance.now();
-    for (let i = 0; i < calls; i++) await call();
-    return ((performance.now() - start) * 1000) / calls;
-  };
   const toolRounds: number[] = [];
   const fetchRounds: number[] = [];
   try {
-    await timed(tool, ZEN_CALLS / 4);
-    await timed(plain, ZEN_CALLS / 4);
+    await timeHandler(tool, ZEN_CALLS / 4);
+    await timeHandler(plain, ZEN_CALLS / 4);
     for (let round = 0; round < 6; round++) {
       const first = round % 2 === 0;
-      const a = await timed(first ? tool : plain, ZEN_CALLS / 6);
-      const b = await timed(first ? plain : tool, ZEN_CALLS / 6);
+      const a = await timeHandler(first ? tool : plain, ZEN_CALLS / 6);
+      const b = await timeHandler(first ? plain : tool, ZEN_CALLS / 6);
       toolRounds.push(first ? a : b);
       fetchRounds.push(first ? b : a);
     }

@@ -45,3 +45,9 @@ export function headerCounts(req: IncomingMessage, names: ReadonlySet<string>): 
   }
   return counts;
 }
+
+/** A header's value, repeated ones joined as a list (as fetch `Headers` joins them). */
+export function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}

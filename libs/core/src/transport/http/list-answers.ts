@@ -3,6 +3,7 @@ import { classifyInboundRequest, isJsonContentType, SERVER_INFO_META_KEY, SUPPOR
 import type { ServerDefinition } from '../../server/build-server';
 import type { CatalogView } from '../../selection/catalog-view';
 import { listHash } from '../../wire/list-hash';
+import { headerValue } from '../guards/request-target';
 
 /** The list operations answered from bytes serialised once. */
 const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
@@ -90,20 +91,15 @@ function eraOf(req: IncomingMessage, parsed: object, sessions: boolean): 'modern
   if (!accept.includes('application/json')) return undefined;
   const outcome = classifyInboundRequest({
     httpMethod: 'POST',
-    protocolVersionHeader: header(req, 'mcp-protocol-version'),
-    mcpMethodHeader: header(req, 'mcp-method'),
-    mcpNameHeader: header(req, 'mcp-name'),
+    protocolVersionHeader: headerValue(req, 'mcp-protocol-version'),
+    mcpMethodHeader: headerValue(req, 'mcp-method'),
+    mcpNameHeader: headerValue(req, 'mcp-name'),
     body: parsed,
   });
   if (outcome.kind === 'modern') return outcome.messageKind === 'request' && MODERN_REVISIONS.has(outcome.classification.revision ?? '') ? 'modern' : undefined;
   if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim' || sessions || req.headers['mcp-session-id'] !== undefined) return undefined;
   if (!accept.includes('text/event-stream')) return undefined;
   return outcome.requestedVersion === undefined || LEGACY_VERSIONS.has(outcome.requestedVersion) ? 'legacy' : undefined;
-}
-
-function header(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 /** The answer's bytes up to the request id, for each era: the id and the closing brace are written per request. */

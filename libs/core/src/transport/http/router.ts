@@ -11,7 +11,7 @@ import type { CorsPolicy } from '../guards/cors-policy';
 import { invalidInitializeParams } from '../guards/initialize-check';
 import { prescanJson, type PrescanLimits } from '../guards/json-prescan';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../guards/prototype-key';
-import { headerCounts } from '../guards/request-target';
+import { headerCounts, headerValue } from '../guards/request-target';
 import { idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY } from '../jsonrpc-errors';
 import type { ServingLimits } from '../serving-limits';
 import { CatalogPage, wantsHtml } from './catalog-page-route';
@@ -181,12 +181,6 @@ function selectedView(mount: Mount, req: IncomingMessage): CatalogView | Refusal
     if (error instanceof SelectionError) return { status: 400, code: INVALID_PARAMS, message: error.message };
     throw error;
   }
-}
-
-/** A header's value, repeated ones joined as a list (as fetch `Headers` joins them). */
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function health(servers: readonly ServerDefinition[], draining: boolean) {
