@@ -1,5 +1,5 @@
 // Shared Jest settings for every project: swc keeps decorator metadata (esbuild would drop it)
-// and also transforms typebox, which ships ES modules only.
+// and also transforms typebox and jose, which ship ES modules only.
 const path = require('node:path');
 const { compilerOptions } = require('./tsconfig.base.json');
 
@@ -13,7 +13,7 @@ const swcOptions = { ...require('./tools/build/swc-options.cjs'), sourceMaps: 'i
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', swcOptions] },
-  transformIgnorePatterns: ['node_modules/(?!typebox/)'],
+  transformIgnorePatterns: ['node_modules/(?!(typebox|jose)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec|test).ts'],

@@ -20,6 +20,7 @@ export const CORE_LAYERS = [
   'catalog-page',
   'transport',
   'transport/guards',
+  'transport/auth',
   ['transport/http', 'transport/stdio'],
   'app',
 ];

@@ -6,6 +6,7 @@ export { Field } from './decorators/field.decorator';
 export { Result } from './decorators/result.decorator';
 export { Tool, type ToolOptions, type ToolMethod } from './decorators/tool.decorator';
 export { Toolset } from './decorators/toolset.decorator';
+export { RequireScopes } from './decorators/require-scopes.decorator';
 export { Prompt, type PromptOptions, type PromptMethod } from './decorators/prompt.decorator';
 export { Resource, ResourceTemplate, type ResourceOptions, type ResourceTemplateOptions } from './decorators/resource.decorator';
 export { Complete } from './decorators/complete.decorator';
@@ -46,6 +47,7 @@ export { RESOURCE_UPDATES, type ResourceUpdates } from './server/resource-subscr
 export { LOGGER } from './server/logger-token';
 
 export { RequestContext, type ClientInfo, type ProtocolEra, type TransportKind } from './context/request-context';
+export { AuthContext, type VerifiedCaller } from './context/auth-context';
 export type { Elicitation, SampleRequest } from './context/client-requests';
 export { ClientInputUnavailableError } from './server/client-input';
 export { credentialEnvironmentVariable } from './context/credential-env';

@@ -6,7 +6,7 @@ import { serveHttp, type HttpServerHandle, type MountInfo } from '../transport/h
 import { serveStdio } from '../transport/stdio/stdio-server';
 import { formatCatalogSizes, listBudgetProblem } from '../selection/list-sizes';
 import type { Selection, SelectionText } from '../selection/selection';
-import { LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
+import { AUTH_VARIABLES, LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
 
 export interface StdioCommand {
   command: string;
@@ -37,7 +37,8 @@ const USAGE = `Usage: main.js [--stdio [--server=name] [--toolsets=a,b] [--reado
 
 Environment: HOST, PORT, ALLOWED_HOSTS and CORS_ORIGINS (comma-separated), and the limits
 ${LIMIT_VARIABLES.map(([, variable]) => variable).join(', ')}
-(see docs/serving-and-deploying.md for their defaults).`;
+(see docs/serving-and-deploying.md for their defaults).
+OAuth access tokens on HTTP: ${AUTH_VARIABLES.join(', ')} (see docs/authorization.md).`;
 
 /**
  * The entry point of a server app: serves over HTTP (or stdio with `--stdio`), prints where and how
@@ -183,7 +184,10 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, server
   const nameWidth = Math.max(...http.mounts.map((m) => m.name.length));
   const urlWidth = Math.max(...http.mounts.map((m) => m.url.length));
   const lines = http.mounts.flatMap((mount: MountInfo) => {
-    const needs = mount.credentialHeaders.length ? `  (send header: ${mount.credentialHeaders.join(', ')})` : '';
+    const needs = [
+      mount.credentialHeaders.length ? `  (send header: ${mount.credentialHeaders.join(', ')})` : '',
+      mount.oauth ? `  (OAuth access token from ${mount.oauth.issuer}; metadata: ${mount.oauth.metadata})` : '',
+    ].join('');
     const tools = mount.tools.length <= 12 ? mount.tools.join(', ') : `${mount.tools.slice(0, 8).join(', ')} and ${mount.tools.length - 8} more`;
     const sizes = formatCatalogSizes({ whole: { ...mount.list, tools: mount.tools.length }, groups: mount.toolsets, discovery: mount.discoveryList }, 5).map((line) => `    ${line}`);
     return [`  ${mount.name.padEnd(nameWidth)}  ${mount.url.padEnd(urlWidth)}  tools: ${tools}${needs}`, ...sizes];

@@ -1,5 +1,6 @@
 import type { HttpServeOptions } from '../transport/http/http-server';
 import { ZERO_ALLOWED, type ServingLimits } from '../transport/serving-limits';
+import { AuthSettingError } from '../errors/auth-setting.error';
 
 /** Each serving limit and the environment variable that sets it (the Serving table of docs/serving-and-deploying.md). */
 export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[] = [
@@ -22,7 +23,13 @@ export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[
   ['maxSessionsPerClient', 'MAX_SESSIONS_PER_CLIENT'],
 ];
 
-/** Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS and every limit. */
+/** The variables that configure token verification (docs/authorization.md). */
+export const AUTH_VARIABLES = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'AUTH_ALGORITHMS', 'AUTH_MOUNTS', 'PUBLIC_URL'] as const;
+
+/**
+ * Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS,
+ * PUBLIC_URL, token verification (AUTH_*) and every limit.
+ */
 export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServeOptions {
   const options: HttpServeOptions = {
     host: env['HOST'] || '127.0.0.1',
@@ -30,12 +37,33 @@ export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServe
     allowedHosts: list(env['ALLOWED_HOSTS']),
     corsOrigins: list(env['CORS_ORIGINS']),
     sessions: parseSwitch(env['MCP_SESSIONS'], 'MCP_SESSIONS'),
+    ...(env['PUBLIC_URL'] && { publicUrl: env['PUBLIC_URL'].trim() }),
+    ...authFromEnvironment(env),
   };
   for (const [key, variable] of LIMIT_VARIABLES) {
     const value = parseCount(env[variable], variable, ZERO_ALLOWED.has(key));
     if (value !== undefined) options[key] = value;
   }
   return options;
+}
+
+/** `auth` from AUTH_ISSUER (which turns it on), AUTH_AUDIENCE, AUTH_JWKS_URL, AUTH_ALGORITHMS and AUTH_MOUNTS. */
+function authFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'auth'> {
+  const issuer = env['AUTH_ISSUER']?.trim();
+  if (!issuer) {
+    const stray = AUTH_VARIABLES.filter((name) => name.startsWith('AUTH_') && name !== 'AUTH_ISSUER' && env[name]);
+    if (stray.length > 0) throw new AuthSettingError('AUTH_ISSUER', `is unset while ${stray.join(', ')} ${stray.length === 1 ? 'is' : 'are'} set, so no token would be checked`, 'set AUTH_ISSUER to your authorization server, or unset the others');
+    return {};
+  }
+  return {
+    auth: {
+      issuer,
+      ...(env['AUTH_AUDIENCE'] && { audience: env['AUTH_AUDIENCE'] }),
+      ...(env['AUTH_JWKS_URL'] && { jwksUrl: env['AUTH_JWKS_URL'].trim() }),
+      ...(env['AUTH_ALGORITHMS'] && { algorithms: list(env['AUTH_ALGORITHMS']) }),
+      ...(env['AUTH_MOUNTS'] && { mounts: list(env['AUTH_MOUNTS']) }),
+    },
+  };
 }
 
 function list(value: string | undefined): string[] {

@@ -7,6 +7,7 @@ import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
 import { UndeclaredElicitationFormError } from '../errors/undeclared-elicitation-form.error';
 import { credentialEnvironmentVariable } from './credential-env';
+import { AuthContext } from './auth-context';
 
 export type TransportKind = 'http' | 'stdio' | 'memory';
 export type ProtocolEra = 'modern' | 'legacy';
@@ -39,6 +40,8 @@ export interface RequestContextInit {
   clientInput?: () => ClientInput;
   /** The forms the tool declares in `elicits`, compiled by the gate. */
   elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>;
+  /** Who calls, as token verification established it (anonymous where none is done). */
+  auth?: AuthContext;
 }
 
 /**
@@ -68,6 +71,14 @@ export class RequestContext {
   /** The request's HTTP headers, names lower-cased (empty over stdio). */
   get headers(): Record<string, string> {
     return this.#init.headers.entries();
+  }
+
+  /**
+   * Who calls, as the mount's token verification established it (also injectable as
+   * `AuthContext`); `authenticated` is false over stdio and on mounts that check no token.
+   */
+  get auth(): AuthContext {
+    return this.#init.auth ?? AuthContext.anonymous;
   }
 
   /** The client's declared name and version, when it sent them. */

@@ -37,3 +37,6 @@ export { ElicitationFormError } from './elicitation-form.error';
 export { UndeclaredElicitationFormError } from './undeclared-elicitation-form.error';
 export { SelectionError } from './selection.error';
 export { ServerOptionError } from './server-option.error';
+export { InvalidScopeError } from './invalid-scope.error';
+export { MisplacedScopesError } from './misplaced-scopes.error';
+export { AuthSettingError } from './auth-setting.error';

@@ -38,6 +38,9 @@ import { MemberInspector } from './member-inspector';
 import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate, CompiledTool, CompiledToolset, OutputArm, ToolCatalog } from './tool-catalog';
 import { unescapeKey } from '../helpers/json-pointer';
 import { ElicitationFormError } from '../errors/elicitation-form.error';
+import { InvalidScopeError } from '../errors/invalid-scope.error';
+import { MisplacedScopesError } from '../errors/misplaced-scopes.error';
+import { isScopeToken, sortedScopes } from '../helpers/scopes';
 import { compileElicitationForm, type ElicitationForm } from '../compiled/elicitation-form';
 
 const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProperties: false } as TSchema;
@@ -106,6 +109,7 @@ class ContractGate {
       description: metadata.options.description,
       cls,
       credentialHeaders: (metadata.options.credentialHeaders ?? []).map((h) => h.toLowerCase()),
+      requiredScopes: this.checkedScopes({ toolset: name }, `the class ${cls.name}`, metadataStorage.getScopes(cls)),
       ...(metadata.options.schemaBudget !== undefined && { schemaBudget: metadata.options.schemaBudget }),
       ...(metadata.options.checkSettings && { checkSettings: metadata.options.checkSettings }),
       tools: [],
@@ -121,6 +125,7 @@ class ContractGate {
       const compiled = this.inspectTool(toolset, tool);
       if (compiled) toolset.tools.push(compiled);
     }
+    this.checkScopesPlacement(toolset, tools);
     this.members.inspectPrompts(toolset);
     this.members.inspectResources(toolset);
     return toolset;
@@ -137,6 +142,7 @@ class ContractGate {
     const args = this.inspectArgs(site, toolset, options.args);
     const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
     const elicitationForms = this.inspectForms(site, options.elicits);
+    const ownScopes = this.checkedScopes(site, `${tool.target.name}.${tool.methodName}()`, metadataStorage.getScopes(toolset.cls, tool.methodName));
     if (this.violations.length > before || !arms || args === null) return undefined;
 
     const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : NO_ARGS_SCHEMA);
@@ -154,6 +160,7 @@ class ContractGate {
       name,
       toolset,
       methodName: tool.methodName,
+      requiredScopes: sortedScopes([...toolset.requiredScopes, ...ownScopes]),
       descriptor,
       inputSchema,
       inputValidator: lazyValidator(inputSchema),
@@ -163,6 +170,25 @@ class ContractGate {
       error,
       ...(elicitationForms.size > 0 && { elicitationForms }),
     };
+  }
+
+  /** `@RequireScopes` values, sorted and once each; a value no token can carry is reported. */
+  private checkedScopes(site: ViolationSite, where: string, scopes: readonly unknown[]): string[] {
+    const valid: string[] = [];
+    for (const scope of scopes) {
+      if (isScopeToken(scope)) valid.push(scope);
+      else this.report(new InvalidScopeError(site, where, scope));
+    }
+    return sortedScopes(valid);
+  }
+
+  /** `@RequireScopes` on a method that is no tool would guard nothing: reported. */
+  private checkScopesPlacement(toolset: CompiledToolset, tools: readonly ToolMetadata[]): void {
+    const toolMethods = new Set(tools.map((tool) => tool.methodName));
+    for (const member of [...toolset.prompts, ...toolset.resources, ...toolset.templates]) {
+      if (toolMethods.has(member.methodName) || metadataStorage.getScopes(toolset.cls, member.methodName).length === 0) continue;
+      this.report(new MisplacedScopesError({ toolset: toolset.name }, toolset.cls.name, member.methodName));
+    }
   }
 
   /** Each form listed in `elicits`, checked and compiled; what breaks a form is reported. */

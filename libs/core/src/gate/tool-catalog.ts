@@ -28,6 +28,8 @@ export interface CompiledTool {
   name: string;
   toolset: CompiledToolset;
   methodName: string;
+  /** The scopes a caller's token must hold: its toolset's and its own (`@RequireScopes`), sorted, once each. */
+  requiredScopes: readonly string[];
   /** The entry advertised in `tools/list`, JSON-clean. */
   descriptor: Tool;
   inputSchema: TSchema;
@@ -85,6 +87,8 @@ export interface CompiledToolset {
   description?: string;
   cls: ClassType;
   credentialHeaders: readonly string[];
+  /** `@RequireScopes` on the class: needed for every tool, prompt and resource of it; sorted, once each. */
+  requiredScopes: readonly string[];
   /** Bytes of JSON a tool's `tools/list` entry may take (`@Toolset({ schemaBudget })`). */
   schemaBudget?: number;
   /** `@Toolset({ checkSettings })`: run when an app starts serving. */

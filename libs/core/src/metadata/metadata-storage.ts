@@ -5,6 +5,7 @@ import type { FieldMetadata } from './field-metadata';
 import type { PromptMetadata } from './prompt-metadata';
 import type { ResourceMetadata } from './resource-metadata';
 import type { ResultMetadata } from './result-metadata';
+import type { ScopeMetadata } from './scope-metadata';
 import type { ToolMetadata } from './tool-metadata';
 import type { ToolsetMetadata } from './toolset-metadata';
 
@@ -61,6 +62,10 @@ export class MetadataStorage {
 
   addCompleter(metadata: CompleterMetadata): void {
     this.state.completers.set(metadata.target, [...(this.state.completers.get(metadata.target) ?? []), metadata]);
+  }
+
+  addScopes(metadata: ScopeMetadata): void {
+    this.state.scopes.set(metadata.target, [...(this.state.scopes.get(metadata.target) ?? []), metadata]);
   }
 
   addToolset(metadata: ToolsetMetadata): void {
@@ -121,6 +126,17 @@ export class MetadataStorage {
       .find((completer) => completer.propertyName === property);
   }
 
+  /**
+   * The scopes `@RequireScopes` asks for on `cls` (and its ancestors) as a whole, or, with
+   * `methodName`, on that method alone; as written, in the order met.
+   */
+  getScopes(cls: ClassType, methodName?: string): string[] {
+    return lineage(cls)
+      .flatMap((ancestor) => this.state.scopes.get(ancestor) ?? [])
+      .filter((entry) => entry.methodName === methodName)
+      .flatMap((entry) => entry.scopes);
+  }
+
   getToolset(cls: ClassType): ToolsetMetadata | undefined {
     return this.state.toolsets.get(cls);
   }
@@ -155,6 +171,7 @@ function emptyState() {
     prompts: new Map<ClassType, PromptMetadata[]>(),
     resources: new Map<ClassType, ResourceMetadata[]>(),
     completers: new Map<ClassType, CompleterMetadata[]>(),
+    scopes: new Map<ClassType, ScopeMetadata[]>(),
     standardUses: [] as string[],
   };
 }
@@ -162,11 +179,11 @@ function emptyState() {
 type State = ReturnType<typeof emptyState>;
 
 function mapsOf(state: State): Map<ClassType, unknown>[] {
-  return [state.fields, state.results, state.tools, state.toolsets, state.prompts, state.resources, state.completers];
+  return [state.fields, state.results, state.tools, state.toolsets, state.prompts, state.resources, state.completers, state.scopes];
 }
 
 /** Bump when what the store records changes shape: copies of core that record another shape cannot share it. */
-export const METADATA_FORMAT = 1;
+export const METADATA_FORMAT = 2;
 const STORE_KEY = Symbol.for('@toolsets/core:metadata-storage');
 
 interface SharedStore {

@@ -1,7 +1,15 @@
-import type { ListToolsResult } from '@modelcontextprotocol/server';
-import type { CompiledTool, ToolCatalog } from '../gate/tool-catalog';
+import type { ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult } from '@modelcontextprotocol/server';
+import type { CompiledTool, CompiledToolset, ToolCatalog } from '../gate/tool-catalog';
+import { missingScopes } from '../helpers/scopes';
 import { discoveryDescriptors } from './discovery-tools';
 import type { Selection } from './selection';
+
+/** The lists other than tools/list a server answers (absent when it has none of that kind). */
+export interface ServedLists {
+  'prompts/list'?: ListPromptsResult;
+  'resources/list'?: ListResourcesResult;
+  'resources/templates/list'?: ListResourceTemplatesResult;
+}
 
 /**
  * The part of a catalog one selection sees: the tools it may call, and the `tools/list` answer it
@@ -17,16 +25,24 @@ export class CatalogView {
   readonly listResult: ListToolsResult;
   /** `Available tools: a, b, … and 12 more`, for a call to a tool outside the view. */
   readonly availableTools: string;
+  /** Prompts and resources this view's caller may see: all of them, or those its scopes allow. */
+  readonly lists: ServedLists;
 
+  /**
+   * @param granted the scopes of the caller's verified token: tools, prompts and resources needing
+   * others are left out. Undefined where no token is checked (stdio, a mount without auth).
+   */
   constructor(
     catalog: ToolCatalog,
     readonly selection: Selection,
+    readonly granted?: ReadonlySet<string>,
   ) {
     const chosen = selection.toolsets && new Set(selection.toolsets);
     const tools = new Map<string, CompiledTool>();
     for (const [name, tool] of catalog.tools) {
       if (chosen && !chosen.has(tool.toolset.name)) continue;
       if (selection.readonly && tool.descriptor.annotations?.readOnlyHint !== true) continue;
+      if (granted && missingScopes(tool.requiredScopes, granted).length > 0) continue;
       tools.set(name, tool);
     }
     this.tools = tools;
@@ -36,9 +52,23 @@ export class CatalogView {
     };
     const names = [...tools.keys()];
     const where = selection.mode === 'discovery' ? 'search_tools' : 'tools/list';
+    this.lists = servedLists(catalog, granted);
     this.availableTools =
       names.length === 0
-        ? 'No tool is available to this request: widen the selection (toolsets, read-only).'
+        ? `No tool is available to this request: widen the selection (toolsets, read-only${granted ? ", or the access token's scopes" : ''}).`
         : `Available tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more (see ${where})` : ''}.`;
   }
+}
+
+/** `prompts/list`, `resources/list` and `resources/templates/list` for a caller with `granted` scopes (all, when undefined). */
+function servedLists(catalog: ToolCatalog, granted: ReadonlySet<string> | undefined): ServedLists {
+  const allowed = (member: { toolset: CompiledToolset }) => !granted || missingScopes(member.toolset.requiredScopes, granted).length === 0;
+  const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
+  return {
+    ...(catalog.prompts.size > 0 && { 'prompts/list': { prompts: [...catalog.prompts.values()].filter(allowed).map((prompt) => prompt.descriptor) } }),
+    ...(hasResources && {
+      'resources/list': { resources: [...catalog.resources.values()].filter(allowed).map((resource) => resource.descriptor) },
+      'resources/templates/list': { resourceTemplates: catalog.templates.filter(allowed).map((template) => template.descriptor) },
+    }),
+  };
 }

@@ -3,6 +3,7 @@ import { CatalogView } from './catalog-view';
 import { selectionKey, SelectionReader, type CatalogMode, type Selection, type SelectionText } from './selection';
 import { catalogSizes, type CatalogSizes } from './list-sizes';
 import { ToolSearch } from './tool-search';
+import { sortedScopes } from '../helpers/scopes';
 
 /** Distinct selections kept at once; the oldest is dropped past it (a view is cheap to rebuild). */
 const MAX_VIEWS = 256;
@@ -19,6 +20,9 @@ export class CatalogViews {
   #sizes: CatalogSizes | undefined;
   /** The view of a request that selects nothing: the server's default. */
   readonly whole: CatalogView;
+  /** Every scope some tool, prompt or resource of the catalog needs, sorted (RFC 9728 `scopes_supported`). */
+  readonly scopes: readonly string[];
+  readonly #scopes: ReadonlySet<string>;
 
   constructor(
     private readonly catalog: ToolCatalog,
@@ -28,16 +32,23 @@ export class CatalogViews {
       catalog.toolsets.filter((toolset) => toolset.tools.length > 0).map((toolset) => toolset.name),
       defaultMode,
     );
+    this.scopes = sortedScopes(catalog.toolsets.flatMap((toolset) => [...toolset.requiredScopes, ...toolset.tools.flatMap((tool) => tool.requiredScopes)]));
+    this.#scopes = new Set(this.scopes);
     this.whole = this.view(this.reader.defaults);
   }
 
-  /** The view of `selection`, built on first use. */
-  view(selection: Selection): CatalogView {
-    const key = selectionKey(selection);
+  /**
+   * The view of `selection`, built on first use; with `granted` (a verified token's scopes), only
+   * what those scopes allow. Granted scopes the catalog never asks for are ignored, so the views
+   * kept are bounded by the catalog's own scopes, not by what callers send.
+   */
+  view(selection: Selection, granted?: readonly string[]): CatalogView {
+    const relevant = granted && this.#scopes.size > 0 ? sortedScopes(granted.filter((scope) => this.#scopes.has(scope))) : undefined;
+    const key = relevant ? `${selectionKey(selection)}|${relevant.join(' ')}` : selectionKey(selection);
     let view = this.#views.get(key);
     if (!view) {
       if (this.#views.size >= MAX_VIEWS) this.#views.delete(this.#views.keys().next().value!);
-      view = new CatalogView(this.catalog, selection);
+      view = new CatalogView(this.catalog, selection, relevant && new Set(relevant));
       this.#views.set(key, view);
     }
     return view;

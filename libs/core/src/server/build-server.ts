@@ -1,4 +1,4 @@
-import { Server, type ListPromptsResult, type ListResourcesResult, type ListResourceTemplatesResult, type McpRequestContext, type Transport } from '@modelcontextprotocol/server';
+import { Server, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdio';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
 import { fixedHeaders, NO_HEADERS } from '../context/header-source';
@@ -9,6 +9,8 @@ import type { ClassType } from '../types/class-type';
 import { ServerOptionError } from '../errors/server-option.error';
 import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
+import { scopedView } from './verified-caller';
+import type { AuthOptions } from './auth-options';
 import type { CatalogMode, Selection } from '../selection/selection';
 import { stderrLogger, type Logger } from './logger';
 import { LOGGER } from './logger-token';
@@ -47,6 +49,11 @@ export interface BuildServerOptions {
    * `contract` target fails past it, naming the groups to split or select, or discovery mode.
    */
   listBudgetTokens?: number;
+  /**
+   * Token verification for this server's HTTP mount, overriding the app's (`AUTH_ISSUER`, …);
+   * `false` keeps it public even when the app checks tokens. Over stdio nothing is checked.
+   */
+  auth?: AuthOptions | false;
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -76,22 +83,15 @@ export interface ConnectionHandle {
 export type ToolsetServer = ServerDefinition;
 
 /** A gated, compiled server definition: create SDK `Server`s from it as often as needed. */
-/** The lists other than tools/list a server answers, as its handlers answer them. */
-export interface ServedLists {
-  'prompts/list'?: ListPromptsResult;
-  'resources/list'?: ListResourcesResult;
-  'resources/templates/list'?: ListResourceTemplatesResult;
-}
-
 export interface ServerDefinition {
   readonly name: string;
   readonly version: string;
   readonly catalog: ToolCatalog;
   /** Its catalog as each selection sees it (`?toolsets=`, read-only, discovery mode). */
   readonly views: CatalogViews;
-  /** What `prompts/list`, `resources/list` and `resources/templates/list` answer (absent when it has none): the same objects every request. */
-  readonly lists: ServedLists;
   readonly listBudgetTokens?: number;
+  /** Its own token verification (`buildServer({ auth })`): settings, or `false` for a public mount. */
+  readonly auth?: AuthOptions | false;
   /** The credential headers its toolsets declare, lower-case, without duplicates. */
   readonly credentialHeaders: readonly string[];
   readonly logger: Logger;
@@ -159,15 +159,17 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
         limits: connection.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS,
       };
       const view = viewOf(views, connection.selection, factoryContext);
-      server.setRequestHandler('tools/list', () => view.listResult);
+      // With token verification, each request sees what its own token's scopes allow (a 2025-era session outlives a token).
+      const current = (ctx: ServerContext) => scopedView(views, view, ctx);
+      server.setRequestHandler('tools/list', (_request, ctx) => current(ctx).listResult);
       server.setRequestHandler('tools/call', callToolHandler(definition, site, server, view));
       if (prompts) {
-        server.setRequestHandler('prompts/list', prompts.list);
+        server.setRequestHandler('prompts/list', (_request, ctx) => current(ctx).lists['prompts/list']!);
         server.setRequestHandler('prompts/get', prompts.get(site, server));
       }
       if (resources) {
-        server.setRequestHandler('resources/list', resources.list);
-        server.setRequestHandler('resources/templates/list', resources.templates);
+        server.setRequestHandler('resources/list', (_request, ctx) => current(ctx).lists['resources/list']!);
+        server.setRequestHandler('resources/templates/list', (_request, ctx) => current(ctx).lists['resources/templates/list']!);
         server.setRequestHandler('resources/read', resources.read(site, server));
         if (connection.subscriptions) {
           const subscription = subscriptions.handlers(server);
@@ -184,11 +186,8 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     version: options.version,
     catalog,
     views,
-    lists: {
-      ...(prompts && { 'prompts/list': prompts.listResult }),
-      ...(resources && { 'resources/list': resources.listResult, 'resources/templates/list': resources.templatesResult }),
-    },
     ...(options.listBudgetTokens !== undefined && { listBudgetTokens: options.listBudgetTokens }),
+    ...(options.auth !== undefined && { auth: options.auth }),
     credentialHeaders: [...new Set(catalog.toolsets.flatMap((toolset) => toolset.credentialHeaders))],
     logger,
     createServer: serverFactory({}),

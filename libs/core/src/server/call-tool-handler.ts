@@ -9,6 +9,7 @@ import { memberScope, type CallSite, type ServingDefinition } from './member-sco
 import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from './client-input';
 import { callDiscoveryTool } from './discovery-calls';
+import { scopedView } from './verified-caller';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
 export interface CallToolDefinition extends ServingDefinition {
@@ -23,9 +24,10 @@ type CallRequest = { params: { name: string; arguments?: Record<string, unknown>
  * The `tools/call` handler of one SDK `Server` instance, serving one view of the catalog: a tool
  * outside it is unknown here. In discovery mode the three discovery tools are served too.
  */
-export function callToolHandler(definition: CallToolDefinition, site: CallSite, server: Server, view: CatalogView) {
+export function callToolHandler(definition: CallToolDefinition, site: CallSite, server: Server, selected: CatalogView) {
   return async (request: CallRequest, ctx: ServerContext): Promise<CallToolResult> => {
     const { name } = request.params;
+    const view = scopedView(definition.views, selected, ctx);
     try {
       // In discovery mode its three tools come first: a catalog tool of the same name stays reachable through call_tool.
       if (view.selection.mode === 'discovery' && DISCOVERY_TOOL_NAMES.has(name)) {
@@ -38,7 +40,7 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
       if (signal instanceof InputRequiredSignal) return signal.toResult() as unknown as CallToolResult;
       throw signal;
     }
-    const outside = definition.catalog.tools.has(name) ? ' It exists on this server but is outside this request\'s selection (toolsets, read-only).' : '';
+    const outside = definition.catalog.tools.has(name) ? outsideView(definition.catalog.tools.get(name)!, selected, view) : '';
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${clip(name)}'.${outside} ${view.availableTools}`);
   };
 }
@@ -46,4 +48,10 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
 function callOne(definition: CallToolDefinition, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown): Promise<CallToolResult> {
   const { instantiate, logger } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
   return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
+}
+
+/** Why a tool of this server is not in the request's view: its selection, or its token's scopes. */
+function outsideView(tool: CompiledTool, selected: CatalogView, view: CatalogView): string {
+  if (selected.tools.has(tool.name) && view !== selected) return ` The access token lacks a scope it needs (${tool.requiredScopes.join(' ')}).`;
+  return " It exists on this server but is outside this request's selection (toolsets, read-only).";
 }

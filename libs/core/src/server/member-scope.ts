@@ -12,6 +12,8 @@ import { NO_REDACTION, redactingLogger, redactorFor, redactValue, type Redactor 
 import type { ToolsetInstantiator } from './tool-call';
 import type { ClientInput } from '../context/client-requests';
 import { clientInput } from './client-input';
+import { AuthContext } from '../context/auth-context';
+import { callerOf } from './verified-caller';
 import type { ElicitationForm } from '../compiled/elicitation-form';
 
 /** What the handlers of one SDK `Server` instance know about where its requests come from. */
@@ -64,7 +66,10 @@ export function memberScope(
       : () => {
           const scope = definition.root.createChildContainer();
           const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment } as const;
-          scope.register(RequestContext, { useValue: contextFor(toolset, member, ctx, server, where, logger, redact, elicitationForms) });
+          const caller = callerOf(ctx);
+          const auth = caller ? new AuthContext(caller) : AuthContext.anonymous;
+          scope.register(RequestContext, { useValue: contextFor(toolset, member, ctx, server, where, logger, redact, elicitationForms, auth) });
+          scope.register(AuthContext, { useValue: auth });
           if (logger !== definition.logger) scope.register(LOGGER, { useValue: logger });
           return scope.resolve(cls);
         };
@@ -110,6 +115,7 @@ function contextFor(
   logger: Logger,
   redact: Redactor,
   elicitationForms: ReadonlyMap<ClassType, ElicitationForm> | undefined,
+  auth: AuthContext,
 ): RequestContext {
   const progressToken = ctx.mcpReq._meta?.progressToken;
   let input: ClientInput | undefined;
@@ -134,6 +140,7 @@ function contextFor(
             }),
     clientInput: () => (input ??= clientInput(ctx, server, where.era, where.transport)),
     elicitationForms,
+    auth,
     sendLog: (level, data) => {
       const clean = redactValue(data, redact);
       logger[SERVER_LOG_LEVEL[level]]('tool log', { toolset: toolset.name, tool: member, level, data: clean });

@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type ListPromptsResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { ToolCatalog } from '../gate/tool-catalog';
 import { clip } from '../helpers/client-text';
 import type { PromptMessage, PromptOutput } from '../wire/prompt-message';
@@ -6,16 +6,14 @@ import { contentProblems } from './content-check';
 import type { ExtraContent } from '../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
+import { refuseWithoutScopes } from './scope-check';
 
 type GetPromptRequest = { params: { name: string; arguments?: Record<string, string> } };
 
-/** `prompts/list` (computed once) and a `prompts/get` handler for each SDK `Server` instance. */
+/** A `prompts/get` handler for each SDK `Server` instance (the list is its view's). */
 export function promptHandlers(definition: ServingDefinition & { catalog: ToolCatalog }) {
   const { catalog } = definition;
-  const listResult: ListPromptsResult = { prompts: [...catalog.prompts.values()].map((prompt) => prompt.descriptor) };
   return {
-    listResult,
-    list: (): ListPromptsResult => listResult,
     get: (site: CallSite, server: Server) => async (request: GetPromptRequest, ctx: ServerContext): Promise<GetPromptResult> => {
       const prompt = catalog.prompts.get(request.params.name);
       if (!prompt) {
@@ -23,6 +21,7 @@ export function promptHandlers(definition: ServingDefinition & { catalog: ToolCa
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt '${clip(request.params.name)}'. Available prompts: ${names.join(', ') || 'none'}.`);
       }
       const what = `prompt '${prompt.name}'`;
+      refuseWithoutScopes(ctx, prompt.toolset.requiredScopes, what);
       const input = memberInput(prompt.args, request.params.arguments ?? {}, what);
       const scope = memberScope(definition, site, server, ctx, prompt.toolset, prompt.name);
       const output = (await invokeMember(scope, prompt.methodName, input, what)) as PromptOutput;

@@ -1,11 +1,4 @@
-import {
-  ResourceNotFoundError,
-  type ListResourcesResult,
-  type ListResourceTemplatesResult,
-  type ReadResourceResult,
-  type Server,
-  type ServerContext,
-} from '@modelcontextprotocol/server';
+import { ResourceNotFoundError, type ReadResourceResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { ToolCatalog } from '../gate/tool-catalog';
 import { clip } from '../helpers/client-text';
 import type { ResourceBody } from '../wire/resource-body';
@@ -13,26 +6,22 @@ import { base64Of } from '../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
 import { matchResource } from './resource-match';
+import { refuseWithoutScopes } from './scope-check';
 
 type ReadRequest = { params: { uri: string } };
 type Contents = ReadResourceResult['contents'][number];
 
-/** `resources/list` and `resources/templates/list` (computed once) and a `resources/read` handler for each SDK `Server` instance. */
+/** A `resources/read` handler for each SDK `Server` instance (the lists are its view's). */
 export function resourceHandlers(definition: ServingDefinition & { catalog: ToolCatalog }) {
   const { catalog } = definition;
-  const listResult: ListResourcesResult = { resources: [...catalog.resources.values()].map((resource) => resource.descriptor) };
-  const templatesResult: ListResourceTemplatesResult = { resourceTemplates: catalog.templates.map((template) => template.descriptor) };
   return {
-    listResult,
-    templatesResult,
-    list: (): ListResourcesResult => listResult,
-    templates: (): ListResourceTemplatesResult => templatesResult,
     read: (site: CallSite, server: Server) => async (request: ReadRequest, ctx: ServerContext): Promise<ReadResourceResult> => {
       const uri = request.params.uri;
       const match = matchResource(catalog, uri);
       if (!match) throw new ResourceNotFoundError(uri, `No resource matches '${clip(uri)}'; resources/list and resources/templates/list say what there is.`);
       const { toolset, methodName, descriptor } = match.member;
       const what = match.kind === 'resource' ? `resource '${uri}'` : `resource template '${match.member.descriptor.uriTemplate}'`;
+      refuseWithoutScopes(ctx, toolset.requiredScopes, what);
       const input = match.kind === 'template' ? memberInput(match.member.args, match.variables, what) : undefined;
       const scope = memberScope(definition, site, server, ctx, toolset, descriptor.name);
       const body = (await invokeMember(scope, methodName, input, what)) as ResourceBody;

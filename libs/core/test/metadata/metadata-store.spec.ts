@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { buildServer, findToolsets, isolateMetadata, MetadataFormatConflictError, Tool, ToolResult, Toolset } from '../../src';
-import { metadataStorage } from '../../src/metadata/metadata-storage';
+import { METADATA_FORMAT, metadataStorage } from '../../src/metadata/metadata-storage';
 
 const STORE_KEY = Symbol.for('@toolsets/core:metadata-storage');
 
@@ -24,6 +24,7 @@ describe('the metadata store', () => {
 
   it('refuses a copy of core that records another format, saying how to install one copy', () => {
     const shared = (globalThis as Record<symbol, { format: number }>)[STORE_KEY]!;
+    const own = shared.format;
     shared.format = 999;
     try {
       let loading: unknown;
@@ -36,10 +37,10 @@ describe('the metadata store', () => {
       });
       expect(loading).toBeInstanceOf(Error);
       expect((loading as Error).name).toBe(MetadataFormatConflictError.name);
-      expect((loading as Error).message).toContain('format 999 and 1');
+      expect((loading as Error).message).toContain(`format 999 and ${METADATA_FORMAT}`);
       expect((loading as Error).message).toContain('npm dedupe');
     } finally {
-      shared.format = 1;
+      shared.format = own;
     }
   });
 

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { McpHttpHandler } from '@modelcontextprotocol/server';
+import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
 
 /** Request headers that describe a body the bridged request does not carry (the body goes parsed). */
 const BODY_FRAMING = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
@@ -19,6 +19,8 @@ export async function bridgeParsedRequest(
   res: ServerResponse,
   parsedBody: unknown,
   onerror: (error: Error) => void,
+  /** The verified caller, when the mount checks tokens (pass-through to handlers as `ctx.http.authInfo`). */
+  authInfo?: AuthInfo,
 ): Promise<void> {
   let finished = false;
   const abort = new AbortController();
@@ -27,7 +29,7 @@ export async function bridgeParsedRequest(
   });
   let response: Response;
   try {
-    response = await handler.fetch(webRequest(req, abort.signal), { parsedBody });
+    response = await handler.fetch(webRequest(req, abort.signal), authInfo ? { parsedBody, authInfo } : { parsedBody });
   } catch (error) {
     onerror(error instanceof Error ? error : new Error(String(error)));
     response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null }, { status: 500 });

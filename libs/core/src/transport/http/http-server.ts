@@ -20,6 +20,8 @@ import { sendJsonRpcError } from './http-replies';
 import { Router, type Mount } from './router';
 import { ListAnswers } from './list-answers';
 import { LegacySessions } from './sessions/legacy-sessions';
+import type { AuthOptions } from '../../server/auth-options';
+import { prepareMountAuth } from '../auth/mount-auths';
 
 export interface HttpServeOptions extends Partial<ServingLimits> {
   /** Default `127.0.0.1`: loopback, where only loopback Host/Origin names are accepted. */
@@ -42,6 +44,17 @@ export interface HttpServeOptions extends Partial<ServingLimits> {
    * Default on; off sends every list through the SDK, as every other request goes.
    */
   cacheLists?: boolean;
+  /**
+   * Check an OAuth access token on every MCP request (`AUTH_ISSUER`, …): the server as an OAuth 2.1
+   * resource server, with per-tool scopes from `@RequireScopes`. Off when unset.
+   */
+  auth?: AuthOptions;
+  /**
+   * The URL clients reach this server at (`PUBLIC_URL`, such as https://mcp.example.com): each
+   * mount's resource identifier and default token audience is it plus the mount's path. Default:
+   * the bound address, which only a loopback server may rely on.
+   */
+  publicUrl?: string;
   logger?: Logger;
 }
 
@@ -55,6 +68,8 @@ export interface MountInfo {
   /** Its whole `tools/list`, and the list in discovery mode (`?mode=discovery`). */
   list: ListSize;
   discoveryList: ListSize;
+  /** When it checks access tokens: its resource identifier, its metadata URL and the issuer. */
+  oauth?: { resource: string; metadata: string; issuer: string };
 }
 
 export interface HttpServerHandle {
@@ -83,6 +98,7 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
   const limits = resolveServingLimits(pickLimits(options));
   const logger = rateLimitedLogger(options.logger ?? list[0]?.logger ?? stderrLogger);
   const mounts = createMounts(list, single, limits, logger, options.sessions === true);
+  await guardMounts(mounts, options, host, logger);
   const hostPolicy = new HostPolicy({ host, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
   if (!hostPolicy.checksNames) logger.warn('bound to a non-loopback address without ALLOWED_HOSTS: Host and Origin names are not checked', { host });
   const cors = new CorsPolicy(options.corsOrigins ?? [], [...new Set(list.flatMap((server) => server.credentialHeaders))]);
@@ -97,19 +113,7 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
   const connections = new ConnectionTracker(http, limits.maxConnections);
   const requests = new RequestTracker(connections);
   let origin = '';
-  const describe = (): MountInfo[] =>
-    mounts.map((mount) => {
-      const { whole, groups, discovery } = mount.server.views.sizes;
-      return {
-        name: mount.server.name,
-        url: `${origin}${mount.path}`,
-        tools: [...mount.server.catalog.tools.keys()],
-        credentialHeaders: mount.server.credentialHeaders,
-        toolsets: groups,
-        list: { bytes: whole.bytes, estimatedTokens: whole.estimatedTokens },
-        discoveryList: discovery,
-      };
-    });
+  const describe = (): MountInfo[] => mounts.map((mount) => describeMount(mount, origin));
 
   const lists = options.cacheLists === false ? undefined : new ListAnswers();
   const router = new Router(mounts, list, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors, lists);
@@ -133,6 +137,8 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
   await listen(http, options.port ?? 8000, host);
   const address = http.address() as AddressInfo;
   origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  // Before any request is read (this runs ahead of the next I/O); until then a mount with a door answers 503.
+  for (const mount of mounts) mount.auth?.bind(options.publicUrl || origin);
 
   let closing: Promise<void> | undefined;
   return {
@@ -150,8 +156,28 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
 
 const HOST_HEADER: ReadonlySet<string> = new Set(['host']);
 
+/** Gives each mount that checks tokens its door (settings checked, key sets found), before anything listens. */
+async function guardMounts(mounts: Mount[], options: HttpServeOptions, host: string, logger: Logger): Promise<void> {
+  const doors = await prepareMountAuth(mounts, options.auth, { host, publicUrl: options.publicUrl }, logger);
+  for (const mount of mounts) mount.auth = doors.get(mount.server);
+}
+
+function describeMount(mount: Mount, origin: string): MountInfo {
+  const { whole, groups, discovery } = mount.server.views.sizes;
+  return {
+    name: mount.server.name,
+    url: `${origin}${mount.path}`,
+    tools: [...mount.server.catalog.tools.keys()],
+    credentialHeaders: mount.server.credentialHeaders,
+    toolsets: groups,
+    list: { bytes: whole.bytes, estimatedTokens: whole.estimatedTokens },
+    discoveryList: discovery,
+    ...(mount.auth && { oauth: mount.auth.describe() }),
+  };
+}
+
 function pickLimits(options: HttpServeOptions): Partial<ServingLimits> {
-  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, cacheLists: _cacheLists, logger: _logger, ...limits } = options;
+  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, cacheLists: _cacheLists, auth: _auth, publicUrl: _publicUrl, logger: _logger, ...limits } = options;
   return limits;
 }
 

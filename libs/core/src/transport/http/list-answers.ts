@@ -58,14 +58,14 @@ export class ListAnswers {
   }
 
   #listFor(server: ServerDefinition, view: CatalogView, method: string): SerialisedList | undefined {
-    const owner = method === 'tools/list' ? view : server;
+    const owner = view;
     const entries = this.#lists.get(owner) ?? new Map<string, SerialisedList>();
     // Most recently served last: eviction takes from the front.
     this.#lists.delete(owner);
     this.#lists.set(owner, entries);
     const cached = entries.get(method);
     if (cached) return cached;
-    const result = method === 'tools/list' ? view.listResult : server.lists[method as keyof ServerDefinition['lists']];
+    const result = method === 'tools/list' ? view.listResult : view.lists[method as keyof CatalogView['lists']];
     if (!result) return undefined;
     const list = serialise(result, { name: server.name, version: server.version });
     entries.set(method, list);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLegacyRequest, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { isLegacyRequest, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { SelectionError } from '../../errors/selection.error';
 import { clip } from '../../helpers/client-text';
@@ -21,6 +21,7 @@ import { sendJson, sendJsonRpcError } from './http-replies';
 import type { MountInfo } from './http-server';
 import type { LegacySessions } from './sessions/legacy-sessions';
 import type { ListAnswers } from './list-answers';
+import { PROTECTED_RESOURCE_PREFIX, type Authenticated, type MountAuth } from '../auth/mount-auth';
 
 export interface Mount {
   server: ServerDefinition;
@@ -33,6 +34,8 @@ export interface Mount {
   sessions?: LegacySessions;
   /** Declared credential headers: each may appear once per request. */
   credentialHeaders: ReadonlySet<string>;
+  /** Its door, when it checks access tokens. */
+  auth?: MountAuth;
 }
 
 const MCP_METHODS = new Set(['GET', 'POST', 'DELETE']);
@@ -81,6 +84,7 @@ export class Router {
   async route(req: IncomingMessage, res: ServerResponse, path: string): Promise<void> {
     const mount = this.#byPath.get(path);
     if (mount) return this.serveMcp(mount, req, res);
+    if (path.startsWith(PROTECTED_RESOURCE_PREFIX)) return this.protectedResource(req, res, path);
     const page = this.page(path);
     if (!page) return sendJson(res, 404, { error: `Nothing at ${clip(path)}. MCP endpoints: ${[...this.#byPath.keys()].join(', ')}.` });
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'Method not allowed: use GET.' }, { allow: 'GET, HEAD' });
@@ -102,19 +106,53 @@ export class Router {
   private async serveMcp(mount: Mount, req: IncomingMessage, res: ServerResponse): Promise<void> {
     this.cors.apply(req, res);
     if (req.method === 'OPTIONS' && this.cors.preflight(req, res)) return;
-    const head = this.headRefusal(mount, req);
-    if (head) return sendJsonRpcError(res, head.status, head.code, head.message, head.headers);
-    const view = selectedView(mount, req);
-    if (!(view instanceof CatalogView)) return sendJsonRpcError(res, view.status, view.code, view.message, view.headers);
+    const admitted = await this.admit(mount, req, res);
+    if (!admitted) return;
     // 2025-era session operations (GET streams, DELETE) have no 2026-07-28 counterpart here.
     if (req.method !== 'POST') return mount.sessions ? mount.sessions.handle(req, res) : mount.node(req, res);
     const parsed = await this.readMessage(req, res);
     if (parsed === undefined) return;
+    return this.serveMessage(mount, req, res, parsed, admitted);
+  }
+
+  /**
+   * What the request line and headers decide: a refusal (answered here, giving undefined), or the
+   * view the request selects and, on a mount that checks tokens, its verified caller. The token is
+   * checked before anything else about the request is looked at.
+   */
+  private async admit(mount: Mount, req: IncomingMessage, res: ServerResponse): Promise<Admitted | undefined> {
+    const head = this.headRefusal(mount, req);
+    if (head) return void sendJsonRpcError(res, head.status, head.code, head.message, head.headers);
+    const auth = mount.auth && (await mount.auth.authenticate(req));
+    if (auth && !('caller' in auth)) return void sendJson(res, auth.status, auth.body, auth.headers);
+    const view = selectedView(mount, req);
+    if (!(view instanceof CatalogView)) return void sendJsonRpcError(res, view.status, view.code, view.message, view.headers);
+    // The SDK's sessionful transport reads the verified caller here (`req.auth`); the token itself is gone.
+    if (auth) (req as IncomingMessage & { auth?: AuthInfo }).auth = auth.authInfo;
+    return { view, auth };
+  }
+
+  /** One parsed POST body: refused, answered from the list cache, or handed to the SDK. */
+  private async serveMessage(mount: Mount, req: IncomingMessage, res: ServerResponse, parsed: object, { view, auth }: Admitted): Promise<void> {
     const badInitialize = invalidInitializeParams(parsed);
     if (badInitialize) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
-    if (this.lists?.tryAnswer(mount.server, view, req, res, parsed, mount.sessions !== undefined)) return;
+    const forbidden = auth && mount.auth!.scopeRefusal(parsed, view, auth.caller);
+    if (forbidden) return sendJson(res, forbidden.status, forbidden.body, forbidden.headers);
+    // Lists are cached per view: with a token, the view its scopes allow.
+    const seen = auth ? mount.server.views.view(view.selection, auth.caller.scopes) : view;
+    if (this.lists?.tryAnswer(mount.server, seen, req, res, parsed, mount.sessions !== undefined)) return;
     if (mount.sessions && (await isLegacyRequest(webRequest(req), parsed))) return mount.sessions.handle(req, res, parsed);
-    return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror);
+    return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror, auth?.authInfo);
+  }
+
+  /** RFC 9728 metadata of a mount that checks tokens: public, at its well-known path (and the root's, for a single mount). */
+  private protectedResource(req: IncomingMessage, res: ServerResponse, path: string): void {
+    const doors = [...this.#byPath.values()].flatMap((mount) => (mount.auth ? [mount.auth] : []));
+    const door = doors.find((auth) => auth.metadataPaths.includes(path)) ?? (path === PROTECTED_RESOURCE_PREFIX && this.#byPath.size === 1 ? doors[0] : undefined);
+    if (!door) return sendJson(res, 404, { error: `No protected resource at ${clip(path)}: ${doors.length > 0 ? `see ${doors.flatMap((d) => d.metadataPaths).join(', ')}` : 'no MCP endpoint here checks access tokens'}.` });
+    if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'Method not allowed: use GET.' }, { allow: 'GET, HEAD' });
+    // Public by nature (RFC 9728 §3): any origin may read it.
+    sendJson(res, 200, door.metadata(), { 'access-control-allow-origin': '*', 'cache-control': 'max-age=300' });
   }
 
   /** Why the request line and headers alone refuse this request, if they do. */
@@ -159,6 +197,12 @@ export class Router {
     if (hasPrototypeKey(text, parsed)) return void sendJsonRpcError(res, 400, INVALID_REQUEST, PROTOTYPE_KEY_MESSAGE);
     return parsed;
   }
+}
+
+/** A request let in: the view it selects, and its verified caller on a mount that checks tokens. */
+interface Admitted {
+  view: CatalogView;
+  auth?: Authenticated;
 }
 
 /** A JSON-RPC error answer, decided before the body is read. */

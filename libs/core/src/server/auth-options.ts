@@ -1,0 +1,21 @@
+/**
+ * Token verification for HTTP mounts: the server as an OAuth 2.1 resource server. Set from the
+ * environment (`AUTH_ISSUER`, …) by `runServer`, or passed to `serveHttp({ auth })`; a server
+ * built with `buildServer({ auth: false })` stays public either way.
+ */
+export interface AuthOptions {
+  /** The authorization server's issuer identifier (`AUTH_ISSUER`): tokens' `iss` must equal it. */
+  issuer: string;
+  /** The `aud` tokens must carry (`AUTH_AUDIENCE`); default: each mount's public URL. */
+  audience?: string;
+  /** Where the issuer's signing keys are (`AUTH_JWKS_URL`); default: from the issuer's metadata. */
+  jwksUrl?: string;
+  /** Accepted signing algorithms (`AUTH_ALGORITHMS`); asymmetric only. Default: every asymmetric one. */
+  algorithms?: readonly string[];
+  /** The servers (mount names) that check tokens (`AUTH_MOUNTS`); default: every one. */
+  mounts?: readonly string[];
+  /** After a key set fetch, how long an unknown key id waits before another fetch (default 30 s). */
+  jwksCooldownMs?: number;
+  /** How long a key set or metadata fetch may take (default 5 s). */
+  fetchTimeoutMs?: number;
+}

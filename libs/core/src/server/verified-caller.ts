@@ -1,0 +1,26 @@
+import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
+import type { VerifiedCaller } from '../context/auth-context';
+import type { CatalogView } from '../selection/catalog-view';
+import type { CatalogViews } from '../selection/catalog-views';
+
+/** Where the HTTP transport puts the verified caller in the SDK's pass-through `AuthInfo`. */
+export const CALLER_KEY = 'toolsets:caller';
+
+/**
+ * The SDK's `AuthInfo` for a verified caller. Its `token` is left empty on purpose: the token is
+ * checked at the door and goes no further, so nothing a tool can reach holds it.
+ */
+export function authInfoOf(caller: VerifiedCaller, expiresAt: number | undefined, resource: URL): AuthInfo {
+  return { token: '', clientId: caller.clientId ?? '', scopes: [...caller.scopes], expiresAt, resource, extra: { [CALLER_KEY]: caller } };
+}
+
+/** The verified caller of this request, when its mount checks tokens. */
+export function callerOf(ctx: ServerContext): VerifiedCaller | undefined {
+  return ctx.http?.authInfo?.extra?.[CALLER_KEY] as VerifiedCaller | undefined;
+}
+
+/** `view` narrowed to what the request's verified token may see; `view` itself where no token is checked. */
+export function scopedView(views: CatalogViews, view: CatalogView, ctx: ServerContext): CatalogView {
+  const caller = callerOf(ctx);
+  return caller ? views.view(view.selection, caller.scopes) : view;
+}

@@ -1,0 +1,77 @@
+import { AuthSettingError } from '../../errors/auth-setting.error';
+import { isLoopback } from '../guards/host-policy';
+import type { AuthOptions } from '../../server/auth-options';
+
+/** Asymmetric JWS algorithms: a resource server holds no secret to verify anything else with. */
+export const ASYMMETRIC_ALGORITHMS: readonly string[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];
+const DEFAULT_COOLDOWN_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = 5_000;
+
+/** Settings checked and with their defaults, except what needs the network or the bound address. */
+export interface CheckedAuthOptions {
+  issuer: URL;
+  /** As written: tokens' `iss` must equal it exactly (a trailing slash matters). */
+  issuerText: string;
+  audience?: string;
+  jwksUrl?: URL;
+  algorithms: readonly string[];
+  mounts?: ReadonlySet<string>;
+  jwksCooldownMs: number;
+  fetchTimeoutMs: number;
+}
+
+/** Checks `options` against the app's mount names; throws `AuthSettingError` naming the variable. */
+export function checkAuthOptions(options: AuthOptions, mountNames: readonly string[]): CheckedAuthOptions {
+  const issuerText = (options.issuer ?? '').trim();
+  const issuer = secureUrl(issuerText, 'AUTH_ISSUER', 'the issuer identifier your authorization server publishes, such as https://auth.example.com/realms/mcp');
+  if (issuer.search || issuer.hash) throw new AuthSettingError('AUTH_ISSUER', `is ${JSON.stringify(options.issuer)}, with a query or fragment`, 'give the issuer identifier exactly as the authorization server publishes it (no ? or #)');
+  const jwksUrl = options.jwksUrl === undefined || options.jwksUrl === '' ? undefined : secureUrl(options.jwksUrl, 'AUTH_JWKS_URL', "the URL of the issuer's JSON Web Key Set, or leave it unset to find it from the issuer");
+  const audience = options.audience?.trim() || undefined;
+  const algorithms = checkAlgorithms(options.algorithms);
+  const mounts = options.mounts && options.mounts.length > 0 ? new Set(options.mounts) : undefined;
+  const unknown = [...(mounts ?? [])].filter((name) => !mountNames.includes(name));
+  if (unknown.length > 0) throw new AuthSettingError('AUTH_MOUNTS', `names ${unknown.map((n) => `'${n}'`).join(', ')}, not served by this app`, `list some of: ${mountNames.join(', ')}`);
+  return {
+    issuer,
+    issuerText,
+    ...(audience !== undefined && { audience }),
+    ...(jwksUrl && { jwksUrl }),
+    algorithms,
+    ...(mounts && { mounts }),
+    jwksCooldownMs: positive(options.jwksCooldownMs, DEFAULT_COOLDOWN_MS, 'AUTH_JWKS_COOLDOWN_MS'),
+    fetchTimeoutMs: positive(options.fetchTimeoutMs, DEFAULT_TIMEOUT_MS, 'AUTH_FETCH_TIMEOUT_MS'),
+  };
+}
+
+/** An https URL, or http on a loopback host (a local issuer for development and tests). */
+function secureUrl(value: string, variable: string, what: string): URL {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new AuthSettingError(variable, `is ${JSON.stringify(value)}, not a URL`, `give ${what}`);
+  }
+  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname))) return url;
+  throw new AuthSettingError(variable, `is ${JSON.stringify(value)}: tokens and keys must come over https (plain http only on a loopback address)`, `give ${what}, over https`);
+}
+
+function checkAlgorithms(algorithms: readonly string[] | undefined): readonly string[] {
+  if (algorithms === undefined || algorithms.length === 0) return ASYMMETRIC_ALGORITHMS;
+  for (const algorithm of algorithms) {
+    if (ASYMMETRIC_ALGORITHMS.includes(algorithm)) continue;
+    const why =
+      algorithm.toLowerCase() === 'none'
+        ? "'none' accepts unsigned tokens"
+        : /^HS\d+$/i.test(algorithm)
+          ? `${algorithm} is symmetric: verifying it needs the secret that also signs tokens`
+          : `${JSON.stringify(algorithm)} is not a JWS signing algorithm this server verifies`;
+    throw new AuthSettingError('AUTH_ALGORITHMS', `includes ${JSON.stringify(algorithm)}: ${why}`, `list asymmetric algorithms only, comma-separated, from ${ASYMMETRIC_ALGORITHMS.join(', ')}`);
+  }
+  return [...new Set(algorithms)];
+}
+
+function positive(value: number | undefined, fallback: number, variable: string): number {
+  if (value === undefined) return fallback;
+  if (Number.isSafeInteger(value) && value > 0) return value;
+  throw new AuthSettingError(variable, `is ${JSON.stringify(value)}`, 'give a positive whole number of milliseconds');
+}

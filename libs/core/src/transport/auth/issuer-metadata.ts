@@ -1,0 +1,66 @@
+import { AuthSettingError } from '../../errors/auth-setting.error';
+import { clip } from '../../helpers/client-text';
+
+/** The most bytes of an issuer's metadata document read. */
+const MAX_METADATA_BYTES = 256 * 1024;
+
+/**
+ * Where an issuer publishes its metadata, in the order tried: RFC 8414 (the well-known path
+ * inserted before the issuer's path), then OpenID Connect Discovery (appended, as Keycloak and most
+ * OIDC providers serve it), then the RFC 8414 form of the OIDC name.
+ */
+export function metadataUrls(issuer: URL): URL[] {
+  const path = issuer.pathname === '/' ? '' : issuer.pathname.replace(/\/$/, '');
+  return [
+    new URL(`${issuer.origin}/.well-known/oauth-authorization-server${path}`),
+    new URL(`${issuer.origin}${path}/.well-known/openid-configuration`),
+    new URL(`${issuer.origin}/.well-known/openid-configuration${path}`),
+  ].filter((url, index, all) => all.findIndex((other) => other.href === url.href) === index);
+}
+
+/**
+ * The issuer's `jwks_uri`, from the first metadata document found whose `issuer` is exactly the
+ * configured one (RFC 8414 §3.3). Throws `AuthSettingError` naming AUTH_ISSUER (and AUTH_JWKS_URL,
+ * the way around it) with every URL tried and what each gave.
+ */
+export async function discoverJwksUrl(issuer: URL, issuerText: string, timeoutMs: number): Promise<URL> {
+  const tried: string[] = [];
+  for (const url of metadataUrls(issuer)) {
+    const outcome = await fetchMetadata(url, timeoutMs);
+    if (typeof outcome === 'string') {
+      tried.push(`${url.href}: ${outcome}`);
+      continue;
+    }
+    if (outcome['issuer'] !== issuerText) {
+      tried.push(`${url.href}: its issuer is ${JSON.stringify(clip(String(outcome['issuer']), 120))}, not ${JSON.stringify(issuerText)}`);
+      continue;
+    }
+    const jwks = outcome['jwks_uri'];
+    if (typeof jwks !== 'string' || !URL.canParse(jwks)) {
+      tried.push(`${url.href}: no jwks_uri`);
+      continue;
+    }
+    return new URL(jwks);
+  }
+  throw new AuthSettingError(
+    'AUTH_ISSUER',
+    `is ${JSON.stringify(issuerText)}, but no metadata naming that issuer was found (${tried.join('; ')})`,
+    'give the issuer identifier exactly as its metadata says it (mind a trailing slash), or set AUTH_JWKS_URL to its key set',
+  );
+}
+
+async function fetchMetadata(url: URL, timeoutMs: number): Promise<Record<string, unknown> | string> {
+  try {
+    const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error', headers: { accept: 'application/json' } });
+    if (!response.ok) {
+      await response.body?.cancel();
+      return `HTTP ${response.status}`;
+    }
+    const text = await response.text();
+    if (text.length > MAX_METADATA_BYTES) return 'a document too large to be metadata';
+    const document: unknown = JSON.parse(text);
+    return typeof document === 'object' && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>) : 'not a JSON object';
+  } catch (error) {
+    return (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : clip((error as Error).message, 120);
+  }
+}

@@ -1,0 +1,90 @@
+import type * as Jose from 'jose';
+import type { VerifiedCaller } from '../../context/auth-context';
+import { sortedScopes } from '../../helpers/scopes';
+
+/** What the verifier needs, resolved: the issuer, the audience and where its keys are. */
+export interface VerifierSettings {
+  issuer: string;
+  audience: string;
+  jwksUrl: URL;
+  algorithms: readonly string[];
+  jwksCooldownMs: number;
+  fetchTimeoutMs: number;
+}
+
+/** A token that passed every check. */
+export interface Verified {
+  kind: 'verified';
+  caller: VerifiedCaller;
+  /** Its `exp`, in seconds since the epoch. */
+  expiresAt: number;
+}
+
+/**
+ * A token refused: `invalid` (401: bad signature, expired, another issuer or audience, unknown key),
+ * or `unavailable` (503: the issuer's keys could not be fetched, so nothing can be checked). The
+ * reason is for the server log only; it never holds the token.
+ */
+export interface Refused {
+  kind: 'invalid' | 'unavailable';
+  reason: string;
+}
+
+/** jose errors that mean the key set could not be had, not that the token is bad. */
+const UNAVAILABLE_CODES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
+
+/**
+ * Verifies JWT access tokens with `jose`: the signature against the issuer's JSON Web Key Set
+ * (fetched once and cached; an unknown key id refetches it at most once per cooldown, so a flood
+ * of made-up key ids cannot make this server hammer the issuer), `exp` required, `nbf`, `iss` and
+ * `aud` exact, and only the configured algorithms.
+ */
+export class TokenVerifier {
+  #keys: Jose.JWTVerifyGetKey | undefined;
+
+  constructor(private readonly settings: VerifierSettings) {}
+
+  async verify(token: string): Promise<Verified | Refused> {
+    const jose = loadJose();
+    this.#keys ??= jose.createRemoteJWKSet(this.settings.jwksUrl, {
+      cooldownDuration: this.settings.jwksCooldownMs,
+      timeoutDuration: this.settings.fetchTimeoutMs,
+    });
+    try {
+      const { payload } = await jose.jwtVerify(token, this.#keys, {
+        issuer: this.settings.issuer,
+        audience: this.settings.audience,
+        algorithms: [...this.settings.algorithms],
+        requiredClaims: ['exp'],
+      });
+      return { kind: 'verified', caller: callerOf(payload), expiresAt: payload.exp! };
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      const reason = `${typeof code === 'string' ? code : (error as Error).name}: ${(error as Error).message}`;
+      const unavailable = !(error instanceof jose.errors.JOSEError) || UNAVAILABLE_CODES.has(String(code));
+      return { kind: unavailable ? 'unavailable' : 'invalid', reason };
+    }
+  }
+}
+
+/** Subject, client and scopes from a verified payload: `scope` (space-separated) or `scp` (an array). */
+function callerOf(payload: Jose.JWTPayload): VerifiedCaller {
+  const scopes = typeof payload['scope'] === 'string' ? payload['scope'].split(' ') : Array.isArray(payload['scp']) ? payload['scp'] : typeof payload['scp'] === 'string' ? payload['scp'].split(' ') : [];
+  const clientId = typeof payload['client_id'] === 'string' ? payload['client_id'] : typeof payload['azp'] === 'string' ? payload['azp'] : undefined;
+  return {
+    ...(typeof payload.sub === 'string' && { subject: payload.sub }),
+    ...(clientId !== undefined && { clientId }),
+    scopes: sortedScopes(scopes.filter((scope): scope is string => typeof scope === 'string' && scope !== '')),
+    claims: payload,
+  };
+}
+
+let jose: typeof Jose | undefined;
+
+/**
+ * `jose` is loaded when a mount first checks a token: it ships ES modules only, which Node 20.19+
+ * `require`s, and an app (or a test runner) that checks no token never loads it.
+ */
+function loadJose(): typeof Jose {
+  return (jose ??= require('jose') as typeof Jose);
+}

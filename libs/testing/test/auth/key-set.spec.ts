@@ -1,0 +1,90 @@
+import 'reflect-metadata';
+import { buildServer, serveHttp, Tool, ToolResult, Toolset, type HttpServerHandle, type Logger } from '@toolsets/core';
+import { startTestIssuer, type TestIssuer } from '../../src';
+
+class Done extends ToolResult {}
+
+@Toolset({ name: 'plain', description: 'One tool.' })
+class PlainToolset {
+  @Tool({ description: 'Ping.', returns: Done })
+  ping(): Done {
+    return { message: 'pong' };
+  }
+}
+
+const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+const COOLDOWN_MS = 400;
+
+async function list(url: string, token: string): Promise<number> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
+  });
+  await response.text();
+  return response.status;
+}
+
+describe("the issuer's key set", () => {
+  let issuer: TestIssuer;
+  let http: HttpServerHandle;
+  let url: string;
+
+  beforeEach(async () => {
+    issuer = await startTestIssuer();
+    const server = buildServer({ name: 'plain', version: '1.0.0', toolsets: [PlainToolset], logger: quiet });
+    http = await serveHttp(server, { port: 0, auth: { issuer: issuer.issuer, jwksCooldownMs: COOLDOWN_MS }, logger: quiet });
+    url = http.mounts[0]!.url;
+    issuer.audience = url;
+  });
+  afterEach(async () => {
+    await http?.close();
+    await issuer?.close();
+  });
+
+  it('is fetched once and kept: a hundred calls cost one fetch', async () => {
+    const token = await issuer.mint();
+    for (let i = 0; i < 100; i++) expect(await list(url, token)).toBe(200);
+    expect(issuer.jwksFetches).toBe(1);
+  });
+
+  it('picks up a rotated key with one more fetch, once the cooldown has passed', async () => {
+    expect(await list(url, await issuer.mint())).toBe(200);
+    await issuer.rotate();
+    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 100));
+    const rotated = await issuer.mint();
+    for (let i = 0; i < 20; i++) expect(await list(url, rotated)).toBe(200);
+    expect(issuer.jwksFetches).toBe(2);
+  });
+
+  it('holds a flood of unknown key ids to the cooldown: at most one fetch per cooldown, every token refused', async () => {
+    expect(await list(url, await issuer.mint())).toBe(200);
+    const started = Date.now();
+    const statuses = await Promise.all(Array.from({ length: 200 }, async (_, i) => list(url, await issuer.mint({ kid: `made-up-${i}` }))));
+    const elapsed = Date.now() - started;
+    expect(new Set(statuses)).toEqual(new Set([401]));
+    expect(issuer.jwksFetches).toBeLessThanOrEqual(1 + Math.ceil(elapsed / COOLDOWN_MS));
+    expect(issuer.jwksFetches).toBeLessThan(10);
+  });
+
+  it('fails closed with 503 and Retry-After when the key set cannot be fetched, and recovers when it can', async () => {
+    issuer.down = true;
+    const token = await issuer.mint();
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'ping', arguments: {} } }),
+    });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('5');
+    expect(await response.json()).toEqual({ error: 'temporarily_unavailable', error_description: 'The access token cannot be checked right now; retry shortly.' });
+    issuer.down = false;
+    expect(await list(url, token)).toBe(200);
+  });
+
+  it('fails closed when the issuer is unreachable altogether', async () => {
+    const token = await issuer.mint();
+    await issuer.close();
+    expect(await list(url, token)).toBe(503);
+  });
+});

@@ -1,0 +1,280 @@
+import 'reflect-metadata';
+import { Client, ClientCredentialsProvider, discoverOAuthProtectedResourceMetadata, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { AuthContext, buildServer, Field, Prompt, RequestContext, RequireScopes, serveHttp, Tool, ToolResult, Toolset, userMessage, type HttpServerHandle, type Logger } from '@toolsets/core';
+import { startTestIssuer, type TestIssuer } from '../../src';
+
+class WhoResult extends ToolResult {
+  @Field(() => String, { nullable: true })
+  subject!: string | null;
+
+  @Field(() => String, { nullable: true })
+  clientId!: string | null;
+
+  @Field(() => [String])
+  scopes!: string[];
+
+  @Field()
+  sawAuthorizationHeader!: boolean;
+}
+
+class Done extends ToolResult {}
+
+@Toolset({ name: 'vault', description: 'Things behind scopes.' })
+@RequireScopes('vault:use')
+class VaultToolset {
+  static runs = 0;
+
+  constructor(
+    private readonly auth: AuthContext,
+    private readonly context: RequestContext,
+  ) {}
+
+  @Tool({ description: 'Who is calling.', returns: WhoResult, annotations: { readOnlyHint: true } })
+  whoami(): WhoResult {
+    return {
+      message: `You are ${this.auth.subject}.`,
+      subject: this.auth.subject ?? null,
+      clientId: this.auth.clientId ?? null,
+      scopes: [...this.auth.scopes],
+      sawAuthorizationHeader: this.context.header('authorization') !== undefined || 'authorization' in this.context.headers,
+    };
+  }
+
+  @Tool({ description: 'Read the vault.', returns: Done, annotations: { readOnlyHint: true } })
+  @RequireScopes('vault:read')
+  read(): Done {
+    VaultToolset.runs++;
+    return { message: 'read' };
+  }
+
+  @Tool({ description: 'Write to the vault.', returns: Done })
+  @RequireScopes('vault:write', 'vault:read')
+  write(): Done {
+    VaultToolset.runs++;
+    return { message: 'written' };
+  }
+
+  @Prompt({ description: 'Open the vault.' })
+  open() {
+    return [userMessage('Open it.')];
+  }
+}
+
+@Toolset({ name: 'lobby', description: 'Open to any verified caller.' })
+class LobbyToolset {
+  @Tool({ description: 'Ping.', returns: Done, annotations: { readOnlyHint: true } })
+  ping(): Done {
+    return { message: 'pong' };
+  }
+}
+
+const MODERN_META = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': {},
+};
+
+type Era = 'modern' | 'legacy';
+
+interface Answer {
+  status: number;
+  challenge: string | null;
+  body: string;
+}
+
+/** One JSON-RPC request as each era's clients send it, with the given headers. */
+async function post(url: string, era: Era, method: string, params: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<Answer> {
+  const modern = era === 'modern';
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      accept: 'application/json, text/event-stream',
+      'content-type': 'application/json',
+      'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
+      ...(modern && { 'mcp-method': method }),
+      ...(modern && typeof params['name'] === 'string' && { 'mcp-name': params['name'] }),
+      ...headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method, params: modern ? { ...params, _meta: MODERN_META } : params }),
+  });
+  return { status: response.status, challenge: response.headers.get('www-authenticate'), body: await response.text() };
+}
+
+function resultOf(answer: Answer): Record<string, unknown> {
+  const text = answer.body.startsWith('event:') ? answer.body.replace(/^event: message\ndata: /, '').trim() : answer.body;
+  const message = JSON.parse(text) as { result?: Record<string, unknown>; error?: unknown };
+  if (!message.result) throw new Error(`not a result: ${answer.body}`);
+  return message.result;
+}
+
+const names = (answer: Answer, key = 'tools') => (resultOf(answer)[key] as { name: string }[]).map((item) => item.name);
+
+function recordingLogger(): { logger: Logger; lines: string[] } {
+  const lines: string[] = [];
+  const at = (level: string) => (message: string, fields?: Record<string, unknown>) => void lines.push(`${level} ${message} ${JSON.stringify(fields ?? {})}`);
+  return { logger: { info: at('info'), warn: at('warn'), error: at('error') }, lines };
+}
+
+describe('an MCP server as an OAuth resource server', () => {
+  let issuer: TestIssuer;
+  let http: HttpServerHandle;
+  let url: string;
+  const log = recordingLogger();
+  const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
+
+  beforeAll(async () => {
+    issuer = await startTestIssuer();
+    const server = buildServer({ name: 'vault', version: '1.0.0', toolsets: [VaultToolset, LobbyToolset], logger: log.logger });
+    http = await serveHttp(server, { port: 0, auth: { issuer: issuer.issuer, jwksCooldownMs: 500 }, logger: log.logger });
+    url = http.mounts[0]!.url;
+    issuer.audience = url;
+  });
+  afterAll(async () => {
+    await http?.close();
+    await issuer?.close();
+  });
+
+  const metadataUrl = () => `${http.origin}/.well-known/oauth-protected-resource/mcp`;
+
+  describe.each(['modern', 'legacy'] as const)('answers the %s era alike', (era) => {
+    it('401s a request without a token, pointing at the metadata, with no error code', async () => {
+      const answer = await post(url, era, 'tools/list');
+      expect(answer.status).toBe(401);
+      expect(answer.challenge).toBe(`Bearer resource_metadata="${metadataUrl()}"`);
+    });
+
+    it('401s a non-Bearer scheme as if no token came', async () => {
+      const answer = await post(url, era, 'tools/list', {}, { authorization: 'Basic dXNlcjpwYXNz' });
+      expect(answer.status).toBe(401);
+      expect(answer.challenge).toBe(`Bearer resource_metadata="${metadataUrl()}"`);
+    });
+
+    it('401s a token in the URL query, even a good one, with invalid_token', async () => {
+      const token = await issuer.mint({ scopes: ['vault:use'] });
+      const answer = await post(`${url}?access_token=${token}`, era, 'tools/list');
+      expect(answer.status).toBe(401);
+      expect(answer.challenge).toContain('error="invalid_token"');
+      expect(answer.challenge).toContain(`resource_metadata="${metadataUrl()}"`);
+    });
+
+    it.each([
+      ['expired', { expiresIn: -60 }],
+      ['without exp', { expiresIn: null }],
+      ['not yet valid (nbf)', { notBeforeIn: 600 }],
+      ['from another issuer', { issuer: 'https://elsewhere.example' }],
+      ['for another audience', { audience: 'https://other.example/mcp' }],
+      ['signed by a key the issuer never published', { foreignKey: true }],
+      ['signed under an unknown key id', { kid: 'no-such-key' }],
+    ] as const)('401s a token %s with invalid_token, saying no more', async (_what, mint) => {
+      const answer = await post(url, era, 'tools/list', {}, bearer(await issuer.mint({ scopes: ['vault:use'], ...mint })));
+      expect(answer.status).toBe(401);
+      expect(answer.challenge).toBe(`Bearer error="invalid_token", error_description="The access token is not valid for this server.", resource_metadata="${metadataUrl()}"`);
+      expect(JSON.parse(answer.body)).toEqual({ error: 'invalid_token', error_description: 'The access token is not valid for this server.' });
+    });
+
+    it('401s a token whose signature was tampered with', async () => {
+      const token = await issuer.mint({ scopes: ['vault:use', 'vault:read', 'vault:write'] });
+      const [header, payload, signature] = token.split('.');
+      const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
+      const forged = `${header}.${Buffer.from(JSON.stringify({ ...claims, sub: 'admin' })).toString('base64url')}.${signature}`;
+      expect((await post(url, era, 'tools/list', {}, bearer(forged))).status).toBe(401);
+    });
+
+    it('accepts aud as an array holding the mount', async () => {
+      const token = await issuer.mint({ scopes: ['vault:use'], audience: ['https://other.example', url] });
+      expect((await post(url, era, 'tools/list', {}, bearer(token))).status).toBe(200);
+    });
+
+    it("lists only what the token's scopes allow, tools and prompts", async () => {
+      const none = bearer(await issuer.mint());
+      expect(names(await post(url, era, 'tools/list', {}, none))).toEqual(['ping']);
+      expect(names(await post(url, era, 'prompts/list', {}, none), 'prompts')).toEqual([]);
+      const use = bearer(await issuer.mint({ scopes: ['vault:use'] }));
+      expect(names(await post(url, era, 'tools/list', {}, use))).toEqual(['whoami', 'ping']);
+      expect(names(await post(url, era, 'prompts/list', {}, use), 'prompts')).toEqual(['open']);
+      const all = bearer(await issuer.mint({ scopes: ['vault:write', 'vault:read', 'vault:use', 'unrelated'] }));
+      expect(names(await post(url, era, 'tools/list', {}, all))).toEqual(['whoami', 'read', 'write', 'ping']);
+      // A scope that only half-allows (vault:write without vault:use) shows nothing of the toolset.
+      expect(names(await post(url, era, 'tools/list', {}, bearer(await issuer.mint({ scopes: ['vault:write', 'vault:read'] }))))).toEqual(['ping']);
+    });
+
+    it('403s a call without every scope the toolset and the tool need, naming all of them, and runs nothing', async () => {
+      const before = VaultToolset.runs;
+      const token = await issuer.mint({ scopes: ['vault:use', 'vault:read'] });
+      const answer = await post(url, era, 'tools/call', { name: 'write', arguments: {} }, bearer(token));
+      expect(answer.status).toBe(403);
+      expect(answer.challenge).toBe(
+        `Bearer error="insufficient_scope", error_description="This request needs the scope(s) vault:read vault:use vault:write.", scope="vault:read vault:use vault:write", resource_metadata="${metadataUrl()}"`,
+      );
+      expect(VaultToolset.runs).toBe(before);
+      const prompt = await post(url, era, 'prompts/get', { name: 'open' }, bearer(await issuer.mint({ scopes: ['vault:read'] })));
+      expect(prompt.status).toBe(403);
+      expect(prompt.challenge).toContain('scope="vault:use"');
+    });
+
+    it('runs a call whose token holds every scope, and the tool sees who calls but never the token', async () => {
+      const token = await issuer.mint({ subject: 'alice', clientId: 'cli-1', scopes: ['vault:use', 'vault:read'] });
+      const read = await post(url, era, 'tools/call', { name: 'read', arguments: {} }, bearer(token));
+      expect(read.status).toBe(200);
+      expect(resultOf(read)['structuredContent']).toEqual({ message: 'read' });
+      const who = resultOf(await post(url, era, 'tools/call', { name: 'whoami', arguments: {} }, bearer(token)));
+      expect(who['structuredContent']).toEqual({ message: 'You are alice.', subject: 'alice', clientId: 'cli-1', scopes: ['vault:read', 'vault:use'], sawAuthorizationHeader: false });
+      expect(JSON.stringify(who)).not.toContain(token);
+    });
+  });
+
+  it('serves its protected-resource metadata without a token, at the mount path and the root, and the SDK client reads it', async () => {
+    const expected = {
+      resource: url,
+      authorization_servers: [issuer.issuer],
+      scopes_supported: ['vault:read', 'vault:use', 'vault:write'],
+      bearer_methods_supported: ['header'],
+      resource_name: 'vault',
+    };
+    for (const path of ['/.well-known/oauth-protected-resource/mcp', '/.well-known/oauth-protected-resource']) {
+      const response = await fetch(`${http.origin}${path}`);
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual(expected);
+    }
+    expect(await discoverOAuthProtectedResourceMetadata(url)).toEqual(expected);
+  });
+
+  it('lets the SDK client run the whole flow: 401, metadata, a client-credentials token for this resource, the call', async () => {
+    issuer.registerClient({ clientId: 'robot', clientSecret: 's3cret', scopes: ['vault:use', 'vault:read'], subject: 'robot-7' });
+    const client = new Client({ name: 'robot', version: '1.0.0' });
+    const provider = new ClientCredentialsProvider({ clientId: 'robot', clientSecret: 's3cret', scope: 'vault:use vault:read', expectedIssuer: issuer.issuer });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider: provider }));
+    const who = await client.callTool({ name: 'whoami', arguments: {} });
+    expect(who.structuredContent).toMatchObject({ subject: 'robot-7', clientId: 'robot', scopes: ['vault:read', 'vault:use'] });
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'read', 'ping']);
+    expect(issuer.tokenRequests.at(-1)).toMatchObject({ clientId: 'robot', resource: url });
+    await client.close();
+  });
+
+  it('serves the 2025-era SDK client with a token in its headers, and refuses it without', async () => {
+    const token = await issuer.mint({ subject: 'bob', scopes: ['vault:use'] });
+    const client = new LegacyClient({ name: 'old', version: '1.0.0' });
+    await client.connect(new LegacyHttpTransport(new URL(url), { requestInit: { headers: bearer(token) } }));
+    expect((await client.callTool({ name: 'whoami', arguments: {} })).structuredContent).toMatchObject({ subject: 'bob' });
+    await client.close();
+    const anonymous = new LegacyClient({ name: 'old', version: '1.0.0' });
+    await expect(anonymous.connect(new LegacyHttpTransport(new URL(url)))).rejects.toMatchObject({ code: 401 });
+  });
+
+  it('never writes a token to the log, while it says why each was refused', async () => {
+    const tokens = await Promise.all([issuer.mint({ expiresIn: -5 }), issuer.mint({ audience: 'https://x.example' }), issuer.mint({ foreignKey: true }), issuer.mint({ scopes: ['vault:use'] })]);
+    for (const token of tokens) await post(url, 'modern', 'tools/call', { name: 'whoami', arguments: {} }, bearer(token));
+    await post(`${url}?access_token=${tokens[3]}`, 'modern', 'tools/list');
+    const text = log.lines.join('\n');
+    for (const token of tokens) {
+      expect(text).not.toContain(token);
+      for (const part of token.split('.')) expect(text).not.toContain(part);
+    }
+    expect(text).toMatch(/access token refused.*ERR_JWT_EXPIRED/);
+    expect(text).toMatch(/access token refused.*ERR_JWT_CLAIM_VALIDATION_FAILED.*aud/);
+    expect(text).toMatch(/access token refused.*ERR_JWS_SIGNATURE_VERIFICATION_FAILED/);
+    expect(text).toMatch(/access token refused.*access_token/);
+  });
+});
