@@ -125,9 +125,9 @@ class ContractGate {
       const compiled = this.inspectTool(toolset, tool);
       if (compiled) toolset.tools.push(compiled);
     }
-    this.checkScopesPlacement(toolset, tools);
     this.members.inspectPrompts(toolset);
     this.members.inspectResources(toolset);
+    this.checkScopesPlacement(toolset, tools);
     return toolset;
   }
 

@@ -33,7 +33,7 @@ describe("the issuer's key set", () => {
   beforeEach(async () => {
     issuer = await startTestIssuer();
     const server = buildServer({ name: 'plain', version: '1.0.0', toolsets: [PlainToolset], logger: quiet });
-    http = await serveHttp(server, { port: 0, auth: { issuer: issuer.issuer, jwksCooldownMs: COOLDOWN_MS }, logger: quiet });
+    http = await serveHttp(server, { port: 0, drainTimeoutMs: 300, auth: { issuer: issuer.issuer, jwksCooldownMs: COOLDOWN_MS }, logger: quiet });
     url = http.mounts[0]!.url;
     issuer.audience = url;
   });
