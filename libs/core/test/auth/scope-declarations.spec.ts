@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { buildServer, ContractError, InvalidScopeError, MisplacedScopesError, Prompt, RequireScopes, Tool, ToolResult, Toolset, userMessage } from '../../src';
-import { recordingLogger } from '../support/connect';
+import { connectClient, recordingLogger } from '../support/connect';
 
 class Done extends ToolResult {}
 
@@ -81,7 +81,6 @@ describe('@RequireScopes', () => {
         return { message: 'opened' };
       }
     }
-    const { connectClient } = await import('../support/connect');
     const client = await connectClient(buildServer({ name: 'locked', version: '1', toolsets: [LockedToolset], logger: recordingLogger().logger }));
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['open']);
     expect((await client.callTool({ name: 'open', arguments: {} })).structuredContent).toEqual({ message: 'opened' });
