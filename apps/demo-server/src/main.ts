@@ -8,4 +8,4 @@ const stdioApp = (name: string) => ({ command: 'node', args: [resolve(__dirname,
 // The combined server runs from this app: --server=demo picks it, and --toolsets= and --discovery select.
 const combined = { command: 'node', args: [resolve(__dirname, 'main.js'), '--stdio', '--server=demo'] };
 
-startApp(buildServers, { stdioCommands: { hello: stdioApp('hello'), 'credential-demo': stdioApp('credential-demo'), demo: combined } });
+startApp(buildServers, { stdioCommands: { hello: stdioApp('hello'), 'credential-demo': stdioApp('credential-demo'), demo: combined, notes: stdioApp('notes') } });

@@ -2,16 +2,19 @@ import 'reflect-metadata';
 import { buildServer, type ServerDefinition } from '@toolsets/core';
 import { CredentialDemoToolset } from '@toolsets/credential-demo';
 import { HelloToolset } from '@toolsets/hello';
+import { NotesToolset } from '@toolsets/notes';
 
 /**
  * Both demo toolsets, each its own server at /<name>/mcp, and both together at /demo/mcp, where a
- * client selects groups per request (`?toolsets=hello`, `?readonly=1`, `?mode=discovery`). The
- * `contract` target checks them without listening.
+ * client selects groups per request (`?toolsets=hello`, `?readonly=1`, `?mode=discovery`); and
+ * the notes at /notes/mcp, which check access tokens when AUTH_ISSUER is set (AUTH_MOUNTS=notes
+ * keeps the others open). The `contract` target checks them without listening.
  */
 export function buildServers(): ServerDefinition[] {
   return [
     buildServer({ name: 'hello', version: '0.1.0', toolsets: [HelloToolset] }),
     buildServer({ name: 'credential-demo', version: '0.1.0', toolsets: [CredentialDemoToolset] }),
     buildServer({ name: 'demo', version: '0.1.0', toolsets: [HelloToolset, CredentialDemoToolset] }),
+    buildServer({ name: 'notes', version: '0.1.0', toolsets: [NotesToolset] }),
   ];
 }

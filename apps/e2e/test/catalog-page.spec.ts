@@ -157,7 +157,12 @@ describe('the catalog page in a browser', () => {
 
   it('shows the built demo app’s servers with their absolute URLs and a client config with placeholders only', async () => {
     const { page, problems } = await open(`${demo.origin}/`);
-    expect(await page.locator('section.server h2').allInnerTexts()).toEqual([expect.stringMatching(/^hello /), expect.stringMatching(/^credential-demo /), expect.stringMatching(/^demo /)]);
+    expect(await page.locator('section.server h2').allInnerTexts()).toEqual([
+      expect.stringMatching(/^hello /),
+      expect.stringMatching(/^credential-demo /),
+      expect.stringMatching(/^demo /),
+      expect.stringMatching(/^notes /),
+    ]);
     const credential = page.locator('section#server-credential-demo');
     expect(await credential.locator('p .mcp-url').textContent()).toBe(`${demo.origin}/credential-demo/mcp`);
     expect(await credential.innerText()).toContain('Send x-demo-token with every request');
