@@ -47,7 +47,8 @@ function describeTool(tool: CompiledTool, options: DescribeOptions): string[] {
   const args = Object.keys(input.properties ?? {}).map((name) => (input.required?.includes(name) ? name : `${name}?`));
   const output = tool.descriptor.outputSchema as JsonSchema;
   const arms = output.anyOf ?? [output];
-  const line = `  ${tool.name}(${args.join(', ')}) -> ${arms.map(describeObject).join(' | ')}`;
+  const scopes = tool.requiredScopes.length > 0 ? `  [scopes: ${tool.requiredScopes.join(' ')}]` : '';
+  const line = `  ${tool.name}(${args.join(', ')}) -> ${arms.map(describeObject).join(' | ')}${scopes}`;
   return options.verbose && tool.materialize ? [line, `    arguments: ${describePath(tool.materialize.path)}`] : [line];
 }
 

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { buildServer, ContractError, InvalidScopeError, MisplacedScopesError, Prompt, RequireScopes, Tool, ToolResult, Toolset, userMessage } from '../../src';
+import { buildServer, ContractError, describeCatalog, InvalidScopeError, MisplacedScopesError, Prompt, RequireScopes, Tool, ToolResult, Toolset, userMessage } from '../../src';
 import { connectClient, recordingLogger } from '../support/connect';
 
 class Done extends ToolResult {}
@@ -34,6 +34,11 @@ describe('@RequireScopes', () => {
     expect(server.catalog.tools.get('edit')!.requiredScopes).toEqual(['docs:use', 'docs:write']);
     expect(server.catalog.tools.get('look')!.requiredScopes).toEqual(['docs:use']);
     expect(server.views.scopes).toEqual(['docs:use', 'docs:write']);
+    // The contract target prints them beside each tool.
+    expect(describeCatalog(server.catalog).split('\n').slice(1, 3)).toEqual([
+      '  edit() -> Done { message: string }  [scopes: docs:use docs:write]',
+      '  look() -> Done { message: string }  [scopes: docs:use]',
+    ]);
   });
 
   it('is refused at startup with a space, a quote, a backslash or nothing in a scope, naming where and how to fix it', () => {

@@ -5,7 +5,7 @@ import { compareSchemas, show } from './compare-schema';
 import type { ToolEntry } from './snapshot';
 
 /** The fields of a tools/list entry this comparer reads; any other field that changes is reported as unknown. */
-const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'inputSchema', 'outputSchema']);
+const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'requiredScopes', 'inputSchema', 'outputSchema']);
 
 /**
  * Every difference between two catalogs (the snapshot and the live one), classified by rule,
@@ -42,6 +42,7 @@ function compareTool(before: ToolEntry, after: ToolEntry): Change[] {
     const now = after.annotations?.[key];
     if (!isDeepStrictEqual(was, now)) changes.push(change(name, 'tool', pointer('/annotations', key), 'annotation-changed', `${show(was)} → ${show(now)}`));
   }
+  changes.push(...compareScopes(name, before.requiredScopes ?? [], after.requiredScopes ?? []));
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (!TOOL_FIELDS.has(key) && !isDeepStrictEqual(before[key], after[key])) {
       changes.push(change(name, 'tool', pointer('', key), 'keyword-changed', `${show(before[key])} → ${show(after[key])}`));
@@ -50,4 +51,12 @@ function compareTool(before: ToolEntry, after: ToolEntry): Change[] {
   changes.push(...compareSchemas(name, 'input', before.inputSchema, after.inputSchema));
   changes.push(...compareSchemas(name, 'output', before.outputSchema ?? {}, after.outputSchema ?? {}));
   return changes;
+}
+
+/** The OAuth scopes a call needs (`@RequireScopes`): one more shuts out callers; one fewer lets more in. */
+function compareScopes(name: string, before: readonly string[], after: readonly string[]): Change[] {
+  return [
+    ...after.filter((scope) => !before.includes(scope)).map((scope) => change(name, 'tool', '/requiredScopes', 'scope-required', `now needs ${scope}`)),
+    ...before.filter((scope) => !after.includes(scope)).map((scope) => change(name, 'tool', '/requiredScopes', 'scope-dropped', `no longer needs ${scope}`)),
+  ];
 }

@@ -29,6 +29,8 @@ export const RULES = {
   'tool-description-changed': dangerous('models decide when and how to call a tool from its description; check the new text says only what the tool does'),
   'tool-title-changed': dangerous('clients show the title when they ask users to approve a call'),
   'annotation-changed': dangerous('clients decide from annotations whether to ask the user before a call'),
+  'scope-required': breaking('callers whose access tokens lack {it} no longer see the tool, and get 403 insufficient_scope when they call it', 'Guard new behaviour with a new tool, or keep the tool under the scopes it had'),
+  'scope-dropped': dangerous('callers without {it} can now see and call the tool: check that is meant'),
 
   'input-required-property-added': breaking('clients that do not send {it} are refused', 'Make it optional (a default can stand in)'),
   'input-optional-property-added': addition('clients may send {it}; calls without it work as before'),

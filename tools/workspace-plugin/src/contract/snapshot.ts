@@ -7,6 +7,8 @@ export interface ToolEntry {
   title?: string;
   description?: string;
   annotations?: Record<string, unknown>;
+  /** The OAuth scopes a call needs (`@RequireScopes`), sorted; absent when it needs none. Not part of `tools/list`. */
+  requiredScopes?: string[];
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   [field: string]: unknown;
@@ -20,7 +22,7 @@ export interface ContractSnapshot {
 
 export const SNAPSHOT_FILE = 'contract.json';
 
-const TOOL_ORDER = ['name', 'title', 'description', 'annotations', 'inputSchema', 'outputSchema'];
+const TOOL_ORDER = ['name', 'title', 'description', 'annotations', 'requiredScopes', 'inputSchema', 'outputSchema'];
 const SCHEMA_ORDER = [
   'type', 'title', 'description', 'deprecated', 'default', 'examples', 'format', 'pattern', 'enum',
   'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'minLength', 'maxLength',

@@ -3,6 +3,7 @@ import { ArrayMaxSize, IsIn, IsInt, IsOptional, Matches, Max, MaxLength, Min, Mi
 import { Field, Result, ToolResult, unionOf, type ClassType } from '@toolsets/core';
 import { compareCatalogs } from '../../src/contract/compare-catalogs';
 import type { Change } from '../../src/contract/change';
+import type { ToolEntry } from '../../src/contract/snapshot';
 import { catalogOf, dto, type LookupSpec } from './catalog-of';
 
 /** Each change from `before` to `after` (both built through the real gate), as `site path rule severity`. */
@@ -56,6 +57,20 @@ describe('contract rules: tools', () => {
   it('a changed annotation (readOnlyHint true → false) is dangerous', () => {
     const [changed] = changes({ returns: Found, annotations: { readOnlyHint: true } }, { returns: Found, annotations: { readOnlyHint: false } });
     expect(changed).toMatchObject({ site: 'tool', path: '/annotations/readOnlyHint', rule: 'annotation-changed', severity: 'dangerous', summary: 'true → false' });
+  });
+});
+
+describe('contract rules: scopes (who may call)', () => {
+  const entry = (requiredScopes?: string[]): ToolEntry => ({ name: 'read', inputSchema: { type: 'object' }, ...(requiredScopes && { requiredScopes }) });
+
+  it('a scope a tool now needs is breaking; one it no longer needs is dangerous', () => {
+    expect(compareCatalogs([entry(['a:read'])], [entry(['a:read', 'a:write'])])).toEqual([
+      expect.objectContaining({ tool: 'read', site: 'tool', path: '/requiredScopes', rule: 'scope-required', severity: 'breaking', summary: 'now needs a:write' }),
+    ]);
+    expect(compareCatalogs([entry(['a:read'])], [entry()])).toEqual([
+      expect.objectContaining({ rule: 'scope-dropped', severity: 'dangerous', summary: 'no longer needs a:read' }),
+    ]);
+    expect(compareCatalogs([entry(['a:read'])], [entry(['a:read'])])).toEqual([]);
   });
 });
 

@@ -35,18 +35,21 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
     return { success: false };
   }
   let tools: ToolEntry[] = [];
+  let listed: ToolEntry[] = [];
   let groups: string[] = [];
   const gate = reportGate(core, () => {
     const catalog = core.runContractGate(projectName, toolsets);
-    tools = [...catalog.tools.values()].map((tool) => tool.descriptor as ToolEntry);
+    listed = [...catalog.tools.values()].map((tool) => tool.descriptor as ToolEntry);
+    // The snapshot also records the scopes each tool needs: adding one shuts callers out.
+    tools = [...catalog.tools.values()].map((tool) => (tool.requiredScopes.length > 0 ? { ...(tool.descriptor as ToolEntry), requiredScopes: [...tool.requiredScopes] } : (tool.descriptor as ToolEntry)));
     // A library of several toolsets (an API grouped by tag) is selected group by group: give each group's size.
     if (catalog.toolsets.length > 1) groups = core.formatCatalogSizes(new core.CatalogViews(catalog).sizes);
     return core.describeCatalog(catalog, { verbose: options.verbose === true || Boolean(process.env['TOOLSETS_DEBUG']) });
   });
   if (!gate.success) return gate;
-  console.log(formatCatalogSize(catalogSize(tools)));
+  console.log(formatCatalogSize(catalogSize(listed)));
   // What a server serving exactly these tools sends as its tools/list ETag.
-  console.log(`tools/list ETag: "${core.listHashOf({ tools })}"`);
+  console.log(`tools/list ETag: "${core.listHashOf({ tools: listed })}"`);
   if (groups.length > 0) console.log(groups.join('\n'));
   return compareWithSnapshot({ projectName, workspaceRoot: context.root, projectRoot: root, tools, update: options.update === true });
 }
