@@ -10,6 +10,8 @@ export interface PageMount {
   server: ServerDefinition;
   /** Its MCP endpoint's path, e.g. `/mcp` or `/hello/mcp`. */
   path: string;
+  /** Its door, when it checks access tokens: who issues them. */
+  auth?: { describe(): { issuer: string } };
 }
 
 /** The hints a reader should see at a glance, shown when the tool sets them true. */
@@ -53,9 +55,10 @@ ${mounts.map(serverSection)}
 `.value;
 }
 
-function serverSection({ server, path }: PageMount): SafeHtml {
+function serverSection({ server, path, auth }: PageMount): SafeHtml {
   const { catalog } = server;
   const headers = server.credentialHeaders;
+  const issuer = auth?.describe().issuer;
   return html`<section class="server" id="server-${server.name}">
 <h2>${server.name} <span class="muted">${server.version}</span></h2>
 <p>Endpoint (streamable HTTP): <code><span class="mcp-url" data-path=".${path}">${path}</span></code></p>
@@ -63,13 +66,14 @@ ${
   headers.length > 0 &&
   html`<p>Send ${headers.map((header, i) => html`${i > 0 ? ', ' : ''}<code>${header}</code>`)} with every request: credentials are read from headers, never from tool arguments.</p>`
 }
+${issuer && html`<p>Needs an OAuth access token from <code>${issuer}</code>: a client that implements MCP authorization signs in when it first connects. Each tool lists the scopes it needs.</p>`}
 <details class="config"><summary>Add it to a client</summary>
 ${clientConfigs(server.name, path, headers).map(({ client, snippet }) => html`<div class="snippet"><h4>${client} <button class="copy" type="button">Copy</button></h4><pre>${snippet}</pre></div>`)}
 </details>
 ${groupList(server, path)}
 <div class="tools">
 <h3>Tools (${catalog.tools.size})</h3>
-${[...catalog.tools.values()].map(({ descriptor }) => toolEntry(server.name, descriptor))}
+${[...catalog.tools.values()].map(({ descriptor, requiredScopes }) => toolEntry(server.name, descriptor, requiredScopes))}
 </div>
 ${promptList(server)}
 ${resourceList(server)}
@@ -119,12 +123,15 @@ function resourceList({ catalog }: ServerDefinition): SafeHtml | false {
   )}</ul>`;
 }
 
-function toolEntry(serverName: string, tool: Tool): SafeHtml {
+function toolEntry(serverName: string, tool: Tool, scopes: readonly string[]): SafeHtml {
   const input = tool.inputSchema as JsonSchema;
   const output = tool.outputSchema as JsonSchema | undefined;
   const argumentNames = Object.keys(input.properties ?? {});
   const search = [tool.name, tool.title, tool.description, ...argumentNames].filter(Boolean).join(' ').toLowerCase();
-  const badges = ANNOTATION_BADGES.filter(([key]) => tool.annotations?.[key] === true).map(([key, label]) => html`<span class="badge${key === 'destructiveHint' ? ' destructive' : ''}">${label}</span>`);
+  const badges = [
+    ...ANNOTATION_BADGES.filter(([key]) => tool.annotations?.[key] === true).map(([key, label]) => html`<span class="badge${key === 'destructiveHint' ? ' destructive' : ''}">${label}</span>`),
+    ...scopes.map((scope) => html`<span class="badge scope" title="OAuth scope a caller's token needs">${scope}</span>`),
+  ];
   return html`<details class="tool" id="tool-${serverName}-${tool.name}" data-search="${search}">
 <summary><code class="name">${tool.name}</code>${tool.title && html` ${tool.title}`}${badges}<span class="summary-text">${firstSentence(tool.description)}</span></summary>
 ${tool.description && html`<p>${tool.description}</p>`}

@@ -241,6 +241,14 @@ describe('an MCP server as an OAuth resource server', () => {
     expect(await discoverOAuthProtectedResourceMetadata(url)).toEqual(expected);
   });
 
+  it('says on the index and the catalog page who issues tokens and which scopes each tool needs', async () => {
+    const index = (await (await fetch(`${http.origin}/`)).json()) as { servers: { oauth?: unknown }[] };
+    expect(index.servers[0]!.oauth).toEqual({ resource: url, metadata: metadataUrl(), issuer: issuer.issuer });
+    const page = await (await fetch(`${http.origin}/`, { headers: { accept: 'text/html' } })).text();
+    expect(page).toContain(`Needs an OAuth access token from <code>${issuer.issuer}</code>`);
+    expect(page).toMatch(/<code class="name">write<\/code>.*<span class="badge scope"[^>]*>vault:read<\/span><span class="badge scope"[^>]*>vault:use<\/span><span class="badge scope"[^>]*>vault:write<\/span>/);
+  });
+
   it('lets the SDK client run the whole flow: 401, metadata, a client-credentials token for this resource, the call', async () => {
     issuer.registerClient({ clientId: 'robot', clientSecret: 's3cret', scopes: ['vault:use', 'vault:read'], subject: 'robot-7' });
     const client = new Client({ name: 'robot', version: '1.0.0' });
