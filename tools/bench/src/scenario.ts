@@ -9,6 +9,7 @@ import { stallScenario } from './scenarios/stall';
 import { coldStartProcess, openApiScaleScenario } from './scenarios/openapi-scale';
 import { openApiDocumentsScenario } from './scenarios/openapi-documents';
 import { discoveryScenario } from './scenarios/discovery';
+import { authScenario } from './scenarios/auth';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -22,6 +23,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'openapi-scale': () => openApiScaleScenario(__filename),
   'openapi-documents': () => openApiDocumentsScenario(__filename),
   discovery: discoveryScenario,
+  auth: authScenario,
 };
 
 async function main(): Promise<void> {
