@@ -28,7 +28,7 @@ const SCRIPT = new SafeHtml(PAGE_SCRIPT);
 
 /** The page's HTML. */
 export function renderCatalogPage(mounts: readonly PageMount[]): string {
-  const toolCount = mounts.reduce((sum, mount) => sum + mount.server.catalog.tools.size, 0);
+  const toolCount = mounts.reduce((sum, mount) => sum + (mount.auth ? 0 : mount.server.catalog.tools.size), 0);
   const title = mounts.length === 1 ? `${mounts[0].server.name}: MCP tools` : 'MCP servers';
   return html`<!doctype html>
 <html lang="en">
@@ -56,7 +56,6 @@ ${mounts.map(serverSection)}
 }
 
 function serverSection({ server, path, auth }: PageMount): SafeHtml {
-  const { catalog } = server;
   const headers = server.credentialHeaders;
   const issuer = auth?.describe().issuer;
   return html`<section class="server" id="server-${server.name}">
@@ -66,18 +65,24 @@ ${
   headers.length > 0 &&
   html`<p>Send ${headers.map((header, i) => html`${i > 0 ? ', ' : ''}<code>${header}</code>`)} with every request: credentials are read from headers, never from tool arguments.</p>`
 }
-${issuer && html`<p>Needs an OAuth access token from <code>${issuer}</code>: a client that implements MCP authorization signs in when it first connects. Each tool lists the scopes it needs.</p>`}
+${issuer && html`<p>Needs an OAuth access token from <code>${issuer}</code>: a client that implements MCP authorization signs in when it first connects, and sees the tools its scopes allow.</p>`}
 <details class="config"><summary>Add it to a client</summary>
 ${clientConfigs(server.name, path, headers).map(({ client, snippet }) => html`<div class="snippet"><h4>${client} <button class="copy" type="button">Copy</button></h4><pre>${snippet}</pre></div>`)}
 </details>
-${groupList(server, path)}
+${issuer ? '' : memberLists(server, path)}
+</section>`;
+}
+
+/** What a server holds: its groups, tools, prompts and resources (not shown for a server that checks tokens). */
+function memberLists(server: ServerDefinition, path: string): SafeHtml {
+  const { catalog } = server;
+  return html`${groupList(server, path)}
 <div class="tools">
 <h3>Tools (${catalog.tools.size})</h3>
 ${[...catalog.tools.values()].map(({ descriptor, requiredScopes }) => toolEntry(server.name, descriptor, requiredScopes))}
 </div>
 ${promptList(server)}
-${resourceList(server)}
-</section>`;
+${resourceList(server)}`;
 }
 
 /**

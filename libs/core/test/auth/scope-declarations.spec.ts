@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { buildServer, ContractError, describeCatalog, InvalidScopeError, MisplacedScopesError, Prompt, RequireScopes, Tool, ToolResult, Toolset, userMessage } from '../../src';
 import { connectClient, recordingLogger } from '../support/connect';
+import { renderCatalogPage } from '../../src/catalog-page/render-catalog-page';
 
 class Done extends ToolResult {}
 
@@ -34,7 +35,8 @@ describe('@RequireScopes', () => {
     expect(server.catalog.tools.get('edit')!.requiredScopes).toEqual(['docs:use', 'docs:write']);
     expect(server.catalog.tools.get('look')!.requiredScopes).toEqual(['docs:use']);
     expect(server.views.scopes).toEqual(['docs:use', 'docs:write']);
-    // The contract target prints them beside each tool.
+    // The catalog page shows them as badges, and the contract target prints them beside each tool.
+    expect(renderCatalogPage([{ server, path: '/mcp' }])).toMatch(/<code class="name">edit<\/code><span class="badge scope"[^>]*>docs:use<\/span><span class="badge scope"[^>]*>docs:write<\/span>/);
     expect(describeCatalog(server.catalog).split('\n').slice(1, 3)).toEqual([
       '  edit() -> Done { message: string }  [scopes: docs:use docs:write]',
       '  look() -> Done { message: string }  [scopes: docs:use]',

@@ -116,7 +116,7 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
   const describe = (): MountInfo[] => mounts.map((mount) => describeMount(mount, origin));
 
   const lists = options.cacheLists === false ? undefined : new ListAnswers();
-  const router = new Router(mounts, list, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors, lists);
+  const router = new Router(mounts, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors, lists);
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (connections.refused(req.socket)) return void res.destroy();
     requests.begin(res);

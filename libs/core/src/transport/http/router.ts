@@ -62,7 +62,6 @@ export class Router {
 
   constructor(
     mounts: readonly Mount[],
-    private readonly servers: readonly ServerDefinition[],
     private readonly describe: () => MountInfo[],
     private readonly requests: RequestTracker,
     private readonly budget: BodyBudget,
@@ -95,11 +94,11 @@ export class Router {
   }
 
   private page(path: string): (() => [number, unknown]) | undefined {
-    if (path === '/') return () => [200, { servers: this.describe() }];
-    if (path === '/health') return () => [200, health(this.servers, this.requests.draining)];
+    if (path === '/') return () => [200, { servers: this.describe().map(publicInfo) }];
+    if (path === '/health') return () => [200, health([...this.#byPath.values()], this.requests.draining)];
     if (path === '/ready') return () => (this.requests.draining ? [503, { status: 'draining' }] : [200, { status: 'ready' }]);
     const mounted = [...this.#byPath.values()].find((m) => path === m.path.replace(/\/mcp$/, '/health'));
-    if (mounted) return () => [200, health([mounted.server], this.requests.draining)];
+    if (mounted) return () => [200, health([mounted], this.requests.draining)];
     return undefined;
   }
 
@@ -227,10 +226,20 @@ function selectedView(mount: Mount, req: IncomingMessage): CatalogView | Refusal
   }
 }
 
-function health(servers: readonly ServerDefinition[], draining: boolean) {
+/**
+ * Health, with the tools of the mounts anyone may list: a mount that checks tokens shows its
+ * tools only to a caller whose token allows them, in `tools/list`.
+ */
+function health(mounts: readonly Mount[], draining: boolean) {
   return {
     status: draining ? 'draining' : 'ok',
-    tools: servers.flatMap((server) => [...server.catalog.tools.keys()]),
-    credentialHeaders: [...new Set(servers.flatMap((server) => server.credentialHeaders))],
+    tools: mounts.flatMap((mount) => (mount.auth ? [] : [...mount.server.catalog.tools.keys()])),
+    credentialHeaders: [...new Set(mounts.flatMap((mount) => mount.server.credentialHeaders))],
   };
+}
+
+/** A mount as the public index shows it: one that checks tokens says where to get one, not what it holds. */
+function publicInfo(info: MountInfo): MountInfo | Pick<MountInfo, 'name' | 'url' | 'credentialHeaders' | 'oauth'> {
+  if (!info.oauth) return info;
+  return { name: info.name, url: info.url, credentialHeaders: info.credentialHeaders, oauth: info.oauth };
 }
