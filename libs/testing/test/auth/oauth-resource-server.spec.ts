@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Client, ClientCredentialsProvider, discoverOAuthProtectedResourceMetadata, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { AuthContext, buildServer, Field, Prompt, RequestContext, RequireScopes, serveHttp, Tool, ToolResult, Toolset, userMessage, type HttpServerHandle, type Logger } from '@toolsets/core';
+import { AuthContext, buildServer, Field, Prompt, RequestContext, RequireScopes, Resource, serveHttp, Tool, ToolResult, Toolset, userMessage, type HttpServerHandle, type Logger } from '@toolsets/core';
 import { startTestIssuer, type TestIssuer } from '../../src';
 
 class WhoResult extends ToolResult {
@@ -59,6 +59,11 @@ class VaultToolset {
   @Prompt({ description: 'Open the vault.' })
   open() {
     return [userMessage('Open it.')];
+  }
+
+  @Resource({ uri: 'vault://rules', description: 'The rules of the vault.', mimeType: 'text/plain' })
+  rules() {
+    return 'Knock first.';
   }
 }
 
@@ -187,13 +192,15 @@ describe('an MCP server as an OAuth resource server', () => {
       expect((await post(url, era, 'tools/list', {}, bearer(token))).status).toBe(200);
     });
 
-    it("lists only what the token's scopes allow, tools and prompts", async () => {
+    it("lists only what the token's scopes allow: tools, prompts and resources", async () => {
       const none = bearer(await issuer.mint());
       expect(names(await post(url, era, 'tools/list', {}, none))).toEqual(['ping']);
       expect(names(await post(url, era, 'prompts/list', {}, none), 'prompts')).toEqual([]);
+      expect(names(await post(url, era, 'resources/list', {}, none), 'resources')).toEqual([]);
       const use = bearer(await issuer.mint({ scopes: ['vault:use'] }));
       expect(names(await post(url, era, 'tools/list', {}, use))).toEqual(['whoami', 'ping']);
       expect(names(await post(url, era, 'prompts/list', {}, use), 'prompts')).toEqual(['open']);
+      expect(names(await post(url, era, 'resources/list', {}, use), 'resources')).toEqual(['rules']);
       const all = bearer(await issuer.mint({ scopes: ['vault:write', 'vault:read', 'vault:use', 'unrelated'] }));
       expect(names(await post(url, era, 'tools/list', {}, all))).toEqual(['whoami', 'read', 'write', 'ping']);
       // A scope that only half-allows (vault:write without vault:use) shows nothing of the toolset.
@@ -212,6 +219,15 @@ describe('an MCP server as an OAuth resource server', () => {
       const prompt = await post(url, era, 'prompts/get', { name: 'open' }, bearer(await issuer.mint({ scopes: ['vault:read'] })));
       expect(prompt.status).toBe(403);
       expect(prompt.challenge).toContain('scope="vault:use"');
+      const resource = await post(url, era, 'resources/read', { uri: 'vault://rules' }, bearer(await issuer.mint({ scopes: ['vault:read'] })));
+      expect(resource.status).toBe(403);
+      expect(resource.challenge).toContain('scope="vault:use"');
+    });
+
+    it('reads scopes from scp (an array) and the client from azp, as some issuers write them', async () => {
+      const token = await issuer.mint({ subject: 'eve', claims: { scp: ['vault:use', 'vault:read'], azp: 'spa-client' } });
+      const who = resultOf(await post(url, era, 'tools/call', { name: 'whoami', arguments: {} }, bearer(token)));
+      expect(who['structuredContent']).toMatchObject({ subject: 'eve', clientId: 'spa-client', scopes: ['vault:read', 'vault:use'] });
     });
 
     it('runs a call whose token holds every scope, and the tool sees who calls but never the token', async () => {
