@@ -25,6 +25,9 @@ async function list(url: string, token: string): Promise<number> {
   return response.status;
 }
 
+// Real servers, an issuer and key fetches: on a loaded CI machine a test takes seconds, not milliseconds.
+jest.setTimeout(30_000);
+
 describe("the issuer's key set", () => {
   let issuer: TestIssuer;
   let http: HttpServerHandle;

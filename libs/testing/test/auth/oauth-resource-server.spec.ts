@@ -122,6 +122,9 @@ function recordingLogger(): { logger: Logger; lines: string[] } {
   return { logger: { info: at('info'), warn: at('warn'), error: at('error') }, lines };
 }
 
+// Real servers, an issuer and key fetches: on a loaded CI machine a test takes seconds, not milliseconds.
+jest.setTimeout(30_000);
+
 describe('an MCP server as an OAuth resource server', () => {
   let issuer: TestIssuer;
   let http: HttpServerHandle;

@@ -47,6 +47,9 @@ async function send(url: string, token: string, method: string, params: object =
 const INITIALIZE = { protocolVersion: '2025-11-25', capabilities: {}, clientInfo: { name: 'raw', version: '1' } };
 const structured = (reply: Reply) => (reply.message?.result as { structuredContent?: unknown })?.structuredContent;
 
+// Real servers, an issuer and key fetches: on a loaded CI machine a test takes seconds, not milliseconds.
+jest.setTimeout(30_000);
+
 describe('token checks with 2025-era sessions and in discovery mode', () => {
   let issuer: TestIssuer;
   let http: HttpServerHandle;

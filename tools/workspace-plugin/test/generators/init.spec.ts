@@ -37,7 +37,7 @@ describe('init generator', () => {
   it('writes the swc build, a Jest preset and an ESLint config with module boundaries, and the dependencies with their versions', async () => {
     await initGenerator(tree, { skipInstall: true });
     expect(tree.read('tools/build/swc-options.cjs', 'utf-8')).toContain('decoratorMetadata: true');
-    expect(tree.read('jest.preset.js', 'utf-8')).toContain("transformIgnorePatterns: ['node_modules/(?!typebox/)']");
+    expect(tree.read('jest.preset.js', 'utf-8')).toContain("transformIgnorePatterns: ['node_modules/(?!(typebox|jose)/)']");
     expect(tree.read('eslint.config.mjs', 'utf-8')).toContain("{ sourceTag: 'type:toolset', onlyDependOnLibsWithTags: ['type:shared', 'type:testing'] }");
     const pkg = readJson(tree, 'package.json');
     expect(pkg.dependencies).toMatchObject({ '@toolsets/core': expect.any(String), 'reflect-metadata': expect.any(String), tsyringe: expect.any(String) });
