@@ -51,6 +51,14 @@ describe("the issuer's key set", () => {
     expect(issuer.jwksFetches).toBe(1);
   });
 
+  it('remembers a token that passed only until its exp: the same token is refused once expired', async () => {
+    const token = await issuer.mint({ expiresIn: 2 });
+    expect(await list(url, token)).toBe(200);
+    expect(await list(url, token)).toBe(200);
+    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    expect(await list(url, token)).toBe(401);
+  });
+
   it('picks up a rotated key with one more fetch, once the cooldown has passed', async () => {
     expect(await list(url, await issuer.mint())).toBe(200);
     await issuer.rotate();

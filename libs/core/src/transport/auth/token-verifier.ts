@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type * as Jose from 'jose';
 import type { VerifiedCaller } from '../../context/auth-context';
 import { sortedScopes } from '../../helpers/scopes';
@@ -30,6 +31,9 @@ export interface Refused {
   reason: string;
 }
 
+/** Tokens whose verification is remembered at once; past it the least recently used is forgotten. */
+const MAX_REMEMBERED = 10_000;
+
 /** jose errors that mean the key set could not be had, not that the token is bad. */
 const UNAVAILABLE_CODES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
 
@@ -41,10 +45,36 @@ const UNAVAILABLE_CODES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_
  */
 export class TokenVerifier {
   #keys: Jose.JWTVerifyGetKey | undefined;
+  /** Tokens that passed, by their SHA-256 (not the token itself), until their `exp`. */
+  readonly #remembered = new Map<string, Verified>();
 
   constructor(private readonly settings: VerifierSettings) {}
 
+  /**
+   * A token that passed is remembered (by its hash) until its `exp`, so a client that sends the
+   * same token on every call pays for the signature once: a signed token's claims cannot change,
+   * and checking it again could only refuse it once it expires, which is checked on every use.
+   * Failures are never remembered.
+   */
   async verify(token: string): Promise<Verified | Refused> {
+    const key = createHash('sha256').update(token).digest('base64url');
+    const known = this.#remembered.get(key);
+    if (known) {
+      this.#remembered.delete(key);
+      if (known.expiresAt * 1000 > Date.now()) {
+        this.#remembered.set(key, known);
+        return known;
+      }
+    }
+    const outcome = await this.check(token);
+    if (outcome.kind === 'verified') {
+      if (this.#remembered.size >= MAX_REMEMBERED) this.#remembered.delete(this.#remembered.keys().next().value!);
+      this.#remembered.set(key, outcome);
+    }
+    return outcome;
+  }
+
+  private async check(token: string): Promise<Verified | Refused> {
     const jose = loadJose();
     this.#keys ??= jose.createRemoteJWKSet(this.settings.jwksUrl, {
       cooldownDuration: this.settings.jwksCooldownMs,
