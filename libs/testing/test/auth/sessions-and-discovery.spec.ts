@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { buildServer, RequireScopes, serveHttp, Tool, ToolResult, Toolset, type HttpServerHandle, type Logger } from '@toolsets/core';
+import { buildServer, Field, RequestContext, RequireScopes, serveHttp, Tool, ToolResult, Toolset, type HttpServerHandle, type Logger } from '@toolsets/core';
 import { startTestIssuer, type TestIssuer } from '../../src';
 
 class Done extends ToolResult {}
@@ -21,6 +21,22 @@ class VaultToolset {
   @Tool({ description: 'Ping the vault.', returns: Done, annotations: { readOnlyHint: true } })
   ping(): Done {
     return { message: 'pong' };
+  }
+}
+
+class Seen extends ToolResult {
+  @Field()
+  sawAuthorization!: boolean;
+}
+
+@Toolset({ name: 'echo', description: 'What a tool sees of its request.' })
+class EchoToolset {
+  constructor(private readonly context: RequestContext) {}
+
+  @Tool({ description: 'Whether the request headers a tool sees hold the Authorization header.', returns: Seen, annotations: { readOnlyHint: true } })
+  headers(): Seen {
+    const saw = this.context.header('authorization') !== undefined || Object.keys(this.context.headers).includes('authorization');
+    return { message: saw ? 'saw it' : 'did not see it', sawAuthorization: saw };
   }
 }
 
@@ -57,7 +73,7 @@ describe('token checks with 2025-era sessions and in discovery mode', () => {
 
   beforeAll(async () => {
     issuer = await startTestIssuer();
-    const server = buildServer({ name: 'vault', version: '1.0.0', toolsets: [VaultToolset], logger: quiet });
+    const server = buildServer({ name: 'vault', version: '1.0.0', toolsets: [VaultToolset, EchoToolset], logger: quiet });
     http = await serveHttp(server, { port: 0, sessions: true, auth: { issuer: issuer.issuer }, logger: quiet });
     url = http.mounts[0]!.url;
     issuer.audience = url;
@@ -79,12 +95,19 @@ describe('token checks with 2025-era sessions and in discovery mode', () => {
     expect((await send(url, mallory, 'tools/list', {}, session)).status).toBe(404);
   });
 
+  it('keeps the token from the tools of a session too, whose transport reads the raw headers', async () => {
+    const token = await issuer.mint({ subject: 'frank' });
+    const { session } = await send(url, token, 'initialize', INITIALIZE);
+    await send(url, token, 'notifications/initialized', {}, session!);
+    expect(structured(await send(url, token, 'tools/call', { name: 'headers', arguments: {} }, session!))).toEqual({ message: 'did not see it', sawAuthorization: false });
+  });
+
   it("sees in a session what each request's token allows, so a token with more scopes works at once", async () => {
     const first = await issuer.mint({ subject: 'carol', scopes: ['vault:read'] });
     const { session } = await send(url, first, 'initialize', INITIALIZE);
     await send(url, first, 'notifications/initialized', {}, session!);
     const listed = await send(url, first, 'tools/list', {}, session!);
-    expect((listed.message!.result!['tools'] as { name: string }[]).map((t) => t.name)).toEqual(['peek', 'ping']);
+    expect((listed.message!.result!['tools'] as { name: string }[]).map((t) => t.name)).toEqual(['peek', 'ping', 'headers']);
     expect((await send(url, first, 'tools/call', { name: 'write', arguments: {} }, session!)).status).toBe(403);
     const stepped = await issuer.mint({ subject: 'carol', scopes: ['vault:read', 'vault:write'] });
     expect(structured(await send(url, stepped, 'tools/call', { name: 'write', arguments: {} }, session!))).toEqual({ message: 'written' });

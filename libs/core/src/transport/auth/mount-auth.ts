@@ -95,8 +95,7 @@ export class MountAuth {
       this.refused(outcome.reason, req, outcome.kind === 'unavailable' ? 503 : 401);
       return outcome.kind === 'unavailable' ? verificationUnavailable() : invalidToken(this.#metadataUrl);
     }
-    // The token goes no further: nothing after this (the SDK, a tool's headers) can read it.
-    delete req.headers.authorization;
+    forgetToken(req);
     return { caller: outcome.caller, authInfo: authInfoOf(outcome.caller, outcome.expiresAt, this.#resource) };
   }
 
@@ -142,6 +141,16 @@ function toolScopes(params: Record<string, unknown> | undefined, view: CatalogVi
     name = (params?.['arguments'] as { name?: unknown } | undefined)?.name;
   }
   return typeof name === 'string' ? view.tools.get(name)?.requiredScopes : undefined;
+}
+
+/**
+ * The token goes no further: nothing after this (the SDK, its sessionful transport, which reads
+ * the raw header list, a tool's `context.headers`) can read it.
+ */
+function forgetToken(req: IncomingMessage): void {
+  delete req.headers.authorization;
+  const raw = req.rawHeaders;
+  for (let i = raw.length - 2; i >= 0; i -= 2) if (raw[i]!.toLowerCase() === 'authorization') raw.splice(i, 2);
 }
 
 function tokenInQuery(url: string): boolean {
