@@ -1,7 +1,8 @@
-import { ProtocolError, ProtocolErrorCode, type CompleteResult } from '@modelcontextprotocol/server';
-import type { CompiledArgs, ToolCatalog } from '../gate/tool-catalog';
+import { ProtocolError, ProtocolErrorCode, type CompleteResult, type ServerContext } from '@modelcontextprotocol/server';
+import type { CompiledArgs, CompiledToolset, ToolCatalog } from '../gate/tool-catalog';
 import { clip } from '../helpers/client-text';
 import type { Logger } from './logger';
+import { refuseWithoutScopes } from './scope-check';
 
 /** The protocol's most values in one completion. */
 const MAX_VALUES = 100;
@@ -16,9 +17,11 @@ type CompleteRequest = {
 
 /** `completion/complete`: the completer declared with `@Complete` next to the argument, if any. */
 export function completionHandler(catalog: ToolCatalog, logger: Logger) {
-  return async (request: CompleteRequest): Promise<CompleteResult> => {
+  return async (request: CompleteRequest, ctx: ServerContext): Promise<CompleteResult> => {
     const { ref, argument } = request.params;
-    const args = argsOf(catalog, ref);
+    const { args, toolset } = completedMember(catalog, ref);
+    // Completions come from a toolset's own data: the same scopes as its prompts and resources.
+    refuseWithoutScopes(ctx, toolset.requiredScopes, `completing an argument of toolset '${toolset.name}'`);
     const complete = args.completers.get(argument.name);
     if (!complete) return { completion: { values: [] } };
     let values: readonly string[];
@@ -33,13 +36,14 @@ export function completionHandler(catalog: ToolCatalog, logger: Logger) {
   };
 }
 
-function argsOf(catalog: ToolCatalog, ref: CompleteRequest['params']['ref']): CompiledArgs {
+/** The prompt or resource template a completion is for: its arguments and its toolset. */
+function completedMember(catalog: ToolCatalog, ref: CompleteRequest['params']['ref']): { args: CompiledArgs; toolset: CompiledToolset } {
   if (ref.type === 'ref/prompt') {
     const prompt = catalog.prompts.get(ref.name);
     if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt '${clip(ref.name)}'.`);
-    return prompt.args;
+    return prompt;
   }
   const template = catalog.templates.find((candidate) => candidate.descriptor.uriTemplate === ref.uri);
   if (!template) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource template '${clip(String(ref.uri))}'.`);
-  return template.args;
+  return template;
 }

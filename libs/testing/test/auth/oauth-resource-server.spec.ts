@@ -225,6 +225,9 @@ describe('an MCP server as an OAuth resource server', () => {
       const resource = await post(url, era, 'resources/read', { uri: 'vault://rules' }, bearer(await issuer.mint({ scopes: ['vault:read'] })));
       expect(resource.status).toBe(403);
       expect(resource.challenge).toContain('scope="vault:use"');
+      const completion = await post(url, era, 'completion/complete', { ref: { type: 'ref/prompt', name: 'open' }, argument: { name: 'door', value: '' } }, bearer(await issuer.mint({ scopes: ['vault:read'] })));
+      expect(completion.status).toBe(403);
+      expect(completion.challenge).toContain('scope="vault:use"');
     });
 
     it('reads scopes from scp (an array) and the client from azp, as some issuers write them', async () => {

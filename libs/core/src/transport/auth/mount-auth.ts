@@ -128,8 +128,17 @@ function requiredScopes(message: unknown, server: ServerDefinition, view: Catalo
   if (method === 'tools/call') return toolScopes(params, view);
   const text = (key: string) => (typeof params?.[key] === 'string' ? (params[key] as string) : undefined);
   if (method === 'prompts/get') return server.catalog.prompts.get(text('name') ?? '')?.toolset.requiredScopes;
+  if (method === 'completion/complete') return completionScopes(params?.['ref'], server);
   const uri = method === 'resources/read' ? text('uri') : undefined;
   return uri === undefined ? undefined : matchResource(server.catalog, uri)?.member.toolset.requiredScopes;
+}
+
+/** The scopes of the toolset whose prompt or resource template a `completion/complete` completes an argument of. */
+function completionScopes(ref: unknown, server: ServerDefinition): readonly string[] | undefined {
+  const { type, name, uri } = (ref ?? {}) as { type?: unknown; name?: unknown; uri?: unknown };
+  if (type === 'ref/prompt' && typeof name === 'string') return server.catalog.prompts.get(name)?.toolset.requiredScopes;
+  if (type === 'ref/resource' && typeof uri === 'string') return server.catalog.templates.find((t) => t.descriptor.uriTemplate === uri)?.toolset.requiredScopes;
+  return undefined;
 }
 
 /** The scopes of the tool a `tools/call` runs: in discovery mode `call_tool` runs the one its arguments name. */
