@@ -122,14 +122,14 @@ export class MountAuth {
   }
 }
 
-/** The scopes one JSON-RPC message needs: those of the tool it calls (directly or through `call_tool`), the prompt it gets or the resource it reads. */
+/** The scopes one JSON-RPC message needs: those of the tool it calls (directly or through `call_tool`), the prompt it gets, the resource it reads or subscribes to, the argument it completes. */
 function requiredScopes(message: unknown, server: ServerDefinition, view: CatalogView): readonly string[] | undefined {
   const { method, params } = (message ?? {}) as { method?: unknown; params?: Record<string, unknown> };
   if (method === 'tools/call') return toolScopes(params, view);
   const text = (key: string) => (typeof params?.[key] === 'string' ? (params[key] as string) : undefined);
   if (method === 'prompts/get') return server.catalog.prompts.get(text('name') ?? '')?.toolset.requiredScopes;
   if (method === 'completion/complete') return completionScopes(params?.['ref'], server);
-  const uri = method === 'resources/read' ? text('uri') : undefined;
+  const uri = method === 'resources/read' || method === 'resources/subscribe' ? text('uri') : undefined;
   return uri === undefined ? undefined : matchResource(server.catalog, uri)?.member.toolset.requiredScopes;
 }
 
