@@ -228,6 +228,8 @@ describe('an MCP server as an OAuth resource server', () => {
       const completion = await post(url, era, 'completion/complete', { ref: { type: 'ref/prompt', name: 'open' }, argument: { name: 'door', value: '' } }, bearer(await issuer.mint({ scopes: ['vault:read'] })));
       expect(completion.status).toBe(403);
       expect(completion.challenge).toContain('scope="vault:use"');
+      const subscribe = await post(url, era, 'resources/subscribe', { uri: 'vault://rules' }, bearer(await issuer.mint({ scopes: ['vault:read'] })));
+      expect(subscribe.status).toBe(403);
     });
 
     it('reads scopes from scp (an array) and the client from azp, as some issuers write them', async () => {
