@@ -44,4 +44,17 @@ export class AuthContext {
 
   /** One context for every call with no verified caller. */
   static readonly anonymous = new AuthContext();
+
+  /**
+   * The context of `caller`, made once per verified caller (a token the server remembers gives the
+   * same caller on every call), or `anonymous`. It is immutable, so calls can share it.
+   */
+  static of(caller: VerifiedCaller | undefined): AuthContext {
+    if (!caller) return AuthContext.anonymous;
+    let context = contexts.get(caller);
+    if (!context) contexts.set(caller, (context = new AuthContext(caller)));
+    return context;
+  }
 }
+
+const contexts = new WeakMap<VerifiedCaller, AuthContext>();

@@ -25,17 +25,16 @@ export class CatalogView {
   readonly listResult: ListToolsResult;
   /** `Available tools: a, b, … and 12 more`, for a call to a tool outside the view. */
   readonly availableTools: string;
-  /** Prompts and resources this view's caller may see: all of them, or those its scopes allow. */
-  readonly lists: ServedLists;
-
   /**
-   * @param granted the scopes of the caller's verified token: tools, prompts and resources needing
-   * others are left out. Undefined where no token is checked (stdio, a mount without auth).
+   * @param granted the scopes of the caller's verified token: tools needing others are left out.
+   * Undefined where no token is checked (stdio, a mount without auth).
+   * @param lists the prompts and resources those scopes allow, shared by every view with them.
    */
   constructor(
     catalog: ToolCatalog,
     readonly selection: Selection,
-    readonly granted?: ReadonlySet<string>,
+    readonly granted: ReadonlySet<string> | undefined,
+    readonly lists: ServedLists,
   ) {
     const chosen = selection.toolsets && new Set(selection.toolsets);
     const tools = new Map<string, CompiledTool>();
@@ -52,7 +51,6 @@ export class CatalogView {
     };
     const names = [...tools.keys()];
     const where = selection.mode === 'discovery' ? 'search_tools' : 'tools/list';
-    this.lists = servedLists(catalog, granted);
     this.availableTools =
       names.length === 0
         ? `No tool is available to this request: widen the selection (toolsets, read-only${granted ? ", or the access token's scopes" : ''}).`
@@ -61,7 +59,7 @@ export class CatalogView {
 }
 
 /** `prompts/list`, `resources/list` and `resources/templates/list` for a caller with `granted` scopes (all, when undefined). */
-function servedLists(catalog: ToolCatalog, granted: ReadonlySet<string> | undefined): ServedLists {
+export function servedLists(catalog: ToolCatalog, granted: ReadonlySet<string> | undefined): ServedLists {
   const allowed = (member: { toolset: CompiledToolset }) => !granted || missingScopes(member.toolset.requiredScopes, granted).length === 0;
   const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
   return {

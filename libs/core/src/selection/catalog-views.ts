@@ -1,5 +1,5 @@
 import type { ToolCatalog } from '../gate/tool-catalog';
-import { CatalogView } from './catalog-view';
+import { CatalogView, servedLists, type ServedLists } from './catalog-view';
 import { selectionKey, SelectionReader, type CatalogMode, type Selection, type SelectionText } from './selection';
 import { catalogSizes, type CatalogSizes } from './list-sizes';
 import { ToolSearch } from './tool-search';
@@ -16,6 +16,8 @@ export const SELECTION_HEADERS = { toolsets: 'x-mcp-toolsets', readonly: 'x-mcp-
 export class CatalogViews {
   readonly reader: SelectionReader;
   readonly #views = new Map<string, CatalogView>();
+  /** Prompt and resource lists by the scopes that see them: they do not depend on the selection. */
+  readonly #lists = new Map<string, ServedLists>();
   #search: ToolSearch | undefined;
   #sizes: CatalogSizes | undefined;
   /** The view of a request that selects nothing: the server's default. */
@@ -48,10 +50,22 @@ export class CatalogViews {
     let view = this.#views.get(key);
     if (!view) {
       if (this.#views.size >= MAX_VIEWS) this.#views.delete(this.#views.keys().next().value!);
-      view = new CatalogView(this.catalog, selection, relevant && new Set(relevant));
+      view = new CatalogView(this.catalog, selection, relevant && new Set(relevant), this.listsFor(relevant));
       this.#views.set(key, view);
     }
     return view;
+  }
+
+  /** The prompt and resource lists for `relevant` scopes (all of them when undefined), built once per scope set. */
+  private listsFor(relevant: readonly string[] | undefined): ServedLists {
+    const key = relevant ? relevant.join(' ') : '*';
+    let lists = this.#lists.get(key);
+    if (!lists) {
+      if (this.#lists.size >= MAX_VIEWS) this.#lists.delete(this.#lists.keys().next().value!);
+      lists = servedLists(this.catalog, relevant && new Set(relevant));
+      this.#lists.set(key, lists);
+    }
+    return lists;
   }
 
   /**

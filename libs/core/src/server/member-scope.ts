@@ -66,8 +66,7 @@ export function memberScope(
       : () => {
           const scope = definition.root.createChildContainer();
           const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment } as const;
-          const caller = callerOf(ctx);
-          const auth = caller ? new AuthContext(caller) : AuthContext.anonymous;
+          const auth = AuthContext.of(callerOf(ctx));
           scope.register(RequestContext, { useValue: contextFor(toolset, member, ctx, server, where, logger, redact, elicitationForms, auth) });
           scope.register(AuthContext, { useValue: auth });
           if (logger !== definition.logger) scope.register(LOGGER, { useValue: logger });

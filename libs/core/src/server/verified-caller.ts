@@ -4,7 +4,7 @@ import type { CatalogView } from '../selection/catalog-view';
 import type { CatalogViews } from '../selection/catalog-views';
 
 /** Where the HTTP transport puts the verified caller in the SDK's pass-through `AuthInfo`. */
-export const CALLER_KEY = 'toolsets:caller';
+const CALLER_KEY = 'toolsets:caller';
 
 /**
  * The SDK's `AuthInfo` for a verified caller. Its `token` is left empty on purpose: the token is
@@ -16,7 +16,12 @@ export function authInfoOf(caller: VerifiedCaller, expiresAt: number | undefined
 
 /** The verified caller of this request, when its mount checks tokens. */
 export function callerOf(ctx: ServerContext): VerifiedCaller | undefined {
-  return ctx.http?.authInfo?.extra?.[CALLER_KEY] as VerifiedCaller | undefined;
+  return callerIn(ctx.http?.authInfo);
+}
+
+/** The verified caller `authInfo` carries, if `authInfoOf` made it. */
+export function callerIn(authInfo: AuthInfo | undefined): VerifiedCaller | undefined {
+  return authInfo?.extra?.[CALLER_KEY] as VerifiedCaller | undefined;
 }
 
 /** `view` narrowed to what the request's verified token may see; `view` itself where no token is checked. */

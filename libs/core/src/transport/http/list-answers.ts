@@ -58,7 +58,8 @@ export class ListAnswers {
   }
 
   #listFor(server: ServerDefinition, view: CatalogView, method: string): SerialisedList | undefined {
-    const owner = view;
+    // Prompt and resource lists are shared by every view with the same scopes: serialised once for all.
+    const owner = method === 'tools/list' ? view : view.lists;
     const entries = this.#lists.get(owner) ?? new Map<string, SerialisedList>();
     // Most recently served last: eviction takes from the front.
     this.#lists.delete(owner);

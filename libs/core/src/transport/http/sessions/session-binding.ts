@@ -1,8 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import type { VerifiedCaller } from '../../../context/auth-context';
-import { CALLER_KEY } from '../../../server/verified-caller';
+import { callerIn } from '../../../server/verified-caller';
 
 /**
  * A digest of the credential headers a request carries (each declared header, present or not),
@@ -12,7 +11,7 @@ import { CALLER_KEY } from '../../../server/verified-caller';
 export function credentialBinding(req: IncomingMessage, credentialHeaders: readonly string[]): Buffer {
   const hash = createHash('sha256');
   // On a mount that checks tokens, the verified subject too: another user's token never finds the session.
-  const caller = (req as IncomingMessage & { auth?: AuthInfo }).auth?.extra?.[CALLER_KEY] as VerifiedCaller | undefined;
+  const caller = callerIn((req as IncomingMessage & { auth?: AuthInfo }).auth);
   if (caller) hash.update(`sub\n${caller.subject ?? '\u0000none'}\n`);
   for (const name of credentialHeaders) {
     const value = req.headers[name];
