@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/client';
-import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { InMemoryTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { buildServer, type ClassType, type ConnectionHandle, type Selection, type ServerDefinition } from '@toolsets/core';
@@ -15,6 +15,14 @@ export interface ConnectToolsetOptions {
   /** What the connection sees, as `?toolsets=`, `?readonly=1` and `?mode=discovery` select over HTTP. */
   selection?: Partial<Selection>;
 }
+
+/**
+ * The v1 SDK's `Client` that `era: 'legacy'` connects, typed by the calls it shares with the v2
+ * `Client` (the wire is the same), so these declarations never load the v1 SDK's own: those fail
+ * to compile without `skipLibCheck` under `module: node16`. Cast to
+ * `import('@modelcontextprotocol/sdk/client/index.js').Client` for anything else.
+ */
+export type LegacyClient = Pick<Client, 'callTool' | 'listTools' | 'listPrompts' | 'getPrompt' | 'listResources' | 'listResourceTemplates' | 'readResource' | 'complete' | 'ping' | 'close'>;
 
 /** A connected client with the calls a toolset test makes. */
 export interface ToolsetClient {
@@ -52,13 +60,15 @@ export async function connectToolset(
   if (options.era === 'legacy') {
     const [clientSide, serverSide] = LegacyInMemoryTransport.createLinkedPair();
     handle = await server.connect(serverSide as never, connection);
-    client = new LegacyClient({ name: 'toolsets-testing', version: '0.0.0' });
-    await client.connect(clientSide);
+    const legacy = new V1Client({ name: 'toolsets-testing', version: '0.0.0' });
+    await legacy.connect(clientSide);
+    client = legacy as unknown as LegacyClient;
   } else {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     handle = await server.connect(serverSide, connection);
-    client = new Client({ name: 'toolsets-testing', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(clientSide);
+    const modern = new Client({ name: 'toolsets-testing', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(clientSide);
+    client = modern;
   }
   return {
     client,

@@ -31,7 +31,7 @@ for (const file of ['build-project.cjs', 'swc-options.cjs', 'package-app.cjs', '
 
 const rootPackage = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8'));
 const version = (lib) => JSON.parse(fs.readFileSync(path.join(root, 'libs', lib, 'package.json'), 'utf-8')).version;
-const versions = { ...rootPackage.dependencies, ...rootPackage.devDependencies, '@toolsets/core': version('core'), '@toolsets/testing': version('testing') };
+const versions = { ...rootPackage.dependencies, ...rootPackage.devDependencies, '@toolsets/core': version('core'), '@toolsets/testing': version('testing'), '@toolsets/openapi': version('openapi') };
 fs.writeFileSync(path.join(dist, 'versions.json'), `${JSON.stringify(versions, null, 2)}\n`);
 
 const own = JSON.parse(fs.readFileSync(path.join(plugin, 'package.json'), 'utf-8'));
@@ -40,16 +40,12 @@ const manifest = {
   version: own.version,
   description: own.description,
   license: 'MIT',
-  engines: rootPackage.engines,
+  engines: own.engines,
   main: './src/index.js',
   generators: './generators.json',
   executors: './executors.json',
-  dependencies: {
-    '@nx/devkit': versions['@nx/devkit'],
-    '@readme/openapi-parser': versions['@readme/openapi-parser'],
-    semver: versions.semver,
-  },
-  peerDependencies: { nx: versions.nx, typescript: /^\d/.test(versions.typescript) ? `^${versions.typescript}` : versions.typescript },
+  dependencies: own.dependencies,
+  peerDependencies: own.peerDependencies,
   publishConfig: { access: 'public' },
 };
 fs.writeFileSync(path.join(dist, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);

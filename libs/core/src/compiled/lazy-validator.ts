@@ -1,6 +1,6 @@
 import { Compile } from 'typebox/compile';
-import type { TLocalizedValidationError } from 'typebox/error';
-import type { TSchema } from 'typebox';
+import type { TLocalizedValidationError } from 'typebox/error' with { 'resolution-mode': 'import' };
+import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
 
 /** What the call path needs of a compiled schema. */
 export interface SchemaValidator {

@@ -1,6 +1,6 @@
 import { lazyValidator } from './lazy-validator';
 import { Value } from 'typebox/value';
-import type { TSchema } from 'typebox';
+import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
 import { emitType } from '../schema/schema-emitter';
 import type { ClassModel, TypeModel } from '../schema/type-model';
 

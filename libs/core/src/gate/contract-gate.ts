@@ -1,6 +1,6 @@
 import type { ClassType } from '../types/class-type';
 import type { Tool } from '@modelcontextprotocol/server';
-import type { TSchema } from 'typebox';
+import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
 import { metadataStorage } from '../metadata/metadata-storage';
 import type { ToolMetadata } from '../metadata/tool-metadata';
 import { ContractError } from '../errors/contract-error';

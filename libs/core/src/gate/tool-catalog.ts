@@ -2,7 +2,7 @@ import type { ClassType } from '../types/class-type';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool, UriTemplate } from '@modelcontextprotocol/server';
 import type { Completer } from '../metadata/completer-metadata';
 import type { SchemaValidator } from '../compiled/lazy-validator';
-import type { TSchema } from 'typebox';
+import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
 import type { ClassModel } from '../schema/type-model';
 import type { Materializer } from '../compiled/args-materializer';
 import type { Projector } from '../compiled/result-projector';

@@ -1,4 +1,5 @@
-import { Type, type TSchema } from 'typebox';
+import { Type } from 'typebox';
+import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
 import type { ClassModel, FieldModel, TypeModel } from './type-model';
 
 /**

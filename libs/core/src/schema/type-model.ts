@@ -1,5 +1,5 @@
 import type { ClassType } from '../types/class-type';
-import type { TSchema } from 'typebox';
+import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
 
 /**
  * The resolved shape of a DTO, built once per class at startup from `@Field`, `design:type` and

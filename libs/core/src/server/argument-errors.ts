@@ -1,4 +1,4 @@
-import type { TLocalizedValidationError } from 'typebox/error';
+import type { TLocalizedValidationError } from 'typebox/error' with { 'resolution-mode': 'import' };
 import type { SchemaValidator } from '../compiled/lazy-validator';
 import { clip } from '../helpers/client-text';
 import { pointerKeys } from '../helpers/json-pointer';

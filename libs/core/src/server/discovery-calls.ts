@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { TSchema } from 'typebox';
+import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
 import { lazyValidator, type SchemaValidator } from '../compiled/lazy-validator';
 import type { CompiledTool } from '../gate/tool-catalog';
 import { clip } from '../helpers/client-text';

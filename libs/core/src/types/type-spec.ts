@@ -1,4 +1,4 @@
-import type { TSchema } from 'typebox';
+import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
 import type { ClassType } from './class-type';
 
 /** A TypeScript enum object or any object of string/number values. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type * as Jose from 'jose';
+import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 import type { VerifiedCaller } from '../../context/auth-context';
 import { sortedScopes } from '../../helpers/scopes';
 
