@@ -4,3 +4,10 @@
  */
 export const CORE_DEPENDENCIES = ['@modelcontextprotocol/node', 'jose', 'minisearch', 'negotiator', 'typebox'] as const;
 export const CORE_PEER_DEPENDENCIES = ['@modelcontextprotocol/server', 'class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe'] as const;
+
+/**
+ * The Node versions toolsets runs on, as every package.json here declares them (a spec keeps them
+ * in step): `require()` of ES modules (typebox, jose) without a flag, on the lines the ecosystem's
+ * own engines accept (eslint's, for one, leave out 22.0–22.12).
+ */
+export const SUPPORTED_NODE = '^20.19.0 || >=22.13.0';

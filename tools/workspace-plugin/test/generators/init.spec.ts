@@ -9,13 +9,12 @@ describe('init generator', () => {
     tree = createWorkspaceTree();
   });
 
-  it('adds the decorator options to tsconfig.base.json, keeping what is there', async () => {
+  it('adds the decorator options to tsconfig.base.json, keeping what is there and adding no baseUrl (TypeScript 6 refuses it, TS5101)', async () => {
     tree.write('tsconfig.base.json', JSON.stringify({ compilerOptions: { strict: true, paths: { '@acme/x': ['libs/x/src/index.ts'] } } }));
     await initGenerator(tree, { skipInstall: true });
     expect(readJson(tree, 'tsconfig.base.json').compilerOptions).toEqual({
       strict: true,
       paths: { '@acme/x': ['libs/x/src/index.ts'] },
-      baseUrl: '.',
       experimentalDecorators: true,
       emitDecoratorMetadata: true,
       useDefineForClassFields: false,
@@ -31,6 +30,8 @@ describe('init generator', () => {
     expect(nx.plugins.filter((p: unknown) => p === '@toolsets/workspace-plugin')).toHaveLength(1);
     expect(nx.plugins).toContainEqual({ plugin: '@nx/jest/plugin', options: { targetName: 'test' } });
     expect(nx.namedInputs.production[0]).toBe('default');
+    // Generators add path mappings to tsconfig.base.json: as a shared input it would invalidate every project.
+    expect(nx.namedInputs.sharedGlobals).toEqual(['{workspaceRoot}/jest.preset.js']);
     expect(nx.targetDefaults.build).toMatchObject({ dependsOn: ['^build'] });
   });
 

@@ -9,6 +9,18 @@ describe('toolset generator', () => {
     tree = createWorkspaceTree();
   });
 
+  it('maps the package relative to baseUrl where the workspace has one', async () => {
+    tree.write('tsconfig.base.json', JSON.stringify({ compilerOptions: { baseUrl: '.', paths: {} } }));
+    await toolsetGenerator(tree, { name: 'library', skipInstall: true });
+    expect(readJson(tree, 'tsconfig.base.json').compilerOptions.paths['@toolsets/library']).toEqual(['libs/toolsets/library/src/index.ts']);
+  });
+
+  it('opts the project out of a composite base config, whose file lists would refuse the mapped sources (TS6307)', async () => {
+    tree.write('tsconfig.base.json', JSON.stringify({ compilerOptions: { composite: true, declarationMap: true, emitDeclarationOnly: true } }));
+    await toolsetGenerator(tree, { name: 'library', skipInstall: true });
+    expect(readJson(tree, 'libs/toolsets/library/tsconfig.json').compilerOptions).toEqual({ composite: false, declaration: false, declarationMap: false, emitDeclarationOnly: false });
+  });
+
   it('creates a toolset library with one conforming tool, a spec and the project wiring', async () => {
     await toolsetGenerator(tree, { name: 'library', description: 'Books and loans.', skipInstall: true });
 
@@ -17,7 +29,9 @@ describe('toolset generator', () => {
     expect(project.tags).toEqual(['type:toolset']);
     expect(Object.keys(project.targets ?? {})).toEqual(['build', 'typecheck']);
     expect(readJson(tree, 'libs/toolsets/library/package.json')).toMatchObject({ name: '@toolsets/library', main: './dist/index.js' });
-    expect(readJson(tree, 'tsconfig.base.json').compilerOptions.paths['@toolsets/library']).toEqual(['libs/toolsets/library/src/index.ts']);
+    // No baseUrl in the empty workspace: TypeScript needs the mapping to start with ./ (TS5090).
+    expect(readJson(tree, 'tsconfig.base.json').compilerOptions.paths['@toolsets/library']).toEqual(['./libs/toolsets/library/src/index.ts']);
+    expect(readJson(tree, 'libs/toolsets/library/tsconfig.json').compilerOptions).toBeUndefined();
     expect(tree.read('libs/toolsets/library/jest.config.cjs', 'utf-8')).toContain("preset: '../../../jest.preset.js'");
 
     const toolset = tree.read('libs/toolsets/library/src/lib/library.toolset.ts', 'utf-8')!;

@@ -4,8 +4,9 @@ import { join } from 'node:path';
 import { assertKebabCase } from '../../utils/naming';
 import { findToolsetSources } from '../../utils/toolset-source';
 import { findToolsetProject } from '../../utils/workspace';
+import { optOutOfCompositeBuild } from '../../utils/workspace-tsconfig';
 import type { AppGeneratorSchema } from './schema';
-import { CORE_DEPENDENCIES, CORE_PEER_DEPENDENCIES } from '../../utils/core-packages';
+import { CORE_DEPENDENCIES, CORE_PEER_DEPENDENCIES, SUPPORTED_NODE } from '../../utils/core-packages';
 
 /** Creates a server app that serves the given toolsets as one server (one /mcp endpoint, and --stdio). */
 export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Promise<void> {
@@ -33,6 +34,7 @@ export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Pro
     publishable: options.publishable === true,
     tmpl: '',
   });
+  optOutOfCompositeBuild(tree, projectRoot);
   if (options.publishable) {
     writePublishableManifest(tree, options.name, projectRoot, imports.map((i) => i.packageName));
     // The image runs the packed app; the manifests run the image.
@@ -79,7 +81,7 @@ function writePublishableManifest(tree: Tree, name: string, projectRoot: string,
         name: `@toolsets/${name}`,
         version: '0.1.0',
         description: `The ${name} MCP server: ${toolsets.join(', ')}.`,
-        engines: { node: '>=20.19' },
+        engines: { node: SUPPORTED_NODE },
         bin: { [name]: './dist/main.js' },
         main: './dist/main.js',
         dependencies: {

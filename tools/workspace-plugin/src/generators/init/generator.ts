@@ -11,6 +11,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CORE_PEER_DEPENDENCIES } from '../../utils/core-packages';
 import { knownVersions, pluginFile } from '../../utils/plugin-files';
+import { rememberWhatIsReplaced } from '../../utils/written-files';
+import { InitInstallError } from './init-install.error';
 import type { InitGeneratorSchema } from './schema';
 
 /** Compiler options the decorators need: legacy decorators with design-type metadata, class fields assigned by the framework. */
@@ -28,7 +30,6 @@ const BASE_COMPILER_OPTIONS = {
   skipLibCheck: true,
   sourceMap: true,
   rootDir: '.',
-  baseUrl: '.',
   paths: {},
 };
 
@@ -77,11 +78,18 @@ export default async function initGenerator(tree: Tree, options: InitGeneratorSc
   });
   const versions = knownVersions(__dirname);
   const pick = (names: readonly string[]) => Object.fromEntries(names.filter((name) => versions[name]).map((name) => [name, versions[name]]));
-  const install = addDependenciesToPackageJson(tree, pick(DEPENDENCIES), pick(DEV_DEPENDENCIES), undefined, true);
+  addDependenciesToPackageJson(tree, pick(DEPENDENCIES), pick(DEV_DEPENDENCIES), undefined, true);
   await formatFiles(tree);
-  return options.skipInstall ? undefined : () => {
-    install();
-    installPackagesTask(tree, true);
+  if (options.skipInstall) return undefined;
+  const written = rememberWhatIsReplaced(tree, ['package-lock.json']);
+  return () => {
+    try {
+      installPackagesTask(tree, true);
+    } catch (error) {
+      // A half set-up workspace (files written, packages missing) is worse than none: put it back.
+      const undone = written.restore();
+      throw new InitInstallError((error as Error).message, undone);
+    }
   };
 }
 
@@ -93,7 +101,6 @@ function updateTsconfig(tree: Tree): void {
   updateJson(tree, 'tsconfig.base.json', (json) => {
     json.compilerOptions = { ...json.compilerOptions, ...DECORATOR_OPTIONS };
     json.compilerOptions.paths ??= {};
-    json.compilerOptions.baseUrl ??= '.';
     return json;
   });
 }
@@ -105,9 +112,11 @@ function updateNxJson(tree: Tree): void {
     const has = (name: string) => plugins.some((entry) => (typeof entry === 'string' ? entry : entry.plugin) === name);
     for (const plugin of PLUGINS) if (!has(typeof plugin === 'string' ? plugin : plugin.plugin)) plugins.push(plugin);
     json.plugins = plugins;
-    // The contract targets hash their project's production files.
+    // The contract targets hash their project's production files. tsconfig.base.json is not a
+    // shared input: Nx hashes its compiler options itself, and each project's own path mapping only,
+    // so a generator adding a mapping does not invalidate every project's cache.
     json.namedInputs ??= {};
-    json.namedInputs.sharedGlobals ??= ['{workspaceRoot}/tsconfig.base.json', '{workspaceRoot}/jest.preset.js'];
+    json.namedInputs.sharedGlobals ??= ['{workspaceRoot}/jest.preset.js'];
     json.namedInputs.default ??= ['{projectRoot}/**/*', 'sharedGlobals'];
     json.namedInputs.production ??= ['default', '!{projectRoot}/**/?(*.)+(spec|test).ts', '!{projectRoot}/jest.config.cjs', '!{projectRoot}/tsconfig.spec.json', '!{projectRoot}/eslint.config.mjs'];
     json.targetDefaults ??= {};

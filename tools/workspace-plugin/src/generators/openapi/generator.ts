@@ -1,4 +1,4 @@
-import { formatFiles, installPackagesTask, joinPathFragments, logger, type GeneratorCallback, type Tree } from '@nx/devkit';
+import { addDependenciesToPackageJson, formatFiles, getProjects, installPackagesTask, joinPathFragments, logger, type GeneratorCallback, type Tree } from '@nx/devkit';
 import { parse } from '@readme/openapi-parser';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -12,8 +12,11 @@ import { sourceLocator, type LocatePointer } from '../../openapi/source-lines';
 import { loadGeneratedSources } from '../../openapi/load-generated';
 import { catalogSize, formatCatalogSize } from '../../contract/catalog-size';
 import { fromSwagger2 } from '../../openapi/swagger2';
+import { knownVersions } from '../../utils/plugin-files';
 import { normalizeToolsetOptions, toolsetGenerator } from '../toolset/generator';
 import type { OpenApiGeneratorSchema } from './schema';
+
+const OPENAPI_RUNTIME = '@toolsets/openapi';
 
 /**
  * A toolset library from an OpenAPI document: the library keeps the document as `openapi.json` and
@@ -72,8 +75,18 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   logger.info(`${generated.toolNames.length} tools generated into ${toolset.projectRoot}.${open.length ? ` Open values (schemas the framework cannot express yet): ${open.join('; ')}.` : ''}`);
   if (config.groupBy) logger.info(`${generated.toolsets.length} toolsets, one per tag: ${generated.toolsets.map((t) => `${t.className} (${t.name})`).join(', ')}.`);
   logger.info(sizeReport(tree.root, generated.files, options.name, toolset.packageName));
+  requireOpenApiRuntime(tree);
   await formatFiles(tree);
   return options.skipInstall ? undefined : () => installPackagesTask(tree, true);
+}
+
+/**
+ * The generated code imports `@toolsets/openapi`: a workspace that does not build it (any but the
+ * toolsets repository) installs it, at the version this plugin was released with.
+ */
+function requireOpenApiRuntime(tree: Tree): void {
+  if (getProjects(tree).has(OPENAPI_RUNTIME)) return;
+  addDependenciesToPackageJson(tree, { [OPENAPI_RUNTIME]: knownVersions(__dirname)[OPENAPI_RUNTIME] }, {}, undefined, true);
 }
 
 /**

@@ -12,6 +12,7 @@ import {
 } from '@nx/devkit';
 import { join } from 'node:path';
 import { assertKebabCase, normalizeHeader, snakeCase } from '../../utils/naming';
+import { addPathMapping, optOutOfCompositeBuild } from '../../utils/workspace-tsconfig';
 import type { ToolsetGeneratorSchema } from './schema';
 
 export interface NormalizedToolset {
@@ -59,11 +60,8 @@ export async function toolsetGenerator(tree: Tree, options: ToolsetGeneratorSche
     tmpl: '',
   });
   if (toolset.credentialHeaders.length === 0) tree.delete(joinPathFragments(toolset.projectRoot, 'src/lib/access.dto.ts'));
-  updateJson(tree, 'tsconfig.base.json', (json) => {
-    json.compilerOptions ??= {};
-    json.compilerOptions.paths = { ...json.compilerOptions.paths, [toolset.packageName]: [`${toolset.projectRoot}/src/index.ts`] };
-    return json;
-  });
+  addPathMapping(tree, toolset.packageName, `${toolset.projectRoot}/src/index.ts`);
+  optOutOfCompositeBuild(tree, toolset.projectRoot);
   addToWorkspaces(tree, toolset.projectRoot);
   await formatFiles(tree);
   // npm install links the new workspace package, which the built apps resolve at run time.
