@@ -57,7 +57,7 @@ const manifest = {
       { type: 'string', title: header, description: `Sent to the server as its ${header} credential (the ${variable(header)} environment variable).`, sensitive: true, required: true },
     ]),
   ),
-  compatibility: { runtimes: { node: pkg.engines?.node ?? '>=20.19' } },
+  compatibility: { runtimes: { node: pkg.engines?.node ?? '^20.19.0 || >=22.13.0' } },
 };
 fs.writeFileSync(path.join(bundle, 'manifest.json'), `${JSON.stringify(manifest, null, 2)}\n`);
 console.log(mcpb('validate', path.join(bundle, 'manifest.json')).trim());
