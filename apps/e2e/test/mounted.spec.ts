@@ -1,5 +1,7 @@
 import { httpClient } from './support/clients';
-import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
 describe('the demo app, both toolsets mounted in one process', () => {
   let server: ServerProcess;
@@ -42,6 +44,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
     expect(config['demo-stdio'].args).toEqual([appMain('demo-server'), '--stdio', '--server=demo']);
     expect(config['credential-demo-stdio'].env).toEqual({ X_DEMO_TOKEN: '<your x-demo-token value>' });
     expect(config['hello-stdio'].args?.[0]).toBe(appMain('hello-server'));
+    for (const [name, entry] of Object.entries(config)) if (name.endsWith('-stdio')) expect([name, existsSync(entry.args![0])]).toEqual([name, true]);
 
     const hello = await httpClient('modern', config['hello'].url!, config['hello'].headers);
     expect((await hello.callTool({ name: 'hello', arguments: {} }))['structuredContent']).toEqual({ message: 'Hello, world!' });
@@ -51,6 +54,27 @@ describe('the demo app, both toolsets mounted in one process', () => {
     const whoami = await httpClient('legacy', config['credential-demo'].url!, headers);
     expect((await whoami.callTool({ name: 'whoami', arguments: {} }))['structuredContent']).toMatchObject({ account: expect.stringMatching(/^user-[0-9a-f]{8}$/) });
     await whoami.close();
+  });
+
+  it('prints stdio entries only for apps that are built, and says which it left out', async () => {
+    // The demo app's build alone, where the apps its stdio entries run were never built.
+    mkdirSync(join(workspaceRoot, 'tmp'), { recursive: true });
+    const folder = mkdtempSync(join(workspaceRoot, 'tmp/unbuilt-'));
+    cpSync(join(workspaceRoot, 'apps/demo-server/dist'), join(folder, 'apps/demo-server/dist'), { recursive: true });
+    const alone = await startServerProcess(join(folder, 'apps/demo-server/dist/main.js'));
+    try {
+      // The banner follows the line startServerProcess waits for.
+      for (let waited = 0; !alone.stdout().includes('notes-stdio left out') && waited < 5_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
+      const printed = alone.stdout();
+      const config = JSON.parse(printed.slice(printed.indexOf('{'), printed.lastIndexOf('}\n') + 1)) as Record<string, { args?: string[] }>;
+      expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'demo-stdio']);
+      for (const name of ['hello', 'credential-demo', 'notes']) {
+        expect(printed).toContain(`(${name}-stdio left out: ${join(folder, `apps/${name}-server/dist/main.js`)} is not built yet)`);
+      }
+    } finally {
+      await alone.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('keeps each mount to its own tools', async () => {

@@ -1,4 +1,5 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
 import { credentialEnvironmentVariable } from '../context/credential-env';
 import type { ConnectionHandle, ServerDefinition } from '../server/build-server';
 import { credentialPlaceholder } from '../catalog-page/client-config';
@@ -161,6 +162,7 @@ function defaultStdioCommands(servers: readonly ServerDefinition[]): Record<stri
 /** The URLs, plus an `mcpServers` block a user can paste into an MCP client's configuration. */
 export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, servers: readonly ServerDefinition[], stdio: Readonly<Record<string, StdioCommand>>): string {
   const config: Record<string, unknown> = {};
+  const unbuilt: string[] = [];
   for (const mount of http.mounts) {
     config[mount.name] = {
       type: 'http',
@@ -173,6 +175,12 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, server
   for (const server of servers) {
     const command = stdio[server.name];
     if (!command) continue;
+    // An entry whose script is not built would fail with MODULE_NOT_FOUND once pasted.
+    const script = command.args.find((arg) => /\.[cm]?js$/.test(arg));
+    if (command.command === 'node' && script && isAbsolute(script) && !existsSync(script)) {
+      unbuilt.push(`  (${server.name}-stdio left out: ${script} is not built yet)`);
+      continue;
+    }
     config[`${server.name}-stdio`] = {
       command: command.command,
       args: command.args,
@@ -200,6 +208,7 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, server
     '',
     'Client configuration (paste into your MCP client under "mcpServers"):',
     JSON.stringify(config, null, 2),
+    ...unbuilt,
   ].join('\n');
 }
 
