@@ -1,49 +1,19 @@
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { startServerProcess, workspaceRoot } from './support/server-process';
 
-const VERSIONS = require(join(workspaceRoot, 'package.json')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-const pin = (name: string) => VERSIONS.dependencies[name] ?? VERSIONS.devDependencies[name];
-
-const TOOLSET = `import { IsOptional, MaxLength } from 'class-validator';
-import { Field, Result, Tool, ToolError, ToolResult, Toolset } from '@toolsets/core';
-
-export class ForecastArgs {
-  @Field({ description: 'A city name.' })
-  @MaxLength(60)
-  city!: string;
-
-  @Field({ description: 'Days ahead, 1 to 3.' })
-  @IsOptional()
-  days?: number;
+interface Adoption {
+  cleanEnvironment(extra?: Record<string, string>): Record<string, string>;
+  consumerBlocks(): Record<string, { lang: string; code: string }>;
+  packFromClone(clone: string): string;
+  readmeSteps(name: string, clone?: string): string[];
+  run(line: string, cwd: string, extraEnv?: Record<string, string>): string;
 }
-
-@Result({ description: 'The forecast.' })
-export class ForecastResult extends ToolResult {
-  @Field({ description: 'Degrees Celsius.' })
-  celsius!: number;
-}
-
-@Toolset({ description: 'Weather.' })
-export class WeatherToolset {
-  @Tool({ description: 'Forecast for a city.', args: ForecastArgs, returns: [ForecastResult, ToolError] })
-  forecast(args: ForecastArgs): ForecastResult | ToolError {
-    if (args.city === 'Atlantis') return new ToolError('not_found', 'No such city.');
-    return { message: \`\${args.city}: 21 °C in \${args.days ?? 1} day(s).\`, celsius: 21 };
-  }
-}
-`;
-
-const MAIN = `import 'reflect-metadata';
-import { buildServer, startApp } from '@toolsets/core';
-import { WeatherToolset } from './weather';
-
-startApp(() => buildServer({ name: 'weather', version: '1.0.0', toolsets: [WeatherToolset] }));
-`;
+const adoption = require(join(workspaceRoot, 'tools/build/adoption.cjs')) as Adoption;
 
 const WITH_TESTING = `import 'reflect-metadata';
 import { connectToolset } from '@toolsets/testing';
@@ -75,67 +45,109 @@ export class BrokenToolset {
 }
 `;
 
-const TSCONFIG = {
-  compilerOptions: {
-    target: 'ES2022',
-    module: 'node16',
-    moduleResolution: 'node16',
-    strict: true,
-    experimentalDecorators: true,
-    emitDecoratorMetadata: true,
-    useDefineForClassFields: false,
-    skipLibCheck: true,
-    rootDir: 'src',
-    outDir: 'dist',
-    types: ['node'],
-  },
-  include: ['src'],
-};
+/** The TypeScript lines the README promises, beside the one `npm install -D typescript` gives. */
+const TYPESCRIPTS = ['5.9.3', '6.0.3', '7.0.2'];
 
 /**
- * The packages as another repository gets them: packed with `npm pack`, installed into a fresh
- * project outside this workspace (dependencies from the registry, through npm's cache), compiled
- * with `tsc` against the published declarations, and served over stdio and HTTP.
+ * README's "Using toolsets in your own repository", followed as written: the packages packed from
+ * a fresh clone, installed into a new project outside this workspace (from the registry, through
+ * npm's cache), compiled with `tsc` against the published declarations without `skipLibCheck`, and
+ * served over stdio and HTTP on both supported Node lines.
  */
-describe('@toolsets/core and @toolsets/testing, packed and installed in a plain TypeScript project', () => {
+describe('the packages, packed from a fresh clone and used in a plain TypeScript project as the README says', () => {
+  let root: string;
+  let clone: string;
+  let packs: string;
   let project: string;
+  const installs: string[] = [];
 
   beforeAll(() => {
-    const root = mkdtempSync(join(tmpdir(), 'toolsets-consumer-'));
-    const packs = join(root, 'packs');
-    mkdirSync(packs);
-    execFileSync('npm', ['pack', './libs/core', './libs/testing', '--pack-destination', packs, '--silent'], { cwd: workspaceRoot });
-    const tarball = (prefix: string) => join(packs, readdirSync(packs).find((file) => file.startsWith(prefix))!);
+    root = mkdtempSync(join(tmpdir(), 'toolsets-consumer-'));
+    clone = join(root, 'toolsets');
+    packs = adoption.packFromClone(clone);
     project = join(root, 'weather');
-    mkdirSync(join(project, 'src'), { recursive: true });
-    const dependencies: Record<string, string> = {
-      '@toolsets/core': `file:${tarball('toolsets-core-')}`,
-      '@toolsets/testing': `file:${tarball('toolsets-testing-')}`,
-    };
-    for (const name of ['@modelcontextprotocol/server', 'class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe', 'typescript', '@types/node']) dependencies[name] = pin(name);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'weather', private: true, version: '1.0.0', dependencies }, null, 2));
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify(TSCONFIG, null, 2));
-    writeFileSync(join(project, 'src/weather.ts'), TOOLSET);
-    writeFileSync(join(project, 'src/main.ts'), MAIN);
+    mkdirSync(project);
+    for (const line of adoption.readmeSteps('plain-project', clone)) installs.push(adoption.run(line, project));
+    const blocks = adoption.consumerBlocks();
+    for (const file of ['tsconfig.json', 'src/weather.ts', 'src/main.ts']) {
+      mkdirSync(dirname(join(project, file)), { recursive: true });
+      writeFileSync(join(project, file), `${blocks[file].code}\n`);
+    }
     writeFileSync(join(project, 'src/with-testing.ts'), WITH_TESTING);
-    execFileSync('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: project, stdio: 'pipe' });
-  }, 300_000);
-  afterAll(() => rmSync(join(project, '..'), { recursive: true, force: true }));
+  }, 600_000);
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  const tsc = (...args: string[]) => spawnSync(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), ...args], { cwd: project, encoding: 'utf-8' });
+  const tarball = (prefix: string) => join(packs, readdirSync(packs).find((file) => file.startsWith(prefix))!);
+  const contents = (prefix: string) => execFileSync('tar', ['-tzf', tarball(prefix)], { encoding: 'utf-8' }).trim().split('\n').sort();
 
-  it('compiles a toolset with tsc against the published declarations', () => {
-    const run = tsc('-p', '.');
-    expect(run.stdout + run.stderr).toBe('');
-    expect(run.status).toBe(0);
+  it('packs all four packages from a fresh clone, with their built files and nothing else', () => {
+    expect(readdirSync(packs).sort()).toEqual([
+      expect.stringMatching(/^toolsets-core-\d+\.\d+\.\d+\.tgz$/),
+      expect.stringMatching(/^toolsets-openapi-/),
+      expect.stringMatching(/^toolsets-testing-/),
+      expect.stringMatching(/^toolsets-workspace-plugin-/),
+    ]);
+    for (const lib of ['toolsets-core-', 'toolsets-testing-', 'toolsets-openapi-']) {
+      const files = contents(lib);
+      expect(files).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/index.d.ts', 'package/README.md', 'package/package.json']));
+      expect(files.filter((file) => !/^package\/(dist\/.*\.(js|d\.ts)|README\.md|package\.json)$/.test(file))).toEqual([]);
+    }
+    const plugin = contents('toolsets-workspace-plugin-');
+    expect(plugin).toEqual(expect.arrayContaining(['package/src/index.js', 'package/generators.json', 'package/versions.json', 'package/build/build-project.cjs', 'package/src/generators/init/generator.js']));
+    expect(plugin.filter((file) => /\.ts$/.test(file) && !/\.d\.ts$|__tmpl__$|\/files\//.test(file))).toEqual([]);
+    const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball('toolsets-workspace-plugin-'), 'package/package.json'], { encoding: 'utf-8' }));
+    expect(manifest.dependencies).toEqual(expect.objectContaining({ '@nx/devkit': expect.any(String), yaml: expect.any(String), swagger2openapi: expect.any(String) }));
+    expect(manifest.peerDependencies).toEqual({ nx: expect.any(String), typescript: '>=5.9.3 <7' });
   });
 
-  it('serves it over stdio and HTTP to the SDK Client, with typed results', async () => {
-    const stdio = new Client({ name: 'consumer', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: [join(project, 'dist/main.js'), '--stdio'], cwd: project, stderr: 'pipe' }));
-    expect((await stdio.callTool({ name: 'forecast', arguments: { city: 'Lisbon', days: 2 } })).structuredContent).toEqual({ message: 'Lisbon: 21 °C in 2 day(s).', celsius: 21 });
-    expect((await stdio.callTool({ name: 'forecast', arguments: { city: 'Atlantis' } })).structuredContent).toEqual({ error: 'not_found', detail: 'No such city.' });
-    await stdio.close();
+  it('refuses to pack a package whose built files are missing, and the plugin from its source folder', () => {
+    const refused = (dir: string) => {
+      const result = spawnSync('npm', ['pack', dir, '--dry-run'], { cwd: clone, env: adoption.cleanEnvironment(), encoding: 'utf-8' });
+      expect(result.status).not.toBe(0);
+      return result.stderr;
+    };
+    expect(refused('./tools/workspace-plugin')).toContain('npm pack tools/workspace-plugin: refused, this folder is the source of @toolsets/workspace-plugin; the package is assembled in tools/workspace-plugin/dist');
+    const manifestFile = join(clone, 'libs/openapi/package.json');
+    const manifest = readFileSync(manifestFile, 'utf-8');
+    writeFileSync(manifestFile, manifest.replace('"main": "./dist/index.js"', '"main": "./dist/missing.js"'));
+    try {
+      expect(refused('./libs/openapi')).toContain('npm pack libs/openapi: refused, dist/missing.js is missing after the build');
+    } finally {
+      writeFileSync(manifestFile, manifest);
+    }
+  });
+
+  it('installs as written, with no engine or peer warning', () => {
+    expect(installs).toHaveLength(3);
+    for (const output of installs) expect(output).not.toMatch(/EBADENGINE|ERESOLVE|peer dep/i);
+  });
+
+  it.each(TYPESCRIPTS)('compiles with TypeScript %s against the published declarations, without skipLibCheck, with module nodenext and node16', (version) => {
+    const tsc = (...args: string[]) => spawnSync('npx', ['-y', '-p', `typescript@${version}`, 'tsc', '-p', '.', '--noEmit', ...args], { cwd: project, env: adoption.cleanEnvironment(), encoding: 'utf-8' });
+    expect(JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf-8')).compilerOptions.skipLibCheck).toBeUndefined();
+    for (const options of [[], ['--module', 'node16', '--moduleResolution', 'node16']]) {
+      const result = tsc(...options);
+      expect([options.join(' '), result.stdout + result.stderr]).toEqual([options.join(' '), '']);
+      expect(result.status).toBe(0);
+    }
+  });
+
+  it('builds and serves as written, over stdio on Node 20 and 22 and over HTTP, with typed results', async () => {
+    const [build, serve] = adoption.readmeSteps('build-and-serve');
+    expect(adoption.run(build, project).trim()).toBe('');
+    expect(serve).toBe('node dist/main.js --stdio');
+    const [command, ...args] = serve.split(' ');
+    for (const node of [[process.execPath], ['npx', '-y', '-p', 'node@22', '--', command]]) {
+      const stdio = new Client({ name: 'consumer', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await stdio.connect(new StdioClientTransport({ command: node[0], args: [...node.slice(1), ...args], cwd: project, stderr: 'pipe' }));
+      expect(stdio.getServerVersion()).toMatchObject({ name: 'weather' });
+      expect((await stdio.callTool({ name: 'forecast', arguments: { city: 'Lisbon', days: 2 } })).structuredContent).toEqual({ message: 'Lisbon: 21 °C in 2 day(s).', celsius: 21 });
+      expect((await stdio.callTool({ name: 'forecast', arguments: { city: 'Atlantis' } })).structuredContent).toEqual({ error: 'not_found', detail: 'No such city.' });
+      expect((await stdio.callTool({ name: 'forecast', arguments: { city: 'Oslo', days: 9 } })).isError).toBe(true);
+      await stdio.close();
+    }
+    const node22 = execFileSync('npx', ['-y', '-p', 'node@22', '--', 'node', '--version'], { cwd: project, env: adoption.cleanEnvironment(), encoding: 'utf-8' }).trim();
+    expect(node22).toMatch(/^v22\./);
 
     const app = await startServerProcess(join(project, 'dist/main.js'), { DRAIN_DELAY_MS: '0' }, project);
     try {
@@ -148,7 +160,7 @@ describe('@toolsets/core and @toolsets/testing, packed and installed in a plain 
     } finally {
       await app.stop();
     }
-  });
+  }, 120_000);
 
   it('tests it with @toolsets/testing', () => {
     expect(execFileSync(process.execPath, [join(project, 'dist/with-testing.js')], { cwd: project, encoding: 'utf-8' })).toBe('{"message":"Lisbon: 21 °C in 1 day(s).","celsius":21}');
@@ -157,7 +169,7 @@ describe('@toolsets/core and @toolsets/testing, packed and installed in a plain 
   it('makes tsc reject a tool whose return type breaks the contract there too', () => {
     writeFileSync(join(project, 'src/broken.ts'), BROKEN);
     try {
-      const run = tsc('-p', '.', '--noEmit');
+      const run = spawnSync(process.execPath, [join(project, 'node_modules/typescript/bin/tsc'), '-p', '.', '--noEmit'], { cwd: project, encoding: 'utf-8' });
       expect(run.status).not.toBe(0);
       expect(run.stdout).toMatch(/src\/broken\.ts\(\d+,\d+\): error TS\d+: .*'count'/s);
     } finally {

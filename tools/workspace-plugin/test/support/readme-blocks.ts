@@ -1,24 +1,28 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** What a README `ts` block is checked as: its own file, the body of a test, or text a generator writes. */
+/**
+ * What a README `ts` block is checked as: its own file, the body of a test, or text a generator
+ * writes; `consumer` blocks belong to a project outside this workspace, and the adoption tests that
+ * build one check them (`documentedBlocks` leaves them out).
+ */
 export interface ReadmeBlock {
   /** The document it stands in, from the workspace root: `README.md`, `docs/openapi.md`. */
   source: string;
   line: number;
-  mode: 'file' | 'spec' | 'generated';
+  mode: 'file' | 'spec' | 'generated' | 'consumer';
   path: string;
   /** For `spec`: import lines the block needs that the README leaves out. */
   header: string;
   code: string;
 }
 
-const ANNOTATION = /^<!-- readme-check: (file|spec|generated) (\S+)(?: \| (.*))? -->$/;
+const ANNOTATION = /^<!-- readme-check: (file|spec|generated|consumer) (\S+)(?: \| (.*))? -->$/;
 
 /** Every ```ts block of the README and of each document in `docs/`, each with its source. */
 export function documentedBlocks(root: string): ReadmeBlock[] {
   const docs = readdirSync(join(root, 'docs'), { recursive: true }).map(String).filter((file) => file.endsWith('.md')).sort();
-  return [readmeBlocks(join(root, 'README.md')), ...docs.map((file) => readmeBlocks(join(root, 'docs', file), `docs/${file}`))].flat();
+  return [readmeBlocks(join(root, 'README.md')), ...docs.map((file) => readmeBlocks(join(root, 'docs', file), `docs/${file}`))].flat().filter((block) => block.mode !== 'consumer');
 }
 
 /**
@@ -31,7 +35,7 @@ export function readmeBlocks(readmePath: string, source = 'README.md'): ReadmeBl
   for (let i = 0; i < lines.length; i++) {
     if (lines[i] !== '```ts') continue;
     const annotation = ANNOTATION.exec(lines[i - 1] ?? '');
-    if (!annotation) throw new Error(`${source}:${i + 1}: a ts block without a <!-- readme-check: file|spec|generated <path> --> line above it.`);
+    if (!annotation) throw new Error(`${source}:${i + 1}: a ts block without a <!-- readme-check: file|spec|generated|consumer <path> --> line above it.`);
     const end = lines.indexOf('```', i + 1);
     blocks.push({
       source,
