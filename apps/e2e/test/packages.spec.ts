@@ -122,10 +122,12 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
     for (const output of installs) expect(output).not.toMatch(/EBADENGINE|ERESOLVE|peer dep/i);
   });
 
-  it.each(TYPESCRIPTS)('compiles with TypeScript %s against the published declarations, without skipLibCheck, with module nodenext and node16', (version) => {
+  it.each(TYPESCRIPTS)('compiles with TypeScript %s against the published declarations, without skipLibCheck', (version) => {
     const tsc = (...args: string[]) => spawnSync('npx', ['-y', '-p', `typescript@${version}`, 'tsc', '-p', '.', '--noEmit', ...args], { cwd: project, env: adoption.cleanEnvironment(), encoding: 'utf-8' });
     expect(JSON.parse(readFileSync(join(project, 'tsconfig.json'), 'utf-8')).compilerOptions.skipLibCheck).toBeUndefined();
-    for (const options of [[], ['--module', 'node16', '--moduleResolution', 'node16']]) {
+    // README's nodenext, and node16 too, which older configurations use (checked on the oldest and newest lines; a full check takes 30 s on TypeScript 5 and 6).
+    const node16 = version === TYPESCRIPTS[1] ? [] : [['--module', 'node16', '--moduleResolution', 'node16']];
+    for (const options of [[], ...node16]) {
       const result = tsc(...options);
       expect([options.join(' '), result.stdout + result.stderr]).toEqual([options.join(' '), '']);
       expect(result.status).toBe(0);

@@ -1,96 +1,98 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { stripVTControlCharacters } from 'node:util';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 
+interface Adoption {
+  packFromClone(clone: string): string;
+  readmeSteps(name: string, clone?: string): string[];
+  run(line: string, cwd: string, extraEnv?: Record<string, string>): string;
+}
 const workspaceRoot = join(__dirname, '../../..');
-const rootPackage = JSON.parse(readFileSync(join(workspaceRoot, 'package.json'), 'utf-8')) as { devDependencies: Record<string, string> };
+const adoption = require(join(workspaceRoot, 'tools/build/adoption.cjs')) as Adoption;
+
+/** The version the README names, and the one NOTES.md checked. */
+const CREATE_NX_WORKSPACE = 'create-nx-workspace@23.2.1';
 
 /**
- * Adopting toolsets in another Nx workspace: the plugin, core and testing packed as tarballs, a
- * minimal Nx workspace in a temporary folder (packages from the registry through npm's cache),
- * `init`, then the `toolset` and `app` generators, then every target, then the app over stdio.
+ * README's "In an existing Nx workspace", followed as written on what `create-nx-workspace` really
+ * makes (each preset starts from something different: a composite TypeScript 6 setup, an
+ * integrated workspace without TypeScript, a package-based one), with the packages packed from a
+ * fresh clone. Nothing here is hand-written workspace.
  */
-describe('@toolsets/workspace-plugin in another Nx workspace', () => {
-  let workspace: string;
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|JEST_)/.test(key)));
-  Object.assign(env, { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', CI: 'true', NO_COLOR: '1' });
-  delete env['FORCE_COLOR'];
-
-  const run = (command: string, ...args: string[]) => {
-    const result = spawnSync(command, args, { cwd: workspace, env, encoding: 'utf-8' });
-    const output = stripVTControlCharacters(`${result.stdout}\n${result.stderr}`);
-    if (result.status !== 0) throw new Error(`${command} ${args.join(' ')} exited with ${result.status}:\n${output.slice(-6000)}`);
-    return output;
-  };
-  const nx = (...args: string[]) => run(process.execPath, join(workspace, 'node_modules/nx/dist/bin/nx.js'), ...args);
-  const npmInstall = () => run('npm', 'install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error');
+describe('the workspace plugin in a real create-nx-workspace workspace, as the README says', () => {
+  let root: string;
+  let clone: string;
 
   beforeAll(() => {
-    const root = mkdtempSync(join(tmpdir(), 'toolsets-adopt-'));
-    const packs = join(root, 'packs');
-    mkdirSync(packs);
-    execFileSync(process.execPath, [join(workspaceRoot, 'tools/workspace-plugin/scripts/package.cjs')], { cwd: workspaceRoot, stdio: 'pipe' });
-    execFileSync('npm', ['pack', './libs/core', './libs/testing', './tools/workspace-plugin/dist', '--pack-destination', packs, '--silent'], { cwd: workspaceRoot });
-    const tarball = (prefix: string) => `file:${join(packs, readdirSync(packs).find((file) => file.startsWith(prefix))!)}`;
-    workspace = join(root, 'acme');
-    mkdirSync(workspace);
-    const nxVersion = rootPackage.devDependencies['nx'];
-    writeFileSync(
-      join(workspace, 'package.json'),
-      JSON.stringify(
-        {
-          name: '@acme/source',
-          private: true,
-          devDependencies: {
-            nx: nxVersion,
-            '@nx/js': nxVersion,
-            '@toolsets/workspace-plugin': tarball('toolsets-workspace-plugin-'),
-            // Not on a registry yet: the tarballs stand in for the published versions init adds.
-            '@toolsets/core': tarball('toolsets-core-'),
-            '@toolsets/testing': tarball('toolsets-testing-'),
-          },
-        },
-        null,
-        2,
-      ),
-    );
-    writeFileSync(join(workspace, 'nx.json'), JSON.stringify({ $schema: './node_modules/nx/schemas/nx-schema.json', neverConnectToCloud: true }, null, 2));
-    // What create-nx-workspace leaves: a base tsconfig without decorator options.
-    writeFileSync(
-      join(workspace, 'tsconfig.base.json'),
-      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, esModuleInterop: true, skipLibCheck: true, types: ['node'], baseUrl: '.', paths: {} } }, null, 2),
-    );
-    execFileSync('git', ['init', '-q'], { cwd: workspace });
-    npmInstall();
+    root = mkdtempSync(join(tmpdir(), 'toolsets-adopt-'));
+    clone = join(root, 'toolsets');
+    adoption.packFromClone(clone);
   }, 600_000);
-  afterAll(() => rmSync(join(workspace, '..'), { recursive: true, force: true }));
+  afterAll(() => rmSync(root, { recursive: true, force: true }));
 
-  it('init, then the toolset and app generators, give projects that pass lint, typecheck, test, contract and build, and the app serves', async () => {
-    const init = nx('g', '@toolsets/workspace-plugin:init', '--skipInstall', '--no-interactive');
-    expect(init).toContain('UPDATE tsconfig.base.json');
-    expect(init).toContain('CREATE tools/build/build-project.cjs');
-    expect(init).toContain('CREATE jest.preset.js');
-    expect(init).toContain('CREATE eslint.config.mjs');
-    const tsconfig = JSON.parse(readFileSync(join(workspace, 'tsconfig.base.json'), 'utf-8'));
-    expect(tsconfig.compilerOptions).toMatchObject({ experimentalDecorators: true, emitDecoratorMetadata: true, useDefineForClassFields: false });
-    npmInstall();
+  const createWorkspace = (preset: string) => {
+    const name = `acme-${preset}`;
+    adoption.run(`npx -y ${CREATE_NX_WORKSPACE} ${name} --preset=${preset} --nxCloud=skip --interactive=false`, root);
+    return join(root, name);
+  };
+  const typescriptIn = (workspace: string) => JSON.parse(readFileSync(join(workspace, 'node_modules/typescript/package.json'), 'utf-8')).version as string;
+  const changedFiles = (workspace: string) => execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: workspace, encoding: 'utf-8' });
 
-    nx('g', '@toolsets/workspace-plugin:toolset', 'weather', '--description=Forecasts.', '--skipInstall', '--no-interactive');
-    nx('g', '@toolsets/workspace-plugin:app', 'weather-server', '--toolsets=weather', '--no-interactive');
-    npmInstall();
-
-    const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '--outputStyle=static', '--skip-nx-cache');
-    expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build');
-    expect(output).toContain('Wrote libs/toolsets/weather/contract.json');
-
+  /** README's steps from `init` on, then its last line as a client runs it. */
+  const followReadme = async (workspace: string, from = 0) => {
+    const steps = adoption.readmeSteps('nx-workspace', clone);
+    const serve = steps.pop()!;
+    let output = '';
+    for (const line of steps.slice(from)) output = adoption.run(line, workspace);
+    expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
+    expect(serve).toBe('node apps/weather-server/dist/main.js --stdio');
+    const [command, ...args] = serve.split(' ');
     const client = new Client({ name: 'adopter', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: [join(workspace, 'apps/weather-server/dist/main.js'), '--stdio'], cwd: workspace, stderr: 'pipe' }));
+    await client.connect(new StdioClientTransport({ command: command === 'node' ? process.execPath : command, args, cwd: workspace, stderr: 'pipe' }));
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['weather_echo']);
     expect((await client.callTool({ name: 'weather_echo', arguments: { text: 'hi' } })).structuredContent).toMatchObject({ text: 'hi' });
     await client.close();
-  });
+  };
+
+  it('--preset=ts (TypeScript 6, composite base config): every step passes and the app serves', async () => {
+    const workspace = createWorkspace('ts');
+    expect(typescriptIn(workspace)).toMatch(/^6\./);
+    await followReadme(workspace);
+    // The workspace keeps its TypeScript, and init added no baseUrl (TypeScript 6 refuses it).
+    expect(typescriptIn(workspace)).toMatch(/^6\./);
+    expect(JSON.parse(readFileSync(join(workspace, 'tsconfig.base.json'), 'utf-8')).compilerOptions).not.toHaveProperty('baseUrl');
+  }, 900_000);
+
+  it('--preset=apps (no TypeScript yet): every step passes with the TypeScript init installs', async () => {
+    const workspace = createWorkspace('apps');
+    expect(existsSync(join(workspace, 'node_modules/typescript'))).toBe(false);
+    await followReadme(workspace);
+    expect(typescriptIn(workspace)).toMatch(/^5\.9\./);
+  }, 900_000);
+
+  it('--preset=npm: when init cannot install, it puts back what it wrote; run again, every step passes', async () => {
+    const workspace = createWorkspace('npm');
+    const [installPlugin, init] = adoption.readmeSteps('nx-workspace', clone);
+    adoption.run(installPlugin, workspace);
+    const before = changedFiles(workspace);
+
+    // The registry unreachable, and no cache to fall back on: npm install fails after init wrote its files.
+    const offline = { npm_config_registry: 'http://127.0.0.1:9/', npm_config_cache: join(root, 'empty-npm-cache'), npm_config_fetch_retries: '0' };
+    let failure: (Error & { output?: string }) | undefined;
+    try {
+      adoption.run(init, workspace, offline);
+    } catch (error) {
+      failure = error as Error & { output?: string };
+    }
+    expect(failure?.output).toContain('init stopped: installing the packages it added failed');
+    const undone = /It undid what it wrote, so the workspace is as it was: ([^\n]*?)\. Fix/.exec(failure?.output ?? '')?.[1].split(', ');
+    expect(undone).toEqual(expect.arrayContaining(['tsconfig.base.json', 'jest.preset.js', 'nx.json', 'package.json', 'tools/build/build-project.cjs']));
+    expect(changedFiles(workspace)).toBe(before);
+    expect(existsSync(join(workspace, 'tools/build'))).toBe(false);
+
+    await followReadme(workspace, 1);
+  }, 900_000);
 });
