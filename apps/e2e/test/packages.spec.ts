@@ -117,6 +117,12 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
     }
   });
 
+  it('nx release publish --dry-run packs all four from the same builds, the plugin from its assembled dist', () => {
+    const output = adoption.run('npx nx release publish --dry-run', clone);
+    for (const name of ['core', 'testing', 'openapi', 'workspace-plugin']) expect(output).toMatch(new RegExp(`📦  @toolsets/${name}@`));
+    expect(output).not.toContain('Skipped');
+  }, 300_000);
+
   it('installs as written, with no engine or peer warning', () => {
     expect(installs).toHaveLength(3);
     for (const output of installs) expect(output).not.toMatch(/EBADENGINE|ERESOLVE|peer dep/i);
