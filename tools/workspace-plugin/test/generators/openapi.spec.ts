@@ -1,5 +1,5 @@
 import { readJson, readProjectConfiguration, type Tree } from '@nx/devkit';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appGenerator } from '../../src/generators/app/generator';
@@ -33,6 +33,12 @@ describe('openapi generator', () => {
     expect(toolset).toContain('credentialHeaders: ["x-petstore-key"]');
     expect(tree.exists(`${root}/src/lib/petstore.toolset.ts`)).toBe(false);
     expect(tree.read(`${root}/test/petstore.tools.spec.ts`, 'utf-8')).toContain("import { PetstoreToolset } from '../src';");
+  });
+
+  it('adds @toolsets/openapi, which the generated code imports, where the workspace does not build it', async () => {
+    await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/json/petstore.json'), skipInstall: true });
+    expect(readJson(tree, 'package.json').dependencies['@toolsets/openapi']).toBe(JSON.parse(readFileSync(join(__dirname, '../../../../libs/openapi/package.json'), 'utf-8')).version);
+    expect(tree.read('libs/toolsets/petstore/src/generated/petstore.toolset.ts', 'utf-8')).toContain("from '@toolsets/openapi'");
   });
 
   it('derives the credential header from the document when none is given (an apiKey header, with dashes)', async () => {
