@@ -1,12 +1,16 @@
 import { joinPathFragments, type Tree } from '@nx/devkit';
+import type { DocumentSource } from './fetch-document';
 import { generateToolset, type GeneratedToolset, type OpenApiConfig } from './generate-toolset';
 
 /** The files of a generated library the generator reads from: the document's copy and the config. */
 export const DOCUMENT_FILE = 'openapi.json';
 export const CONFIG_FILE = 'openapi.config.json';
 
-/** What `openapi.config.json` holds: the toolset's name and everything `generateToolset` reads besides the document. */
-export interface LibraryConfig extends OpenApiConfig {
+/**
+ * What `openapi.config.json` holds: the toolset's name, everything `generateToolset` reads besides
+ * the document, and, for a document generated from a URL, that source (`openapi-refresh` fetches it).
+ */
+export interface LibraryConfig extends OpenApiConfig, Partial<DocumentSource> {
   name: string;
 }
 

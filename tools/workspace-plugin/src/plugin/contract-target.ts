@@ -26,12 +26,28 @@ export const appContractTarget: TargetConfiguration = {
   outputs: [],
 };
 
-/** Infers a `contract` target for every project tagged `type:toolset` or `type:app`, however it was created. */
+/** What a toolset generated from an OpenAPI document's URL gets: fetch it again, classify, rewrite (`--check`: report). */
+export const openApiRefreshTarget: TargetConfiguration = {
+  executor: '@toolsets/workspace-plugin:openapi-refresh',
+  // The catalog is built by the workspace's core and the generated code's @toolsets/openapi.
+  dependsOn: ['^build'],
+  cache: false,
+};
+
+/**
+ * Infers a `contract` target for every project tagged `type:toolset` or `type:app`, however it was
+ * created, and an `openapi-refresh` target for every library whose openapi.config.json records a
+ * source URL.
+ */
 export const createNodesV2: CreateNodesV2 = [
-  '**/project.json',
+  '**/{project.json,openapi.config.json}',
   (projectFiles, options, context) =>
     createNodesFromFiles(
       (file, _options, ctx) => {
+        if (file.endsWith('openapi.config.json')) {
+          const config = readJsonFile<{ source?: unknown }>(join(ctx.workspaceRoot, file));
+          return typeof config.source === 'string' ? { projects: { [dirname(file)]: { targets: { 'openapi-refresh': openApiRefreshTarget } } } } : {};
+        }
         const project = readJsonFile<{ tags?: string[] }>(join(ctx.workspaceRoot, file));
         const target = project.tags?.includes(TOOLSET_TAG) ? contractTarget : project.tags?.includes(APP_TAG) ? appContractTarget : undefined;
         if (!target) return {};

@@ -6,6 +6,7 @@ import { appGenerator } from '../../src/generators/app/generator';
 import { openApiGenerator } from '../../src/generators/openapi/generator';
 import { openApiSyncGenerator } from '../../src/generators/openapi-sync/generator';
 import { createWorkspaceTree } from '../support/workspace-tree';
+import { petsDocument, startDocumentServer } from '../support/document-server';
 
 const example = (path: string) => join(require.resolve('@readme/oas-examples/package.json'), '..', path);
 
@@ -39,6 +40,24 @@ describe('openapi generator', () => {
     await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/json/petstore.json'), skipInstall: true });
     expect(readJson(tree, 'package.json').dependencies['@toolsets/openapi']).toBe(JSON.parse(readFileSync(join(__dirname, '../../../../libs/openapi/package.json'), 'utf-8')).version);
     expect(tree.read('libs/toolsets/petstore/src/generated/petstore.toolset.ts', 'utf-8')).toContain("from '@toolsets/openapi'");
+  });
+
+  it('generates from a URL, recording it and the header variable as the source, never the header value', async () => {
+    const api = await startDocumentServer(petsDocument({ id: { type: 'integer' }, name: { type: 'string' } }));
+    process.env['PETS_SPEC_TOKEN'] = 'Bearer s3cret';
+    try {
+      const url = `${api.origin}/private/openapi.json`;
+      await openApiGenerator(tree, { name: 'pets', spec: url, specHeader: 'Authorization:PETS_SPEC_TOKEN', skipInstall: true });
+      expect(readJson(tree, 'libs/toolsets/pets/openapi.config.json')).toMatchObject({ name: 'pets', source: url, sourceHeaders: { authorization: 'PETS_SPEC_TOKEN' } });
+      expect(readJson(tree, 'libs/toolsets/pets/openapi.json')).toEqual(api.document);
+      expect(tree.read('libs/toolsets/pets/openapi.config.json', 'utf-8')).not.toContain('s3cret');
+      await expect(openApiGenerator(createWorkspaceTree(), { name: 'pets', spec: `${api.origin}/html`, skipInstall: true })).rejects.toThrow(`Could not use the OpenAPI document at ${api.origin}/html: the answer (200) is not an OpenAPI document`);
+      await expect(openApiGenerator(createWorkspaceTree(), { name: 'pets', spec: example('3.0/json/petstore.json'), specHeader: 'authorization:X', skipInstall: true })).rejects.toThrow('--specHeader applies to a --spec URL');
+      await expect(openApiGenerator(createWorkspaceTree(), { name: 'pets', spec: url, specHeader: 'authorization=Bearer x', skipInstall: true })).rejects.toThrow('is not <header>:<ENVIRONMENT_VARIABLE>');
+    } finally {
+      delete process.env['PETS_SPEC_TOKEN'];
+      await api.close();
+    }
   });
 
   it('derives the credential header from the document when none is given (an apiKey header, with dashes)', async () => {

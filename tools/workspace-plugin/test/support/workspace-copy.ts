@@ -1,4 +1,4 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -30,12 +30,31 @@ export function copyWorkspace(prefix: string): string {
   return copy;
 }
 
-/** Runs the copy's own Nx there, in CI mode and without colour, returning the exit status and plain-text output. */
-export function runNx(copy: string, ...args: string[]): { status: number | null; output: string } {
+function nxEnvironment(): NodeJS.ProcessEnv {
   const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|JEST_)/.test(key)));
   Object.assign(env, { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', CI: 'true', NO_COLOR: '1' });
   delete env['FORCE_COLOR'];
-  const run = spawnSync(process.execPath, [join(copy, 'node_modules/nx/dist/bin/nx.js'), ...args], { cwd: copy, env, encoding: 'utf-8' });
+  return env;
+}
+
+/**
+ * Like runNx, without blocking this process: for runs that call back into a server the test
+ * itself serves on loopback.
+ */
+export function runNxAsync(copy: string, ...args: string[]): Promise<{ status: number | null; output: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [join(copy, 'node_modules/nx/dist/bin/nx.js'), ...args], { cwd: copy, env: nxEnvironment() });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk));
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, output: stripVTControlCharacters(output) }));
+  });
+}
+
+/** Runs the copy's own Nx there, in CI mode and without colour, returning the exit status and plain-text output. */
+export function runNx(copy: string, ...args: string[]): { status: number | null; output: string } {
+  const run = spawnSync(process.execPath, [join(copy, 'node_modules/nx/dist/bin/nx.js'), ...args], { cwd: copy, env: nxEnvironment(), encoding: 'utf-8' });
   // eslint and Nx colour their output even when asked not to; the assertions read plain text.
   return { status: run.status, output: stripVTControlCharacters(`${run.stdout}\n${run.stderr}`) };
 }

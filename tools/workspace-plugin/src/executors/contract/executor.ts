@@ -4,10 +4,12 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type * as Core from '@toolsets/core';
 import { catalogSize, formatCatalogSize } from '../../contract/catalog-size';
+import { snapshotEntries } from '../../contract/catalog-entries';
 import { compareCatalogs } from '../../contract/compare-catalogs';
 import { countBySeverity, formatChanges } from '../../contract/change-report';
 import { SNAPSHOT_FILE, parseSnapshot, serializeSnapshot, snapshotOf, type ToolEntry } from '../../contract/snapshot';
 import { checkVersion } from '../../contract/version-check';
+import { plural, readVersion } from '../../contract/package-version';
 import { reportGate } from '../../utils/report-gate';
 import type { ContractExecutorSchema } from './schema';
 
@@ -40,8 +42,7 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
   const gate = reportGate(core, () => {
     const catalog = core.runContractGate(projectName, toolsets);
     listed = [...catalog.tools.values()].map((tool) => tool.descriptor as ToolEntry);
-    // The snapshot also records the scopes each tool needs: adding one shuts callers out.
-    tools = [...catalog.tools.values()].map((tool) => (tool.requiredScopes.length > 0 ? { ...(tool.descriptor as ToolEntry), requiredScopes: [...tool.requiredScopes] } : (tool.descriptor as ToolEntry)));
+    tools = snapshotEntries(catalog);
     // A library of several toolsets (an API grouped by tag) is selected group by group: give each group's size.
     if (catalog.toolsets.length > 1) groups = core.formatCatalogSizes(new core.CatalogViews(catalog).sizes);
     return core.describeCatalog(catalog, { verbose: options.verbose === true || Boolean(process.env['TOOLSETS_DEBUG']) });
@@ -109,17 +110,7 @@ function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, u
   return fail(`${snapshotFile} is out of date (${kind}; ${verdict.message}). Run ${updateCommand} to record it, and commit the diff.`);
 }
 
-function readVersion(packagePath: string): string | undefined {
-  if (!existsSync(packagePath)) return undefined;
-  const version = (JSON.parse(readFileSync(packagePath, 'utf-8')) as { version?: unknown }).version;
-  return typeof version === 'string' ? version : undefined;
-}
-
 function fail(message: string): { success: false } {
   console.error(message);
   return { success: false };
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }

@@ -12,6 +12,7 @@ import { sourceLocator, type LocatePointer } from '../../openapi/source-lines';
 import { loadGeneratedSources } from '../../openapi/load-generated';
 import { catalogSize, formatCatalogSize } from '../../contract/catalog-size';
 import { fromSwagger2 } from '../../openapi/swagger2';
+import { fetchDocument, isDocumentUrl, sourceHeadersFrom, type DocumentSource } from '../../openapi/fetch-document';
 import { knownVersions } from '../../utils/plugin-files';
 import { normalizeToolsetOptions, toolsetGenerator } from '../toolset/generator';
 import type { OpenApiGeneratorSchema } from './schema';
@@ -25,15 +26,11 @@ const OPENAPI_RUNTIME = '@toolsets/openapi';
  */
 export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSchema): Promise<GeneratorCallback | undefined> {
   const toolset = normalizeToolsetOptions(tree, { name: options.name, directory: options.directory });
-  const specPath = isAbsolute(options.spec) ? options.spec : join(tree.root, options.spec);
-  let document: unknown;
-  try {
-    document = await parse(specPath);
-  } catch (error) {
-    throw new OpenApiDocumentError(options.spec, (error as Error).message);
-  }
+  const source = sourceOf(options);
+  const { document: read, text } = source ? await fetchDocument(source.source, sourceHeadersFrom(source)) : await readDocumentFile(tree.root, options.spec);
+  let document: unknown = read;
   // Refusals name the line of the file as written; a converted Swagger document has no such lines.
-  let locate: LocatePointer | undefined = sourceLocator(readFileSync(specPath, 'utf-8'));
+  let locate: LocatePointer | undefined = sourceLocator(text);
   if ((document as { swagger?: unknown }).swagger !== undefined) {
     document = await fromSwagger2(document, options.spec);
     locate = undefined;
@@ -41,6 +38,7 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   }
   const config: LibraryConfig = {
     name: options.name,
+    ...source,
     ...list('includeTags', options.includeTags),
     ...list('excludeTags', options.excludeTags),
     ...list('include', options.include),
@@ -131,6 +129,32 @@ function credentialHeaderOf(options: OpenApiGeneratorSchema, document: unknown):
   // Dashes, not underscores: proxies such as nginx drop headers with underscores by default.
   const own = auth.kind === 'api-key-header' ? auth.name.toLowerCase().replace(/_/g, '-') : undefined;
   return { credentialHeader: own && own !== 'authorization' ? own : `x-${options.name}-token` };
+}
+
+/** The document's URL and the headers to fetch it with, when `--spec` is a URL; `--specHeader` must come with one. */
+function sourceOf(options: OpenApiGeneratorSchema): DocumentSource | undefined {
+  const headers = (options.specHeader ?? '').split(',').map((entry) => entry.trim()).filter(Boolean);
+  if (!isDocumentUrl(options.spec)) {
+    if (headers.length) throw new Error(`--specHeader applies to a --spec URL; ${options.spec} is a file.`);
+    return undefined;
+  }
+  const sourceHeaders: Record<string, string> = {};
+  for (const entry of headers) {
+    const match = /^([A-Za-z0-9-]+):([A-Z_][A-Z0-9_]*)$/.exec(entry);
+    if (!match) throw new Error(`--specHeader=${entry} is not <header>:<ENVIRONMENT_VARIABLE> (for example authorization:PETSTORE_SPEC_TOKEN); the value is read from the variable when fetching and never stored.`);
+    sourceHeaders[match[1].toLowerCase()] = match[2];
+  }
+  return { source: options.spec, ...(headers.length && { sourceHeaders }) };
+}
+
+/** A document file as written (its text gives refusals their line numbers) and as parsed. */
+async function readDocumentFile(workspaceRoot: string, spec: string): Promise<{ document: unknown; text: string }> {
+  const specPath = isAbsolute(spec) ? spec : join(workspaceRoot, spec);
+  try {
+    return { document: await parse(specPath), text: readFileSync(specPath, 'utf-8') };
+  } catch (error) {
+    throw new OpenApiDocumentError(spec, (error as Error).message);
+  }
 }
 
 function list<K extends string>(key: K, value: string | undefined): Partial<Record<K, string[]>> {

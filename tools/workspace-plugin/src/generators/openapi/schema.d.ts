@@ -1,6 +1,7 @@
 export interface OpenApiGeneratorSchema {
   name: string;
   spec: string;
+  specHeader?: string;
   includeTags?: string;
   excludeTags?: string;
   include?: string;

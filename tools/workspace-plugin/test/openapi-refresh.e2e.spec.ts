@@ -1,0 +1,84 @@
+import { readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { petsDocument, startDocumentServer, type DocumentServer } from './support/document-server';
+import { copyWorkspace, runNxAsync } from './support/workspace-copy';
+
+const PET = { id: { type: 'integer' }, name: { type: 'string' } };
+
+/**
+ * A toolset generated from a live API's document URL follows it: `openapi-refresh` fetches it
+ * again, and the contract rules classify what the upstream's change does to MCP clients before
+ * anything is written. The document is served on loopback and changed between refreshes.
+ */
+describe('a toolset generated from a document URL, refreshed as the upstream moves on', () => {
+  let copy: string;
+  let api: DocumentServer;
+  // Nx runs asynchronously: the document is served from this process.
+  const nx = async (...args: string[]) => {
+    const run = await runNxAsync(copy, ...args);
+    if (run.status !== 0) throw new Error(`nx ${args.join(' ')} exited with ${run.status}:\n${run.output}`);
+    return run.output;
+  };
+  const lib = (file: string) => join(copy, 'libs/toolsets/pets', file);
+  const read = (file: string) => readFileSync(lib(file), 'utf-8');
+  const setVersion = (version: string) => writeFileSync(lib('package.json'), JSON.stringify({ ...JSON.parse(read('package.json')), version }, null, 2));
+
+  beforeAll(async () => {
+    copy = copyWorkspace('toolsets-refresh-');
+    api = await startDocumentServer(petsDocument(PET));
+    process.env['PETS_SPEC_TOKEN'] = 'Bearer s3cret';
+  });
+  afterAll(async () => {
+    delete process.env['PETS_SPEC_TOKEN'];
+    await api?.close();
+    rmSync(copy, { recursive: true, force: true });
+  });
+
+  it('records the URL and the header variable (never its value), then reports no change, a safe one, and refuses a breaking one until the version says so', async () => {
+    const url = `${api.origin}/private/openapi.json`;
+    await nx('g', '@toolsets/workspace-plugin:openapi', 'pets', `--spec=${url}`, '--specHeader=authorization:PETS_SPEC_TOKEN', '--credentialHeader=x-pets-key', '--skipInstall', '--no-interactive');
+    expect(JSON.parse(read('openapi.config.json'))).toMatchObject({ name: 'pets', source: url, sourceHeaders: { authorization: 'PETS_SPEC_TOKEN' } });
+    expect(JSON.parse(read('openapi.json'))).toEqual(api.document);
+    for (const file of ['openapi.config.json', 'openapi.json', 'src/generated/pets.toolset.ts']) expect(read(file)).not.toContain('s3cret');
+    await nx('run', '@toolsets/pets:contract', '--outputStyle=static');
+    const refresh = (...flags: string[]) => runNxAsync(copy, 'run', '@toolsets/pets:openapi-refresh', '--outputStyle=static', ...flags);
+
+    // Unchanged upstream: nothing to do, nothing written.
+    const written = statSync(lib('openapi.json')).mtimeMs;
+    const same = await refresh();
+    expect(same.status).toBe(0);
+    expect(same.output).toContain('libs/toolsets/pets/openapi.json matches');
+    expect(statSync(lib('openapi.json')).mtimeMs).toBe(written);
+
+    // A field added to the answer: safe for clients. --check reports it and writes nothing; a refresh takes it.
+    api.document = petsDocument({ ...PET, tag: { type: 'string' } });
+    const checked = await refresh('--check');
+    expect(checked.status).not.toBe(0);
+    expect(checked.output).toMatch(/1 change to the catalog since contract\.json \(version 0\.1\.0\): 1 safe/);
+    expect(checked.output).toContain('--check: nothing written.');
+    expect(read('openapi.json')).not.toContain('"tag"');
+    const added = await refresh();
+    expect(added.status).toBe(0);
+    expect(added.output).toContain('Wrote libs/toolsets/pets/openapi.json and regenerated its code (nx sync).');
+    expect(JSON.parse(read('openapi.json'))).toEqual(api.document);
+    expect(read('src/generated/dtos.ts')).toMatch(/\btag\?: string/);
+    // As for a hand-written addition, the contract target records it at the version it needs.
+    setVersion(added.output.match(/Set "version": "([^"]+)"/)![1]);
+    await nx('run', '@toolsets/pets:contract', '--update', '--outputStyle=static');
+
+    // A field removed from the answer: breaking. Refused, nothing written, until the version is bumped.
+    api.document = petsDocument({ id: { type: 'integer' }, tag: { type: 'string' } });
+    const removed = await refresh();
+    expect(removed.status).not.toBe(0);
+    expect(removed.output).toMatch(/breaking/);
+    expect(removed.output).toContain('Not refreshed, nothing written: the upstream made 1 breaking change for clients.');
+    const petFields = () => Object.keys(JSON.parse(read('openapi.json')).components.schemas.Pet.properties);
+    expect(petFields()).toEqual(['id', 'name', 'tag']);
+    expect(JSON.parse(read('contract.json')).version).toBe('0.1.1');
+    setVersion(removed.output.match(/Set "version": "([^"]+)"/)![1]);
+    expect(JSON.parse(read('package.json')).version).toBe('0.2.0');
+    expect((await refresh()).status).toBe(0);
+    expect(petFields()).toEqual(['id', 'tag']);
+    expect(read('src/generated/dtos.ts')).not.toMatch(/\bname!: string/);
+  }, 600_000);
+});

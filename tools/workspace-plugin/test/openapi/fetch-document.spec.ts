@@ -1,0 +1,55 @@
+import { fetchDocument, sourceHeadersFrom } from '../../src/openapi/fetch-document';
+import { petsDocument, startDocumentServer, type DocumentServer } from '../support/document-server';
+
+describe('fetching an OpenAPI document from its URL', () => {
+  let api: DocumentServer;
+  let other: DocumentServer;
+
+  beforeAll(async () => {
+    other = await startDocumentServer(petsDocument({ id: { type: 'integer' } }));
+    api = await startDocumentServer(petsDocument({ id: { type: 'integer' }, name: { type: 'string' } }), other.origin);
+  });
+  afterAll(async () => {
+    await api?.close();
+    await other?.close();
+  });
+
+  it('reads a JSON or YAML document, with its text', async () => {
+    const json = await fetchDocument(`${api.origin}/v1/openapi.json`);
+    expect(json.document).toEqual(api.document);
+    expect(JSON.parse(json.text)).toEqual(api.document);
+    expect((await fetchDocument(`${api.origin}/v1/openapi.yaml`)).document).toEqual({ openapi: '3.0.3', info: { title: 'Pets', version: '1' }, paths: {} });
+  });
+
+  it('follows a redirect within the origin, and refuses one to another origin, naming it', async () => {
+    expect((await fetchDocument(`${api.origin}/moved`)).document).toEqual(api.document);
+    await expect(fetchDocument(`${api.origin}/elsewhere`)).rejects.toThrow(
+      `Could not use the OpenAPI document at ${api.origin}/elsewhere: it redirects (302) to another origin, ${other.origin}, which is not followed.`,
+    );
+  });
+
+  it('refuses a non-2xx answer or a body that is not an OpenAPI document, naming the URL and the status', async () => {
+    await expect(fetchDocument(`${api.origin}/missing`)).rejects.toThrow(`Could not use the OpenAPI document at ${api.origin}/missing: the server answered 404 Not Found.`);
+    await expect(fetchDocument(`${api.origin}/html`)).rejects.toThrow(`${api.origin}/html: the answer (200) is not an OpenAPI document: it has no "openapi" or "swagger" version (it starts with "<!doctype html><html><body>Sign in</body")`);
+    await expect(fetchDocument('ftp://example.com/openapi.json')).rejects.toThrow('only http and https URLs are fetched, not ftp:');
+    const closed = await startDocumentServer({});
+    await closed.close();
+    await expect(fetchDocument(`${closed.origin}/openapi.json`)).rejects.toThrow(`Could not use the OpenAPI document at ${closed.origin}/openapi.json: the request failed (ECONNREFUSED).`);
+  });
+
+  it('stops at the size cap and at the deadline', async () => {
+    await expect(fetchDocument(`${api.origin}/huge`, {}, { maxBytes: 1024 * 1024 })).rejects.toThrow(/over the 1048576-byte cap|passed the 1048576-byte cap/);
+    const started = Date.now();
+    await expect(fetchDocument(`${api.origin}/slow`, {}, { timeoutMs: 300 })).rejects.toThrow(`Could not use the OpenAPI document at ${api.origin}/slow: no complete answer within 300 ms.`);
+    expect(Date.now() - started).toBeLessThan(5_000);
+  });
+
+  it('sends the recorded headers with values from the environment, and names a missing variable', async () => {
+    const source = { source: `${api.origin}/private/openapi.json`, sourceHeaders: { authorization: 'PETS_SPEC_TOKEN' } };
+    expect(() => sourceHeadersFrom(source, {})).toThrow('its authorization header comes from the environment variable PETS_SPEC_TOKEN, which is not set.');
+    const headers = sourceHeadersFrom(source, { PETS_SPEC_TOKEN: 'Bearer s3cret' });
+    expect((await fetchDocument(source.source, headers)).document).toEqual(api.document);
+    await expect(fetchDocument(source.source)).rejects.toThrow('the server answered 401 Unauthorized.');
+    expect(api.authorizations).toEqual(['Bearer s3cret', '']);
+  });
+});
