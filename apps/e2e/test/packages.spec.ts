@@ -119,7 +119,7 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
 
   it('nx release publish packs the plugin from its assembled dist (the libraries publish from their folders, as npm pack above)', () => {
     const output = adoption.run('npx nx run @toolsets/workspace-plugin:nx-release-publish --dryRun', clone);
-    expect(output).toMatch(/📦  @toolsets\/workspace-plugin@/);
+    expect(output).toMatch(/📦 {2}@toolsets\/workspace-plugin@/);
     expect(output).toContain('versions.json');
     expect(output).not.toMatch(/Skipped|(?<!\.d)\.ts\s*$/m);
   }, 300_000);
