@@ -1,3 +1,6 @@
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import type * as Core from '@toolsets/core';
 import ts from 'typescript';
 
 const GENERATED = 'src/generated/';
@@ -25,6 +28,16 @@ export function loadGeneratedSources(files: Record<string, string>, load: (id: s
     return exports;
   };
   return Object.assign({}, ...[...sources.keys()].filter((id) => id.endsWith('.toolset')).map(resolve));
+}
+
+/**
+ * The generated toolset classes loaded with the workspace's own packages, as the built library will
+ * load them (one core, one metadata store), and that core, to build their catalog with.
+ */
+export function loadGeneratedToolsets(workspaceRoot: string, files: Record<string, string>): { core: typeof Core; toolsets: ReturnType<typeof Core.findToolsets> } {
+  const requireInWorkspace = createRequire(join(workspaceRoot, 'package.json'));
+  const core = requireInWorkspace('@toolsets/core') as typeof Core;
+  return { core, toolsets: core.findToolsets(loadGeneratedSources(files, requireInWorkspace)) };
 }
 
 function compile(source: string): string {

@@ -1,15 +1,13 @@
 import { addDependenciesToPackageJson, formatFiles, getProjects, installPackagesTask, joinPathFragments, logger, type GeneratorCallback, type Tree } from '@nx/devkit';
 import { parse } from '@readme/openapi-parser';
 import { readFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { isAbsolute, join } from 'node:path';
-import type * as Core from '@toolsets/core';
 import { upstreamAuthOf } from '../../openapi/api-model';
 import { generateToolset } from '../../openapi/generate-toolset';
 import { CONFIG_FILE, DOCUMENT_FILE, writeGeneratedSources, type LibraryConfig } from '../../openapi/library-files';
 import { OpenApiDocumentError } from '../../openapi/load-document';
 import { sourceLocator, type LocatePointer } from '../../openapi/source-lines';
-import { loadGeneratedSources } from '../../openapi/load-generated';
+import { loadGeneratedToolsets } from '../../openapi/load-generated';
 import { catalogSize, formatCatalogSize } from '../../contract/catalog-size';
 import { fromSwagger2 } from '../../openapi/swagger2';
 import { fetchDocument, isDocumentUrl, sourceHeadersFrom, type DocumentSource } from '../../openapi/fetch-document';
@@ -94,10 +92,7 @@ function requireOpenApiRuntime(tree: Tree): void {
  */
 function sizeReport(workspaceRoot: string, files: Record<string, string>, name: string, projectName: string): string {
   try {
-    // The workspace's packages, as the library will load them (one core, one metadata store).
-    const requireInWorkspace = createRequire(join(workspaceRoot, 'package.json'));
-    const core = requireInWorkspace('@toolsets/core') as typeof Core;
-    const toolsets = core.findToolsets(loadGeneratedSources(files, requireInWorkspace));
+    const { core, toolsets } = loadGeneratedToolsets(workspaceRoot, files);
     const server = core.buildServer({ name, version: '0.0.0', toolsets, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
     return formatCatalogSize(catalogSize([...server.catalog.tools.values()].map((tool) => tool.descriptor as { name: string })));
   } catch (error) {
