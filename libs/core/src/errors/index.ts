@@ -40,3 +40,5 @@ export { ServerOptionError } from './server-option.error';
 export { InvalidScopeError } from './invalid-scope.error';
 export { MisplacedScopesError } from './misplaced-scopes.error';
 export { AuthSettingError } from './auth-setting.error';
+export { InvalidInterceptorError } from './invalid-interceptor.error';
+export { InterceptorOptionError } from './interceptor-option.error';

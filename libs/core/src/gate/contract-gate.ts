@@ -42,6 +42,15 @@ import { InvalidScopeError } from '../errors/invalid-scope.error';
 import { MisplacedScopesError } from '../errors/misplaced-scopes.error';
 import { isScopeToken, sortedScopes } from '../helpers/scopes';
 import { compileElicitationForm, type ElicitationForm } from '../compiled/elicitation-form';
+import { checkedInterceptors, checkRefusals } from './interceptor-check';
+import { InvalidInterceptorError } from '../errors/invalid-interceptor.error';
+import type { InterceptorClass } from '../metadata/tool-interceptor';
+
+/** What the gate checks beyond the toolsets themselves. */
+export interface GateOptions {
+  /** App-wide interceptors (`buildServer({ interceptors })`): checked, and run before every tool's own. */
+  interceptors?: readonly unknown[];
+}
 
 const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProperties: false } as TSchema;
 
@@ -49,9 +58,11 @@ const NO_ARGS_SCHEMA: TSchema = { type: 'object', properties: {}, additionalProp
  * The startup gate: checks every toolset against the contract and compiles what each call needs.
  * Throws one `ContractError` listing every violation found.
  */
-export function runContractGate(serverName: string, toolsetClasses: readonly ClassType[]): ToolCatalog {
+export function runContractGate(serverName: string, toolsetClasses: readonly ClassType[], options: GateOptions = {}): ToolCatalog {
   const gate = new ContractGate();
   const toolsets = toolsetClasses.map((cls) => gate.inspectToolset(cls)).filter((t): t is CompiledToolset => !!t);
+  const report = (violation: ContractViolation) => gate.violations.push(violation);
+  const appInterceptors = checkedInterceptors(options.interceptors ?? [], {}, `buildServer '${serverName}' (interceptors)`, report);
   gate.reportStandardDecorators();
   const tools = new Map<string, CompiledTool>();
   const origin = (t: CompiledTool) => ({ toolset: t.toolset.name, className: t.toolset.cls.name, methodName: t.methodName });
@@ -61,7 +72,10 @@ export function runContractGate(serverName: string, toolsetClasses: readonly Cla
   const where = (member: { toolset: CompiledToolset; methodName: string }) => `${member.toolset.cls.name}.${member.methodName}() (toolset '${member.toolset.name}')`;
   const { violations } = gate;
   for (const toolset of toolsets) {
-    for (const tool of toolset.tools) addUnique(tools, tool.name, tool, violations, (existing) => new DuplicateToolNameError(tool.name, origin(existing), origin(tool)));
+    for (const tool of toolset.tools) {
+      addUnique(tools, tool.name, tool, violations, (existing) => new DuplicateToolNameError(tool.name, origin(existing), origin(tool)));
+      checkRefusals([...appInterceptors, ...tool.interceptors], { name: tool.name, toolset: toolset.name, annotations: tool.descriptor.annotations ?? {} }, report);
+    }
     for (const prompt of toolset.prompts) addUnique(prompts, prompt.name, prompt, violations, (existing) => new DuplicateMemberError('prompt', prompt.name, where(existing), where(prompt)));
     for (const resource of toolset.resources) addUnique(resources, resource.uri, resource, violations, (existing) => new DuplicateMemberError('resource', resource.uri, where(existing), where(resource)));
     for (const template of toolset.templates) {
@@ -71,7 +85,7 @@ export function runContractGate(serverName: string, toolsetClasses: readonly Cla
   }
   if (violations.length > 0) throw new ContractError(serverName, violations);
   checkValidationShortcut(gate.dtoClasses);
-  return { toolsets, tools, prompts, resources, templates: [...templates.values()] };
+  return { toolsets, tools, prompts, resources, templates: [...templates.values()], interceptors: appInterceptors };
 }
 
 class ContractGate {
@@ -110,6 +124,7 @@ class ContractGate {
       cls,
       credentialHeaders: (metadata.options.credentialHeaders ?? []).map((h) => h.toLowerCase()),
       requiredScopes: this.checkedScopes({ toolset: name }, `the class ${cls.name}`, metadataStorage.getScopes(cls)),
+      interceptors: this.interceptorsOf({ toolset: name }, `@UseInterceptors on the class ${cls.name}`, cls),
       ...(metadata.options.schemaBudget !== undefined && { schemaBudget: metadata.options.schemaBudget }),
       ...(metadata.options.checkSettings && { checkSettings: metadata.options.checkSettings }),
       tools: [],
@@ -128,6 +143,7 @@ class ContractGate {
     this.members.inspectPrompts(toolset);
     this.members.inspectResources(toolset);
     this.checkScopesPlacement(toolset, tools);
+    this.checkInterceptorPlacement(toolset, tools);
     return toolset;
   }
 
@@ -143,6 +159,7 @@ class ContractGate {
     const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
     const elicitationForms = this.inspectForms(site, options.elicits);
     const ownScopes = this.checkedScopes(site, `${tool.target.name}.${tool.methodName}()`, metadataStorage.getScopes(toolset.cls, tool.methodName));
+    const ownInterceptors = this.interceptorsOf(site, `@UseInterceptors on ${tool.target.name}.${tool.methodName}()`, toolset.cls, tool.methodName);
     if (this.violations.length > before || !arms || args === null) return undefined;
 
     const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : NO_ARGS_SCHEMA);
@@ -161,6 +178,7 @@ class ContractGate {
       toolset,
       methodName: tool.methodName,
       requiredScopes: sortedScopes([...toolset.requiredScopes, ...ownScopes]),
+      interceptors: [...toolset.interceptors, ...ownInterceptors],
       descriptor,
       inputSchema,
       inputValidator: lazyValidator(inputSchema),
@@ -188,6 +206,20 @@ class ContractGate {
     for (const member of [...toolset.prompts, ...toolset.resources, ...toolset.templates]) {
       if (toolMethods.has(member.methodName) || metadataStorage.getScopes(toolset.cls, member.methodName).length === 0) continue;
       this.report(new MisplacedScopesError({ toolset: toolset.name }, toolset.cls.name, member.methodName));
+    }
+  }
+
+  /** `@UseInterceptors` on `cls` as a whole, or on one method, checked. */
+  private interceptorsOf(site: ViolationSite, where: string, cls: ClassType, methodName?: string): InterceptorClass[] {
+    return checkedInterceptors(metadataStorage.getInterceptors(cls, methodName), site, where, (violation) => this.report(violation));
+  }
+
+  /** `@UseInterceptors` on a method that is no tool would wrap nothing: reported. */
+  private checkInterceptorPlacement(toolset: CompiledToolset, tools: readonly ToolMetadata[]): void {
+    const toolMethods = new Set(tools.map((tool) => tool.methodName));
+    for (const member of [...toolset.prompts, ...toolset.resources, ...toolset.templates]) {
+      if (toolMethods.has(member.methodName) || metadataStorage.getInterceptors(toolset.cls, member.methodName).length === 0) continue;
+      this.report(InvalidInterceptorError.misplaced({ toolset: toolset.name }, toolset.cls.name, member.methodName));
     }
   }
 

@@ -9,6 +9,7 @@ import type { Projector } from '../compiled/result-projector';
 import type { RuleCheck } from '../compiled/rule-check';
 import type { DroppedKeysFinder } from '../compiled/dropped-keys';
 import type { ElicitationForm } from '../compiled/elicitation-form';
+import type { InterceptorClass } from '../metadata/tool-interceptor';
 
 /** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */
 export interface OutputArm {
@@ -30,6 +31,8 @@ export interface CompiledTool {
   methodName: string;
   /** The scopes a caller's token must hold: its toolset's and its own (`@RequireScopes`), sorted, once each. */
   requiredScopes: readonly string[];
+  /** Its toolset's `@UseInterceptors`, then its own, in the order they run (after the app's). */
+  interceptors: readonly InterceptorClass[];
   /** The entry advertised in `tools/list`, JSON-clean. */
   descriptor: Tool;
   inputSchema: TSchema;
@@ -89,6 +92,8 @@ export interface CompiledToolset {
   credentialHeaders: readonly string[];
   /** `@RequireScopes` on the class: needed for every tool, prompt and resource of it; sorted, once each. */
   requiredScopes: readonly string[];
+  /** `@UseInterceptors` on the class: run around every tool of it. */
+  interceptors: readonly InterceptorClass[];
   /** Bytes of JSON a tool's `tools/list` entry may take (`@Toolset({ schemaBudget })`). */
   schemaBudget?: number;
   /** `@Toolset({ checkSettings })`: run when an app starts serving. */
@@ -107,4 +112,6 @@ export interface ToolCatalog {
   /** Fixed resources by URI. */
   resources: ReadonlyMap<string, CompiledResource>;
   templates: readonly CompiledResourceTemplate[];
+  /** App-wide interceptors (`buildServer({ interceptors })`), checked: run first around every tool call. */
+  interceptors: readonly InterceptorClass[];
 }

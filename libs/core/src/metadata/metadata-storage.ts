@@ -2,6 +2,7 @@ import { MetadataFormatConflictError } from '../errors/metadata-format-conflict.
 import type { ClassType } from '../types/class-type';
 import type { CompleterMetadata } from './completer-metadata';
 import type { FieldMetadata } from './field-metadata';
+import type { InterceptorMetadata } from './interceptor-metadata';
 import type { PromptMetadata } from './prompt-metadata';
 import type { ResourceMetadata } from './resource-metadata';
 import type { ResultMetadata } from './result-metadata';
@@ -66,6 +67,10 @@ export class MetadataStorage {
 
   addScopes(metadata: ScopeMetadata): void {
     this.state.scopes.set(metadata.target, [...(this.state.scopes.get(metadata.target) ?? []), metadata]);
+  }
+
+  addInterceptors(metadata: InterceptorMetadata): void {
+    this.state.interceptors.set(metadata.target, [...(this.state.interceptors.get(metadata.target) ?? []), metadata]);
   }
 
   addToolset(metadata: ToolsetMetadata): void {
@@ -137,6 +142,17 @@ export class MetadataStorage {
       .flatMap((entry) => entry.scopes);
   }
 
+  /**
+   * The interceptors `@UseInterceptors` puts on `cls` (and its ancestors, base first) as a whole,
+   * or, with `methodName`, on that method alone; in the order they run.
+   */
+  getInterceptors(cls: ClassType, methodName?: string): unknown[] {
+    return lineage(cls)
+      .flatMap((ancestor) => this.state.interceptors.get(ancestor) ?? [])
+      .filter((entry) => entry.methodName === methodName)
+      .flatMap((entry) => entry.interceptors);
+  }
+
   getToolset(cls: ClassType): ToolsetMetadata | undefined {
     return this.state.toolsets.get(cls);
   }
@@ -172,6 +188,7 @@ function emptyState() {
     resources: new Map<ClassType, ResourceMetadata[]>(),
     completers: new Map<ClassType, CompleterMetadata[]>(),
     scopes: new Map<ClassType, ScopeMetadata[]>(),
+    interceptors: new Map<ClassType, InterceptorMetadata[]>(),
     standardUses: [] as string[],
   };
 }
@@ -179,11 +196,11 @@ function emptyState() {
 type State = ReturnType<typeof emptyState>;
 
 function mapsOf(state: State): Map<ClassType, unknown>[] {
-  return [state.fields, state.results, state.tools, state.toolsets, state.prompts, state.resources, state.completers, state.scopes];
+  return [state.fields, state.results, state.tools, state.toolsets, state.prompts, state.resources, state.completers, state.scopes, state.interceptors];
 }
 
 /** Bump when what the store records changes shape: copies of core that record another shape cannot share it. */
-export const METADATA_FORMAT = 2;
+export const METADATA_FORMAT = 3;
 const STORE_KEY = Symbol.for('@toolsets/core:metadata-storage');
 
 interface SharedStore {

@@ -6,6 +6,7 @@ import type { TransportKind } from '../context/request-context';
 import { runContractGate } from '../gate/contract-gate';
 import type { ToolCatalog } from '../gate/tool-catalog';
 import type { ClassType } from '../types/class-type';
+import type { InterceptorClass } from '../metadata/tool-interceptor';
 import { ServerOptionError } from '../errors/server-option.error';
 import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
@@ -54,6 +55,11 @@ export interface BuildServerOptions {
    * `false` keeps it public even when the app checks tokens. Over stdio nothing is checked.
    */
   auth?: AuthOptions | false;
+  /**
+   * Interceptor classes run around every tool call of this server, before each toolset's and
+   * tool's own (`@UseInterceptors`): `[Timing, RateLimit({ capacity: 60, refillPerSecond: 1 })]`.
+   */
+  interceptors?: readonly InterceptorClass[];
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -117,7 +123,7 @@ export interface ServerDefinition {
  */
 export function buildServer(options: BuildServerOptions): ServerDefinition {
   checkServingOptions(options);
-  const catalog = runContractGate(options.name, options.toolsets);
+  const catalog = runContractGate(options.name, options.toolsets, { interceptors: options.interceptors });
   const logger = options.logger ?? stderrLogger;
   const root = (options.container ?? globalContainer).createChildContainer();
   if (!root.isRegistered(LOGGER, true)) root.register(LOGGER, { useValue: logger });

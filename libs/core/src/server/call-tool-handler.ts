@@ -10,6 +10,9 @@ import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from './client-input';
 import { callDiscoveryTool } from './discovery-calls';
 import { scopedView } from './verified-caller';
+import type { ToolCall } from '../metadata/tool-interceptor';
+import { runInterceptors } from './interceptor-chain';
+import { callCaller } from './call-caller';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
 export interface CallToolDefinition extends ServingDefinition {
@@ -46,9 +49,32 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
 }
 
 function callOne(definition: CallToolDefinition, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown): Promise<CallToolResult> {
-  const { instantiate, logger } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
-  return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
+  const app = definition.catalog.interceptors;
+  if (app.length === 0 && tool.interceptors.length === 0) {
+    const { instantiate, logger } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
+    return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
+  }
+  // Interceptors may abort the call (a deadline): the tool's signal is its own, tied to the request's.
+  const controller = new AbortController();
+  const signal = AbortSignal.any([ctx.mcpReq.signal, controller.signal]);
+  const scope = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, signal);
+  const chain = app.length === 0 ? tool.interceptors : [...app, ...tool.interceptors];
+  const around = (validArgs: Record<string, unknown>, invoke: () => unknown) => {
+    const call: ToolCall = {
+      name: tool.name,
+      toolset: tool.toolset.name,
+      annotations: tool.descriptor.annotations ?? NO_ANNOTATIONS,
+      args: validArgs,
+      caller: callCaller(ctx, tool.toolset, scope.where.transport, scope.where.headers, scope.where.environment),
+      signal,
+      abort: (reason) => controller.abort(reason),
+    };
+    return runInterceptors(chain, scope.resolve, call, invoke);
+  };
+  return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around });
 }
+
+const NO_ANNOTATIONS = Object.freeze({});
 
 /** Why a tool of this server is not in the request's view: its selection, or its token's scopes. */
 function outsideView(tool: CompiledTool, selected: CatalogView, view: CatalogView): string {

@@ -39,6 +39,10 @@ export interface MemberScope {
   instantiate: ToolsetInstantiator;
   /** The server's logger with this request's credential values redacted. */
   logger: Logger;
+  /** Resolves a class (an interceptor) from the same per-request container the toolset comes from. */
+  resolve<T>(cls: new (...args: never[]) => T): T;
+  /** Where the request's headers and credentials come from. */
+  where: { transport: TransportKind; headers: HeaderSource; environment?: CallSite['environment'] };
 }
 
 /**
@@ -53,26 +57,29 @@ export function memberScope(
   toolset: CompiledToolset,
   member: string,
   elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>,
+  /** The call's own signal, when interceptors may abort it; else the request's. */
+  signal?: AbortSignal,
 ): MemberScope {
   const headers = ctx.http?.req ? headersOf(ctx.http.req.headers) : site.headers;
   const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
   const redact = redactorOf(toolset, transport, headers, site.environment);
   const logger = redactingLogger(definition.logger, redact);
   const cls = toolset.cls as new () => Record<string, (input: unknown) => unknown>;
+  let container: DependencyContainer | undefined;
+  // One child container per request, made when first needed: it holds the request's RequestContext.
+  const scoped = () => {
+    if (container) return container;
+    container = definition.root.createChildContainer();
+    const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment, signal: signal ?? ctx.mcpReq.signal } as const;
+    const auth = AuthContext.of(callerOf(ctx));
+    container.register(RequestContext, { useValue: contextFor(toolset, member, ctx, server, where, logger, redact, elicitationForms, auth) });
+    container.register(AuthContext, { useValue: auth });
+    if (logger !== definition.logger) container.register(LOGGER, { useValue: logger });
+    return container;
+  };
   // Checked per call, so a class the app registers after buildServer still comes from the container.
-  const instantiate =
-    definition.direct.has(cls) && !definition.root.isRegistered(cls as never, true)
-      ? () => new cls()
-      : () => {
-          const scope = definition.root.createChildContainer();
-          const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment } as const;
-          const auth = AuthContext.of(callerOf(ctx));
-          scope.register(RequestContext, { useValue: contextFor(toolset, member, ctx, server, where, logger, redact, elicitationForms, auth) });
-          scope.register(AuthContext, { useValue: auth });
-          if (logger !== definition.logger) scope.register(LOGGER, { useValue: logger });
-          return scope.resolve(cls);
-        };
-  return { instantiate, logger };
+  const instantiate = definition.direct.has(cls) && !definition.root.isRegistered(cls as never, true) ? () => new cls() : () => scoped().resolve(cls);
+  return { instantiate, logger, resolve: (target) => scoped().resolve(target as never), where: { transport, headers, environment: site.environment } };
 }
 
 /**
@@ -110,7 +117,7 @@ function contextFor(
   member: string,
   ctx: ServerContext,
   server: Server,
-  where: { transport: TransportKind; era: ProtocolEra; headers: HeaderSource; environment?: CallSite['environment'] },
+  where: { transport: TransportKind; era: ProtocolEra; headers: HeaderSource; environment?: CallSite['environment']; signal: AbortSignal },
   logger: Logger,
   redact: Redactor,
   elicitationForms: ReadonlyMap<ClassType, ElicitationForm> | undefined,
@@ -127,7 +134,7 @@ function contextFor(
     toolset: toolset.name,
     tool: member,
     credentialHeaders: toolset.credentialHeaders,
-    signal: ctx.mcpReq.signal,
+    signal: where.signal,
     client: () => (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion(),
     sendProgress:
       progressToken === undefined

@@ -25,6 +25,8 @@ export interface CallScope {
   limits: Readonly<ArgumentLimits>;
   /** In development: reports keys a result carries that its class does not declare. */
   warnDropped?: DroppedKeyWarner;
+  /** Runs the call's interceptors around `invoke` (absent when it has none). */
+  around?: (args: Record<string, unknown>, invoke: () => unknown) => Promise<unknown>;
 }
 
 /**
@@ -45,7 +47,8 @@ export async function runToolCall(tool: CompiledTool, rawArgs: unknown, scope: C
       const broken = tool.checkArgRules(input);
       if (broken.length > 0) return invalidArguments(tool.name, broken.map((p) => `'${p.path.join('.')}': ${p.message}.`));
     }
-    returned = scope.instantiate()[tool.methodName](input);
+    const invoke = () => scope.instantiate()[tool.methodName](input);
+    returned = scope.around ? scope.around(args as Record<string, unknown>, invoke) : invoke();
     // Only a promise is awaited: a sync tool's result needs no extra turn of the microtask queue.
     if (isThenable(returned)) returned = await returned;
   } catch (error) {

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
+import { rememberClientAddress } from '../../context/client-address';
 
 /** Request headers that describe a body the bridged request does not carry (the body goes parsed). */
 const BODY_FRAMING = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
@@ -63,7 +64,9 @@ export function webRequest(req: IncomingMessage, signal?: AbortSignal): Request 
     if (Array.isArray(value)) for (const item of value) headers.append(name, item);
     else headers.set(name, value);
   }
-  return new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal });
+  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal });
+  rememberClientAddress(request, req.socket.remoteAddress);
+  return request;
 }
 
 function isEventStream(response: Response): boolean {

@@ -1,0 +1,77 @@
+import { InterceptorOptionError } from '../errors/interceptor-option.error';
+import type { CallNext, InterceptedTool, InterceptorClass, ToolCall, ToolInterceptor } from '../metadata/tool-interceptor';
+import { isToolError } from '../results/is-tool-error';
+import { ResultWithContent } from '../wire/tool-content';
+import { callerKeyOf, canonicalJson, isCallerKey, type CallerKey } from './call-key';
+
+export interface CacheOptions {
+  /** How long an answer is reused, in milliseconds. */
+  ttlMs: number;
+  /** The most answers kept; the least recently used go first (default 1,000). */
+  maxEntries?: number;
+  /** Whose answers are shared (default `caller`): never across callers unless a function says so. */
+  key?: CallerKey;
+}
+
+interface Entry {
+  expires: number;
+  value: Promise<unknown>;
+}
+
+/**
+ * Reuses a read-only tool's answer for the same arguments and caller for `ttlMs`. Calls that come
+ * while the first is running wait for it instead of running the tool again. Only results are
+ * kept: a `ToolError` or a throw is not. The startup gate refuses it on a tool without `readOnlyHint`.
+ */
+export function Cache(options: CacheOptions): InterceptorClass {
+  const { ttlMs, maxEntries } = checked(options);
+  const key = options.key ?? 'caller';
+  const entries = new Map<string, Entry>();
+
+  const remember = (id: string, value: Promise<unknown>): void => {
+    entries.set(id, { expires: Date.now() + ttlMs, value });
+    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    // Failures are not answers: the next call runs the tool again.
+    value.then(
+      (result) => (isToolError(result) || (result instanceof ResultWithContent && isToolError(result.result))) && forget(id, value),
+      () => forget(id, value),
+    );
+  };
+  const forget = (id: string, value: Promise<unknown>) => {
+    if (entries.get(id)?.value === value) entries.delete(id);
+  };
+
+  class CacheInterceptor implements ToolInterceptor {
+    static refuse(tool: InterceptedTool) {
+      if (tool.annotations.readOnlyHint === true) return undefined;
+      return {
+        problem: `Cache reuses answers, and '${tool.name}' is not marked readOnlyHint, so a cached answer could hide what a call changes.`,
+        fix: `if '${tool.name}' changes nothing, declare it @Tool({ annotations: { readOnlyHint: true } }); otherwise remove Cache from it.`,
+      };
+    }
+
+    intercept(call: ToolCall, next: CallNext): Promise<unknown> {
+      const id = `${call.toolset}\u0000${call.name}\u0000${canonicalJson(call.args)}\u0000${callerKeyOf(call, key)}`;
+      const hit = entries.get(id);
+      if (hit && hit.expires > Date.now()) {
+        // Most recently used last: the oldest entry is the first key.
+        entries.delete(id);
+        entries.set(id, hit);
+        return hit.value;
+      }
+      const value = next();
+      remember(id, value);
+      return value;
+    }
+  }
+  Object.defineProperty(CacheInterceptor, 'name', { value: 'Cache' });
+  return CacheInterceptor;
+}
+
+function checked(options: CacheOptions): { ttlMs: number; maxEntries: number } {
+  const { ttlMs, maxEntries = 1000 } = options ?? ({} as CacheOptions);
+  if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new InterceptorOptionError('Cache', 'ttlMs', ttlMs, 'give how long an answer is reused, in whole milliseconds (60000 is a minute).');
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new InterceptorOptionError('Cache', 'maxEntries', maxEntries, 'give the most answers to keep, a whole number of at least 1.');
+  if (options.key !== undefined && !isCallerKey(options.key)) throw new InterceptorOptionError('Cache', 'key', options.key, "use 'caller', 'subject', 'credential', 'address' or a function of the call.");
+  return { ttlMs, maxEntries };
+}

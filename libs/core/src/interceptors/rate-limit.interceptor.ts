@@ -1,0 +1,83 @@
+import { InterceptorOptionError } from '../errors/interceptor-option.error';
+import type { CallNext, InterceptorClass, ToolCall, ToolInterceptor } from '../metadata/tool-interceptor';
+import { ToolError } from '../results/tool-error';
+import { callerKeyOf, isCallerKey, type CallerKey } from './call-key';
+
+export interface RateLimitOptions {
+  /** Calls a caller may make at once before waiting (the bucket's size). */
+  capacity: number;
+  /** Calls a caller earns back per second. */
+  refillPerSecond: number;
+  /** Who shares a bucket (default `caller`: subject, else credentials, else address). */
+  key?: CallerKey;
+  /** The most callers tracked; past it, full buckets are forgotten first (default 10,000). */
+  maxKeys?: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updated: number;
+}
+
+/**
+ * A token bucket per caller around the tools it is put on (one set of buckets per `RateLimit(...)`
+ * written: on a toolset, its tools share it). Over the limit the call is not run: it answers the
+ * `ToolError` `rate_limited`, whose detail says in how many seconds to retry.
+ */
+export function RateLimit(options: RateLimitOptions): InterceptorClass {
+  const { capacity, refillPerSecond } = checked(options);
+  const key = options.key ?? 'caller';
+  const maxKeys = options.maxKeys ?? 10_000;
+  const buckets = new Map<string, Bucket>();
+
+  const take = (id: string, now: number): number => {
+    const bucket = buckets.get(id) ?? { tokens: capacity, updated: now };
+    bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.updated) / 1000) * refillPerSecond);
+    bucket.updated = now;
+    if (!buckets.has(id)) {
+      if (buckets.size >= maxKeys) forget(buckets, maxKeys, capacity, refillPerSecond, now);
+      buckets.set(id, bucket);
+    }
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerSecond));
+  };
+
+  class RateLimitInterceptor implements ToolInterceptor {
+    intercept(call: ToolCall, next: CallNext): unknown {
+      const retryAfter = take(callerKeyOf(call, key), Date.now());
+      if (retryAfter === 0) return next();
+      return new ToolError('rate_limited', `Too many calls to '${call.name}': at most ${capacity} at once and ${refillPerSecond} per second. Retry after ${retryAfter} s.`);
+    }
+  }
+  Object.defineProperty(RateLimitInterceptor, 'name', { value: 'RateLimit' });
+  return RateLimitInterceptor;
+}
+
+/**
+ * Makes room: drops the buckets that are full by now (callers who went quiet lose nothing), and if
+ * that is not enough, the least recently created half.
+ */
+function forget(buckets: Map<string, Bucket>, maxKeys: number, capacity: number, refillPerSecond: number, now: number): void {
+  for (const [id, bucket] of buckets) {
+    if (bucket.tokens + ((now - bucket.updated) / 1000) * refillPerSecond >= capacity) buckets.delete(id);
+  }
+  let drop = buckets.size - Math.floor(maxKeys / 2);
+  for (const id of buckets.keys()) {
+    if (drop-- <= 0) break;
+    buckets.delete(id);
+  }
+}
+
+function checked(options: RateLimitOptions): { capacity: number; refillPerSecond: number } {
+  const { capacity, refillPerSecond } = options ?? ({} as RateLimitOptions);
+  if (!Number.isSafeInteger(capacity) || capacity < 1) throw new InterceptorOptionError('RateLimit', 'capacity', capacity, 'give the number of calls a caller may make at once, a whole number of at least 1.');
+  if (typeof refillPerSecond !== 'number' || !Number.isFinite(refillPerSecond) || refillPerSecond <= 0) {
+    throw new InterceptorOptionError('RateLimit', 'refillPerSecond', refillPerSecond, 'give the calls per second a caller earns back, a number above 0 (1/60 is one a minute).');
+  }
+  if (options.key !== undefined && !isCallerKey(options.key)) throw new InterceptorOptionError('RateLimit', 'key', options.key, "use 'caller', 'subject', 'credential', 'address' or a function of the call.");
+  if (options.maxKeys !== undefined && (!Number.isSafeInteger(options.maxKeys) || options.maxKeys < 1)) throw new InterceptorOptionError('RateLimit', 'maxKeys', options.maxKeys, 'give a whole number of at least 1.');
+  return { capacity, refillPerSecond };
+}

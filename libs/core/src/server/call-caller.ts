@@ -1,0 +1,39 @@
+import { createHash } from 'node:crypto';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import { clientAddressOf } from '../context/client-address';
+import { credentialEnvironmentVariable } from '../context/credential-env';
+import type { HeaderSource, TransportKind } from '../context/request-context';
+import type { CompiledToolset } from '../gate/tool-catalog';
+import type { CallCaller } from '../metadata/tool-interceptor';
+import { callerOf } from './verified-caller';
+
+/**
+ * Who makes this call, for interceptors: the verified token's subject, which declared credentials
+ * it sent (by name, and a hash of their values to key on), and its address over HTTP.
+ */
+export function callCaller(
+  ctx: ServerContext,
+  toolset: CompiledToolset,
+  transport: TransportKind,
+  headers: HeaderSource,
+  environment: Readonly<Record<string, string | undefined>> | undefined,
+): CallCaller {
+  const verified = callerOf(ctx);
+  const hash = createHash('sha256');
+  const credentials: string[] = [];
+  for (const header of toolset.credentialHeaders) {
+    const value = transport === 'stdio' ? environment?.[credentialEnvironmentVariable(header)] : headers.get(header);
+    if (!value) continue;
+    credentials.push(header);
+    hash.update(`${header}\n${value}\n`);
+  }
+  const address = clientAddressOf(ctx.http?.req);
+  return {
+    authenticated: verified !== undefined,
+    ...(verified?.subject !== undefined && { subject: verified.subject }),
+    ...(verified?.clientId !== undefined && { clientId: verified.clientId }),
+    credentials,
+    ...(credentials.length > 0 && { credentialHash: hash.digest('hex') }),
+    ...(address !== undefined && { address }),
+  };
+}
