@@ -14,6 +14,7 @@ export { Timeout, CallTimeoutError } from './interceptors/timeout.interceptor';
 export { Cache, type CacheOptions } from './interceptors/cache.interceptor';
 export { Timing } from './interceptors/timing.interceptor';
 export type { CallerKey } from './interceptors/call-key';
+export type { TelemetryOptions } from './telemetry/server-telemetry';
 export { Prompt, type PromptOptions, type PromptMethod } from './decorators/prompt.decorator';
 export { Resource, ResourceTemplate, type ResourceOptions, type ResourceTemplateOptions } from './decorators/resource.decorator';
 export { Complete } from './decorators/complete.decorator';

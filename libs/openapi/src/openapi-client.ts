@@ -7,6 +7,8 @@ import { IncompleteBody, InvalidFile, requestBody, type EncodedBody } from './re
 import { requestUrl, UnsafePathParameter } from './request-url';
 import type { BodyRead } from './response-body';
 import { MAX_REDIRECTS, RefusedRedirect, sendWithinOrigin } from './same-origin-redirects';
+import { endUpstreamSpan, propagateTo, startUpstreamSpan } from './upstream-span';
+import type { Span } from '@opentelemetry/api';
 import { UpstreamTransport, type Cancellation, type UpstreamRequest } from './upstream-transport';
 import { redactSecret } from './secret-redaction';
 
@@ -48,12 +50,25 @@ export class OpenApiClient {
 
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
   async call(operation: OperationCall, context: RequestContext, logger: Logger = this.logger): Promise<OperationResult | ToolError> {
+    const span = startUpstreamSpan(operation, this.baseUrl);
+    try {
+      const outcome = await this.send(operation, context, logger, span);
+      endUpstreamSpan(span, outcome);
+      return outcome;
+    } catch (error) {
+      endUpstreamSpan(span, error instanceof Error ? error : new Error(String(error)));
+      throw error;
+    }
+  }
+
+  private async send(operation: OperationCall, context: RequestContext, logger: Logger, span: Span): Promise<OperationResult | ToolError> {
     const url = requestUrl(this.baseUrl, operation);
     if (url instanceof UnsafePathParameter) return new ToolError('invalid_argument', url.message);
     const headers: Record<string, string> = { accept: 'application/json' };
     for (const [name, value] of Object.entries(operation.headers ?? {})) {
       if (value !== undefined && value !== null) headers[name] = headerText(value, operation.styles?.[name] ?? SIMPLE_DEFAULT);
     }
+    propagateTo(span, headers);
     const secret = this.applyCredential(headers, url, context);
     const body = requestBody(operation);
     if (body instanceof InvalidFile || body instanceof IncompleteBody) return new ToolError('invalid_argument', body.message);

@@ -7,6 +7,8 @@ import { runContractGate } from '../gate/contract-gate';
 import type { ToolCatalog } from '../gate/tool-catalog';
 import type { ClassType } from '../types/class-type';
 import type { InterceptorClass } from '../metadata/tool-interceptor';
+import { ServerTelemetry, type TelemetryOptions } from '../telemetry/server-telemetry';
+import { TracedServer } from '../telemetry/traced-server';
 import { ServerOptionError } from '../errors/server-option.error';
 import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
@@ -60,6 +62,12 @@ export interface BuildServerOptions {
    * tool's own (`@UseInterceptors`): `[Timing, RateLimit({ capacity: 60, refillPerSecond: 1 })]`.
    */
   interceptors?: readonly InterceptorClass[];
+  /**
+   * OpenTelemetry spans and metrics for every request, through `@opentelemetry/api` (nothing is
+   * recorded until the app registers an SDK). `false` turns them off; `{ recordArguments: true }`
+   * also records tool arguments (and `recordResults` results), which are never recorded otherwise.
+   */
+  telemetry?: boolean | TelemetryOptions;
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -131,6 +139,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
   const views = new CatalogViews(catalog, options.mode);
+  const telemetry = telemetryOf(options.telemetry);
   const info = { name: options.name, version: options.version };
   const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
   const serverOptions = {
@@ -156,7 +165,8 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const serverFactory =
     (connection: ConnectionOptions) =>
     (factoryContext?: McpRequestContext): Server => {
-      const server = new Server(info, connection.subscriptions ? subscribingOptions : serverOptions);
+      const sdkOptions = connection.subscriptions ? subscribingOptions : serverOptions;
+      const server = telemetry ? new TracedServer(info, sdkOptions, telemetry, connection.transport) : new Server(info, sdkOptions);
       const site: CallSite = {
         transport: connection.transport,
         era: factoryContext?.era,
@@ -207,6 +217,12 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     },
     resourceUpdated: (uri) => subscriptions.updated(uri),
   };
+}
+
+/** Spans and metrics for every request, unless turned off. */
+function telemetryOf(option: BuildServerOptions['telemetry']): ServerTelemetry | undefined {
+  if (option === false) return undefined;
+  return new ServerTelemetry(option === true || option === undefined ? {} : option);
 }
 
 /**

@@ -1,0 +1,127 @@
+import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import type { ServerContext } from '@modelcontextprotocol/server';
+import type { TransportKind } from '../context/request-context';
+import * as A from './mcp-attributes';
+import { OperationDuration } from './operation-metrics';
+import { parentContext } from './trace-parent';
+
+/** What `buildServer({ telemetry })` records beyond the conventions' low-cardinality attributes. */
+export interface TelemetryOptions {
+  /** Record each tool call's arguments as `gen_ai.tool.call.arguments` (JSON). Off by default: they may be personal data. */
+  recordArguments?: boolean;
+  /** Record each tool call's result as `gen_ai.tool.call.result` (JSON). Off by default. */
+  recordResults?: boolean;
+}
+
+type Params = { name?: unknown; uri?: unknown; arguments?: unknown; _meta?: unknown };
+type Handler<Q, R> = (request: Q, ctx: ServerContext) => Promise<R>;
+
+/** The most characters of arguments or a result an opted-in attribute carries. */
+const RECORDED_CHARS = 8192;
+
+/**
+ * Traces and measures every MCP request a server handles, through `@opentelemetry/api` only: until
+ * the app registers an OpenTelemetry SDK the API's no-op tracer and meter record nothing. One SERVER
+ * span per request, named `{mcp.method.name} {target}` (`tools/call get_weather`), with the MCP
+ * conventions' attributes, continuing the client's trace; and the `mcp.server.operation.duration`
+ * histogram with the same low-cardinality attributes.
+ */
+export class ServerTelemetry {
+  private readonly tracer: Tracer = trace.getTracer('@toolsets/core');
+  private readonly duration = new OperationDuration();
+
+  constructor(private readonly options: TelemetryOptions = {}) {}
+
+  /** Runs `handler` for one request inside its span, recording how it ended. */
+  traced<Q extends { params?: unknown; id?: unknown }, R>(method: string, handler: Handler<Q, R>, request: Q, ctx: ServerContext, where: RequestSite): Promise<R> {
+    const params = (request.params ?? {}) as Params;
+    const attributes = this.attributesOf(method, params, ctx, where);
+    const target = typeof params.name === 'string' && (method === 'tools/call' || method === 'prompts/get') ? params.name : undefined;
+    const parent = parentContext(params._meta, ctx.http?.req?.headers);
+    const spanAttributes = { ...attributes, ...requestAttributes(request, ctx, method, params) };
+    const span = this.tracer.startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, attributes: spanAttributes }, parent);
+    if (method === 'tools/call' && this.options.recordArguments && span.isRecording()) span.setAttribute(A.GEN_AI_TOOL_CALL_ARGUMENTS, clipped(params.arguments ?? {}));
+    const started = performance.now();
+    let running: Promise<R>;
+    try {
+      running = context.with(trace.setSpan(parent, span), handler, undefined, request, ctx);
+    } catch (error) {
+      running = Promise.reject(error);
+    }
+    return running.then(
+      (result) => {
+        const failed = method === 'tools/call' && (result as { isError?: boolean } | undefined)?.isError === true;
+        if (method === 'tools/call' && this.options.recordResults && span.isRecording()) span.setAttribute(A.GEN_AI_TOOL_CALL_RESULT, clipped(resultData(result)));
+        this.end(span, attributes, started, failed ? 'tool_error' : undefined);
+        return result;
+      },
+      (error: unknown) => {
+        const code = (error as { code?: unknown } | null)?.code;
+        if (typeof code === 'number') span.setAttribute(A.RPC_RESPONSE_STATUS_CODE, String(code));
+        this.end(span, attributes, started, errorTypeOf(error), error);
+        throw error;
+      },
+    );
+  }
+
+  private attributesOf(method: string, params: Params, ctx: ServerContext, where: RequestSite): Attributes {
+    const attributes: Attributes = { [A.MCP_METHOD_NAME]: method };
+    if (method === 'tools/call' && typeof params.name === 'string') {
+      attributes[A.GEN_AI_TOOL_NAME] = params.name;
+      attributes[A.GEN_AI_OPERATION_NAME] = 'execute_tool';
+    }
+    if (method === 'prompts/get' && typeof params.name === 'string') attributes[A.GEN_AI_PROMPT_NAME] = params.name;
+    const version = where.protocolVersion(ctx);
+    if (version) attributes[A.MCP_PROTOCOL_VERSION] = version;
+    const transport = where.transport ?? (ctx.http?.req ? 'http' : undefined);
+    if (transport === 'http') {
+      attributes[A.NETWORK_TRANSPORT] = 'tcp';
+      attributes[A.NETWORK_PROTOCOL_NAME] = 'http';
+    } else if (transport === 'stdio') {
+      attributes[A.NETWORK_TRANSPORT] = 'pipe';
+    }
+    return attributes;
+  }
+
+  private end(span: Span, attributes: Attributes, started: number, errorType: string | undefined, error?: unknown): void {
+    const measured = errorType === undefined ? attributes : { ...attributes, [A.ERROR_TYPE]: errorType };
+    if (errorType !== undefined) {
+      span.setAttribute(A.ERROR_TYPE, errorType);
+      span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error && { message: error.message }) });
+    }
+    span.end();
+    // The span-only attributes (request id, session) stay off the metric: they are high-cardinality.
+    this.duration.record((performance.now() - started) / 1000, measured);
+  }
+}
+
+/** A request's span-only attributes (its id, session, resource URI): too many values for a metric. */
+function requestAttributes(request: { id?: unknown }, ctx: ServerContext, method: string, params: Params): Attributes {
+  const attributes: Attributes = {};
+  const id = request.id ?? ctx.mcpReq.id;
+  if (typeof id === 'string' || typeof id === 'number') attributes[A.JSONRPC_REQUEST_ID] = String(id);
+  if (ctx.sessionId) attributes[A.MCP_SESSION_ID] = ctx.sessionId;
+  if (method === 'resources/read' && typeof params.uri === 'string') attributes[A.MCP_RESOURCE_URI] = params.uri;
+  return attributes;
+}
+
+/** What the telemetry needs to know about the connection a request came on. */
+export interface RequestSite {
+  transport?: TransportKind;
+  protocolVersion(ctx: ServerContext): string | undefined;
+}
+
+function errorTypeOf(error: unknown): string {
+  if (error instanceof Error) return error.constructor.name || error.name;
+  return '_OTHER';
+}
+
+function resultData(result: unknown): unknown {
+  const record = result as { structuredContent?: unknown; content?: unknown } | undefined;
+  return record?.structuredContent ?? record?.content ?? null;
+}
+
+function clipped(value: unknown): string {
+  const text = JSON.stringify(value) ?? 'null';
+  return text.length > RECORDED_CHARS ? `${text.slice(0, RECORDED_CHARS)}…` : text;
+}
