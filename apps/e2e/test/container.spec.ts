@@ -1,6 +1,6 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accountOf, httpClient } from './support/clients';
 import { freePort } from './support/nginx';
@@ -9,6 +9,8 @@ import { startServerCommand, workspaceRoot } from './support/server-process';
 const APP = 'credential-demo-server';
 const dockerfile = readFileSync(join(workspaceRoot, 'apps', APP, 'Dockerfile'), 'utf-8');
 const instruction = (name: string) => dockerfile.split('\n').filter((line) => line.startsWith(`${name} `)).map((line) => line.slice(name.length + 1));
+/** This machine's non-loopback IPv4 address, as a pod's IP. */
+const ownAddress = () => Object.values(networkInterfaces()).flat().find((a) => a && a.family === 'IPv4' && !a.internal)!.address;
 const execForm = (value: string) => JSON.parse(value.replace(/^(--\S+ )+/, '').replace(/^CMD /, '')) as string[];
 
 /**
@@ -28,7 +30,7 @@ describe(`the ${APP} image and manifests`, () => {
     expect(instruction('HEALTHCHECK')).toHaveLength(1);
   });
 
-  it('runs the runtime stage outside Docker: production install, start, /health, the health check and one call; no start without ALLOWED_HOSTS', async () => {
+  it('runs the runtime stage outside Docker: production install, start, /health, the health check, one call and a scrape as the manifests configure it; no start without ALLOWED_HOSTS', async () => {
     execFileSync(process.execPath, [join(workspaceRoot, 'tools/build/package-app.cjs'), join('apps', APP)], { cwd: workspaceRoot, stdio: 'pipe' });
     const tarball = join(workspaceRoot, 'apps', APP, 'dist-package', readdirSync(join(workspaceRoot, 'apps', APP, 'dist-package')).find((file) => file.endsWith('.tgz'))!);
     const app = mkdtempSync(join(tmpdir(), 'toolsets-image-'));
@@ -44,7 +46,8 @@ describe(`the ${APP} image and manifests`, () => {
     expect(refused.status).toBe(64);
     expect(refused.stderr).toContain('Set ALLOWED_HOSTS to the host names clients reach this server by');
 
-    const server = await startServerCommand(cmd, { ...env, ALLOWED_HOSTS: 'localhost' }, app);
+    const metricsPort = await freePort();
+    const server = await startServerCommand(cmd, { ...env, ALLOWED_HOSTS: 'localhost', METRICS: 'on', METRICS_PORT: String(metricsPort) }, app);
     try {
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       const healthcheck = execForm(instruction('HEALTHCHECK')[0]);
@@ -52,6 +55,11 @@ describe(`the ${APP} image and manifests`, () => {
       const client = await httpClient('modern', `http://localhost:${port}/mcp`, { 'x-demo-token': 'container-token' });
       expect((await client.callTool({ name: 'whoami', arguments: {} }))['structuredContent']).toMatchObject({ account: accountOf('container-token') });
       await client.close();
+      // Prometheus scrapes a pod by its IP, which is not in ALLOWED_HOSTS: the server's own address is accepted.
+      const scrape = await fetch(`http://${ownAddress()}:${metricsPort}/metrics`);
+      expect(scrape.status).toBe(200);
+      expect(await scrape.text()).toMatch(/^mcp_server_operation_duration_seconds_count\{[^}]*gen_ai_tool_name="whoami"[^}]*\} 1$/m);
+      expect((await fetch(`http://127.0.0.1:${port}/metrics`)).status).toBe(404);
     } finally {
       server.child.kill('SIGTERM');
     }
@@ -68,6 +76,8 @@ describe(`the ${APP} image and manifests`, () => {
     expect(deployment).toContain('path: /ready');
     expect(deployment).toContain('path: /health');
     expect(deployment).toContain('readOnlyRootFilesystem: true');
+    expect(deployment).toContain('prometheus.io/scrape: "true"');
+    expect(deployment).toMatch(/prometheus\.io\/port: "9464"[\s\S]*name: METRICS_PORT\n\s+value: "9464"/);
 
     const broken = mkdtempSync(join(tmpdir(), 'toolsets-k8s-'));
     scratch.push(broken);

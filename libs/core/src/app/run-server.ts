@@ -39,7 +39,8 @@ const USAGE = `Usage: main.js [--stdio [--server=name] [--toolsets=a,b] [--reado
 Environment: HOST, PORT, ALLOWED_HOSTS and CORS_ORIGINS (comma-separated), and the limits
 ${LIMIT_VARIABLES.map(([, variable]) => variable).join(', ')}
 (see docs/serving-and-deploying.md for their defaults).
-OAuth access tokens on HTTP: ${AUTH_VARIABLES.join(', ')} (see docs/authorization.md).`;
+OAuth access tokens on HTTP: ${AUTH_VARIABLES.join(', ')} (see docs/authorization.md).
+Prometheus metrics: METRICS=on serves /metrics, on METRICS_PORT if set (see docs/observability.md).`;
 
 /**
  * The entry point of a server app: serves over HTTP (or stdio with `--stdio`), prints where and how
@@ -160,7 +161,7 @@ function defaultStdioCommands(servers: readonly ServerDefinition[]): Record<stri
 }
 
 /** The URLs, plus an `mcpServers` block a user can paste into an MCP client's configuration. */
-export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, servers: readonly ServerDefinition[], stdio: Readonly<Record<string, StdioCommand>>): string {
+export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts' | 'metricsUrl'>, servers: readonly ServerDefinition[], stdio: Readonly<Record<string, StdioCommand>>): string {
   const config: Record<string, unknown> = {};
   const unbuilt: string[] = [];
   for (const mount of http.mounts) {
@@ -203,7 +204,7 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts'>, server
   return [
     `MCP over streamable HTTP on ${http.origin}`,
     ...lines,
-    `  health: ${http.origin}/health   catalog: ${http.origin}/ (a page in a browser, JSON otherwise)`,
+    `  health: ${http.origin}/health   catalog: ${http.origin}/ (a page in a browser, JSON otherwise)${http.metricsUrl ? `   metrics: ${http.metricsUrl}` : ''}`,
     '  select per request: ?toolsets=<group>,<group>  ?readonly=1  ?mode=discovery (or X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Mode)',
     '',
     'Client configuration (paste into your MCP client under "mcpServers"):',

@@ -28,7 +28,7 @@ export const AUTH_VARIABLES = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 
 
 /**
  * Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS,
- * PUBLIC_URL, token verification (AUTH_*) and every limit.
+ * PUBLIC_URL, token verification (AUTH_*), METRICS and METRICS_PORT, and every limit.
  */
 export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServeOptions {
   const options: HttpServeOptions = {
@@ -39,6 +39,7 @@ export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServe
     sessions: parseSwitch(env['MCP_SESSIONS'], 'MCP_SESSIONS'),
     ...(env['PUBLIC_URL'] && { publicUrl: env['PUBLIC_URL'].trim() }),
     ...authFromEnvironment(env),
+    ...metricsFromEnvironment(env),
   };
   for (const [key, variable] of LIMIT_VARIABLES) {
     const value = parseCount(env[variable], variable, ZERO_ALLOWED.has(key));
@@ -66,6 +67,19 @@ function authFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'au
   };
 }
 
+/** `/metrics` from METRICS=on, on its own port with METRICS_PORT. */
+function metricsFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'metrics' | 'metricsPort'> {
+  const on = parseSwitch(env['METRICS'], 'METRICS');
+  const port = env['METRICS_PORT']?.trim();
+  if (!port) return on ? { metrics: true } : {};
+  if (!on) throw new Error(`METRICS_PORT is set (${JSON.stringify(port)}) while METRICS is off, so nothing would listen there. Set METRICS=on, or unset METRICS_PORT.`);
+  const metricsPort = parsePort(port, 'METRICS_PORT');
+  if (metricsPort !== 0 && metricsPort === parsePort(env['PORT'])) {
+    throw new Error(`METRICS_PORT is ${metricsPort}, the MCP port (PORT). Give it another port, or unset METRICS_PORT to serve /metrics on the MCP port.`);
+  }
+  return { metrics: true, metricsPort };
+}
+
 function list(value: string | undefined): string[] {
   return (value ?? '').split(',').map((item) => item.trim()).filter(Boolean);
 }
@@ -77,11 +91,11 @@ function parseSwitch(value: string | undefined, name: string): boolean {
   throw new Error(`${name} must be on or off, got ${JSON.stringify(value)}.`);
 }
 
-function parsePort(value: string | undefined): number {
+function parsePort(value: string | undefined, name = 'PORT'): number {
   if (value === undefined || value === '') return 8000;
   const port = Number(value);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new Error(`PORT must be an integer from 0 to 65535, got ${JSON.stringify(value)}.`);
+    throw new Error(`${name} must be an integer from 0 to 65535, got ${JSON.stringify(value)}.`);
   }
   return port;
 }

@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import { networkInterfaces } from 'node:os';
 import { clip } from '../../helpers/client-text';
 
 /** Why a request was refused before routing: the status and the sentence the client gets. */
@@ -36,7 +37,8 @@ export interface HostPolicyOptions {
 /**
  * DNS-rebinding protection with a strict parse. `Host` must be a well-formed authority (else 400).
  * When the server is bound to loopback, or `ALLOWED_HOSTS` is set, its name must be a loopback
- * name, the bound address or an allowed host (else 403), and so must a present `Origin`'s.
+ * name, the bound address (bound to every address: one of the machine's) or an allowed host
+ * (else 403), and so must a present `Origin`'s.
  * Bound to another address without `ALLOWED_HOSTS`, names are not checked (a proxy in front does).
  */
 export class HostPolicy {
@@ -55,7 +57,7 @@ export class HostPolicy {
     });
     const bound = bracketed(options.host.toLowerCase());
     this.checksNames = isLoopback(bound) || allowed.length > 0;
-    this.#allowed = new Set([...allowed, ...(WILDCARD_ADDRESSES.has(bound) ? [] : [bound])]);
+    this.#allowed = new Set([...allowed, ...(WILDCARD_ADDRESSES.has(bound) ? ownAddresses() : [bound])]);
     this.#corsOrigins = new Set((options.corsOrigins ?? []).filter((origin) => origin !== '*'));
     this.#anyCorsOrigin = (options.corsOrigins ?? []).includes('*');
   }
@@ -81,6 +83,18 @@ export class HostPolicy {
   private accepts(hostname: string): boolean {
     return isLoopback(hostname) || this.#allowed.has(hostname);
   }
+}
+
+/**
+ * The machine's own interface addresses: bound to every address, each is "the bound address".
+ * A Host that is one of them was typed as that address (a kubelet probe, a Prometheus scrape by
+ * pod IP), never reached through a rebound DNS name.
+ */
+function ownAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flatMap((addresses) => addresses ?? [])
+    .map((address) => bracketed(address.address.toLowerCase()))
+    .filter((address) => !address.includes('%'));
 }
 
 function bracketed(host: string): string {

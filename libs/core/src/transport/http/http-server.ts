@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server as NodeHttpServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { clip } from '../../helpers/client-text';
@@ -17,6 +16,8 @@ import { ConnectionTracker } from './drain/connection-tracker';
 import { drain } from './drain/drain';
 import { RequestTracker } from './drain/request-tracker';
 import { sendJsonRpcError } from './http-replies';
+import { MetricsServing } from './metrics-serving';
+import { listen, originOf } from './listening';
 import { Router, type Mount } from './router';
 import { ListAnswers } from './list-answers';
 import { LegacySessions } from './sessions/legacy-sessions';
@@ -55,6 +56,13 @@ export interface HttpServeOptions extends Partial<ServingLimits> {
    * the bound address, which only a loopback server may rely on.
    */
   publicUrl?: string;
+  /**
+   * Serve Prometheus metrics at `/metrics` (`METRICS=on`): the `mcp.server.operation.duration`
+   * histogram of every mount, behind the same Host/Origin policy as the rest.
+   */
+  metrics?: boolean;
+  /** Serve `/metrics` on this port instead of the MCP port (`METRICS_PORT`), on the same host; 0 picks a free one. */
+  metricsPort?: number;
   logger?: Logger;
 }
 
@@ -78,6 +86,8 @@ export interface HttpServerHandle {
   readonly mounts: readonly MountInfo[];
   /** The limits in force, defaults resolved. */
   readonly limits: Readonly<ServingLimits>;
+  /** Where Prometheus scrapes, when metrics are on. */
+  readonly metricsUrl?: string;
   /**
    * Drains, then closes: readiness turns 503, then after the drain delay the server stops
    * accepting connections, answers what is already on its connections (with `Connection: close`),
@@ -116,7 +126,8 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
   const describe = (): MountInfo[] => mounts.map((mount) => describeMount(mount, origin));
 
   const lists = options.cacheLists === false ? undefined : new ListAnswers();
-  const router = new Router(mounts, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors, lists);
+  const metrics = MetricsServing.of(options, hostPolicy);
+  const router = new Router(mounts, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors, lists, metrics.onMcpPort);
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (connections.refused(req.socket)) return void res.destroy();
     requests.begin(res);
@@ -134,9 +145,9 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
     });
   });
 
-  await listen(http, options.port ?? 8000, host);
-  const address = http.address() as AddressInfo;
-  origin = `http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`;
+  await listenBoth(http, options.port ?? 8000, metrics, host);
+  origin = originOf(http);
+  const metricsUrl = metrics.url(origin);
   // Before any request is read (this runs ahead of the next I/O); until then a mount with a door answers 503.
   for (const mount of mounts) mount.auth?.bind(options.publicUrl || origin);
 
@@ -145,9 +156,10 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
     origin,
     mounts: describe(),
     limits,
+    ...(metricsUrl && { metricsUrl }),
     close() {
       closing ??= drain(http, connections, requests, limits, logger, () => mounts.forEach((m) => m.sessions?.endStreams())).then(() =>
-        Promise.all(mounts.flatMap((m) => [m.handler.close(), m.sessions?.closeAll()])).then(() => undefined),
+        Promise.all([...mounts.flatMap((m) => [m.handler.close(), m.sessions?.closeAll()]), metrics.close()]).then(() => undefined),
       );
       return closing;
     },
@@ -177,7 +189,7 @@ function describeMount(mount: Mount, origin: string): MountInfo {
 }
 
 function pickLimits(options: HttpServeOptions): Partial<ServingLimits> {
-  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, cacheLists: _cacheLists, auth: _auth, publicUrl: _publicUrl, logger: _logger, ...limits } = options;
+  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, cacheLists: _cacheLists, auth: _auth, publicUrl: _publicUrl, metrics: _metrics, metricsPort: _metricsPort, logger: _logger, ...limits } = options;
   return limits;
 }
 
@@ -202,12 +214,14 @@ function createMounts(list: readonly ServerDefinition[], single: boolean, limits
   });
 }
 
-function listen(http: NodeHttpServer, port: number, host: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
-    http.listen(port, host, () => {
-      http.off('error', reject);
-      resolve();
-    });
-  });
+/** The MCP port, then the metrics port if it has one; when either cannot listen, neither stays open. */
+async function listenBoth(http: NodeHttpServer, port: number, metrics: MetricsServing, host: string): Promise<void> {
+  try {
+    await listen(http, port, host);
+    await metrics.listen(host);
+  } catch (error) {
+    http.close();
+    await metrics.close();
+    throw error;
+  }
 }

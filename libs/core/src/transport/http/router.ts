@@ -21,6 +21,7 @@ import { sendJson, sendJsonRpcError } from './http-replies';
 import type { MountInfo } from './http-server';
 import type { LegacySessions } from './sessions/legacy-sessions';
 import type { ListAnswers } from './list-answers';
+import { METRICS_PATH, type MetricsEndpoint } from './metrics-endpoint';
 import { PROTECTED_RESOURCE_PREFIX, type Authenticated, type MountAuth } from '../auth/mount-auth';
 
 export interface Mount {
@@ -69,6 +70,8 @@ export class Router {
     private readonly cors: CorsPolicy,
     /** Serialised list answers; undefined sends every list through the SDK. */
     private readonly lists?: ListAnswers,
+    /** `/metrics`, when it is served on this port. */
+    private readonly metrics?: MetricsEndpoint,
   ) {
     this.#byPath = new Map(mounts.map((mount) => [mount.path, mount]));
     this.catalogPage = new CatalogPage(mounts);
@@ -84,6 +87,7 @@ export class Router {
     const mount = this.#byPath.get(path);
     if (mount) return this.serveMcp(mount, req, res);
     if (path.startsWith(PROTECTED_RESOURCE_PREFIX)) return this.protectedResource(req, res, path);
+    if (path === METRICS_PATH && this.metrics) return this.metrics.serve(req, res);
     const page = this.page(path);
     if (!page) return sendJson(res, 404, { error: `Nothing at ${clip(path)}. MCP endpoints: ${[...this.#byPath.keys()].join(', ')}.` });
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'Method not allowed: use GET.' }, { allow: 'GET, HEAD' });
