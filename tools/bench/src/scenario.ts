@@ -10,6 +10,7 @@ import { coldStartProcess, openApiScaleScenario } from './scenarios/openapi-scal
 import { openApiDocumentsScenario } from './scenarios/openapi-documents';
 import { discoveryScenario } from './scenarios/discovery';
 import { authScenario } from './scenarios/auth';
+import { telemetryScenario } from './scenarios/telemetry';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -24,6 +25,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'openapi-documents': () => openApiDocumentsScenario(__filename),
   discovery: discoveryScenario,
   auth: authScenario,
+  telemetry: telemetryScenario,
 };
 
 async function main(): Promise<void> {

@@ -10,7 +10,7 @@ import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from './client-input';
 import { callDiscoveryTool } from './discovery-calls';
 import { scopedView } from './verified-caller';
-import type { ToolCall } from '../metadata/tool-interceptor';
+import type { CallCaller, ToolCall } from '../metadata/tool-interceptor';
 import { runInterceptors } from './interceptor-chain';
 import { callCaller } from './call-caller';
 
@@ -54,24 +54,73 @@ function callOne(definition: CallToolDefinition, site: CallSite, server: Server,
     const { instantiate, logger } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
     return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
   }
-  // Interceptors may abort the call (a deadline): the tool's signal is its own, tied to the request's.
-  const controller = new AbortController();
-  const signal = AbortSignal.any([ctx.mcpReq.signal, controller.signal]);
-  const scope = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, signal);
+  // Interceptors may abort the call (a deadline): the tool's signal is the call's own, aborted with the request's.
+  const abort = new CallAbort(ctx.mcpReq.signal);
+  const scope = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, () => abort.signal);
   const chain = app.length === 0 ? tool.interceptors : [...app, ...tool.interceptors];
-  const around = (validArgs: Record<string, unknown>, invoke: () => unknown) => {
-    const call: ToolCall = {
-      name: tool.name,
-      toolset: tool.toolset.name,
-      annotations: tool.descriptor.annotations ?? NO_ANNOTATIONS,
-      args: validArgs,
-      caller: callCaller(ctx, tool.toolset, scope.where.transport, scope.where.headers, scope.where.environment),
-      signal,
-      abort: (reason) => controller.abort(reason),
-    };
-    return runInterceptors(chain, scope.resolve, call, invoke);
-  };
+  const around = (validArgs: Record<string, unknown>, invoke: () => unknown) =>
+    runInterceptors(chain, scope.resolve, new InterceptedCall(tool, validArgs, abort, () => callCaller(ctx, tool.toolset, scope.where.transport, scope.where.headers, scope.where.environment)), invoke);
   return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around });
+}
+
+/**
+ * The call's own abort signal, aborted with the request's or by an interceptor; made only when the
+ * tool's context or an interceptor asks for it (a toolset built with `new` and interceptors that
+ * never abort cost no AbortController).
+ */
+class CallAbort {
+  #controller: AbortController | undefined;
+
+  constructor(private readonly request: AbortSignal) {}
+
+  get signal(): AbortSignal {
+    return this.controller().signal;
+  }
+
+  abort(reason: unknown): void {
+    this.controller().abort(reason);
+  }
+
+  private controller(): AbortController {
+    if (this.#controller) return this.#controller;
+    const controller = (this.#controller = new AbortController());
+    const request = this.request;
+    if (request.aborted) controller.abort(request.reason);
+    else request.addEventListener('abort', () => controller.abort(request.reason), { once: true });
+    return controller;
+  }
+}
+
+/** One call as interceptors see it; who calls is worked out only if one asks. */
+class InterceptedCall implements ToolCall {
+  readonly name: string;
+  readonly toolset: string;
+  readonly annotations: ToolCall['annotations'];
+  readonly args: Readonly<Record<string, unknown>>;
+  #caller: CallCaller | undefined;
+  readonly #abort: CallAbort;
+  readonly #whoCalls: () => CallCaller;
+
+  constructor(tool: CompiledTool, args: Readonly<Record<string, unknown>>, abort: CallAbort, whoCalls: () => CallCaller) {
+    this.args = args;
+    this.#abort = abort;
+    this.#whoCalls = whoCalls;
+    this.name = tool.name;
+    this.toolset = tool.toolset.name;
+    this.annotations = tool.descriptor.annotations ?? NO_ANNOTATIONS;
+  }
+
+  get signal(): AbortSignal {
+    return this.#abort.signal;
+  }
+
+  get caller(): CallCaller {
+    return (this.#caller ??= this.#whoCalls());
+  }
+
+  abort(reason?: unknown): void {
+    this.#abort.abort(reason);
+  }
 }
 
 const NO_ANNOTATIONS = Object.freeze({});

@@ -57,8 +57,8 @@ export function memberScope(
   toolset: CompiledToolset,
   member: string,
   elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>,
-  /** The call's own signal, when interceptors may abort it; else the request's. */
-  signal?: AbortSignal,
+  /** The call's own signal, when interceptors may abort it; else the request's. Asked for when its RequestContext is made. */
+  signal?: () => AbortSignal,
 ): MemberScope {
   const headers = ctx.http?.req ? headersOf(ctx.http.req.headers) : site.headers;
   const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
@@ -70,7 +70,7 @@ export function memberScope(
   const scoped = () => {
     if (container) return container;
     container = definition.root.createChildContainer();
-    const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment, signal: signal ?? ctx.mcpReq.signal } as const;
+    const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment, signal: signal ? signal() : ctx.mcpReq.signal } as const;
     const auth = AuthContext.of(callerOf(ctx));
     container.register(RequestContext, { useValue: contextFor(toolset, member, ctx, server, where, logger, redact, elicitationForms, auth) });
     container.register(AuthContext, { useValue: auth });
@@ -79,7 +79,9 @@ export function memberScope(
   };
   // Checked per call, so a class the app registers after buildServer still comes from the container.
   const instantiate = definition.direct.has(cls) && !definition.root.isRegistered(cls as never, true) ? () => new cls() : () => scoped().resolve(cls);
-  return { instantiate, logger, resolve: (target) => scoped().resolve(target as never), where: { transport, headers, environment: site.environment } };
+  // An interceptor whose constructor takes nothing needs no container either, unless the app registered it.
+  const resolve = <T>(target: new (...args: never[]) => T): T => (target.length === 0 && !definition.root.isRegistered(target as never, true) ? new target() : scoped().resolve(target as never));
+  return { instantiate, logger, resolve, where: { transport, headers, environment: site.environment } };
 }
 
 /**

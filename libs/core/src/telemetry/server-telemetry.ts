@@ -1,4 +1,4 @@
-import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { TransportKind } from '../context/request-context';
 import * as A from './mcp-attributes';
@@ -38,20 +38,21 @@ export class ServerTelemetry {
     const attributes = this.attributesOf(method, params, ctx, where);
     const target = typeof params.name === 'string' && (method === 'tools/call' || method === 'prompts/get') ? params.name : undefined;
     const parent = parentContext(params._meta, ctx.http?.req?.headers);
-    const spanAttributes = { ...attributes, ...requestAttributes(request, ctx, method, params) };
-    const span = this.tracer.startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, attributes: spanAttributes }, parent);
-    if (method === 'tools/call' && this.options.recordArguments && span.isRecording()) span.setAttribute(A.GEN_AI_TOOL_CALL_ARGUMENTS, clipped(params.arguments ?? {}));
+    const span = this.tracer.startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, attributes }, parent);
+    const recording = span.isRecording();
+    if (recording) this.recordRequest(span, method, request, params, ctx);
     const started = performance.now();
     let running: Promise<R>;
     try {
-      running = context.with(trace.setSpan(parent, span), handler, undefined, request, ctx);
+      // A span that records nothing and continues no trace has nothing for the tool to inherit: no context to enter.
+      running = recording || isSpanContextValid(span.spanContext()) ? context.with(trace.setSpan(parent, span), handler, undefined, request, ctx) : handler(request, ctx);
     } catch (error) {
       running = Promise.reject(error);
     }
     return running.then(
       (result) => {
         const failed = method === 'tools/call' && (result as { isError?: boolean } | undefined)?.isError === true;
-        if (method === 'tools/call' && this.options.recordResults && span.isRecording()) span.setAttribute(A.GEN_AI_TOOL_CALL_RESULT, clipped(resultData(result)));
+        if (recording && method === 'tools/call' && this.options.recordResults) span.setAttribute(A.GEN_AI_TOOL_CALL_RESULT, clipped(resultData(result)));
         this.end(span, attributes, started, failed ? 'tool_error' : undefined);
         return result;
       },
@@ -62,6 +63,15 @@ export class ServerTelemetry {
         throw error;
       },
     );
+  }
+
+  /** The span-only attributes (request id, session, resource URI, opted-in arguments): too many values for a metric. */
+  private recordRequest(span: Span, method: string, request: { id?: unknown }, params: Params, ctx: ServerContext): void {
+    const id = request.id ?? ctx.mcpReq.id;
+    if (typeof id === 'string' || typeof id === 'number') span.setAttribute(A.JSONRPC_REQUEST_ID, String(id));
+    if (ctx.sessionId) span.setAttribute(A.MCP_SESSION_ID, ctx.sessionId);
+    if (method === 'resources/read' && typeof params.uri === 'string') span.setAttribute(A.MCP_RESOURCE_URI, params.uri);
+    if (method === 'tools/call' && this.options.recordArguments) span.setAttribute(A.GEN_AI_TOOL_CALL_ARGUMENTS, clipped(params.arguments ?? {}));
   }
 
   private attributesOf(method: string, params: Params, ctx: ServerContext, where: RequestSite): Attributes {
@@ -93,16 +103,6 @@ export class ServerTelemetry {
     // The span-only attributes (request id, session) stay off the metric: they are high-cardinality.
     this.duration.record((performance.now() - started) / 1000, measured);
   }
-}
-
-/** A request's span-only attributes (its id, session, resource URI): too many values for a metric. */
-function requestAttributes(request: { id?: unknown }, ctx: ServerContext, method: string, params: Params): Attributes {
-  const attributes: Attributes = {};
-  const id = request.id ?? ctx.mcpReq.id;
-  if (typeof id === 'string' || typeof id === 'number') attributes[A.JSONRPC_REQUEST_ID] = String(id);
-  if (ctx.sessionId) attributes[A.MCP_SESSION_ID] = ctx.sessionId;
-  if (method === 'resources/read' && typeof params.uri === 'string') attributes[A.MCP_RESOURCE_URI] = params.uri;
-  return attributes;
 }
 
 /** What the telemetry needs to know about the connection a request came on. */
