@@ -43,7 +43,7 @@ describe('in a throwaway copy of the workspace', () => {
     // Every ts block of the README and of docs/ goes into the generated projects, so lint, typecheck and
     // test below check the examples too; a block that shows generated code must match what the generator wrote.
     const blocks = documentedBlocks(copy);
-    expect(blocks.map((block) => block.mode).sort()).toEqual(['file', 'file', 'file', 'file', 'file', 'file', 'generated', 'spec', 'spec', 'spec']);
+    expect(blocks.map((block) => block.mode).sort()).toEqual(['file', 'file', 'file', 'file', 'file', 'file', 'file', 'generated', 'spec', 'spec', 'spec', 'spec']);
     for (const block of blocks) {
       const target = join(copy, block.path);
       if (block.mode === 'generated') {
@@ -59,6 +59,7 @@ describe('in a throwaway copy of the workspace', () => {
     expect(output).toMatch(/PASS .*test\/readme-catalogue\.spec\.ts/);
     expect(output).toMatch(/PASS .*test\/readme-schemas\.spec\.ts/);
     expect(output).toMatch(/PASS .*test\/readme-vault\.spec\.ts/);
+    expect(output).toMatch(/PASS .*test\/readme-forecast\.spec\.ts/);
     // The app's own contract target built its servers without listening.
     expect(output).toContain('server library-server\n  toolset library');
     expect(output).toContain('library_echo(text) -> EchoResult { message: string, text: string, length: integer } | ToolError');
