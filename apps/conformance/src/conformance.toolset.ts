@@ -58,6 +58,29 @@ export class DefaultsForm {
   verified = true;
 }
 
+/** SEP-1330: every enum variant of an elicitation form (untitled, titled, legacy enumNames; single and multi-select). */
+export class EnumsForm {
+  @Field(() => String)
+  @IsIn(['option1', 'option2', 'option3'])
+  untitledSingle!: string;
+
+  @Field(() => String, { enumTitles: { value1: 'First Option', value2: 'Second Option', value3: 'Third Option' } })
+  @IsIn(['value1', 'value2', 'value3'])
+  titledSingle!: string;
+
+  @Field(() => String, { enumTitles: { opt1: 'Option One', opt2: 'Option Two', opt3: 'Option Three' }, legacyEnumNames: true })
+  @IsIn(['opt1', 'opt2', 'opt3'])
+  legacyEnum!: string;
+
+  @Field(() => [String])
+  @IsIn(['option1', 'option2', 'option3'], { each: true })
+  untitledMulti!: string[];
+
+  @Field(() => [String], { enumTitles: { value1: 'First Choice', value2: 'Second Choice', value3: 'Third Choice' } })
+  @IsIn(['value1', 'value2', 'value3'], { each: true })
+  titledMulti!: string[];
+}
+
 export class TemplateArguments {
   @Field()
   id!: string;
@@ -141,6 +164,12 @@ export class ConformanceToolset {
   @Tool({ description: 'Asks the user a form with a default for every primitive type (SEP-1034).', returns: FixtureResult, elicits: [DefaultsForm] })
   async testElicitationSep1034Defaults(): Promise<FixtureResult> {
     const answer = await this.context.elicit('Please review the defaults.', DefaultsForm);
+    return { message: `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}` };
+  }
+
+  @Tool({ description: 'Asks the user a form with every enum variant (SEP-1330).', returns: FixtureResult, elicits: [EnumsForm] })
+  async testElicitationSep1330Enums(): Promise<FixtureResult> {
+    const answer = await this.context.elicit('Please choose.', EnumsForm);
     return { message: `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.action === 'accept' ? answer.content : {})}` };
   }
 

@@ -5,12 +5,20 @@ import { startApp, type RunningApp } from './support/start-app';
 describe('the conformance fixtures, for a 2026-07-28 client over HTTP', () => {
   let app: RunningApp;
   let client: Client;
+  const asked: { properties: Record<string, unknown> }[] = [];
 
   beforeAll(async () => {
     app = await startApp();
     const origin = app.origin;
     client = new Client({ name: 'modern-era', version: '0' }, { capabilities: { elicitation: {}, sampling: {} }, versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    client.setRequestHandler('elicitation/create', async () => ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } }));
+    client.setRequestHandler('elicitation/create', async (request) => {
+      const form = (request.params as { requestedSchema: { properties: Record<string, unknown> } }).requestedSchema;
+      asked.push(form);
+      // The SEP-1330 form gets choices from its enums; the others a username and an email.
+      return form.properties['titledMulti']
+        ? ({ action: 'accept', content: { untitledSingle: 'option1', titledSingle: 'value1', legacyEnum: 'opt1', untitledMulti: ['option1', 'option2'], titledMulti: ['value1', 'value2'] } } as never)
+        : ({ action: 'accept', content: { username: 'ada', email: 'ada@example.com' } } as never);
+    });
     client.setRequestHandler('sampling/createMessage', async () => ({ role: 'assistant', content: { type: 'text', text: 'Paris' }, model: 'test', stopReason: 'endTurn' }) as never);
     await client.connect(new StreamableHTTPClientTransport(new URL(`${origin}/mcp`)));
   });
@@ -41,6 +49,18 @@ describe('the conformance fixtures, for a 2026-07-28 client over HTTP', () => {
       message: 'User response: action=accept, content={"username":"ada","email":"ada@example.com"}',
     });
     expect((await client.callTool({ name: 'test_sampling', arguments: { prompt: 'Capital of France?' } })).structuredContent).toEqual({ message: 'LLM response: Paris' });
+  });
+
+  it('asks a form with titled and multi-select enums (SEP-1330) through an input_required round trip', async () => {
+    const result = await client.callTool({ name: 'test_elicitation_sep1330_enums', arguments: {} });
+    expect(result.structuredContent).toEqual({
+      message: 'Elicitation completed: action=accept, content={"untitledSingle":"option1","titledSingle":"value1","legacyEnum":"opt1","untitledMulti":["option1","option2"],"titledMulti":["value1","value2"]}',
+    });
+    const form = asked.at(-1)!.properties;
+    expect(form['titledSingle']).toEqual({ type: 'string', oneOf: [{ const: 'value1', title: 'First Option' }, { const: 'value2', title: 'Second Option' }, { const: 'value3', title: 'Third Option' }] });
+    expect(form['legacyEnum']).toEqual({ type: 'string', enum: ['opt1', 'opt2', 'opt3'], enumNames: ['Option One', 'Option Two', 'Option Three'] });
+    expect(form['untitledMulti']).toEqual({ type: 'array', items: { type: 'string', enum: ['option1', 'option2', 'option3'] } });
+    expect(form['titledMulti']).toEqual({ type: 'array', items: { anyOf: [{ const: 'value1', title: 'First Choice' }, { const: 'value2', title: 'Second Choice' }, { const: 'value3', title: 'Third Choice' }] } });
   });
 
   it('receives the log lines of a call at the level the request asks for', async () => {

@@ -8,6 +8,7 @@ import { UndeclaredCredentialError } from '../errors/undeclared-credential.error
 import { UndeclaredElicitationFormError } from '../errors/undeclared-elicitation-form.error';
 import { credentialEnvironmentVariable } from './credential-env';
 import { AuthContext } from './auth-context';
+import { answerProblem, ElicitationAnswerMismatch } from './elicitation-answer';
 
 export type TransportKind = 'http' | 'stdio' | 'memory';
 export type ProtocolEra = 'modern' | 'legacy';
@@ -123,7 +124,7 @@ export class RequestContext {
 
   /**
    * Asks the user for input described by a DTO class (flat: string, number, integer, boolean and
-   * enum fields) that the tool lists in `@Tool({ elicits: [...] })`, where the startup gate checked
+   * enum fields, multi-selects; titled choices with `@Field({ enumTitles })`) that the tool lists in `@Tool({ elicits: [...] })`, where the startup gate checked
    * it; asking for one it does not list throws `UndeclaredElicitationFormError`. Returns it filled in and checked like tool arguments, or the user's decline or
    * cancel. 2026-07-28 clients answer through an `input_required` round trip, which runs the tool
    * again from the start with the answer (keep what comes before `elicit` free of side effects);
@@ -133,13 +134,19 @@ export class RequestContext {
   async elicit<T extends object>(message: string, form: ClassType<T>): Promise<Elicitation<T>> {
     const compiled = this.#init.elicitationForms?.get(form);
     if (!compiled) throw new UndeclaredElicitationFormError(this.toolset, this.tool, form.name);
-    const answer = await this.requireInput().elicit({ message, requestedSchema: compiled.requestedSchema });
+    const doesNotFit = (problems: readonly string[]) => new ToolError('invalid_elicitation_answer', `The answer to "${message}" does not fit ${form.name}: ${problems.join('; ')}.`);
+    let answer;
+    try {
+      answer = await this.requireInput().elicit({ message, requestedSchema: compiled.requestedSchema });
+    } catch (error) {
+      throw error instanceof ElicitationAnswerMismatch ? doesNotFit(error.problems) : error;
+    }
     if (answer.action !== 'accept') return { action: answer.action };
     const content = answer.content ?? {};
     const problems = compiled.validator.Check(content)
       ? (compiled.checkRules?.(compiled.materialize(content as Record<string, unknown>)) ?? []).map((p) => `'${p.path.join('.')}': ${p.message}`)
-      : [...compiled.validator.Errors(content)].map((error) => `'${error.instancePath.slice(1) || form.name}': ${error.message}`);
-    if (problems.length > 0) throw new ToolError('invalid_elicitation_answer', `The answer to "${message}" does not fit ${form.name}: ${problems.join('; ')}.`);
+      : [...compiled.validator.Errors(content)].map((error) => answerProblem(error.instancePath, error.message));
+    if (problems.length > 0) throw doesNotFit(problems);
     return { action: 'accept', content: compiled.materialize(content as Record<string, unknown>) as T };
   }
 

@@ -18,6 +18,17 @@ export interface FieldOptions {
   nullable?: boolean;
   /** A JSON Schema `format` for a string, e.g. `'date'` for a date without a time (`2026-01-31`). */
   format?: 'date' | 'date-time' | 'time' | 'email' | 'uri' | 'uuid' | 'ipv4' | 'ipv6' | 'hostname';
+  /**
+   * In an elicitation form, a title per enum value, shown to the user instead of the value: a
+   * single-select is sent as SEP-1330's `oneOf: [{ const, title }]`, a multi-select (an array with
+   * `@IsIn([...], { each: true })`) as `items.anyOf`. Give every value of the field's enum a title.
+   */
+  enumTitles?: Readonly<Record<string, string>>;
+  /**
+   * With `enumTitles` on a single-select form field: send the titles the way clients before
+   * protocol 2025-11-25 read them, `enumNames` beside `enum` (deprecated by SEP-1330).
+   */
+  legacyEnumNames?: boolean;
 }
 
 export interface FieldMetadata {

@@ -195,5 +195,7 @@ function fieldModelOf(field: FieldMetadata, type: TypeModel, rules: PropertyVali
     ...(field.options.default !== undefined && { advertisedDefault: field.options.default }),
     deprecated: field.options.deprecated,
     nullable: field.options.nullable,
+    ...(field.options.enumTitles !== undefined && { enumTitles: field.options.enumTitles }),
+    ...(field.options.legacyEnumNames !== undefined && { legacyEnumNames: field.options.legacyEnumNames }),
   };
 }

@@ -35,6 +35,10 @@ export interface FieldModel {
   defaultValue?: unknown;
   /** `@Field({ default })`: advertised, not applied. */
   advertisedDefault?: string | number | boolean;
+  /** `@Field({ enumTitles })`: an elicitation form's titles per enum value. */
+  enumTitles?: Readonly<Record<string, string>>;
+  /** `@Field({ legacyEnumNames })`: send those titles as `enumNames`. */
+  legacyEnumNames?: boolean;
 }
 
 export interface ClassModel {

@@ -10,6 +10,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { ClientInput } from '../context/client-requests';
+import { ElicitationAnswerMismatch, sdkAnswerProblems } from '../context/elicitation-answer';
 import type { ProtocolEra, TransportKind } from '../context/request-context';
 import { ToolError } from '../results/tool-error';
 
@@ -59,8 +60,8 @@ export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra
       try {
         return await ctx.mcpReq.elicitInput(params as never);
       } catch (error) {
-        // The SDK checks a 2025-era answer against the form itself; say so as the tool's own failure.
-        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) throw new ToolError('invalid_elicitation_answer', `The answer to "${params.message}" does not fit the form: ${error.message}`);
+        // The SDK checks a 2025-era answer against the form itself; RequestContext says so as the tool's own failure.
+        if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) throw new ElicitationAnswerMismatch(sdkAnswerProblems(error.message));
         throw error;
       }
     },

@@ -210,7 +210,7 @@ describe('elicitation forms, declared on the tool', () => {
     }
     const build = () => buildServer({ name: 'forms', version: '1', toolsets: [FormsToolset], logger: recordingLogger().logger });
     expect(build).toThrow(ContractError);
-    expect(build).toThrow("[toolset 'forms' > tool 'ask' > NestedForm.address] 'address' of the elicitation form 'NestedForm' is an object; a form has only string, number, integer, boolean and enum fields. Fix: flatten it into such fields");
+    expect(build).toThrow("[toolset 'forms' > tool 'ask' > NestedForm.address] 'address' of the elicitation form 'NestedForm' is an object; a form has only string, number, integer, boolean and enum fields, and arrays of string enum values (multi-selects). Fix: flatten it into such fields");
     expect(build).toThrow("'note' of the elicitation form 'NestedForm' is nullable");
   });
 
