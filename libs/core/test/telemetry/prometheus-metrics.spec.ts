@@ -1,27 +1,10 @@
 import 'reflect-metadata';
 import { request } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { buildServer, Field, serveHttp, servingOptionsFromEnvironment, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '../../src';
+import { buildServer, serveHttp, servingOptionsFromEnvironment, type HttpServerHandle } from '../../src';
 import { recordingLogger } from '../support/connect';
 import { parsePrometheus } from '../support/prometheus-text';
-
-class LookupArgs {
-  @Field()
-  city!: string;
-}
-
-class WeatherResult extends ToolResult {
-  @Field()
-  celsius!: number;
-}
-
-@Toolset({ name: 'weather' })
-class WeatherToolset {
-  @Tool({ description: 'Weather for a city.', args: LookupArgs, returns: [WeatherResult, ToolError] })
-  getWeather({ city }: LookupArgs): WeatherResult | ToolError {
-    return city === 'Atlantis' ? new ToolError('not_found', 'No such city.') : { message: 'Sunny', celsius: 21 };
-  }
-}
+import { WeatherToolset } from '../support/weather-toolset';
 
 /** A raw GET, so the Host header is exactly what the test says. */
 function get(url: string, headers: Record<string, string> = {}, method = 'GET'): Promise<{ status: number; type: string; body: string }> {

@@ -1,34 +1,14 @@
 import 'reflect-metadata';
-import { SpanKind, SpanStatusCode, trace } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode } from '@opentelemetry/api';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { buildServer, Field, serveHttp, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '../../src';
+import { buildServer, serveHttp, type HttpServerHandle } from '../../src';
 import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
 import { installTestTelemetry } from '../support/telemetry';
-
-class LookupArgs {
-  @Field()
-  city!: string;
-}
-
-class WeatherResult extends ToolResult {
-  @Field()
-  celsius!: number;
-}
+import { WeatherToolset } from '../support/weather-toolset';
 
 const CLIENT_TRACE = '0af7651916cd43dd8448eb211c80319c';
 const CLIENT_SPAN = 'b7ad6b7169203331';
 const traceparent = (span = CLIENT_SPAN) => `00-${CLIENT_TRACE}-${span}-01`;
-
-@Toolset({ name: 'weather' })
-class WeatherToolset {
-  @Tool({ description: 'Weather for a city.', args: LookupArgs, returns: [WeatherResult, ToolError], annotations: { readOnlyHint: true } })
-  getWeather({ city }: LookupArgs): WeatherResult | ToolError {
-    // A span the tool starts (an upstream request) is a child of the request's span.
-    trace.getTracer('tool').startSpan('inside the tool').end();
-    if (city === 'Atlantis') return new ToolError('not_found', 'No such city.');
-    return { message: `Sunny in ${city}`, celsius: 21 };
-  }
-}
 
 const telemetry = installTestTelemetry();
 afterAll(() => telemetry.uninstall());
