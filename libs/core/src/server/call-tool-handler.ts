@@ -10,8 +10,8 @@ import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from './client-input';
 import { callDiscoveryTool } from './discovery-calls';
 import { scopedView } from './verified-caller';
-import type { CallCaller, ToolCall } from '../metadata/tool-interceptor';
 import { runInterceptors } from './interceptor-chain';
+import { CallAbort, InterceptedCall } from './intercepted-call';
 import { callCaller } from './call-caller';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
@@ -63,67 +63,6 @@ function callOne(definition: CallToolDefinition, site: CallSite, server: Server,
   return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around });
 }
 
-/**
- * The call's own abort signal, aborted with the request's or by an interceptor; made only when the
- * tool's context or an interceptor asks for it (a toolset built with `new` and interceptors that
- * never abort cost no AbortController).
- */
-class CallAbort {
-  #controller: AbortController | undefined;
-
-  constructor(private readonly request: AbortSignal) {}
-
-  get signal(): AbortSignal {
-    return this.controller().signal;
-  }
-
-  abort(reason: unknown): void {
-    this.controller().abort(reason);
-  }
-
-  private controller(): AbortController {
-    if (this.#controller) return this.#controller;
-    const controller = (this.#controller = new AbortController());
-    const request = this.request;
-    if (request.aborted) controller.abort(request.reason);
-    else request.addEventListener('abort', () => controller.abort(request.reason), { once: true });
-    return controller;
-  }
-}
-
-/** One call as interceptors see it; who calls is worked out only if one asks. */
-class InterceptedCall implements ToolCall {
-  readonly name: string;
-  readonly toolset: string;
-  readonly annotations: ToolCall['annotations'];
-  readonly args: Readonly<Record<string, unknown>>;
-  #caller: CallCaller | undefined;
-  readonly #abort: CallAbort;
-  readonly #whoCalls: () => CallCaller;
-
-  constructor(tool: CompiledTool, args: Readonly<Record<string, unknown>>, abort: CallAbort, whoCalls: () => CallCaller) {
-    this.args = args;
-    this.#abort = abort;
-    this.#whoCalls = whoCalls;
-    this.name = tool.name;
-    this.toolset = tool.toolset.name;
-    this.annotations = tool.descriptor.annotations ?? NO_ANNOTATIONS;
-  }
-
-  get signal(): AbortSignal {
-    return this.#abort.signal;
-  }
-
-  get caller(): CallCaller {
-    return (this.#caller ??= this.#whoCalls());
-  }
-
-  abort(reason?: unknown): void {
-    this.#abort.abort(reason);
-  }
-}
-
-const NO_ANNOTATIONS = Object.freeze({});
 
 /** Why a tool of this server is not in the request's view: its selection, or its token's scopes. */
 function outsideView(tool: CompiledTool, selected: CatalogView, view: CatalogView): string {
