@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
-import { httpClient } from './support/clients';
+import { httpClient, stdioClient } from './support/clients';
 import { freePort } from './support/nginx';
 import { appMain, startServerCommand, workspaceRoot } from './support/server-process';
 
@@ -62,12 +62,14 @@ function documentedSpans(): { name: string; kind: string; attributes: Record<str
 
 describe('the tracing example in docs/observability.md', () => {
   const scratch = join(workspaceRoot, 'tmp', 'observability-e2e');
+  const tracing = join(scratch, 'tracing.cjs');
+  beforeAll(() => {
+    mkdirSync(scratch, { recursive: true });
+    writeFileSync(tracing, blockOf('js'));
+  });
   afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 
   it('sends the spans the docs list, with their attributes, to an OTLP endpoint', async () => {
-    mkdirSync(scratch, { recursive: true });
-    const tracing = join(scratch, 'tracing.cjs');
-    writeFileSync(tracing, blockOf('js'));
     const receiver = await startReceiver();
     const port = await freePort();
     const server = await startServerCommand([process.execPath, '--require', tracing, appMain('hello-server')], {
@@ -98,6 +100,23 @@ describe('the tracing example in docs/observability.md', () => {
     } finally {
       server.child.kill('SIGTERM');
       await server.exited;
+      await new Promise((resolve) => receiver.server.close(resolve));
+    }
+  }, 60_000);
+
+  it('traces a 2025-era client over stdio as network.transport pipe, and keeps stdout clean for the protocol', async () => {
+    const receiver = await startReceiver();
+    try {
+      const client = await stdioClient('legacy', ['--require', tracing, appMain('hello-server'), '--stdio'], {
+        OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
+        OTEL_BSP_SCHEDULE_DELAY: '100',
+      });
+      expect((await client.callTool({ name: 'hello', arguments: { name: 'Ada' } }))['structuredContent']).toEqual({ message: 'Hello, Ada!' });
+      for (let waited = 0; waited < 10_000 && !receiver.spans.some((s) => s.name === 'tools/call hello'); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      await client.close();
+      expect(receiver.spans.find((s) => s.name === 'initialize')?.attributes).toMatchObject({ 'mcp.method.name': 'initialize', 'network.transport': 'pipe' });
+      expect(receiver.spans.find((s) => s.name === 'tools/call hello')?.attributes).toMatchObject({ 'network.transport': 'pipe', 'mcp.protocol.version': expect.stringMatching(/^2025-/) });
+    } finally {
       await new Promise((resolve) => receiver.server.close(resolve));
     }
   }, 60_000);
