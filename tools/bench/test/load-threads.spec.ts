@@ -11,9 +11,10 @@ describe('the load generator threads', () => {
     const server = await startHttpContenderProcess(`${dist}/scenario.js`, 'toolsets');
     const load = new LoadThreads();
     try {
-      const result = await load.run(server.url, 4, server.child.pid!, 300, 700);
+      // A window long enough that a loaded CI machine still completes calls in it.
+      const result = await load.run(server.url, 4, server.child.pid!, 500, 2000);
       expect(result.latencies.length).toBeGreaterThan(0);
-      expect(result.perSecond).toBe(result.latencies.length / 0.7);
+      expect(result.perSecond).toBe(result.latencies.length / 2);
       expect(Math.min(...result.latencies)).toBeGreaterThan(0);
       expect(result.cpuMicrosPerCall).toBeGreaterThan(0);
       // A second job on the same threads works too (they are kept between windows).
