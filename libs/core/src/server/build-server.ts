@@ -139,7 +139,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
   const views = new CatalogViews(catalog, options.mode);
-  const telemetry = telemetryOf(options.telemetry);
+  const telemetry = newTelemetry(options.telemetry);
   const info = { name: options.name, version: options.version };
   const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
   const serverOptions = {
@@ -197,7 +197,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
       return server;
     };
 
-  return {
+  const built: ServerDefinition = {
     name: options.name,
     version: options.version,
     catalog,
@@ -217,10 +217,19 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     },
     resourceUpdated: (uri) => subscriptions.updated(uri),
   };
+  if (telemetry) telemetries.set(built, telemetry);
+  return built;
+}
+
+const telemetries = new WeakMap<ServerDefinition, ServerTelemetry>();
+
+/** The spans and metrics of a server's requests, for those the HTTP transport answers itself; none when off. */
+export function telemetryOf(definition: ServerDefinition): ServerTelemetry | undefined {
+  return telemetries.get(definition);
 }
 
 /** Spans and metrics for every request, unless turned off. */
-function telemetryOf(option: BuildServerOptions['telemetry']): ServerTelemetry | undefined {
+function newTelemetry(option: BuildServerOptions['telemetry']): ServerTelemetry | undefined {
   if (option === false) return undefined;
   return new ServerTelemetry(option === true || option === undefined ? {} : option);
 }

@@ -3,7 +3,7 @@ import type { ServerContext } from '@modelcontextprotocol/server';
 import type { TransportKind } from '../context/request-context';
 import * as A from './mcp-attributes';
 import { OperationDuration } from './operation-metrics';
-import { parentContext } from './trace-parent';
+import { parentContext, type HeaderLookup } from './trace-parent';
 
 /** What `buildServer({ telemetry })` records beyond the conventions' low-cardinality attributes. */
 export interface TelemetryOptions {
@@ -63,6 +63,20 @@ export class ServerTelemetry {
         throw error;
       },
     );
+  }
+
+  /**
+   * A span, already ended, for a request the HTTP transport answered itself (a list from its cache,
+   * which never reaches the SDK's handlers), from `startedAt` (`performance.now()`) to now.
+   */
+  answered(method: string, request: { id?: unknown; params?: unknown }, headers: HeaderLookup, protocolVersion: string | undefined, startedAt: number): void {
+    const params = (request.params ?? {}) as Params;
+    const attributes: Attributes = { [A.MCP_METHOD_NAME]: method, [A.NETWORK_TRANSPORT]: 'tcp', [A.NETWORK_PROTOCOL_NAME]: 'http' };
+    if (protocolVersion) attributes[A.MCP_PROTOCOL_VERSION] = protocolVersion;
+    const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, attributes, startTime: performance.timeOrigin + startedAt }, parentContext(params._meta, headers));
+    if (span.isRecording() && (typeof request.id === 'string' || typeof request.id === 'number')) span.setAttribute(A.JSONRPC_REQUEST_ID, String(request.id));
+    span.end();
+    this.duration.record((performance.now() - startedAt) / 1000, attributes);
   }
 
   /** The span-only attributes (request id, session, resource URI, opted-in arguments): too many values for a metric. */

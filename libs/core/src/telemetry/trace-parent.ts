@@ -9,9 +9,14 @@ const RECORD_GETTER: TextMapGetter<Record<string, unknown>> = {
   },
 };
 
-/** Reads a fetch `Headers` carrier (the HTTP request's). */
-const HEADERS_GETTER: TextMapGetter<Headers> = {
-  keys: (carrier) => [...carrier.keys()],
+/** One header by its lower-case name: a fetch `Headers`, or a lookup into a Node request's. */
+export interface HeaderLookup {
+  get(name: string): string | null | undefined;
+}
+
+/** Reads the trace headers of a request (a propagator asks only for the keys it knows). */
+const HEADERS_GETTER: TextMapGetter<HeaderLookup> = {
+  keys: () => ['traceparent', 'tracestate'],
   get: (carrier, key) => carrier.get(key) ?? undefined,
 };
 
@@ -21,11 +26,11 @@ const HEADERS_GETTER: TextMapGetter<Headers> = {
  * server span from the app's own instrumentation, which read the headers); else the HTTP headers'.
  * Extraction is the registered propagator's (W3C Trace Context with the OpenTelemetry SDK).
  */
-export function parentContext(meta: unknown, headers: Headers | undefined): Context {
+export function parentContext(meta: unknown, headers: HeaderLookup | undefined): Context {
   const active = context.active();
   if (meta !== null && typeof meta === 'object' && typeof (meta as Record<string, unknown>)['traceparent'] === 'string') {
     return propagation.extract(active, meta as Record<string, unknown>, RECORD_GETTER);
   }
-  if (trace.getSpan(active) === undefined && headers?.has('traceparent')) return propagation.extract(active, headers, HEADERS_GETTER);
+  if (trace.getSpan(active) === undefined && headers?.get('traceparent')) return propagation.extract(active, headers, HEADERS_GETTER);
   return active;
 }

@@ -103,6 +103,22 @@ describe('over HTTP', () => {
     expect(span.attributes).toMatchObject({ 'network.transport': 'tcp', 'network.protocol.name': 'http', 'mcp.protocol.version': expect.any(String) });
   });
 
+  it('traces a tools/list the transport answers from its list cache, in the trace of the header', async () => {
+    const client = new Client({ name: 'http', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.mounts[0]!.url), { requestInit: { headers: { traceparent: traceparent() } } }));
+    telemetry.spans.reset();
+    const listed = await client.listTools();
+    await client.close();
+    expect(listed.tools.map((tool) => tool.name)).toEqual(['get_weather']);
+    const spans = finished('tools/list');
+    expect(spans).toHaveLength(1);
+    expect(spans[0]!.kind).toBe(SpanKind.SERVER);
+    expect(spans[0]!.parentSpanContext?.spanId).toBe(CLIENT_SPAN);
+    expect(spans[0]!.attributes).toMatchObject({ 'mcp.method.name': 'tools/list', 'network.transport': 'tcp', 'mcp.protocol.version': '2026-07-28', 'jsonrpc.request.id': expect.any(String) });
+    const metric = await telemetry.histogram('mcp.server.operation.duration');
+    expect(metric!.dataPoints.some((p) => p.attributes['mcp.method.name'] === 'tools/list' && p.value.count >= 1)).toBe(true);
+  });
+
   it('prefers params._meta over the header', async () => {
     const span = await callOverHttp({ traceparent: traceparent('00f067aa0ba902b7') }, { traceparent: traceparent() });
     expect(span.parentSpanContext?.spanId).toBe('00f067aa0ba902b7');

@@ -1,10 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLegacyRequest, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { isLegacyRequest, PROTOCOL_VERSION_META_KEY, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { SelectionError } from '../../errors/selection.error';
 import { clip } from '../../helpers/client-text';
 import { CatalogView } from '../../selection/catalog-view';
-import type { ServerDefinition } from '../../server/build-server';
+import { telemetryOf, type ServerDefinition } from '../../server/build-server';
 import type { BodyBudget } from '../guards/body-budget';
 import { BodyAborted, BodyRefusal, readBody } from '../guards/body-reader';
 import type { CorsPolicy } from '../guards/cors-policy';
@@ -143,9 +143,20 @@ export class Router {
     if (forbidden) return sendJson(res, forbidden.status, forbidden.body, forbidden.headers);
     // Lists are cached per view: with a token, the view its scopes allow.
     const seen = auth ? mount.server.views.view(view.selection, auth.caller.scopes) : view;
-    if (this.lists?.tryAnswer(mount.server, seen, req, res, parsed, mount.sessions !== undefined)) return;
+    if (this.answerList(mount, seen, req, res, parsed)) return;
     if (mount.sessions && (await isLegacyRequest(webRequest(req), parsed))) return mount.sessions.handle(req, res, parsed);
     return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror, auth?.authInfo);
+  }
+
+  /** A list answered from the cache, with its span and measurement (it never reaches the SDK's traced handlers). */
+  private answerList(mount: Mount, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object): boolean {
+    if (!this.lists) return false;
+    const startedAt = performance.now();
+    if (!this.lists.tryAnswer(mount.server, view, req, res, parsed, mount.sessions !== undefined)) return false;
+    const message = parsed as { method: string; id?: unknown; params?: { _meta?: Record<string, unknown> } };
+    const version = headerValue(req, 'mcp-protocol-version') ?? (message.params?._meta?.[PROTOCOL_VERSION_META_KEY] as string | undefined);
+    telemetryOf(mount.server)?.answered(message.method, message, { get: (name) => headerValue(req, name) }, version, startedAt);
+    return true;
   }
 
   /** RFC 9728 metadata of a mount that checks tokens: public, at its well-known path (and the root's, for a single mount). */
