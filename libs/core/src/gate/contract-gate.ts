@@ -142,8 +142,12 @@ class ContractGate {
     }
     this.members.inspectPrompts(toolset);
     this.members.inspectResources(toolset);
-    this.checkScopesPlacement(toolset, tools);
-    this.checkInterceptorPlacement(toolset, tools);
+    // Both decorators act on tool calls only: on a prompt or resource method they would do nothing.
+    for (const method of this.nonToolMembers(toolset, tools)) {
+      const site = { toolset: toolset.name };
+      if (metadataStorage.getScopes(toolset.cls, method).length > 0) this.report(new MisplacedScopesError(site, toolset.cls.name, method));
+      if (metadataStorage.getInterceptors(toolset.cls, method).length > 0) this.report(InvalidInterceptorError.misplaced(site, toolset.cls.name, method));
+    }
     return toolset;
   }
 
@@ -200,27 +204,15 @@ class ContractGate {
     return sortedScopes(valid);
   }
 
-  /** `@RequireScopes` on a method that is no tool would guard nothing: reported. */
-  private checkScopesPlacement(toolset: CompiledToolset, tools: readonly ToolMetadata[]): void {
+  /** The prompt and resource methods of `toolset` that are not also tools. */
+  private nonToolMembers(toolset: CompiledToolset, tools: readonly ToolMetadata[]): string[] {
     const toolMethods = new Set(tools.map((tool) => tool.methodName));
-    for (const member of [...toolset.prompts, ...toolset.resources, ...toolset.templates]) {
-      if (toolMethods.has(member.methodName) || metadataStorage.getScopes(toolset.cls, member.methodName).length === 0) continue;
-      this.report(new MisplacedScopesError({ toolset: toolset.name }, toolset.cls.name, member.methodName));
-    }
+    return [...toolset.prompts, ...toolset.resources, ...toolset.templates].map((member) => member.methodName).filter((method) => !toolMethods.has(method));
   }
 
   /** `@UseInterceptors` on `cls` as a whole, or on one method, checked. */
   private interceptorsOf(site: ViolationSite, where: string, cls: ClassType, methodName?: string): InterceptorClass[] {
     return checkedInterceptors(metadataStorage.getInterceptors(cls, methodName), site, where, (violation) => this.report(violation));
-  }
-
-  /** `@UseInterceptors` on a method that is no tool would wrap nothing: reported. */
-  private checkInterceptorPlacement(toolset: CompiledToolset, tools: readonly ToolMetadata[]): void {
-    const toolMethods = new Set(tools.map((tool) => tool.methodName));
-    for (const member of [...toolset.prompts, ...toolset.resources, ...toolset.templates]) {
-      if (toolMethods.has(member.methodName) || metadataStorage.getInterceptors(toolset.cls, member.methodName).length === 0) continue;
-      this.report(InvalidInterceptorError.misplaced({ toolset: toolset.name }, toolset.cls.name, member.methodName));
-    }
   }
 
   /** Each form listed in `elicits`, checked and compiled; what breaks a form is reported. */
