@@ -59,6 +59,7 @@ export { AuthContext, type VerifiedCaller } from './context/auth-context';
 export type { Elicitation, SampleRequest } from './context/client-requests';
 export { ClientInputUnavailableError } from './server/client-input';
 export { credentialEnvironmentVariable } from './context/credential-env';
+export { secretForms, secretPattern } from './helpers/secret-forms';
 
 export * from './errors';
 

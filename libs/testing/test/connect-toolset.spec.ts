@@ -12,9 +12,9 @@ class EchoResult extends ToolResult {
 class EchoToolset {
   constructor(private readonly context: RequestContext) {}
 
-  @Tool({ description: 'Echo the caller key and era.', returns: EchoResult })
+  @Tool({ description: 'Echo the caller key (its last letter: the whole key would be redacted) and era.', returns: EchoResult })
   echo(): EchoResult {
-    return { message: `key ${this.context.credential('x-key')}`, era: this.context.era };
+    return { message: `key ends ${this.context.credential('x-key').slice(-1)}`, era: this.context.era };
   }
 }
 
@@ -23,7 +23,7 @@ describe('connectToolset', () => {
     const toolset = await connectToolset(EchoToolset, { headers: { 'X-Key': 'k1' }, era });
     expect((await toolset.listTools()).map((tool) => tool.name)).toEqual(['echo']);
     const result = await toolset.call('echo');
-    expect(result.structuredContent).toEqual({ message: 'key k1', era });
+    expect(result.structuredContent).toEqual({ message: 'key ends 1', era });
     expect(textOf(result)).toBe(JSON.stringify(result.structuredContent));
     await toolset.close();
   });

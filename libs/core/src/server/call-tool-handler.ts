@@ -16,6 +16,8 @@ import { callCaller } from './call-caller';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
 export interface CallToolDefinition extends ServingDefinition {
+  /** The server's name: the mount an interceptor's caller came through. */
+  name: string;
   catalog: ToolCatalog;
   views: CatalogViews;
   warnDropped?: DroppedKeyWarner;
@@ -51,16 +53,16 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
 function callOne(definition: CallToolDefinition, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown): Promise<CallToolResult> {
   const app = definition.catalog.interceptors;
   if (app.length === 0 && tool.interceptors.length === 0) {
-    const { instantiate, logger } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
-    return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped });
+    const { instantiate, logger, redact } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
+    return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped, redact });
   }
   // Interceptors may abort the call (a deadline): the tool's signal is the call's own, aborted with the request's.
   const abort = new CallAbort(ctx.mcpReq.signal);
   const scope = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, () => abort.signal);
   const chain = app.length === 0 ? tool.interceptors : [...app, ...tool.interceptors];
   const around = (validArgs: Record<string, unknown>, invoke: () => unknown) =>
-    runInterceptors(chain, scope.resolve, new InterceptedCall(tool, validArgs, abort, () => callCaller(ctx, tool.toolset, scope.where.transport, scope.where.headers, scope.where.environment)), invoke);
-  return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around });
+    runInterceptors(chain, scope.resolve, new InterceptedCall(tool, validArgs, abort, () => callCaller(definition.name, ctx, tool.toolset, scope.where.transport, scope.where.headers, scope.where.environment)), invoke);
+  return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around, redact: scope.redact });
 }
 
 

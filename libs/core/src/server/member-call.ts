@@ -28,7 +28,9 @@ export async function invokeMember(scope: MemberScope, methodName: string, input
   try {
     return await scope.instantiate()[methodName](input);
   } catch (error) {
-    throw memberError(error, scope.logger, what);
+    const refusal = memberError(error, scope.logger, what);
+    refusal.message = scope.redact(refusal.message);
+    throw refusal;
   }
 }
 

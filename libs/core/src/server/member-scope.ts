@@ -41,6 +41,8 @@ export interface MemberScope {
   logger: Logger;
   /** Resolves a class (an interceptor) from the same per-request container the toolset comes from. */
   resolve<T>(cls: new (...args: never[]) => T): T;
+  /** Hides this request's credential values in anything sent or logged. */
+  redact: Redactor;
   /** Where the request's headers and credentials come from. */
   where: { transport: TransportKind; headers: HeaderSource; environment?: CallSite['environment'] };
 }
@@ -81,12 +83,13 @@ export function memberScope(
   const instantiate = definition.direct.has(cls) && !definition.root.isRegistered(cls as never, true) ? () => new cls() : () => scoped().resolve(cls);
   // An interceptor whose constructor takes nothing needs no container either, unless the app registered it.
   const resolve = <T>(target: new (...args: never[]) => T): T => (target.length === 0 && !definition.root.isRegistered(target as never, true) ? new target() : scoped().resolve(target as never));
-  return { instantiate, logger, resolve, where: { transport, headers, environment: site.environment } };
+  return { instantiate, logger, resolve, redact, where: { transport, headers, environment: site.environment } };
 }
 
 /**
- * The request's own credential values, so nothing it logs can show them. Built on the first line
- * logged: most calls log nothing.
+ * The request's own credential values, so nothing it sends or logs can show them (the verified
+ * access token never gets this far: the mount's door removes it from the headers). Built on first
+ * use: most calls carry no secret into their output.
  */
 function redactorOf(toolset: CompiledToolset, transport: TransportKind, headers: HeaderSource, environment: CallSite['environment']): Redactor {
   if (toolset.credentialHeaders.length === 0) return NO_REDACTION;
@@ -101,6 +104,15 @@ function secretsRedactor(toolset: CompiledToolset, transport: TransportKind, hea
     if (value) secrets.push([header, value]);
   }
   return redactorFor(secrets);
+}
+
+/** Elicitation messages and sampling prompts reach the client too: the request's secrets stay out of them. */
+function redactedInput(input: ClientInput, redact: Redactor): ClientInput {
+  if (redact === NO_REDACTION) return input;
+  return {
+    elicit: (params) => input.elicit(redactValue(params, redact) as typeof params),
+    sample: (params) => input.sample(redactValue(params, redact) as typeof params),
+  };
 }
 
 const SERVER_LOG_LEVEL: Record<LoggingLevel, keyof Logger> = {
@@ -144,9 +156,9 @@ function contextFor(
         : (progress, total, message) =>
             ctx.mcpReq.notify({
               method: 'notifications/progress',
-              params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message }) },
+              params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message: redact(message) }) },
             }),
-    clientInput: () => (input ??= clientInput(ctx, server, where.era, where.transport)),
+    clientInput: () => (input ??= redactedInput(clientInput(ctx, server, where.era, where.transport), redact)),
     elicitationForms,
     auth,
     sendLog: (level, data) => {

@@ -7,6 +7,7 @@ import type { ExtraContent } from '../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
 import { refuseWithoutScopes } from './scope-check';
+import { redactValue } from './redaction';
 
 type GetPromptRequest = { params: { name: string; arguments?: Record<string, string> } };
 
@@ -25,7 +26,7 @@ export function promptHandlers(definition: ServingDefinition & { catalog: ToolCa
       const input = memberInput(prompt.args, request.params.arguments ?? {}, what);
       const scope = memberScope(definition, site, server, ctx, prompt.toolset, prompt.name);
       const output = (await invokeMember(scope, prompt.methodName, input, what)) as PromptOutput;
-      const messages = messagesOf(output);
+      const messages = redactValue(messagesOf(output), scope.redact) as PromptMessage[];
       const problems = messageProblems(messages);
       if (problems.length > 0) throw unsendable(scope.logger, what, problems);
       return { ...(prompt.descriptor.description !== undefined && { description: prompt.descriptor.description }), messages: messages as GetPromptResult['messages'] };

@@ -1,3 +1,4 @@
+import { secretForms, secretPattern } from '../helpers/secret-forms';
 import type { Logger } from './logger';
 
 /** Replaces every secret a request carried with `[redacted <header>]`. */
@@ -6,20 +7,19 @@ export type Redactor = (text: string) => string;
 export const NO_REDACTION: Redactor = (text) => text;
 
 /**
- * A redactor for one request's credential values (header name and value), matching each value as
- * sent and URL-encoded, since thrown messages often embed a credential in a URL.
+ * A redactor for one request's credential values (a label and the value), matching each value in
+ * every form `secretForms` lists (as sent, URL-encoded, JSON-escaped, base64), in any letter case,
+ * since thrown messages and upstream echoes often embed a credential in a URL or an encoded header.
  */
 export function redactorFor(secrets: readonly (readonly [header: string, value: string])[]): Redactor {
-  const replacements: [string, string][] = [];
+  const labels = new Map<string, string>();
   for (const [header, value] of secrets) {
     if (!value) continue;
-    const label = `[redacted ${header}]`;
-    for (const form of new Set([value, encodeURIComponent(value)])) replacements.push([form, label]);
+    for (const form of secretForms(value)) labels.set(form.toLowerCase(), `[redacted ${header}]`);
   }
-  if (replacements.length === 0) return NO_REDACTION;
-  // Longest first, so a value that contains another is replaced whole.
-  replacements.sort((a, b) => b[0].length - a[0].length);
-  return (text) => replacements.reduce((out, [form, label]) => out.split(form).join(label), text);
+  const pattern = secretPattern(secrets.map(([, value]) => value));
+  if (!pattern) return NO_REDACTION;
+  return (text) => (text.length === 0 ? text : text.replace(pattern, (found) => labels.get(found.toLowerCase()) ?? '[redacted]'));
 }
 
 /** A logger that passes every string in a line (message and fields, nested) through `redact`. */

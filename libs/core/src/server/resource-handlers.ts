@@ -7,6 +7,7 @@ import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
 import { matchResource } from './resource-match';
 import { refuseWithoutScopes } from './scope-check';
+import { redactValue } from './redaction';
 
 type ReadRequest = { params: { uri: string } };
 type Contents = ReadResourceResult['contents'][number];
@@ -25,7 +26,8 @@ export function resourceHandlers(definition: ServingDefinition & { catalog: Tool
       const input = match.kind === 'template' ? memberInput(match.member.args, match.variables, what) : undefined;
       const scope = memberScope(definition, site, server, ctx, toolset, descriptor.name);
       const body = (await invokeMember(scope, methodName, input, what)) as ResourceBody;
-      return { contents: [contentsOf(uri, descriptor.mimeType, body, () => unsendable(scope.logger, what, ['it returned neither text nor bytes']))] };
+      const contents = contentsOf(uri, descriptor.mimeType, body, () => unsendable(scope.logger, what, ['it returned neither text nor bytes']));
+      return { contents: [redactValue(contents, scope.redact) as Contents] };
     },
   };
 }

@@ -12,6 +12,7 @@ import { argumentProblems, describeResultErrors } from './argument-errors';
 import { checkArgumentLimits, type ArgumentLimits } from './argument-limits';
 import type { DroppedKeyWarner } from './dropped-key-warner';
 import type { Logger } from './logger';
+import { NO_REDACTION, redactValue, type Redactor } from './redaction';
 
 const NO_PROBLEMS: readonly string[] = Object.freeze([]);
 
@@ -27,6 +28,8 @@ export interface CallScope {
   warnDropped?: DroppedKeyWarner;
   /** Runs the call's interceptors around `invoke` (absent when it has none). */
   around?: (args: Record<string, unknown>, invoke: () => unknown) => Promise<unknown>;
+  /** Hides the call's credential values in what it sends (absent or `NO_REDACTION` when it has none). */
+  redact?: Redactor;
 }
 
 /**
@@ -34,6 +37,14 @@ export interface CallScope {
  * this call, invokes the method, and turns what it returned (or threw) into a result.
  */
 export async function runToolCall(tool: CompiledTool, rawArgs: unknown, scope: CallScope): Promise<CallToolResult> {
+  const redact = scope.redact ?? NO_REDACTION;
+  if (redact === NO_REDACTION) return runChecked(tool, rawArgs, scope, redact);
+  const result = await runChecked(tool, rawArgs, scope, redact);
+  // structuredContent was redacted before it was checked; the blocks beside it are redacted here.
+  return { ...result, content: redactValue(result.content, redact) as CallToolResult['content'] };
+}
+
+async function runChecked(tool: CompiledTool, rawArgs: unknown, scope: CallScope, redact: Redactor): Promise<CallToolResult> {
   const args = rawArgs ?? {};
   const overLimit = checkArgumentLimits(args, scope.limits);
   if (overLimit) return invalidArguments(tool.name, [overLimit.charAt(0).toUpperCase() + overLimit.slice(1)]);
@@ -52,10 +63,10 @@ export async function runToolCall(tool: CompiledTool, rawArgs: unknown, scope: C
     // Only a promise is awaited: a sync tool's result needs no extra turn of the microtask queue.
     if (isThenable(returned)) returned = await returned;
   } catch (error) {
-    return thrownResult(tool, error, scope.logger, scope.warnDropped);
+    return thrownResult(tool, error, scope.logger, scope.warnDropped, redact);
   }
-  if (returned instanceof ResultWithContent) return withExtraContent(tool, toResult(tool, returned.result, scope.logger, scope.warnDropped), returned.content, scope.logger);
-  return toResult(tool, returned, scope.logger, scope.warnDropped);
+  if (returned instanceof ResultWithContent) return withExtraContent(tool, toResult(tool, returned.result, scope.logger, scope.warnDropped, redact), returned.content, scope.logger);
+  return toResult(tool, returned, scope.logger, scope.warnDropped, redact);
 }
 
 /** Appends the blocks a tool attached after its JSON text block, once they are checked. */
@@ -78,14 +89,10 @@ function withExtraContent(tool: CompiledTool, result: CallToolResult, extra: rea
  * and is sent exactly like a returned one; the framework's credential errors say how to configure
  * the client; anything else is unexpected: the client gets a correlation id, the log the message.
  */
-function thrownResult(tool: CompiledTool, error: unknown, logger: Logger, warnDropped?: DroppedKeyWarner): CallToolResult {
+function thrownResult(tool: CompiledTool, error: unknown, logger: Logger, warnDropped: DroppedKeyWarner | undefined, redact: Redactor): CallToolResult {
   // Not an error: the call ends with `input_required`, which the handler sends.
   if (error instanceof InputRequiredSignal) throw error;
-  if (isToolError(error)) {
-    if (tool.error) return toResult(tool, error, logger, warnDropped);
-    logger.info('tool threw a ToolError it does not declare', { tool: tool.name, error: error.error });
-    return textError(`${error.error}: ${error.detail}`);
-  }
+  if (isToolError(error)) return toResult(tool, error, logger, warnDropped, redact);
   if (error instanceof MissingCredentialError) {
     logger.info('call without a required credential', { tool: tool.name, header: error.header });
     return textError(error.message);
@@ -106,12 +113,18 @@ function thrownResult(tool: CompiledTool, error: unknown, logger: Logger, warnDr
   );
 }
 
-/** Cleans the returned value down to the declared keys, checks it, and sends it both ways. */
-export function toResult(tool: CompiledTool, returned: unknown, logger: Logger, warnDropped?: DroppedKeyWarner): CallToolResult {
-  const failed = tool.error !== undefined && isToolError(returned);
+/**
+ * Cleans the returned value down to the declared keys, hides the call's secrets in it, checks it,
+ * and sends it both ways. A `ToolError` from a tool whose `returns` has none (an interceptor's
+ * `rate_limited`, a tool's own throw) has no output arm to match: it is sent as text, with isError.
+ */
+export function toResult(tool: CompiledTool, returned: unknown, logger: Logger, warnDropped?: DroppedKeyWarner, redact: Redactor = NO_REDACTION): CallToolResult {
+  const failed = isToolError(returned);
+  if (failed && tool.error === undefined) return textError(redact(`${returned.error}: ${returned.detail}`));
   const arm = failed ? tool.error! : tool.ok;
   warnDropped?.(tool, arm, returned);
-  const structuredContent = arm.project(returned);
+  const projected = arm.project(returned);
+  const structuredContent = redact === NO_REDACTION ? projected : redactValue(projected, redact);
   const problems = !arm.validator.Check(structuredContent)
     ? describeResultErrors(arm.validator.Errors(structuredContent))
     : arm.checkRules

@@ -152,6 +152,35 @@ describe('Timing', () => {
 });
 
 describe('built-in options', () => {
+  it("sends RateLimit's and Timeout's refusals as tool errors on tools whose returns declare no ToolError, logging no server bug", async () => {
+    @Toolset({ name: 'bare' })
+    class Bare {
+      @UseInterceptors(RateLimit({ capacity: 1, refillPerSecond: 0.01 }))
+      @Tool({ description: 'Runs once.', returns: CountResult })
+      once(): CountResult {
+        return { message: 'ran', runs: 1 };
+      }
+
+      @UseInterceptors(Timeout(20))
+      @Tool({ description: 'Too slow.', returns: CountResult })
+      async slow(): Promise<CountResult> {
+        await new Promise((done) => setTimeout(done, 200));
+        return { message: 'late', runs: 1 };
+      }
+    }
+    const { logger, lines } = recordingLogger();
+    const client = await connectClient(buildServer({ name: 'bare', version: '1', toolsets: [Bare], logger }));
+    expect((await client.callTool({ name: 'once', arguments: {} })).isError).toBeFalsy();
+    const limited = await client.callTool({ name: 'once', arguments: {} });
+    expect(limited).toMatchObject({ content: [{ type: 'text', text: expect.stringMatching(/^rate_limited: Too many calls to 'once': .* Retry after \d+ s\.$/) }], isError: true });
+    const late = await client.callTool({ name: 'slow', arguments: {} });
+    expect(late.isError).toBe(true);
+    expect((late.content as { text: string }[])[0]!.text).toMatch(/^timeout: /);
+    expect(late.structuredContent).toBeUndefined();
+    expect(lines.filter((line) => line.level === 'error')).toEqual([]);
+    await client.close();
+  });
+
   it('are checked when written, naming the option and the fix', () => {
     expect(() => RateLimit({ capacity: 0, refillPerSecond: 1 })).toThrow(new InterceptorOptionError('RateLimit', 'capacity', 0, 'give the number of calls a caller may make at once, a whole number of at least 1.'));
     expect(() => RateLimit({ capacity: 2, refillPerSecond: -1 })).toThrow(/RateLimit: refillPerSecond is -1\. Fix: /);

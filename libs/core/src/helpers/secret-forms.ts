@@ -1,0 +1,29 @@
+/**
+ * Every form in which a secret may be echoed back in text: as sent, URL- and form-encoded,
+ * JSON-escaped, base64 and base64url (padded or not). Matched in any letter case by `secretPattern`.
+ */
+export function secretForms(secret: string): string[] {
+  const base64 = Buffer.from(secret).toString('base64');
+  return [
+    ...new Set([
+      secret,
+      encodeURIComponent(secret),
+      encodeURIComponent(secret).replace(/%20/g, '+'),
+      JSON.stringify(secret).slice(1, -1),
+      base64,
+      base64.replace(/=+$/, ''),
+      Buffer.from(secret).toString('base64url'),
+    ]),
+  ];
+}
+
+/** One case-insensitive pattern matching every form of every secret, longest first so a form that contains another is replaced whole. */
+export function secretPattern(secrets: Iterable<string>): RegExp | undefined {
+  const forms = [...new Set([...secrets].filter((secret) => secret.length > 0).flatMap(secretForms))];
+  if (forms.length === 0) return undefined;
+  return new RegExp(forms.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'gi');
+}
+
+function escapeRegExp(value: string): string {
+  return value.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
