@@ -68,16 +68,19 @@ function authFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'au
 }
 
 /** `/metrics` from METRICS=on, on its own port with METRICS_PORT. */
-function metricsFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'metrics' | 'metricsPort'> {
+function metricsFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'metrics' | 'metricsPort' | 'metricsToken'> {
   const on = parseSwitch(env['METRICS'], 'METRICS');
+  const token = env['METRICS_TOKEN']?.trim();
+  if (token && !on) throw new Error('METRICS_TOKEN is set while METRICS is off, so nothing asks for it. Set METRICS=on, or unset METRICS_TOKEN.');
+  const metricsToken = token ? { metricsToken: token } : {};
   const port = env['METRICS_PORT']?.trim();
-  if (!port) return on ? { metrics: true } : {};
+  if (!port) return on ? { metrics: true, ...metricsToken } : {};
   if (!on) throw new Error(`METRICS_PORT is set (${JSON.stringify(port)}) while METRICS is off, so nothing would listen there. Set METRICS=on, or unset METRICS_PORT.`);
   const metricsPort = parsePort(port, 'METRICS_PORT');
   if (metricsPort !== 0 && metricsPort === parsePort(env['PORT'])) {
     throw new Error(`METRICS_PORT is ${metricsPort}, the MCP port (PORT). Give it another port, or unset METRICS_PORT to serve /metrics on the MCP port.`);
   }
-  return { metrics: true, metricsPort };
+  return { metrics: true, metricsPort, ...metricsToken };
 }
 
 function list(value: string | undefined): string[] {

@@ -12,6 +12,8 @@ import { TracedServer } from '../telemetry/traced-server';
 import { ServerOptionError } from '../errors/server-option.error';
 import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
+import { DISCOVERY_TOOL_NAMES } from '../selection/discovery-tools';
+import { KNOWN_PROTOCOL_VERSIONS } from '../wire/protocol-revisions';
 import { scopedView } from './verified-caller';
 import type { AuthOptions } from './auth-options';
 import type { CatalogMode, Selection } from '../selection/selection';
@@ -139,7 +141,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
   const views = new CatalogViews(catalog, options.mode);
-  const telemetry = newTelemetry(options.telemetry);
+  const telemetry = newTelemetry(options.telemetry, catalog);
   const info = { name: options.name, version: options.version };
   const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
   const serverOptions = {
@@ -148,6 +150,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   };
 
   const definition: CallToolDefinition = {
+    name: options.name,
     catalog,
     root,
     direct: directlyConstructible(catalog),
@@ -229,9 +232,10 @@ export function telemetryOf(definition: ServerDefinition): ServerTelemetry | und
 }
 
 /** Spans and metrics for every request, unless turned off. */
-function newTelemetry(option: BuildServerOptions['telemetry']): ServerTelemetry | undefined {
+function newTelemetry(option: BuildServerOptions['telemetry'], catalog: ToolCatalog): ServerTelemetry | undefined {
   if (option === false) return undefined;
-  return new ServerTelemetry(option === true || option === undefined ? {} : option);
+  const known = { tools: new Set([...catalog.tools.keys(), ...DISCOVERY_TOOL_NAMES]), prompts: new Set(catalog.prompts.keys()), protocolVersions: KNOWN_PROTOCOL_VERSIONS };
+  return new ServerTelemetry(known, option === true || option === undefined ? {} : option);
 }
 
 /**

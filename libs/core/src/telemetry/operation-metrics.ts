@@ -3,6 +3,9 @@ import { DURATION_BUCKETS, MCP_SERVER_OPERATION_DURATION } from './mcp-attribute
 
 const METER_NAME = '@toolsets/core';
 
+/** The most characters a label value carries: every value is bounded, whatever its source. */
+export const LABEL_CHARS = 128;
+
 /** Meter providers that get core's metrics besides the global one (the `/metrics` endpoint's, when the app has its own). */
 const extraProviders = new Set<MeterProvider>();
 
@@ -21,6 +24,7 @@ export class OperationDuration {
   private readonly histograms = new Map<MeterProvider, Histogram>();
 
   record(seconds: number, attributes: Attributes): void {
+    attributes = bounded(attributes);
     this.histogramOf(metrics.getMeterProvider()).record(seconds, attributes);
     if (extraProviders.size > 0) for (const provider of extraProviders) this.histogramOf(provider).record(seconds, attributes);
   }
@@ -37,4 +41,13 @@ export class OperationDuration {
     }
     return histogram;
   }
+}
+
+function bounded(attributes: Attributes): Attributes {
+  let copy: Attributes | undefined;
+  for (const key in attributes) {
+    const value = attributes[key];
+    if (typeof value === 'string' && value.length > LABEL_CHARS) (copy ??= { ...attributes })[key] = value.slice(0, LABEL_CHARS);
+  }
+  return copy ?? attributes;
 }

@@ -19,6 +19,16 @@ type Handler<Q, R> = (request: Q, ctx: ServerContext) => Promise<R>;
 /** The most characters of arguments or a result an opted-in attribute carries. */
 const RECORDED_CHARS = 8192;
 
+/** The label of a name the catalog does not have: a caller's made-up names never become series of their own. */
+export const OTHER_NAME = '_OTHER';
+
+/** The names a server may label its spans and metrics with: anything else a caller sends is `_OTHER`. */
+export interface KnownNames {
+  tools: ReadonlySet<string>;
+  prompts: ReadonlySet<string>;
+  protocolVersions: ReadonlySet<string>;
+}
+
 /**
  * Traces and measures every MCP request a server handles, through `@opentelemetry/api` only: until
  * the app registers an OpenTelemetry SDK the API's no-op tracer and meter record nothing. One SERVER
@@ -30,13 +40,16 @@ export class ServerTelemetry {
   private readonly tracer: Tracer = trace.getTracer('@toolsets/core');
   private readonly duration = new OperationDuration();
 
-  constructor(private readonly options: TelemetryOptions = {}) {}
+  constructor(
+    private readonly known: KnownNames,
+    private readonly options: TelemetryOptions = {},
+  ) {}
 
   /** Runs `handler` for one request inside its span, recording how it ended. */
   traced<Q extends { params?: unknown; id?: unknown }, R>(method: string, handler: Handler<Q, R>, request: Q, ctx: ServerContext, where: RequestSite): Promise<R> {
     const params = (request.params ?? {}) as Params;
     const attributes = this.attributesOf(method, params, ctx, where);
-    const target = typeof params.name === 'string' && (method === 'tools/call' || method === 'prompts/get') ? params.name : undefined;
+    const target = (attributes[A.GEN_AI_TOOL_NAME] ?? attributes[A.GEN_AI_PROMPT_NAME]) as string | undefined;
     const parent = parentContext(params._meta, ctx.http?.req?.headers);
     const span = this.tracer.startSpan(target ? `${method} ${target}` : method, { kind: SpanKind.SERVER, attributes }, parent);
     const recording = span.isRecording();
@@ -72,7 +85,7 @@ export class ServerTelemetry {
   answered(method: string, request: { id?: unknown; params?: unknown }, headers: HeaderLookup, protocolVersion: string | undefined, startedAt: number): void {
     const params = (request.params ?? {}) as Params;
     const attributes: Attributes = { [A.MCP_METHOD_NAME]: method, [A.NETWORK_TRANSPORT]: 'tcp', [A.NETWORK_PROTOCOL_NAME]: 'http' };
-    if (protocolVersion) attributes[A.MCP_PROTOCOL_VERSION] = protocolVersion;
+    if (protocolVersion) attributes[A.MCP_PROTOCOL_VERSION] = this.versionLabel(protocolVersion);
     const span = this.tracer.startSpan(method, { kind: SpanKind.SERVER, attributes, startTime: performance.timeOrigin + startedAt }, parentContext(params._meta, headers));
     if (span.isRecording() && (typeof request.id === 'string' || typeof request.id === 'number')) span.setAttribute(A.JSONRPC_REQUEST_ID, String(request.id));
     span.end();
@@ -90,13 +103,14 @@ export class ServerTelemetry {
 
   private attributesOf(method: string, params: Params, ctx: ServerContext, where: RequestSite): Attributes {
     const attributes: Attributes = { [A.MCP_METHOD_NAME]: method };
-    if (method === 'tools/call' && typeof params.name === 'string') {
-      attributes[A.GEN_AI_TOOL_NAME] = params.name;
+    // Names and versions come from the caller: only the catalog's own are labels, the rest are one `_OTHER`.
+    if (method === 'tools/call') {
+      attributes[A.GEN_AI_TOOL_NAME] = labelOf(params.name, this.known.tools);
       attributes[A.GEN_AI_OPERATION_NAME] = 'execute_tool';
     }
-    if (method === 'prompts/get' && typeof params.name === 'string') attributes[A.GEN_AI_PROMPT_NAME] = params.name;
+    if (method === 'prompts/get') attributes[A.GEN_AI_PROMPT_NAME] = labelOf(params.name, this.known.prompts);
     const version = where.protocolVersion(ctx);
-    if (version) attributes[A.MCP_PROTOCOL_VERSION] = version;
+    if (version) attributes[A.MCP_PROTOCOL_VERSION] = this.versionLabel(version);
     const transport = where.transport ?? (ctx.http?.req ? 'http' : undefined);
     if (transport === 'http') {
       attributes[A.NETWORK_TRANSPORT] = 'tcp';
@@ -105,6 +119,10 @@ export class ServerTelemetry {
       attributes[A.NETWORK_TRANSPORT] = 'pipe';
     }
     return attributes;
+  }
+
+  private versionLabel(version: string): string {
+    return labelOf(version, this.known.protocolVersions);
   }
 
   private end(span: Span, attributes: Attributes, started: number, errorType: string | undefined, error?: unknown): void {
@@ -123,6 +141,10 @@ export class ServerTelemetry {
 export interface RequestSite {
   transport?: TransportKind;
   protocolVersion(ctx: ServerContext): string | undefined;
+}
+
+function labelOf(name: unknown, known: ReadonlySet<string>): string {
+  return typeof name === 'string' && known.has(name) ? name : OTHER_NAME;
 }
 
 function errorTypeOf(error: unknown): string {

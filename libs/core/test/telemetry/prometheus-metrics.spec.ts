@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { request } from 'node:http';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { buildServer, serveHttp, servingOptionsFromEnvironment, type HttpServerHandle } from '../../src';
+import { buildServer, serveHttp, servingOptionsFromEnvironment, type HttpServeOptions, type HttpServerHandle } from '../../src';
 import { recordingLogger } from '../support/connect';
 import { parsePrometheus } from '../support/prometheus-text';
 import { WeatherToolset } from '../support/weather-toolset';
@@ -27,7 +27,7 @@ async function callTools(http: HttpServerHandle, cities: string[]) {
   await client.close();
 }
 
-const serve = (options: { metrics?: boolean; metricsPort?: number }) => {
+const serve = (options: Pick<HttpServeOptions, 'metrics' | 'metricsPort' | 'metricsToken' | 'auth'>) => {
   const logger = recordingLogger().logger;
   return serveHttp(buildServer({ name: 'weather', version: '1', toolsets: [WeatherToolset], logger }), { port: 0, logger, drainDelayMs: 0, ...options });
 };
@@ -98,5 +98,92 @@ describe('the METRICS variables', () => {
     expect(() => servingOptionsFromEnvironment({ METRICS: 'on', METRICS_PORT: '8000' })).toThrow(/METRICS_PORT is 8000, the MCP port \(PORT\)/);
     expect(() => servingOptionsFromEnvironment({ METRICS: 'yes' })).toThrow('METRICS must be on or off, got "yes".');
     expect(() => servingOptionsFromEnvironment({ METRICS: 'on', METRICS_PORT: 'ninety' })).toThrow(/METRICS_PORT must be an integer/);
+    expect(servingOptionsFromEnvironment({ METRICS: 'on', METRICS_TOKEN: 'scrape-secret' })).toMatchObject({ metrics: true, metricsToken: 'scrape-secret' });
+    expect(() => servingOptionsFromEnvironment({ METRICS_TOKEN: 'scrape-secret' })).toThrow('METRICS_TOKEN is set while METRICS is off');
+  });
+});
+
+/** A tools/call for a tool the server does not have, as any caller can send it. */
+async function callUnknown(client: Client, name: string): Promise<void> {
+  await client.callTool({ name, arguments: {} }).then(
+    () => {
+      throw new Error(`'${name.slice(0, 20)}…' was answered as a tool`);
+    },
+    (error: Error) => expect(error.message).toContain('Unknown tool'),
+  );
+}
+
+describe('/metrics under made-up tool names', () => {
+  let http: HttpServerHandle;
+  beforeAll(async () => (http = await serve({ metrics: true })));
+  afterAll(() => http.close());
+
+  it('labels names the catalog lacks as one _OTHER series, however long or many, so a scrape still works and real tools keep their own series', async () => {
+    const client = new Client({ name: 'hostile', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(http.mounts[0]!.url)));
+    // 60 names of 590,000 characters once made the next scrape throw RangeError: Invalid string length and end the process.
+    for (let i = 0; i < 60; i++) await callUnknown(client, `${i}${'x'.repeat(590_000)}`);
+    // 2,100 short names once filled the SDK's 2,000-series limit, and real tools' figures fell into its overflow series.
+    for (let i = 0; i < 2_100; i++) await callUnknown(client, `made_up_${i}`);
+    await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
+    await client.close();
+
+    const scraped = await get(http.metricsUrl!);
+    expect(scraped.status).toBe(200);
+    expect(scraped.body.length).toBeLessThan(200_000);
+    const calls = parsePrometheus(scraped.body).histogram('mcp_server_operation_duration_seconds').filter((m) => m.labels['mcp_method_name'] === 'tools/call');
+    expect(calls.map((m) => m.labels['gen_ai_tool_name']).sort()).toEqual(['_OTHER', 'get_weather']);
+    expect(calls.find((m) => m.labels['gen_ai_tool_name'] === '_OTHER')!.count).toBe(2_160);
+    expect(calls.find((m) => m.labels['gen_ai_tool_name'] === 'get_weather')!.count).toBe(1);
+    expect(scraped.body).not.toContain('otel_metric_overflow');
+  }, 120_000);
+
+  it('labels a protocol version the server does not speak as _OTHER', async () => {
+    const response = await fetch(http.mounts[0]!.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': `2099-${'9'.repeat(5_000)}` },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'ping' }),
+    });
+    await response.text();
+    const scraped = await get(http.metricsUrl!);
+    expect(scraped.body).not.toContain('2099-');
+    expect(scraped.body).not.toMatch(/mcp_protocol_version="[^"]{129,}"/);
+  });
+});
+
+describe('/metrics beside mounts that check access tokens', () => {
+  const auth = { issuer: 'http://127.0.0.1:9/', jwksUrl: 'http://127.0.0.1:9/jwks' };
+
+  it('refuses to serve them on the MCP port to anyone: METRICS_PORT or METRICS_TOKEN is needed', async () => {
+    const error = await serve({ metrics: true, auth } ).then(
+      async (handle) => {
+        await handle.close();
+        return undefined;
+      },
+      (refusal: Error) => refusal,
+    );
+    expect(error?.message).toContain('Not starting: METRICS is on while a mount checks access tokens');
+    expect(error?.message).toContain('set METRICS_PORT to a port only your scraper reaches');
+  });
+
+  it('answers 401 without the METRICS_TOKEN bearer token and the exposition with it', async () => {
+    const http = await serve({ metrics: true, metricsToken: 'scrape-secret', auth } );
+    try {
+      const anonymous = await get(http.metricsUrl!);
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.body).not.toContain('get_weather');
+      expect((await get(http.metricsUrl!, { authorization: 'Bearer wrong' })).status).toBe(401);
+      const scraped = await get(http.metricsUrl!, { authorization: 'Bearer scrape-secret' });
+      expect(scraped.status).toBe(200);
+      expect(parsePrometheus(scraped.body).types.size).toBeGreaterThan(0);
+    } finally {
+      await http.close();
+    }
+  });
+
+  it('serves them on METRICS_PORT without a token, where only the scraper reaches', async () => {
+    const http = await serve({ metrics: true, metricsPort: 0, auth } );
+    expect((await get(http.metricsUrl!)).status).toBe(200);
+    await http.close();
   });
 });

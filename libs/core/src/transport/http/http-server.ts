@@ -63,6 +63,11 @@ export interface HttpServeOptions extends Partial<ServingLimits> {
   metrics?: boolean;
   /** Serve `/metrics` on this port instead of the MCP port (`METRICS_PORT`), on the same host; 0 picks a free one. */
   metricsPort?: number;
+  /**
+   * A bearer token `/metrics` asks for (`METRICS_TOKEN`), wherever it is served. Required when a
+   * mount checks access tokens and `/metrics` shares the MCP port: metrics name every tool.
+   */
+  metricsToken?: string;
   logger?: Logger;
 }
 
@@ -126,7 +131,7 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
   const describe = (): MountInfo[] => mounts.map((mount) => describeMount(mount, origin));
 
   const lists = options.cacheLists === false ? undefined : new ListAnswers();
-  const metrics = MetricsServing.of(options, hostPolicy);
+  const metrics = MetricsServing.of(options, hostPolicy, logger, mounts.some((mount) => mount.auth !== undefined));
   const router = new Router(mounts, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors, lists, metrics.onMcpPort);
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (connections.refused(req.socket)) return void res.destroy();
@@ -189,7 +194,7 @@ function describeMount(mount: Mount, origin: string): MountInfo {
 }
 
 function pickLimits(options: HttpServeOptions): Partial<ServingLimits> {
-  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, cacheLists: _cacheLists, auth: _auth, publicUrl: _publicUrl, metrics: _metrics, metricsPort: _metricsPort, logger: _logger, ...limits } = options;
+  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, cacheLists: _cacheLists, auth: _auth, publicUrl: _publicUrl, metrics: _metrics, metricsPort: _metricsPort, metricsToken: _metricsToken, logger: _logger, ...limits } = options;
   return limits;
 }
 

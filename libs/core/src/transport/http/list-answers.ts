@@ -1,15 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { classifyInboundRequest, isJsonContentType, SERVER_INFO_META_KEY, SUPPORTED_PROTOCOL_VERSIONS } from '@modelcontextprotocol/server';
+import { classifyInboundRequest, isJsonContentType, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import type { ServerDefinition } from '../../server/build-server';
 import type { CatalogView } from '../../selection/catalog-view';
 import { listHash } from '../../wire/list-hash';
+import { LEGACY_VERSIONS, MODERN_REVISIONS } from '../../wire/protocol-revisions';
 import { headerValue } from '../guards/request-target';
 
 /** The list operations answered from bytes serialised once. */
 const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
-/** The per-request (2026-07-28) revisions whose answers this module writes as the SDK would. */
-const MODERN_REVISIONS = new Set(['2026-07-28']);
-const LEGACY_VERSIONS: ReadonlySet<string> = new Set(SUPPORTED_PROTOCOL_VERSIONS);
 /** What the SDK's 2026-07-28 codec adds to a list it builds with no cache hint of its own. */
 const MODERN_FIELDS = { resultType: 'complete', ttlMs: 0, cacheScope: 'private' } as const;
 /** The most serialised list bytes kept: past it the least recently served lists are dropped (and rebuilt when asked again). */

@@ -1,10 +1,12 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { metrics } from '@opentelemetry/api';
 import type { MeterProvider } from '@opentelemetry/sdk-metrics';
-import type { PrometheusExporter } from '@opentelemetry/exporter-prometheus';
+import type { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/exporter-prometheus';
 import { addMeterProvider } from '../../telemetry/operation-metrics';
 import { MCP_SERVER_OPERATION_DURATION } from '../../telemetry/mcp-attributes';
 import { sendJson } from './http-replies';
+import type { Logger } from '../../server/logger';
 
 /** The path Prometheus scrapes, on the MCP port or on `METRICS_PORT`. */
 export const METRICS_PATH = '/metrics';
@@ -17,13 +19,22 @@ export const METRICS_PATH = '/metrics';
  * The SDK packages load when the endpoint starts, so a server without it never loads them.
  */
 export class MetricsEndpoint {
+  private readonly serializer: PrometheusSerializer;
+  private readonly tokenHash: Buffer | undefined;
+
   private constructor(
     private readonly exporter: PrometheusExporter,
     private readonly provider: MeterProvider,
     private readonly release: () => void,
-  ) {}
+    private readonly logger: Logger,
+    token: string | undefined,
+  ) {
+    this.tokenHash = token === undefined ? undefined : sha256(token);
+    const { PrometheusSerializer } = require('@opentelemetry/exporter-prometheus') as typeof import('@opentelemetry/exporter-prometheus');
+    this.serializer = new PrometheusSerializer();
+  }
 
-  static start(): MetricsEndpoint {
+  static start(logger: Logger, token?: string): MetricsEndpoint {
     const { PrometheusExporter } = require('@opentelemetry/exporter-prometheus') as typeof import('@opentelemetry/exporter-prometheus');
     const { MeterProvider } = require('@opentelemetry/sdk-metrics') as typeof import('@opentelemetry/sdk-metrics');
     const exporter = new PrometheusExporter({ preventServerStart: true });
@@ -31,16 +42,43 @@ export class MetricsEndpoint {
     const provider = new MeterProvider({ readers: [exporter], views: [{ instrumentName: MCP_SERVER_OPERATION_DURATION, name: `${MCP_SERVER_OPERATION_DURATION}_seconds` }] });
     const global = metrics.setGlobalMeterProvider(provider);
     const release = global ? () => metrics.disable() : addMeterProvider(provider);
-    return new MetricsEndpoint(exporter, provider, release);
+    return new MetricsEndpoint(exporter, provider, release, logger, token);
   }
 
   serve(req: IncomingMessage, res: ServerResponse): void {
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'Method not allowed: use GET.' }, { allow: 'GET, HEAD' });
-    this.exporter.getMetricsRequestHandler(req, res);
+    if (!this.authorized(req)) return sendJson(res, 401, { error: 'Unauthorized: /metrics needs the bearer token set in METRICS_TOKEN.' }, { 'www-authenticate': 'Bearer realm="metrics"' });
+    void this.answer(res);
+  }
+
+  /** Compared as hashes, in constant time: the token's length and letters leak nothing. */
+  private authorized(req: IncomingMessage): boolean {
+    if (!this.tokenHash) return true;
+    const sent = /^Bearer\s+(\S+)\s*$/i.exec(req.headers.authorization ?? '')?.[1];
+    return sent !== undefined && timingSafeEqual(sha256(sent), this.tokenHash);
+  }
+
+  /** The scrape's text, or a 500 that says why: building it never throws out of the process. */
+  private async answer(res: ServerResponse): Promise<void> {
+    let text: string;
+    try {
+      const { resourceMetrics, errors } = await this.exporter.collect();
+      if (errors.length > 0) this.logger.warn('metrics collection reported errors', { errors: errors.map(String) });
+      text = this.serializer.serialize(resourceMetrics);
+    } catch (error) {
+      this.logger.error('metrics could not be built', { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) });
+      if (!res.headersSent) sendJson(res, 500, { error: 'The metrics could not be built; the server log says why.' });
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/plain' }).end(text);
   }
 
   async close(): Promise<void> {
     this.release();
     await this.provider.shutdown();
   }
+}
+
+function sha256(text: string): Buffer {
+  return createHash('sha256').update(text).digest();
 }

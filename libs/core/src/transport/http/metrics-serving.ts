@@ -1,5 +1,7 @@
 import { createServer, type Server as NodeHttpServer } from 'node:http';
+import { AuthSettingError } from '../../errors/auth-setting.error';
 import { clip } from '../../helpers/client-text';
+import type { Logger } from '../../server/logger';
 import type { HostPolicy } from '../guards/host-policy';
 import { requestTarget } from '../guards/request-target';
 import { sendJson } from './http-replies';
@@ -17,9 +19,20 @@ export class MetricsServing {
     private readonly port: number | undefined,
   ) {}
 
-  static of(options: { metrics?: boolean; metricsPort?: number }, hostPolicy: HostPolicy): MetricsServing {
+  /**
+   * `tokensChecked`: some mount checks access tokens. Its tools' names and traffic are then not for
+   * anyone who reaches the MCP port: `/metrics` goes on `METRICS_PORT` or behind `METRICS_TOKEN`.
+   */
+  static of(options: { metrics?: boolean; metricsPort?: number; metricsToken?: string }, hostPolicy: HostPolicy, logger: Logger, tokensChecked: boolean): MetricsServing {
     if (!options.metrics) return new MetricsServing(undefined, undefined, undefined);
-    const endpoint = MetricsEndpoint.start();
+    if (tokensChecked && options.metricsPort === undefined && !options.metricsToken) {
+      throw new AuthSettingError(
+        'METRICS',
+        'is on while a mount checks access tokens, and /metrics would be served on the MCP port to anyone, naming every tool and its traffic',
+        'set METRICS_PORT to a port only your scraper reaches (the manifests use 9464), or METRICS_TOKEN to a secret Prometheus sends as a bearer token',
+      );
+    }
+    const endpoint = MetricsEndpoint.start(logger, options.metricsToken);
     const port = options.metricsPort;
     return new MetricsServing(endpoint, port === undefined ? undefined : metricsOnlyServer(endpoint, hostPolicy), port);
   }
