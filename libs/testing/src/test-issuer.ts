@@ -4,8 +4,8 @@ import type * as Jose from 'jose';
 
 /** What a minted token says; anything else goes in `claims`. */
 export interface MintOptions {
-  /** `sub`; default `user-1`. */
-  subject?: string;
+  /** `sub`; default `user-1`. `null` leaves `sub` out (a client-credentials token of some issuers). */
+  subject?: string | null;
   /** Space-separated into `scope`; default none. */
   scopes?: readonly string[];
   /** `aud`: a string or several; default the issuer's `audience`. */
@@ -135,16 +135,16 @@ export async function startTestIssuer(options: { audience?: string } = {}): Prom
     },
     async mint(mint: MintOptions = {}) {
       const signer = mint.foreignKey ? foreign : key;
-      const jwt = new jose.SignJWT({
+      let jwt = new jose.SignJWT({
         ...(mint.scopes && { scope: mint.scopes.join(' ') }),
         ...(mint.clientId && { client_id: mint.clientId }),
         ...mint.claims,
       })
         .setProtectedHeader({ alg: 'ES256', kid: mint.kid ?? signer.kid, typ: 'at+jwt' })
         .setIssuer(mint.issuer ?? origin)
-        .setSubject(mint.subject ?? 'user-1')
         .setAudience((mint.audience ?? issuer.audience) as string | string[])
         .setIssuedAt();
+      if (mint.subject !== null) jwt = jwt.setSubject(mint.subject ?? 'user-1');
       if (mint.expiresIn !== null) jwt.setExpirationTime(Math.floor(Date.now() / 1000) + (mint.expiresIn ?? 300));
       if (mint.notBeforeIn !== undefined) jwt.setNotBefore(Math.floor(Date.now() / 1000) + mint.notBeforeIn);
       return jwt.sign(signer.privateKey);

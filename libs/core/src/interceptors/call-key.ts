@@ -1,9 +1,9 @@
-import type { ToolCall } from '../metadata/tool-interceptor';
+import type { CallCaller, ToolCall } from '../metadata/tool-interceptor';
 
 /**
- * What tells callers apart for a rate limit or a cache: the verified token's `subject`, a hash of
- * the declared `credential` values, the client's IP `address`, or `caller`, the first of these the
- * call has; or a function of the call.
+ * What tells callers apart for a rate limit or a cache: the verified token's `subject` (with its
+ * issuer), a hash of the declared `credential` values, the client's IP `address`, or `caller`:
+ * all of these together, with the mount the call came through; or a function of the call.
  */
 export type CallerKey = 'caller' | 'subject' | 'credential' | 'address' | ((call: ToolCall) => string);
 
@@ -11,19 +11,38 @@ export type CallerKey = 'caller' | 'subject' | 'credential' | 'address' | ((call
 export function callerKeyOf(call: ToolCall, key: CallerKey): string {
   if (typeof key === 'function') return key(call);
   const { caller } = call;
-  const subject = caller.subject === undefined ? undefined : `subject:${caller.subject}`;
-  const credential = caller.credentialHash === undefined ? undefined : `credential:${caller.credentialHash}`;
-  const address = caller.address === undefined ? undefined : `address:${caller.address}`;
   switch (key) {
     case 'subject':
-      return subject ?? 'anonymous';
+      return caller.subject === undefined ? 'anonymous' : `subject:${JSON.stringify([caller.issuer ?? null, caller.subject])}`;
     case 'credential':
-      return credential ?? 'anonymous';
+      return caller.credentialHash === undefined ? 'anonymous' : `credential:${caller.credentialHash}`;
     case 'address':
-      return address ?? 'anonymous';
+      return caller.address === undefined ? 'anonymous' : `address:${caller.address}`;
     default:
-      return subject ?? credential ?? address ?? 'anonymous';
+      return identityOf(caller);
   }
+}
+
+/**
+ * Everything that tells a caller apart, together: the mount (a token-checked one and an open one
+ * never share), whether a token was verified, its issuer, subject and client, and the credential
+ * values' hash; the address only when none of those names the caller.
+ */
+function identityOf(caller: CallCaller): string {
+  const parts = [caller.mount, caller.authenticated, caller.issuer ?? null, caller.subject ?? null, caller.clientId ?? null, caller.credentialHash ?? null];
+  const named = caller.subject !== undefined || caller.clientId !== undefined || caller.credentialHash !== undefined;
+  return `caller:${JSON.stringify(named ? parts : [...parts, caller.address ?? null])}`;
+}
+
+/**
+ * The keys a rate limit charges a call to. By `caller`, a caller without a verified token is also
+ * charged to its address: credential values it makes up on each call do not escape the limit.
+ */
+export function chargedKeysOf(call: ToolCall, key: CallerKey): string[] {
+  const own = callerKeyOf(call, key);
+  const { caller } = call;
+  if (key !== 'caller' || caller.authenticated || caller.address === undefined) return [own];
+  return [own, `address:${caller.address}`];
 }
 
 export function isCallerKey(value: unknown): value is CallerKey {

@@ -1,7 +1,7 @@
 import { InterceptorOptionError } from '../errors/interceptor-option.error';
 import type { CallNext, InterceptorClass, ToolCall, ToolInterceptor } from '../metadata/tool-interceptor';
 import { ToolError } from '../results/tool-error';
-import { callerKeyOf, isCallerKey, type CallerKey } from './call-key';
+import { chargedKeysOf, isCallerKey, type CallerKey } from './call-key';
 
 export interface RateLimitOptions {
   /** Calls a caller may make at once before waiting (the bucket's size). */
@@ -30,7 +30,7 @@ export function RateLimit(options: RateLimitOptions): InterceptorClass {
   const maxKeys = options.maxKeys ?? 10_000;
   const buckets = new Map<string, Bucket>();
 
-  const take = (id: string, now: number): number => {
+  const refilled = (id: string, now: number): Bucket => {
     const bucket = buckets.get(id) ?? { tokens: capacity, updated: now };
     bucket.tokens = Math.min(capacity, bucket.tokens + ((now - bucket.updated) / 1000) * refillPerSecond);
     bucket.updated = now;
@@ -38,16 +38,22 @@ export function RateLimit(options: RateLimitOptions): InterceptorClass {
       if (buckets.size >= maxKeys) forget(buckets, maxKeys, capacity, refillPerSecond, now);
       buckets.set(id, bucket);
     }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    return bucket;
+  };
+  // A call runs only if every bucket it is charged to has a token; then each gives one.
+  const take = (ids: readonly string[], now: number): number => {
+    const charged = ids.map((id) => refilled(id, now));
+    const short = Math.min(...charged.map((bucket) => bucket.tokens));
+    if (short >= 1) {
+      for (const bucket of charged) bucket.tokens -= 1;
       return 0;
     }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / refillPerSecond));
+    return Math.max(1, Math.ceil((1 - short) / refillPerSecond));
   };
 
   class RateLimitInterceptor implements ToolInterceptor {
     intercept(call: ToolCall, next: CallNext): unknown {
-      const retryAfter = take(callerKeyOf(call, key), Date.now());
+      const retryAfter = take(chargedKeysOf(call, key), Date.now());
       if (retryAfter === 0) return next();
       return new ToolError('rate_limited', `Too many calls to '${call.name}': at most ${capacity} at once and ${refillPerSecond} per second. Retry after ${retryAfter} s.`);
     }

@@ -2,8 +2,12 @@ import type { ToolAnnotations } from './tool-metadata';
 
 /** Who calls, as far as an interceptor needs to tell callers apart; never a credential's value. */
 export interface CallCaller {
+  /** The server (mount) the call came through: answers and limits on one mount are not another's. */
+  readonly mount: string;
   /** Whether a verified access token stands behind the call (HTTP mounts with `AUTH_ISSUER`). */
   readonly authenticated: boolean;
+  /** The token's issuer (`iss`), when a verified token stands behind the call. */
+  readonly issuer?: string;
   /** The token's `sub`. */
   readonly subject?: string;
   readonly clientId?: string;

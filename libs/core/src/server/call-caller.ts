@@ -12,6 +12,7 @@ import { callerOf } from './verified-caller';
  * it sent (by name, and a hash of their values to key on), and its address over HTTP.
  */
 export function callCaller(
+  mount: string,
   ctx: ServerContext,
   toolset: CompiledToolset,
   transport: TransportKind,
@@ -28,8 +29,11 @@ export function callCaller(
     hash.update(`${header}\n${value}\n`);
   }
   const address = clientAddressOf(ctx.http?.req);
+  const issuer = verified?.claims['iss'];
   return {
+    mount,
     authenticated: verified !== undefined,
+    ...(typeof issuer === 'string' && { issuer }),
     ...(verified?.subject !== undefined && { subject: verified.subject }),
     ...(verified?.clientId !== undefined && { clientId: verified.clientId }),
     credentials,

@@ -68,6 +68,17 @@ describe("the issuer's key set", () => {
     expect(issuer.jwksFetches).toBe(2);
   });
 
+  it('forgets a remembered token once the key that signed it has left the key set', async () => {
+    const old = await issuer.mint();
+    expect(await list(url, old)).toBe(200);
+    await issuer.rotate();
+    await new Promise((resolve) => setTimeout(resolve, COOLDOWN_MS + 100));
+    // A token of the new key makes the server fetch the key set again: the old key is gone from it.
+    expect(await list(url, await issuer.mint())).toBe(200);
+    expect(issuer.jwksFetches).toBe(2);
+    expect(await list(url, old)).toBe(401);
+  });
+
   it('holds a flood of unknown key ids to the cooldown: at most one fetch per cooldown, every token refused', async () => {
     expect(await list(url, await issuer.mint())).toBe(200);
     const started = Date.now();

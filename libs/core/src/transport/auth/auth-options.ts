@@ -43,7 +43,12 @@ export function checkAuthOptions(options: AuthOptions, mountNames: readonly stri
   };
 }
 
-/** An https URL, or http on a loopback host (a local issuer for development and tests). */
+/** Whether keys and tokens may be fetched from `url`: over https, or plain http on a loopback host (a local issuer for development and tests). */
+export function comesSecurely(url: URL): boolean {
+  return url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname));
+}
+
+/** An https URL, or http on a loopback host. */
 function secureUrl(value: string, variable: string, what: string): URL {
   let url: URL;
   try {
@@ -51,7 +56,7 @@ function secureUrl(value: string, variable: string, what: string): URL {
   } catch {
     throw new AuthSettingError(variable, `is ${JSON.stringify(value)}, not a URL`, `give ${what}`);
   }
-  if (url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(url.hostname))) return url;
+  if (comesSecurely(url)) return url;
   throw new AuthSettingError(variable, `is ${JSON.stringify(value)}: tokens and keys must come over https (plain http only on a loopback address)`, `give ${what}, over https`);
 }
 

@@ -1,5 +1,6 @@
 import { AuthSettingError } from '../../errors/auth-setting.error';
 import { clip } from '../../helpers/client-text';
+import { comesSecurely } from './auth-options';
 
 /** The most bytes of an issuer's metadata document read. */
 const MAX_METADATA_BYTES = 256 * 1024;
@@ -40,7 +41,16 @@ export async function discoverJwksUrl(issuer: URL, issuerText: string, timeoutMs
       tried.push(`${url.href}: no jwks_uri`);
       continue;
     }
-    return new URL(jwks);
+    const jwksUrl = new URL(jwks);
+    // The same rule as AUTH_JWKS_URL: keys fetched over plain http could be swapped on the way.
+    if (!comesSecurely(jwksUrl)) {
+      throw new AuthSettingError(
+        'AUTH_ISSUER',
+        `is ${JSON.stringify(issuerText)}, whose metadata (${url.href}) names the key set ${JSON.stringify(clip(jwks, 200))}: keys must come over https (plain http only on a loopback address)`,
+        'have the issuer publish its jwks_uri over https, or set AUTH_JWKS_URL to its key set over https',
+      );
+    }
+    return jwksUrl;
   }
   throw new AuthSettingError(
     'AUTH_ISSUER',

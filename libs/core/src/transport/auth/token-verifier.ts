@@ -19,6 +19,15 @@ export interface Verified {
   caller: VerifiedCaller;
   /** Its `exp`, in seconds since the epoch. */
   expiresAt: number;
+  /** The `kid` of the key that signed it. */
+  kid?: string;
+}
+
+/** A passed token, remembered until `until` (ms) while its signing key stays published. */
+interface Remembered {
+  outcome: Verified;
+  kid: string | undefined;
+  until: number;
 }
 
 /**
@@ -33,6 +42,8 @@ export interface Refused {
 
 /** Tokens whose verification is remembered at once; past it the least recently used is forgotten. */
 const MAX_REMEMBERED = 10_000;
+/** The longest a passed token is remembered, whatever its `exp`: then its signature is checked again. */
+const REMEMBER_MS = 60_000;
 
 /** jose errors that mean the key set could not be had, not that the token is bad. */
 const UNAVAILABLE_CODES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_JOSE_GENERIC']);
@@ -44,34 +55,41 @@ const UNAVAILABLE_CODES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_
  * `aud` exact, and only the configured algorithms.
  */
 export class TokenVerifier {
-  #keys: Jose.JWTVerifyGetKey | undefined;
+  #keys: ReturnType<typeof Jose.createRemoteJWKSet> | undefined;
   /** Tokens that passed, by their SHA-256 (not the token itself), until their `exp`. */
-  readonly #remembered = new Map<string, Verified>();
+  readonly #remembered = new Map<string, Remembered>();
 
   constructor(private readonly settings: VerifierSettings) {}
 
   /**
-   * A token that passed is remembered (by its hash) until its `exp`, so a client that sends the
-   * same token on every call pays for the signature once: a signed token's claims cannot change,
-   * and checking it again could only refuse it once it expires, which is checked on every use.
-   * Failures are never remembered.
+   * A token that passed is remembered (by its hash) for at most a minute and never past its `exp`,
+   * so a client that sends the same token on every call pays for the signature about once a minute.
+   * A remembered token is forgotten at once when the key that signed it is no longer in the key set
+   * (the issuer withdrew it and the set was fetched again). Failures are never remembered.
    */
   async verify(token: string): Promise<Verified | Refused> {
     const key = createHash('sha256').update(token).digest('base64url');
     const known = this.#remembered.get(key);
     if (known) {
       this.#remembered.delete(key);
-      if (known.expiresAt * 1000 > Date.now()) {
+      if (known.until > Date.now() && this.keyStillPublished(known.kid)) {
         this.#remembered.set(key, known);
-        return known;
+        return known.outcome;
       }
     }
     const outcome = await this.check(token);
     if (outcome.kind === 'verified') {
       if (this.#remembered.size >= MAX_REMEMBERED) this.#remembered.delete(this.#remembered.keys().next().value!);
-      this.#remembered.set(key, outcome);
+      this.#remembered.set(key, { outcome, kid: outcome.kid, until: Math.min(outcome.expiresAt * 1000, Date.now() + REMEMBER_MS) });
     }
     return outcome;
+  }
+
+  /** Whether the key set as last fetched still holds `kid` (a token without one is checked against any key). */
+  private keyStillPublished(kid: string | undefined): boolean {
+    const keys = this.#keys?.jwks()?.keys;
+    if (!keys) return false;
+    return kid === undefined ? keys.length > 0 : keys.some((jwk) => jwk.kid === kid);
   }
 
   private async check(token: string): Promise<Verified | Refused> {
@@ -81,13 +99,13 @@ export class TokenVerifier {
       timeoutDuration: this.settings.fetchTimeoutMs,
     });
     try {
-      const { payload } = await jose.jwtVerify(token, this.#keys, {
+      const { payload, protectedHeader } = await jose.jwtVerify(token, this.#keys, {
         issuer: this.settings.issuer,
         audience: this.settings.audience,
         algorithms: [...this.settings.algorithms],
         requiredClaims: ['exp'],
       });
-      return { kind: 'verified', caller: callerOf(payload), expiresAt: payload.exp! };
+      return { kind: 'verified', caller: callerOf(payload), expiresAt: payload.exp!, ...(protectedHeader.kid !== undefined && { kid: protectedHeader.kid }) };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
       const reason = `${typeof code === 'string' ? code : (error as Error).name}: ${(error as Error).message}`;

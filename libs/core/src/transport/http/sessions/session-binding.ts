@@ -10,9 +10,10 @@ import { callerIn } from '../../../server/verified-caller';
  */
 export function credentialBinding(req: IncomingMessage, credentialHeaders: readonly string[]): Buffer {
   const hash = createHash('sha256');
-  // On a mount that checks tokens, the verified subject too: another user's token never finds the session.
+  // On a mount that checks tokens, who the token names too (issuer, subject and client together): another
+  // user's token, or another client's token without a subject, never finds the session.
   const caller = callerIn((req as IncomingMessage & { auth?: AuthInfo }).auth);
-  if (caller) hash.update(`sub\n${caller.subject ?? '\u0000none'}\n`);
+  if (caller) hash.update(`token\n${JSON.stringify([caller.claims['iss'] ?? null, caller.subject ?? null, caller.clientId ?? null])}\n`);
   for (const name of credentialHeaders) {
     const value = req.headers[name];
     // Absent and empty differ from any value; the separator cannot occur in a header value.
