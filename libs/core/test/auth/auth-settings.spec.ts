@@ -133,6 +133,20 @@ describe('token verification settings', () => {
     oidc.server.close();
   });
 
+  it("refuse a key set the issuer's metadata names over plain http, as AUTH_JWKS_URL would be", async () => {
+    const issuer = await serveJson({ '/.well-known/oauth-authorization-server': (origin) => ({ issuer: origin, jwks_uri: 'http://keys.example.com/jwks' }) });
+    try {
+      const configured = await refusal(() => serveHttp(plain(), { port: 0, auth: { issuer: 'https://auth.example.com', jwksUrl: 'http://keys.example.com/jwks' } }));
+      expect(configured.variable).toBe('AUTH_JWKS_URL');
+      const discovered = await refusal(() => serveHttp(plain(), { port: 0, auth: { issuer: issuer.origin } }));
+      expect(discovered.variable).toBe('AUTH_ISSUER');
+      expect(discovered.message).toContain('names the key set "http://keys.example.com/jwks": keys must come over https');
+      expect(discovered.message).toContain('Fix: have the issuer publish its jwks_uri over https, or set AUTH_JWKS_URL');
+    } finally {
+      issuer.server.close();
+    }
+  });
+
   it('keep a mount built with auth: false public while the app checks tokens elsewhere, and warn about scoped tools served without checks', async () => {
     const log = recordingLogger();
     const issuer = await serveJson({ '/.well-known/oauth-authorization-server': (origin) => ({ issuer: origin, jwks_uri: `${origin}/jwks` }) });
