@@ -82,9 +82,29 @@ export class ToolSearch {
 
   /** The best matches for `query` among the tools `visible` admits, best first, at most `limit`. */
   search(query: string, visible: (name: string) => boolean, limit: number): SearchHit[] {
-    const hits = this.#index.search(query, { filter: (result) => visible(result.id as string) });
+    const terms = searchTerms(query);
+    if (terms.length === 0) return [];
+    const hits = this.#index.search(terms.join(' '), { filter: (result) => visible(result.id as string) });
     return hits.slice(0, limit).map((hit) => ({ name: hit.id as string, score: Math.round(hit.score * 1000) / 1000 }));
   }
+}
+
+/** The most words of a query searched for, and the longest word: a tool's words are short, and fuzzy matching a long one is costly. */
+export const MAX_QUERY_TERMS = 12;
+export const MAX_TERM_CHARS = 32;
+
+/**
+ * The words of `query` a search looks for: each once (in any letter case), none longer than
+ * `MAX_TERM_CHARS`, at most `MAX_QUERY_TERMS` of them, so a caller's query costs a bounded search.
+ */
+export function searchTerms(query: string): string[] {
+  const seen = new Set<string>();
+  for (const word of words(query)) {
+    if (word.length > MAX_TERM_CHARS) continue;
+    seen.add(word.toLowerCase());
+    if (seen.size === MAX_QUERY_TERMS) break;
+  }
+  return [...seen];
 }
 
 function document(tool: CompiledTool) {

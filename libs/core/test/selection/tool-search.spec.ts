@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { buildServer, Field, Tool, ToolResult, Toolset } from '../../src';
-import { ToolSearch } from '../../src/selection/tool-search';
+import { MAX_QUERY_TERMS, searchTerms, ToolSearch } from '../../src/selection/tool-search';
 
 class Done extends ToolResult {
   @Field()
@@ -56,6 +56,17 @@ const everything = () => true;
 const first = (query: string) => search.search(query, everything, 5)[0]?.name;
 
 describe('tool search', () => {
+  it('searches each word of a query once, drops words too long to be a tool word, and keeps at most 12 words', () => {
+    expect(searchTerms(`${'issue '.repeat(100)}Issue ISSUE`)).toEqual(['issue']);
+    expect(searchTerms(`list ${'x'.repeat(500)} issues`)).toEqual(['list', 'issues']);
+    const many = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
+    expect(searchTerms(many)).toHaveLength(MAX_QUERY_TERMS);
+    const all = (name: string) => name.length > 0;
+    // A 500-character query of one repeated word once cost 330 ms of CPU on GitHub's catalog: it is the one-word search now.
+    expect(search.search('issue '.repeat(83), all, 10)).toEqual(search.search('issue', all, 10));
+    expect(search.search('x'.repeat(500), all, 10)).toEqual([]);
+  });
+
   it('finds an operation by the verb people use for it: open and add mean create, show means get, remove means delete', () => {
     expect(first('open an issue')).toBe('issues_create');
     expect(first('show an issue')).toBe('issues_get');
