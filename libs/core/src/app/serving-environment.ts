@@ -1,6 +1,7 @@
 import type { HttpServeOptions } from '../transport/http/http-server';
 import { ZERO_ALLOWED, type ServingLimits } from '../transport/serving-limits';
 import { AuthSettingError } from '../errors/auth-setting.error';
+import type { AuthOptions } from '../server/auth-options';
 
 /** Each serving limit and the environment variable that sets it (the Serving table of docs/serving-and-deploying.md). */
 export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[] = [
@@ -24,7 +25,7 @@ export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[
 ];
 
 /** The variables that configure token verification (docs/authorization.md). */
-export const AUTH_VARIABLES = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'AUTH_ALGORITHMS', 'AUTH_MOUNTS', 'PUBLIC_URL'] as const;
+export const AUTH_VARIABLES = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'AUTH_ALGORITHMS', 'AUTH_MOUNTS', 'AUTH_OUT_OF_SCOPE', 'PUBLIC_URL'] as const;
 
 /**
  * Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS,
@@ -63,6 +64,7 @@ function authFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'au
       ...(env['AUTH_JWKS_URL'] && { jwksUrl: env['AUTH_JWKS_URL'].trim() }),
       ...(env['AUTH_ALGORITHMS'] && { algorithms: list(env['AUTH_ALGORITHMS']) }),
       ...(env['AUTH_MOUNTS'] && { mounts: list(env['AUTH_MOUNTS']) }),
+      ...(env['AUTH_OUT_OF_SCOPE'] && { outOfScope: env['AUTH_OUT_OF_SCOPE'].trim() as AuthOptions['outOfScope'] }),
     },
   };
 }

@@ -18,4 +18,11 @@ export interface AuthOptions {
   jwksCooldownMs?: number;
   /** How long a key set or metadata fetch may take (default 5 s). */
   fetchTimeoutMs?: number;
+  /**
+   * How a call for a tool, prompt or resource the token lacks scopes for is answered
+   * (`AUTH_OUT_OF_SCOPE`): `step-up` (default) is `403 insufficient_scope` naming the scopes, so a
+   * client can ask the user for them, which also tells a token holder that the member exists;
+   * `hide` answers it exactly as a name the server does not have.
+   */
+  outOfScope?: 'step-up' | 'hide';
 }

@@ -9,7 +9,7 @@ import { memberScope, type CallSite, type ServingDefinition } from './member-sco
 import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from './client-input';
 import { callDiscoveryTool } from './discovery-calls';
-import { scopedView } from './verified-caller';
+import { hidesOutOfScope, scopedView } from './verified-caller';
 import { runInterceptors } from './interceptor-chain';
 import { CallAbort, InterceptedCall } from './intercepted-call';
 import { callCaller } from './call-caller';
@@ -45,7 +45,7 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
       if (signal instanceof InputRequiredSignal) return signal.toResult() as unknown as CallToolResult;
       throw signal;
     }
-    const outside = definition.catalog.tools.has(name) ? outsideView(definition.catalog.tools.get(name)!, selected, view) : '';
+    const outside = definition.catalog.tools.has(name) ? outsideView(definition.catalog.tools.get(name)!, selected, view, hidesOutOfScope(ctx)) : '';
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${clip(name)}'.${outside} ${view.availableTools}`);
   };
 }
@@ -67,7 +67,7 @@ function callOne(definition: CallToolDefinition, site: CallSite, server: Server,
 
 
 /** Why a tool of this server is not in the request's view: its selection, or its token's scopes. */
-function outsideView(tool: CompiledTool, selected: CatalogView, view: CatalogView): string {
-  if (selected.tools.has(tool.name) && view !== selected) return ` The access token lacks a scope it needs (${tool.requiredScopes.join(' ')}).`;
+function outsideView(tool: CompiledTool, selected: CatalogView, view: CatalogView, hidden: boolean): string {
+  if (selected.tools.has(tool.name) && view !== selected) return hidden ? '' : ` The access token lacks a scope it needs (${tool.requiredScopes.join(' ')}).`;
   return " It exists on this server but is outside this request's selection (toolsets, read-only).";
 }

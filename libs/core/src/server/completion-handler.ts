@@ -21,7 +21,7 @@ export function completionHandler(catalog: ToolCatalog, logger: Logger) {
     const { ref, argument } = request.params;
     const { args, toolset } = completedMember(catalog, ref);
     // Completions come from a toolset's own data: the same scopes as its prompts and resources.
-    refuseWithoutScopes(ctx, toolset.requiredScopes, `completing an argument of toolset '${toolset.name}'`);
+    refuseWithoutScopes(ctx, toolset.requiredScopes, `completing an argument of toolset '${toolset.name}'`, () => unknownRef(ref));
     const complete = args.completers.get(argument.name);
     if (!complete) return { completion: { values: [] } };
     let values: readonly string[];
@@ -40,10 +40,16 @@ export function completionHandler(catalog: ToolCatalog, logger: Logger) {
 function completedMember(catalog: ToolCatalog, ref: CompleteRequest['params']['ref']): { args: CompiledArgs; toolset: CompiledToolset } {
   if (ref.type === 'ref/prompt') {
     const prompt = catalog.prompts.get(ref.name);
-    if (!prompt) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt '${clip(ref.name)}'.`);
+    if (!prompt) throw unknownRef(ref);
     return prompt;
   }
   const template = catalog.templates.find((candidate) => candidate.descriptor.uriTemplate === ref.uri);
-  if (!template) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown resource template '${clip(String(ref.uri))}'.`);
+  if (!template) throw unknownRef(ref);
   return template;
+}
+
+/** The answer for a prompt or template this server does not have (or hides from the caller). */
+function unknownRef(ref: CompleteRequest['params']['ref']): ProtocolError {
+  const what = ref.type === 'ref/prompt' ? `prompt '${clip(String(ref.name))}'` : `resource template '${clip(String(ref.uri))}'`;
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown ${what}.`);
 }

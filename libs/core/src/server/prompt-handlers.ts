@@ -6,7 +6,7 @@ import { contentProblems } from './content-check';
 import type { ExtraContent } from '../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
-import { refuseWithoutScopes } from './scope-check';
+import { mayUse, refuseWithoutScopes } from './scope-check';
 import { redactValue } from './redaction';
 
 type GetPromptRequest = { params: { name: string; arguments?: Record<string, string> } };
@@ -16,13 +16,14 @@ export function promptHandlers(definition: ServingDefinition & { catalog: ToolCa
   const { catalog } = definition;
   return {
     get: (site: CallSite, server: Server) => async (request: GetPromptRequest, ctx: ServerContext): Promise<GetPromptResult> => {
+      const unknown = () => {
+        const names = [...catalog.prompts.values()].filter((p) => mayUse(ctx, p.toolset.requiredScopes)).map((p) => p.name);
+        return new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt '${clip(request.params.name)}'. Available prompts: ${names.join(', ') || 'none'}.`);
+      };
       const prompt = catalog.prompts.get(request.params.name);
-      if (!prompt) {
-        const names = [...catalog.prompts.keys()];
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown prompt '${clip(request.params.name)}'. Available prompts: ${names.join(', ') || 'none'}.`);
-      }
+      if (!prompt) throw unknown();
       const what = `prompt '${prompt.name}'`;
-      refuseWithoutScopes(ctx, prompt.toolset.requiredScopes, what);
+      refuseWithoutScopes(ctx, prompt.toolset.requiredScopes, what, unknown);
       const input = memberInput(prompt.args, request.params.arguments ?? {}, what);
       const scope = memberScope(definition, site, server, ctx, prompt.toolset, prompt.name);
       const output = (await invokeMember(scope, prompt.methodName, input, what)) as PromptOutput;

@@ -18,11 +18,12 @@ export function resourceHandlers(definition: ServingDefinition & { catalog: Tool
   return {
     read: (site: CallSite, server: Server) => async (request: ReadRequest, ctx: ServerContext): Promise<ReadResourceResult> => {
       const uri = request.params.uri;
+      const unknown = () => new ResourceNotFoundError(uri, `No resource matches '${clip(uri)}'; resources/list and resources/templates/list say what there is.`);
       const match = matchResource(catalog, uri);
-      if (!match) throw new ResourceNotFoundError(uri, `No resource matches '${clip(uri)}'; resources/list and resources/templates/list say what there is.`);
+      if (!match) throw unknown();
       const { toolset, methodName, descriptor } = match.member;
       const what = match.kind === 'resource' ? `resource '${uri}'` : `resource template '${match.member.descriptor.uriTemplate}'`;
-      refuseWithoutScopes(ctx, toolset.requiredScopes, what);
+      refuseWithoutScopes(ctx, toolset.requiredScopes, what, unknown);
       const input = match.kind === 'template' ? memberInput(match.member.args, match.variables, what) : undefined;
       const scope = memberScope(definition, site, server, ctx, toolset, descriptor.name);
       const body = (await invokeMember(scope, methodName, input, what)) as ResourceBody;

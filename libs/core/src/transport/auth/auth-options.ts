@@ -18,6 +18,8 @@ export interface CheckedAuthOptions {
   mounts?: ReadonlySet<string>;
   jwksCooldownMs: number;
   fetchTimeoutMs: number;
+  /** Out-of-scope calls answered as unknown names rather than `403 insufficient_scope`. */
+  hideOutOfScope: boolean;
 }
 
 /** Checks `options` against the app's mount names; throws `AuthSettingError` naming the variable. */
@@ -40,6 +42,7 @@ export function checkAuthOptions(options: AuthOptions, mountNames: readonly stri
     ...(mounts && { mounts }),
     jwksCooldownMs: positive(options.jwksCooldownMs, DEFAULT_COOLDOWN_MS, 'AUTH_JWKS_COOLDOWN_MS'),
     fetchTimeoutMs: positive(options.fetchTimeoutMs, DEFAULT_TIMEOUT_MS, 'AUTH_FETCH_TIMEOUT_MS'),
+    hideOutOfScope: outOfScope(options.outOfScope),
   };
 }
 
@@ -58,6 +61,12 @@ function secureUrl(value: string, variable: string, what: string): URL {
   }
   if (comesSecurely(url)) return url;
   throw new AuthSettingError(variable, `is ${JSON.stringify(value)}: tokens and keys must come over https (plain http only on a loopback address)`, `give ${what}, over https`);
+}
+
+function outOfScope(value: AuthOptions['outOfScope']): boolean {
+  if (value === undefined || value === 'step-up') return false;
+  if (value === 'hide') return true;
+  throw new AuthSettingError('AUTH_OUT_OF_SCOPE', `is ${JSON.stringify(value)}`, "use step-up (403 insufficient_scope naming the scopes, the default) or hide (answered as an unknown name)");
 }
 
 function checkAlgorithms(algorithms: readonly string[] | undefined): readonly string[] {

@@ -41,6 +41,8 @@ export class MountAuth {
     private readonly audience: string | undefined,
     private readonly verifier: (audience: string) => TokenVerifier,
     private readonly logger: Logger,
+    /** `AUTH_OUT_OF_SCOPE=hide`: no 403 naming scopes; the handlers answer as for an unknown name. */
+    private readonly hideOutOfScope = false,
   ) {}
 
   /** Fixes the mount's public URL (PUBLIC_URL, or the bound origin) once the server listens. */
@@ -96,7 +98,7 @@ export class MountAuth {
       return outcome.kind === 'unavailable' ? verificationUnavailable() : invalidToken(this.#metadataUrl);
     }
     forgetToken(req);
-    return { caller: outcome.caller, authInfo: authInfoOf(outcome.caller, outcome.expiresAt, this.#resource) };
+    return { caller: outcome.caller, authInfo: authInfoOf(outcome.caller, outcome.expiresAt, this.#resource, this.hideOutOfScope) };
   }
 
   /**
@@ -114,7 +116,7 @@ export class MountAuth {
     if (needed.length === 0) return undefined;
     const scope = sortedScopes(needed);
     this.logger.info('request refused: insufficient scope', { server: this.server.name, subject: caller.subject, needs: scope.join(' ') });
-    return insufficientScope(this.#metadataUrl, scope);
+    return this.hideOutOfScope ? undefined : insufficientScope(this.#metadataUrl, scope);
   }
 
   private refused(reason: string, req: IncomingMessage, status = 401): void {

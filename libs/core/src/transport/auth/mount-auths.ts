@@ -37,7 +37,7 @@ export async function prepareMountAuth(
     refuseTokenPassthrough(server);
     const jwksUrl = await (settings.jwksUrl ? Promise.resolve(settings.jwksUrl) : memo(keySets, settings.issuer.href, () => discoverJwksUrl(settings.issuer, settings.issuerText, settings.fetchTimeoutMs)));
     const verifier = (audience: string) => new TokenVerifier({ ...verifierSettings(settings), issuer: settings.issuerText, audience, jwksUrl });
-    doors.set(server, new MountAuth(server, path, settings.issuerText, settings.audience, verifier, logger));
+    doors.set(server, new MountAuth(server, path, settings.issuerText, settings.audience, verifier, logger, settings.hideOutOfScope));
   }
   if (doors.size > 0 && !where.publicUrl && !isLoopback(where.host)) {
     throw new AuthSettingError(
