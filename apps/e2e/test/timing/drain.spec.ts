@@ -93,6 +93,43 @@ describe('the drain on SIGTERM loses no call', () => {
     expect(server.stderr()).not.toContain('some may have been reset');
   });
 
+  it('loses none of the calls 300 clients send back to back on their kept-alive connections when SIGTERM comes', async () => {
+    const server = await startServerProcess(appMain('hello-server'));
+    const call = toolsCall('greet_team', { names: ['Ada', 'Grace', 'Edsger'] });
+    const failures: string[] = [];
+    let answered = 0;
+    let connected = 0;
+    let allConnected!: () => void;
+    const everyoneIn = new Promise<void>((resolve) => (allConnected = resolve));
+    // Each client reuses its one connection, as the SDK clients' fetch and a proxy's upstream keep-alive do,
+    // until the server says close; then it is done (a balancer would send its next call to another replica).
+    const client = async (): Promise<void> => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        // Every connection opened and used once first: a burst of new connections under load is the fresh-connection test's case.
+        expect(await post(server.origin, agent, call)).toBe('200 keep-alive');
+        if (++connected === 300) allConnected();
+        await everyoneIn;
+        for (const until = Date.now() + 30_000; Date.now() < until; ) {
+          const answer = await post(server.origin, agent, call);
+          if (!answer.startsWith('200 ')) return void failures.push(answer);
+          answered++;
+          if (answer === '200 close') return;
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    const clients = Array.from({ length: 300 }, client);
+    await everyoneIn;
+    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    server.child.kill('SIGTERM');
+    await Promise.all(clients);
+    expect(answered).toBeGreaterThan(300);
+    expect({ lost: failures.length, kinds: [...new Set(failures)] }).toEqual({ lost: 0, kinds: [] });
+    expect(await server.exited).toBe(0);
+  });
+
   it('turns readiness to 503 at once and keeps serving through DRAIN_DELAY_MS', async () => {
     const server = await startServerProcess(appMain('hello-server'), { DRAIN_DELAY_MS: '1500' });
     expect((await fetch(`${server.origin}/ready`)).status).toBe(200);

@@ -29,6 +29,22 @@ export class ConnectionTracker {
     private readonly maxConnections: number,
   ) {
     http.on('connection', (socket: Socket) => this.accept(socket));
+    // With a listener, Node no longer destroys a connection whose keep-alive time ran out: this does, when it is really idle.
+    http.on('timeout', (socket: Socket) => this.closeIfIdle(socket));
+  }
+
+  /**
+   * Closes a connection whose keep-alive time ran out, once the event loop has polled its socket:
+   * on a busy process the timer can fire while a client's next request already sits unread in the
+   * socket, and closing then resets a request the client cannot retry. A request read in that poll
+   * is answered instead (and the timer starts again after it).
+   */
+  private closeIfIdle(socket: Socket): void {
+    const readBefore = socket.bytesRead;
+    setImmediate(() => {
+      const use = this.#open.get(socket);
+      if (use && use.active === 0 && socket.bytesRead === readBefore && socket.readableLength === 0) socket.destroy();
+    });
   }
 
   get size(): number {

@@ -1,6 +1,28 @@
 import type { ServerResponse } from 'node:http';
 import type { ConnectionTracker } from './connection-tracker';
 
+/**
+ * Makes `res` close its connection once sent, even when the SDK's own headers say keep-alive (its
+ * event-stream answers do): a client reusing the connection then opens a new one, elsewhere.
+ */
+function closeAfter(res: ServerResponse): void {
+  res.setHeader('connection', 'close');
+  const writeHead = res.writeHead;
+  res.writeHead = function (this: ServerResponse, ...args: unknown[]) {
+    return Reflect.apply(writeHead, this, args.map((arg, index) => (index > 0 && arg && typeof arg === 'object' ? withoutConnection(arg) : arg)));
+  } as ServerResponse['writeHead'];
+}
+
+/** `headers` (an object or a flat list of names and values) without a `connection` field, so the one set here stands. */
+function withoutConnection(headers: object): object {
+  if (Array.isArray(headers)) {
+    const kept: unknown[] = [];
+    for (let i = 0; i < headers.length; i += 2) if (String(headers[i]).toLowerCase() !== 'connection') kept.push(headers[i], headers[i + 1]);
+    return kept;
+  }
+  return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'connection'));
+}
+
 /** Requests being served, and the responses that may still take `Connection: close`. */
 export class RequestTracker {
   readonly #active = new Set<ServerResponse>();
@@ -20,7 +42,7 @@ export class RequestTracker {
 
   begin(res: ServerResponse): void {
     this.#active.add(res);
-    if (this.#closing) res.setHeader('connection', 'close');
+    if (this.#closing) closeAfter(res);
     const connection = this.connections.use(res.socket);
     if (connection) connection.active++;
     res.once('close', () => {
@@ -41,7 +63,7 @@ export class RequestTracker {
   /** From now on every response closes its connection, including those not yet started. */
   closeConnections(): void {
     this.#closing = true;
-    for (const res of this.#active) if (!res.headersSent) res.setHeader('connection', 'close');
+    for (const res of this.#active) if (!res.headersSent) closeAfter(res);
   }
 
   whenIdle(): Promise<void> {
