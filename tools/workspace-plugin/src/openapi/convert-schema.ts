@@ -71,15 +71,15 @@ export class SchemaConverter {
         // A format both the server's validator and strict clients' (Ajv with ajv-formats) know; others (`repo.nwo`) are dropped.
         const format = typeof schema['format'] === 'string' && PORTABLE_FORMATS.has(schema['format']) ? { format: schema['format'] } : {};
         const pattern = typeof schema['pattern'] === 'string' && this.compiles(schema['pattern']) ? { pattern: schema['pattern'] } : {};
-        return { kind: 'string', ...format, ...pattern, ...pick(schema, ['minLength', 'maxLength']) };
+        return { kind: 'string', ...format, ...pattern, ...this.counts(schema, ['minLength', 'maxLength'], name) };
       }
       case 'number':
       case 'integer':
-        return { kind: type, ...numericBounds(schema) };
+        return { kind: type, ...numericBounds(this.finite(schema, name)) };
       case 'boolean':
         return { kind: 'boolean' };
       case 'array':
-        return { kind: 'array', items: this.convert(schema['items'], `${name}Item`), ...pick(schema, ['minItems', 'maxItems', 'uniqueItems']) };
+        return { kind: 'array', items: this.convert(schema['items'], `${name}Item`), ...this.counts(schema, ['minItems', 'maxItems'], name), ...(schema['uniqueItems'] === true && { uniqueItems: true }) };
       case 'object':
         return this.object(schema, name);
       case 'null':
@@ -158,6 +158,34 @@ export class SchemaConverter {
     }
   }
 
+  /**
+   * The length and count keywords in `keys` that are what JSON Schema allows (non-negative whole
+   * numbers); any other value is dropped with a warning naming it. They reach generated source, so
+   * nothing but a checked number goes on (3.1 documents are not validated against that rule).
+   */
+  private counts(schema: Json, keys: readonly string[], where: string): Record<string, number> {
+    const kept: Record<string, number> = {};
+    for (const key of keys) {
+      const value = schema[key];
+      if (value === undefined) continue;
+      if (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0) kept[key] = value;
+      else this.warnings.push(`${where}: ${key} ${clipped(value)} is not a non-negative whole number; it was dropped`);
+    }
+    return kept;
+  }
+
+  /** `schema` with each numeric bound that is not a finite number (or, for the exclusive ones, a 3.0 boolean) dropped, with a warning. */
+  private finite(schema: Json, where: string): Json {
+    const kept: Json = { ...schema };
+    for (const key of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']) {
+      const value = schema[key];
+      if (value === undefined || (typeof value === 'number' && Number.isFinite(value)) || (key.startsWith('exclusive') && typeof value === 'boolean')) continue;
+      this.warnings.push(`${where}: ${key} ${clipped(value)} is not a finite number; it was dropped`);
+      delete kept[key];
+    }
+    return kept;
+  }
+
   private open(reason: string): SchemaModel {
     const kind = reason.replace(/ to \S+, cut here$/, ', cut here');
     this.openValues.set(kind, (this.openValues.get(kind) ?? 0) + 1);
@@ -228,6 +256,12 @@ function numericBounds(schema: Json): Record<string, number> {
 function withoutKey(record: Record<string, number>, key: string): Record<string, number> {
   const { [key]: _dropped, ...rest } = record;
   return rest;
+}
+
+/** A document's value as a warning quotes it: JSON, at most 80 characters. */
+function clipped(value: unknown): string {
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
 function pick(schema: Json, keys: readonly string[]): Record<string, unknown> {

@@ -63,7 +63,7 @@ export class DtoEmitter {
 
   private property({ name, required, schema }: PropertyModel): string[] {
     const lines: string[] = [];
-    if (schema.kind === 'open') lines.push(`  // An open value: ${schema.reason}.`);
+    if (schema.kind === 'open') lines.push(`  // An open value: ${oneLine(schema.reason)}.`);
     // A document's default is advertised, not applied: the API applies its own when the argument is left out.
     const primitiveDefault = ['string', 'number', 'boolean'].includes(typeof schema.default) && !required;
     const options = {
@@ -147,8 +147,8 @@ export class DtoEmitter {
     if (schema.kind === 'integer' && this.thunk(schema) === 'Number') return [use('IsInt', '@IsInt()')];
     if (schema.kind !== 'array') return [];
     const rules: string[] = [];
-    if (schema.minItems !== undefined) rules.push(use('ArrayMinSize', `@ArrayMinSize(${schema.minItems})`));
-    if (schema.maxItems !== undefined) rules.push(use('ArrayMaxSize', `@ArrayMaxSize(${schema.maxItems})`));
+    if (schema.minItems !== undefined) rules.push(use('ArrayMinSize', `@ArrayMinSize(${countLiteral(schema.minItems, 'minItems')})`));
+    if (schema.maxItems !== undefined) rules.push(use('ArrayMaxSize', `@ArrayMaxSize(${countLiteral(schema.maxItems, 'maxItems')})`));
     if (schema.uniqueItems) rules.push(use('ArrayUnique', '@ArrayUnique()'));
     if (schema.items.kind === 'enum') rules.push(use('IsIn', `@IsIn(${JSON.stringify(schema.items.values)}, { each: true })`));
     return rules;
@@ -183,6 +183,20 @@ export class DtoEmitter {
 
 function hasKeywords(schema: object, keys: readonly string[]): boolean {
   return keys.some((key) => (schema as Record<string, unknown>)[key] !== undefined);
+}
+
+/**
+ * A count as source text, only if it is one: the converter already checks, and generated source
+ * never takes a document's value as code (a string there would run when the module loads).
+ */
+function countLiteral(value: unknown, keyword: string): string {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 0) throw new Error(`${keyword} ${JSON.stringify(value)} is not a non-negative whole number and cannot be generated`);
+  return String(value);
+}
+
+/** Text for a line comment: a line break (any of JavaScript's four) would end the comment and start code. */
+function oneLine(text: string): string {
+  return text.replace(/[\r\n\u2028\u2029]+/g, ' ');
 }
 
 function doc(text: string, indent: string): string {

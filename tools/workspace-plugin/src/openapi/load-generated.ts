@@ -1,45 +1,37 @@
-import { createRequire } from 'node:module';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
-import type * as Core from '@toolsets/core';
 import ts from 'typescript';
+import type { ToolEntry } from '../contract/snapshot';
 
-const GENERATED = 'src/generated/';
+// Plain CommonJS shared with the child process below, which runs it without compiling anything.
+const { loadGeneratedSources: load } = require('./generated-modules.cjs') as {
+  loadGeneratedSources(files: Record<string, string>, load: (id: string) => unknown, typescript: typeof ts): Record<string, unknown>;
+};
 
 /**
  * The generated toolsets' modules, compiled from the sources in memory as the build does (legacy
- * decorators with their metadata) and run with the workspace's own packages: what a test or the
- * generator's size report needs before anything is written or built. Gives every toolset class
- * (one, or one per tag) and what its module exports.
+ * decorators with their metadata) and run in this process: for tests, on documents they wrote.
+ * Gives every toolset class (one, or one per tag) and what its module exports.
  */
-export function loadGeneratedSources(files: Record<string, string>, load: (id: string) => unknown = require): Record<string, unknown> {
-  // The generated modules import each other as `./dtos` and `./<name>.client`: each runs once, on first import.
-  const sources = new Map(Object.keys(files).filter((file) => file.startsWith(GENERATED)).map((file) => [`./${file.slice(GENERATED.length, -'.ts'.length)}`, files[file]]));
-  const loaded = new Map<string, Record<string, unknown>>();
-  const resolve = (id: string): unknown => {
-    const source = sources.get(id);
-    if (source === undefined) return load(id);
-    let exports = loaded.get(id);
-    if (!exports) {
-      const module = { exports: {} as Record<string, unknown> };
-      loaded.set(id, module.exports);
-      new Function('require', 'module', 'exports', compile(source))(resolve, module, module.exports);
-      exports = module.exports;
-    }
-    return exports;
-  };
-  return Object.assign({}, ...[...sources.keys()].filter((id) => id.endsWith('.toolset')).map(resolve));
+export function loadGeneratedSources(files: Record<string, string>, loadModule: (id: string) => unknown = require): Record<string, unknown> {
+  return load(files, loadModule, ts);
 }
 
 /**
- * The generated toolset classes loaded with the workspace's own packages, as the built library will
- * load them (one core, one metadata store), and that core, to build their catalog with.
+ * The tools a generated library advertises, gated by the workspace's own core, as the contract
+ * target records them. The generated code runs in a child process whose environment holds only
+ * PATH: a document is data from outside, and the generator's size report and the scheduled
+ * refresh (whose environment holds the spec token) must not run what it smuggled in with their rights.
+ * Throws the startup gate's message when the catalog breaks the contract.
  */
-export function loadGeneratedToolsets(workspaceRoot: string, files: Record<string, string>): { core: typeof Core; toolsets: ReturnType<typeof Core.findToolsets> } {
-  const requireInWorkspace = createRequire(join(workspaceRoot, 'package.json'));
-  const core = requireInWorkspace('@toolsets/core') as typeof Core;
-  return { core, toolsets: core.findToolsets(loadGeneratedSources(files, requireInWorkspace)) };
-}
-
-function compile(source: string): string {
-  return ts.transpileModule(source, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, experimentalDecorators: true, emitDecoratorMetadata: true } }).outputText;
+export function gatedCatalogInChild(workspaceRoot: string, files: Record<string, string>, name: string): ToolEntry[] {
+  const child = spawnSync(process.execPath, [join(__dirname, 'generated-catalog.child.cjs')], {
+    input: JSON.stringify({ workspaceRoot, files, name }),
+    encoding: 'utf-8',
+    env: { PATH: process.env['PATH'] ?? '' },
+    maxBuffer: 1024 * 2 ** 20,
+  });
+  if (child.error) throw child.error;
+  if (child.status !== 0) throw new Error(child.stderr.trim() || `the generated code's process ended with ${child.status ?? child.signal}`);
+  return JSON.parse(child.stdout) as ToolEntry[];
 }

@@ -2,7 +2,6 @@ import type { ExecutorContext } from '@nx/devkit';
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { snapshotEntries } from '../../contract/catalog-entries';
 import { countBySeverity, formatChanges } from '../../contract/change-report';
 import { compareCatalogs } from '../../contract/compare-catalogs';
 import { plural, readVersion } from '../../contract/package-version';
@@ -11,7 +10,7 @@ import { checkVersion } from '../../contract/version-check';
 import { DocumentFetchError, fetchDocument, sourceHeadersFrom } from '../../openapi/fetch-document';
 import { generateToolset } from '../../openapi/generate-toolset';
 import { CONFIG_FILE, DOCUMENT_FILE, type LibraryConfig } from '../../openapi/library-files';
-import { loadGeneratedToolsets } from '../../openapi/load-generated';
+import { gatedCatalogInChild } from '../../openapi/load-generated';
 import { fromSwagger2 } from '../../openapi/swagger2';
 import type { OpenApiRefreshExecutorSchema } from './schema';
 
@@ -95,8 +94,7 @@ export default async function openApiRefreshExecutor(options: OpenApiRefreshExec
 /** The tools a document generates, built by the workspace's own core through the startup gate, as the contract target records them. */
 async function catalogOf(workspaceRoot: string, config: LibraryConfig, document: unknown): Promise<ToolEntry[]> {
   const generated = await generateToolset(config.name, document, config, config.source);
-  const { core, toolsets } = loadGeneratedToolsets(workspaceRoot, generated.files);
-  return snapshotEntries(core.runContractGate(config.name, toolsets));
+  return gatedCatalogInChild(workspaceRoot, generated.files, config.name);
 }
 
 function fail(message: string): { success: false } {

@@ -7,7 +7,7 @@ import { generateToolset } from '../../openapi/generate-toolset';
 import { CONFIG_FILE, DOCUMENT_FILE, writeGeneratedSources, type LibraryConfig } from '../../openapi/library-files';
 import { OpenApiDocumentError } from '../../openapi/load-document';
 import { sourceLocator, type LocatePointer } from '../../openapi/source-lines';
-import { loadGeneratedToolsets } from '../../openapi/load-generated';
+import { gatedCatalogInChild } from '../../openapi/load-generated';
 import { catalogSize, formatCatalogSize } from '../../contract/catalog-size';
 import { fromSwagger2 } from '../../openapi/swagger2';
 import { fetchDocument, isDocumentUrl, sourceHeadersFrom, type DocumentSource } from '../../openapi/fetch-document';
@@ -87,14 +87,12 @@ function requireOpenApiRuntime(tree: Tree): void {
 
 /**
  * What the catalog costs a model, measured on the real thing: the generated sources compiled in
- * memory and built into a server by the workspace's own core. Where core is not built yet, the
+ * a child process (see gatedCatalogInChild) and gated by the workspace's own core. Where core is not built yet, the
  * contract target (which prints the same) is named instead.
  */
 function sizeReport(workspaceRoot: string, files: Record<string, string>, name: string, projectName: string): string {
   try {
-    const { core, toolsets } = loadGeneratedToolsets(workspaceRoot, files);
-    const server = core.buildServer({ name, version: '0.0.0', toolsets, logger: { info: () => undefined, warn: () => undefined, error: () => undefined } });
-    return formatCatalogSize(catalogSize([...server.catalog.tools.values()].map((tool) => tool.descriptor as { name: string })));
+    return formatCatalogSize(catalogSize(gatedCatalogInChild(workspaceRoot, files, name)));
   } catch (error) {
     return `The catalog's size (tools/list bytes, tokens, largest tools) is printed by nx run ${projectName}:contract (${(error as Error).message.split('\n')[0]}).`;
   }
