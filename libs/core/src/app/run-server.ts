@@ -40,7 +40,7 @@ Environment: HOST, PORT, ALLOWED_HOSTS and CORS_ORIGINS (comma-separated), and t
 ${LIMIT_VARIABLES.map(([, variable]) => variable).join(', ')}
 (see docs/serving-and-deploying.md for their defaults).
 OAuth access tokens on HTTP: ${AUTH_VARIABLES.join(', ')} (see docs/authorization.md).
-Prometheus metrics: METRICS=on serves /metrics, on METRICS_PORT if set (see docs/observability.md).`;
+Prometheus metrics: METRICS=on serves /metrics, on METRICS_PORT if set, asking for METRICS_TOKEN if set (see docs/observability.md).`;
 
 /**
  * The entry point of a server app: serves over HTTP (or stdio with `--stdio`), prints where and how
