@@ -17,9 +17,18 @@ export function secretForms(secret: string): string[] {
   ];
 }
 
-/** One case-insensitive pattern matching every form of every secret, longest first so a form that contains another is replaced whole. */
+/**
+ * The shortest value redacted: a shorter one is no secret (it is guessed at once), and replacing it
+ * would mangle ordinary words (a key `k` inside `book`).
+ */
+export const MIN_SECRET_CHARS = 4;
+
+/**
+ * One case-insensitive pattern matching every form of every secret of at least `MIN_SECRET_CHARS`,
+ * longest first so a form that contains another is replaced whole; undefined when there is none.
+ */
 export function secretPattern(secrets: Iterable<string>): RegExp | undefined {
-  const forms = [...new Set([...secrets].filter((secret) => secret.length > 0).flatMap(secretForms))];
+  const forms = [...new Set([...secrets].filter((secret) => secret.length >= MIN_SECRET_CHARS).flatMap(secretForms))];
   if (forms.length === 0) return undefined;
   return new RegExp(forms.sort((a, b) => b.length - a.length).map(escapeRegExp).join('|'), 'gi');
 }

@@ -156,4 +156,11 @@ describe('credential values never leave the server', () => {
     expect(log.lines.length).toBeGreaterThan(0);
     expect(leaks(log.lines)).toBe(false);
   });
+
+  it('leaves a value shorter than 4 characters in place, which is no secret and would mangle words', async () => {
+    const short = new Client({ name: 'short-key', version: '1' });
+    await short.connect(new StreamableHTTPClientTransport(new URL(http.mounts[0]!.url), { requestInit: { headers: { 'x-weather-key': 'k' } } }));
+    expect((await short.callTool({ name: 'undeclared', arguments: {} })).content).toEqual([{ type: 'text', text: 'upstream_failed: refused k' }]);
+    await short.close();
+  });
 });
