@@ -11,6 +11,8 @@ export interface CacheOptions {
   maxEntries?: number;
   /** Whose answers are shared (default `caller`): never across callers unless a function says so. */
   key?: CallerKey;
+  /** The clock, in milliseconds (default `Date.now`): a test advances its own instead of sleeping. */
+  now?: () => number;
 }
 
 interface Entry {
@@ -26,10 +28,11 @@ interface Entry {
 export function Cache(options: CacheOptions): InterceptorClass {
   const { ttlMs, maxEntries } = checked(options);
   const key = options.key ?? 'caller';
+  const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
 
   const remember = (id: string, value: Promise<unknown>): void => {
-    entries.set(id, { expires: Date.now() + ttlMs, value });
+    entries.set(id, { expires: now() + ttlMs, value });
     if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     // Failures are not answers: the next call runs the tool again.
     value.then(
@@ -53,7 +56,7 @@ export function Cache(options: CacheOptions): InterceptorClass {
     intercept(call: ToolCall, next: CallNext): Promise<unknown> {
       const id = `${call.toolset}\u0000${call.name}\u0000${canonicalJson(call.args)}\u0000${callerKeyOf(call, key)}`;
       const hit = entries.get(id);
-      if (hit && hit.expires > Date.now()) {
+      if (hit && hit.expires > now()) {
         // Most recently used last: the oldest entry is the first key.
         entries.delete(id);
         entries.set(id, hit);
@@ -73,5 +76,6 @@ function checked(options: CacheOptions): { ttlMs: number; maxEntries: number } {
   if (!Number.isSafeInteger(ttlMs) || ttlMs < 1) throw new InterceptorOptionError('Cache', 'ttlMs', ttlMs, 'give how long an answer is reused, in whole milliseconds (60000 is a minute).');
   if (!Number.isSafeInteger(maxEntries) || maxEntries < 1) throw new InterceptorOptionError('Cache', 'maxEntries', maxEntries, 'give the most answers to keep, a whole number of at least 1.');
   if (options.key !== undefined && !isCallerKey(options.key)) throw new InterceptorOptionError('Cache', 'key', options.key, "use 'caller', 'subject', 'credential', 'address' or a function of the call.");
+  if (options.now !== undefined && typeof options.now !== 'function') throw new InterceptorOptionError('Cache', 'now', options.now, 'give a function that returns the time in milliseconds, or leave it out for Date.now.');
   return { ttlMs, maxEntries };
 }

@@ -12,6 +12,8 @@ export interface RateLimitOptions {
   key?: CallerKey;
   /** The most callers tracked; past it, full buckets are forgotten first (default 10,000). */
   maxKeys?: number;
+  /** The clock, in milliseconds (default `Date.now`): a test advances its own instead of sleeping. */
+  now?: () => number;
 }
 
 interface Bucket {
@@ -28,6 +30,7 @@ export function RateLimit(options: RateLimitOptions): InterceptorClass {
   const { capacity, refillPerSecond } = checked(options);
   const key = options.key ?? 'caller';
   const maxKeys = options.maxKeys ?? 10_000;
+  const now = options.now ?? Date.now;
   const buckets = new Map<string, Bucket>();
 
   const refilled = (id: string, now: number): Bucket => {
@@ -53,7 +56,7 @@ export function RateLimit(options: RateLimitOptions): InterceptorClass {
 
   class RateLimitInterceptor implements ToolInterceptor {
     intercept(call: ToolCall, next: CallNext): unknown {
-      const retryAfter = take(chargedKeysOf(call, key), Date.now());
+      const retryAfter = take(chargedKeysOf(call, key), now());
       if (retryAfter === 0) return next();
       return new ToolError('rate_limited', `Too many calls to '${call.name}': at most ${capacity} at once and ${refillPerSecond} per second. Retry after ${retryAfter} s.`);
     }
@@ -84,6 +87,7 @@ function checked(options: RateLimitOptions): { capacity: number; refillPerSecond
     throw new InterceptorOptionError('RateLimit', 'refillPerSecond', refillPerSecond, 'give the calls per second a caller earns back, a number above 0 (1/60 is one a minute).');
   }
   if (options.key !== undefined && !isCallerKey(options.key)) throw new InterceptorOptionError('RateLimit', 'key', options.key, "use 'caller', 'subject', 'credential', 'address' or a function of the call.");
+  if (options.now !== undefined && typeof options.now !== 'function') throw new InterceptorOptionError('RateLimit', 'now', options.now, 'give a function that returns the time in milliseconds, or leave it out for Date.now.');
   if (options.maxKeys !== undefined && (!Number.isSafeInteger(options.maxKeys) || options.maxKeys < 1)) throw new InterceptorOptionError('RateLimit', 'maxKeys', options.maxKeys, 'give a whole number of at least 1.');
   return { capacity, refillPerSecond };
 }

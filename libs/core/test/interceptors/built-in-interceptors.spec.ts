@@ -77,11 +77,14 @@ describe('RateLimit', () => {
   });
 
   it('refills over time', async () => {
-    const { server, state } = serverWith(RateLimit({ capacity: 1, refillPerSecond: 20 }));
+    const clock = { ms: 1_000_000 };
+    const { server, state } = serverWith(RateLimit({ capacity: 1, refillPerSecond: 20, now: () => clock.ms }));
     const client = await clientWithKey(server, 'k');
     expect((await lookup(client)).isError).toBeUndefined();
     expect((await lookup(client)).isError).toBe(true);
-    await new Promise((resolve) => setTimeout(resolve, 80));
+    clock.ms += 49;
+    expect((await lookup(client)).isError).toBe(true);
+    clock.ms += 1;
     expect((await lookup(client)).isError).toBeUndefined();
     expect(state.runs).toBe(2);
     await client.close();
@@ -123,7 +126,8 @@ describe('Cache', () => {
   });
 
   it('keeps no ToolError and forgets answers after the TTL', async () => {
-    const { server, state } = serverWith(Cache({ ttlMs: 40 }), { failFor: 'Nowhere' });
+    const clock = { ms: 1_000_000 };
+    const { server, state } = serverWith(Cache({ ttlMs: 40, now: () => clock.ms }), { failFor: 'Nowhere' });
     const client = await clientWithKey(server, 'k');
     await lookup(client, 'Nowhere');
     await lookup(client, 'Nowhere');
@@ -131,7 +135,10 @@ describe('Cache', () => {
     await lookup(client);
     await lookup(client);
     expect(state.runs).toBe(3);
-    await new Promise((resolve) => setTimeout(resolve, 60));
+    clock.ms += 39;
+    await lookup(client);
+    expect(state.runs).toBe(3);
+    clock.ms += 1;
     await lookup(client);
     expect(state.runs).toBe(4);
     await client.close();
@@ -184,6 +191,8 @@ describe('built-in options', () => {
   it('are checked when written, naming the option and the fix', () => {
     expect(() => RateLimit({ capacity: 0, refillPerSecond: 1 })).toThrow(new InterceptorOptionError('RateLimit', 'capacity', 0, 'give the number of calls a caller may make at once, a whole number of at least 1.'));
     expect(() => RateLimit({ capacity: 2, refillPerSecond: -1 })).toThrow(/RateLimit: refillPerSecond is -1\. Fix: /);
+    expect(() => RateLimit({ capacity: 2, refillPerSecond: 1, now: 5 as never })).toThrow(/RateLimit: now is 5\. Fix: give a function that returns the time in milliseconds/);
+    expect(() => Cache({ ttlMs: 10, now: 'soon' as never })).toThrow(/Cache: now is "soon"\. Fix: give a function/);
     expect(() => Timeout(0.5)).toThrow(/Timeout: ms is 0\.5\. Fix: give the deadline in whole milliseconds/);
     expect(() => Cache({ ttlMs: 1000, key: 'everyone' as never })).toThrow(/Cache: key is "everyone"\. Fix: use 'caller'/);
   });
