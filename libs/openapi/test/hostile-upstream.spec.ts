@@ -70,8 +70,19 @@ describe('an upstream that answers without end', () => {
 
   it("stops a body when the caller cancels the call, and closes the upstream's connection", async () => {
     const caller = new AbortController();
-    setTimeout(() => caller.abort(), 150);
-    const closed = new Promise<void>((done) => upstream.server.once('request', (_req, res) => res.once('close', () => done())));
+    // Cancelled once the body is flowing: after the upstream's second chunk has gone out.
+    const closed = new Promise<void>((done) =>
+      upstream.server.once('request', (_req, res) => {
+        let chunks = 0;
+        const write = res.write.bind(res) as (chunk: string) => boolean;
+        res.write = ((chunk: string) => {
+          const written = write(chunk);
+          if (++chunks === 2) setImmediate(() => caller.abort());
+          return written;
+        }) as typeof res.write;
+        res.once('close', () => done());
+      }),
+    );
     const result = (await client().call(get('/dribble'), context(caller.signal))) as ToolError;
     expect(result.error).toBe('upstream_invalid_response');
     expect(result.detail).toContain('did not arrive in full (the call was cancelled)');

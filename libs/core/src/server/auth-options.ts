@@ -25,4 +25,9 @@ export interface AuthOptions {
    * `hide` answers it exactly as a name the server does not have.
    */
   outOfScope?: 'step-up' | 'hide';
+  /**
+   * The clock, in milliseconds since the epoch, that tokens' `exp` and `nbf` and the memory of
+   * verified tokens are read against. Default `Date.now`; tests pass one they advance.
+   */
+  now?: () => number;
 }

@@ -46,8 +46,10 @@ describe("the tool's AbortSignal", () => {
     const call = client.callTool({ name: 'wait', arguments: {} }, { signal: controller.signal });
     await events.started;
     controller.abort('user pressed stop');
-    await expect(call).rejects.toThrow('user pressed stop');
-    await expect(events.aborted).resolves.toBeDefined();
+    await call.catch(() => undefined);
+    // The server's signal aborted with the reason the client sent in notifications/cancelled; the
+    // client's own promise rejects locally either way, so it proves nothing about the server.
+    await expect(events.aborted).resolves.toBe('user pressed stop');
     await client.close();
   });
 
@@ -58,8 +60,10 @@ describe("the tool's AbortSignal", () => {
     const call = client.callTool({ name: 'wait', arguments: {} }, undefined, { signal: controller.signal });
     await events.started;
     controller.abort('user pressed stop');
-    await expect(call).rejects.toThrow('user pressed stop');
-    await expect(events.aborted).resolves.toBeDefined();
+    await call.catch(() => undefined);
+    // The server's signal aborted with the reason the client sent in notifications/cancelled; the
+    // client's own promise rejects locally either way, so it proves nothing about the server.
+    await expect(events.aborted).resolves.toBe('user pressed stop');
     await client.close();
   });
 });

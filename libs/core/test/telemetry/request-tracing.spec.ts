@@ -47,7 +47,7 @@ describe('a SERVER span per MCP request', () => {
   it("records error.type tool_error for an isError result, and the exception's class for a refused request", async () => {
     const client = await connectClient(server());
     await client.callTool({ name: 'get_weather', arguments: { city: 'Atlantis' } });
-    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow();
+    await expect(client.callTool({ name: 'no_such_tool', arguments: {} })).rejects.toThrow("Unknown tool 'no_such_tool'");
     const [failed] = finished('tools/call get_weather');
     expect(failed!.attributes['error.type']).toBe('tool_error');
     expect(failed!.status.code).toBe(SpanStatusCode.ERROR);

@@ -98,10 +98,24 @@ describe('keys a result does not declare', () => {
     expect(log.lines.filter((line) => line.level === 'warn').map((w) => w.fields?.['key'])).toEqual(['at100', 'at128']);
   });
 
-  it('are dropped silently when the warning is off (NODE_ENV=production)', async () => {
+  it('are dropped silently under NODE_ENV=production, where the warning is off by default', async () => {
+    const before = process.env['NODE_ENV'];
+    process.env['NODE_ENV'] = 'production';
+    try {
+      const { log, server: built } = server();
+      const client = await connectClient(built);
+      expect((await client.callTool({ name: 'misspell', arguments: {} })).structuredContent).toEqual({ message: 'Painted.' });
+      await client.close();
+      expect(log.lines.filter((line) => line.level === 'warn')).toEqual([]);
+    } finally {
+      process.env['NODE_ENV'] = before;
+    }
+  });
+
+  it('are dropped silently when the warning is turned off', async () => {
     const { log, server: built } = server(false);
     const client = await connectClient(built);
-    await client.callTool({ name: 'misspell', arguments: {} });
+    expect((await client.callTool({ name: 'misspell', arguments: {} })).structuredContent).toEqual({ message: 'Painted.' });
     await client.close();
     expect(log.lines.filter((line) => line.level === 'warn')).toEqual([]);
   });

@@ -32,11 +32,14 @@ describe("the issuer's key set", () => {
   let issuer: TestIssuer;
   let http: HttpServerHandle;
   let url: string;
+  /** How far the server's clock runs ahead of the wall clock. */
+  let ahead = 0;
 
   beforeEach(async () => {
+    ahead = 0;
     issuer = await startTestIssuer();
     const server = buildServer({ name: 'plain', version: '1.0.0', toolsets: [PlainToolset], logger: quiet });
-    http = await serveHttp(server, { port: 0, drainTimeoutMs: 300, auth: { issuer: issuer.issuer, jwksCooldownMs: COOLDOWN_MS }, logger: quiet });
+    http = await serveHttp(server, { port: 0, drainTimeoutMs: 300, auth: { issuer: issuer.issuer, jwksCooldownMs: COOLDOWN_MS, now: () => Date.now() + ahead }, logger: quiet });
     url = http.mounts[0]!.url;
     issuer.audience = url;
   });
@@ -55,7 +58,7 @@ describe("the issuer's key set", () => {
     const token = await issuer.mint({ expiresIn: 2 });
     expect(await list(url, token)).toBe(200);
     expect(await list(url, token)).toBe(200);
-    await new Promise((resolve) => setTimeout(resolve, 2_100));
+    ahead = 2_100;
     expect(await list(url, token)).toBe(401);
   });
 

@@ -20,6 +20,8 @@ export interface CheckedAuthOptions {
   fetchTimeoutMs: number;
   /** Out-of-scope calls answered as unknown names rather than `403 insufficient_scope`. */
   hideOutOfScope: boolean;
+  /** The clock tokens are checked against. */
+  now: () => number;
 }
 
 /** Checks `options` against the app's mount names; throws `AuthSettingError` naming the variable. */
@@ -43,6 +45,7 @@ export function checkAuthOptions(options: AuthOptions, mountNames: readonly stri
     jwksCooldownMs: positive(options.jwksCooldownMs, DEFAULT_COOLDOWN_MS, 'AUTH_JWKS_COOLDOWN_MS'),
     fetchTimeoutMs: positive(options.fetchTimeoutMs, DEFAULT_TIMEOUT_MS, 'AUTH_FETCH_TIMEOUT_MS'),
     hideOutOfScope: outOfScope(options.outOfScope),
+    now: clockOf(options.now),
   };
 }
 
@@ -61,6 +64,10 @@ function secureUrl(value: string, variable: string, what: string): URL {
   }
   if (comesSecurely(url)) return url;
   throw new AuthSettingError(variable, `is ${JSON.stringify(value)}: tokens and keys must come over https (plain http only on a loopback address)`, `give ${what}, over https`);
+}
+
+function clockOf(now: AuthOptions['now']): () => number {
+  return typeof now === 'function' ? now : Date.now;
 }
 
 function outOfScope(value: AuthOptions['outOfScope']): boolean {

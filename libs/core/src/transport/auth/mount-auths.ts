@@ -53,7 +53,7 @@ export async function prepareMountAuth(
 }
 
 function verifierSettings(settings: CheckedAuthOptions) {
-  return { algorithms: settings.algorithms, jwksCooldownMs: settings.jwksCooldownMs, fetchTimeoutMs: settings.fetchTimeoutMs };
+  return { algorithms: settings.algorithms, jwksCooldownMs: settings.jwksCooldownMs, fetchTimeoutMs: settings.fetchTimeoutMs, now: settings.now };
 }
 
 /**

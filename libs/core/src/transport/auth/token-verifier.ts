@@ -11,6 +11,8 @@ export interface VerifierSettings {
   algorithms: readonly string[];
   jwksCooldownMs: number;
   fetchTimeoutMs: number;
+  /** The clock `exp`, `nbf` and the memory are read against (milliseconds since the epoch). */
+  now: () => number;
 }
 
 /** A token that passed every check. */
@@ -72,7 +74,7 @@ export class TokenVerifier {
     const known = this.#remembered.get(key);
     if (known) {
       this.#remembered.delete(key);
-      if (known.until > Date.now() && this.keyStillPublished(known.kid)) {
+      if (known.until > this.settings.now() && this.keyStillPublished(known.kid)) {
         this.#remembered.set(key, known);
         return known.outcome;
       }
@@ -80,7 +82,7 @@ export class TokenVerifier {
     const outcome = await this.check(token);
     if (outcome.kind === 'verified') {
       if (this.#remembered.size >= MAX_REMEMBERED) this.#remembered.delete(this.#remembered.keys().next().value!);
-      this.#remembered.set(key, { outcome, kid: outcome.kid, until: Math.min(outcome.expiresAt * 1000, Date.now() + REMEMBER_MS) });
+      this.#remembered.set(key, { outcome, kid: outcome.kid, until: Math.min(outcome.expiresAt * 1000, this.settings.now() + REMEMBER_MS) });
     }
     return outcome;
   }
@@ -104,6 +106,7 @@ export class TokenVerifier {
         audience: this.settings.audience,
         algorithms: [...this.settings.algorithms],
         requiredClaims: ['exp'],
+        currentDate: new Date(this.settings.now()),
       });
       return { kind: 'verified', caller: callerOf(payload), expiresAt: payload.exp!, ...(protectedHeader.kid !== undefined && { kid: protectedHeader.kid }) };
     } catch (error) {
