@@ -1,8 +1,10 @@
+// The plugin's own tests: generators, executors and the OpenAPI pipeline, in memory or in a temp
+// folder. The end-to-end files run as their own targets so both cores stay busy:
+// `e2e-workspace` (jest.e2e-workspace.config.cjs) and `e2e-adoption` (jest.e2e-adoption.config.cjs).
 module.exports = {
   displayName: '@toolsets/workspace-plugin',
   preset: '../../jest.preset.js',
   rootDir: __dirname,
   roots: ['<rootDir>/test'],
-  // The end-to-end generator test builds and tests a copy of the workspace.
-  testTimeout: 600_000,
+  testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.spec\\.ts$'],
 };

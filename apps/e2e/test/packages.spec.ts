@@ -9,11 +9,11 @@ import { startServerProcess, workspaceRoot } from './support/server-process';
 interface Adoption {
   cleanEnvironment(extra?: Record<string, string>): Record<string, string>;
   consumerBlocks(): Record<string, { lang: string; code: string }>;
-  packFromClone(clone: string): string;
+  packedClone(): { clone: string; packs: string; nxCache: Record<string, string> };
   readmeSteps(name: string, clone?: string): string[];
   run(line: string, cwd: string, extraEnv?: Record<string, string>): string;
 }
-const adoption = require(join(workspaceRoot, 'tools/build/adoption.cjs')) as Adoption;
+const adoption = require(join(workspaceRoot, 'tools/test-support/adoption.cjs')) as Adoption;
 
 const WITH_TESTING = `import 'reflect-metadata';
 import { connectToolset } from '@toolsets/testing';
@@ -45,7 +45,7 @@ export class BrokenToolset {
 }
 `;
 
-/** The TypeScript lines the README promises, beside the one `npm install -D typescript` gives. */
+/** The TypeScript lines the README promises. `npm install -D typescript` gives one of them, which README's build step compiles with. */
 const TYPESCRIPTS = ['5.9.3', '6.0.3', '7.0.2'];
 
 /**
@@ -58,13 +58,14 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
   let root: string;
   let clone: string;
   let packs: string;
+  let cloneNx: Record<string, string>;
   let project: string;
   const installs: string[] = [];
 
   beforeAll(() => {
     root = mkdtempSync(join(tmpdir(), 'toolsets-consumer-'));
-    clone = join(root, 'toolsets');
-    packs = adoption.packFromClone(clone);
+    // Packed once per run by the adoption-packs target, which this target depends on.
+    ({ clone, packs, nxCache: cloneNx } = adoption.packedClone());
     project = join(root, 'weather');
     mkdirSync(project);
     for (const line of adoption.readmeSteps('plain-project', clone)) installs.push(adoption.run(line, project));
@@ -118,7 +119,7 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
   });
 
   it('nx release publish packs the plugin from its assembled dist (the libraries publish from their folders, as npm pack above)', () => {
-    const output = adoption.run('npx nx run @toolsets/workspace-plugin:nx-release-publish --dryRun', clone);
+    const output = adoption.run('npx nx run @toolsets/workspace-plugin:nx-release-publish --dryRun', clone, cloneNx);
     expect(output).toMatch(/📦 {2}@toolsets\/workspace-plugin@/);
     expect(output).toContain('versions.json');
     expect(output).not.toMatch(/Skipped|(?<!\.d)\.ts\s*$/m);

@@ -54,7 +54,7 @@ describe('in a throwaway copy of the workspace', () => {
       writeFileSync(target, block.mode === 'spec' ? specFile(block) : `${block.code}\n`);
     }
 
-    const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/library', 'library-server', '--outputStyle=static', '--skip-nx-cache');
+    const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/library', 'library-server', '--outputStyle=static');
     expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
     expect(output).toMatch(/PASS .*test\/readme-catalogue\.spec\.ts/);
     expect(output).toMatch(/PASS .*test\/readme-schemas\.spec\.ts/);
@@ -97,7 +97,7 @@ describe('in a throwaway copy of the workspace', () => {
     nx('g', '@toolsets/workspace-plugin:app', 'petstore-server', '--toolsets=petstore', '--no-interactive');
     symlinkSync('../../libs/toolsets/petstore', join(copy, 'node_modules/@toolsets/petstore'));
 
-    const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/petstore', 'petstore-server', '--outputStyle=static', '--skip-nx-cache');
+    const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/petstore', 'petstore-server', '--outputStyle=static');
     expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
     expect(output).toContain('20 tools follow the contract.');
     expect(output).toMatch(/20 tools; tools\/list is [\d,]+ bytes \(about [\d,]+ tokens at 4 bytes a token\)\. Largest: \w+ [\d,]+ bytes/);

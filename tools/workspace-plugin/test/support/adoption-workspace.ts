@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+
+interface Adoption {
+  createNxWorkspace(version: string, preset: string, name: string, parent: string): string;
+  packedClone(): { clone: string; packs: string };
+  readmeSteps(name: string, clone?: string): string[];
+  run(line: string, cwd: string, extraEnv?: Record<string, string>): string;
+}
+const workspaceRoot = join(__dirname, '../../../..');
+export const adoption = require(join(workspaceRoot, 'tools/test-support/adoption.cjs')) as Adoption;
+
+/** The version the README names, and the one NOTES.md checked. */
+const CREATE_NX_WORKSPACE = '23.2.1';
+
+/**
+ * README's "In an existing Nx workspace", followed as written on what `create-nx-workspace` really
+ * makes, with the packages `adoption-packs` packed from a fresh clone. One preset a spec file, so
+ * the presets run side by side.
+ */
+export function adoptionWorkspace(preset: string) {
+  let root = '';
+  let clone = '';
+  const setUp = () => {
+    root = mkdtempSync(join(tmpdir(), `toolsets-adopt-${preset}-`));
+    clone = adoption.packedClone().clone;
+  };
+  const tearDown = () => rmSync(root, { recursive: true, force: true });
+
+  const createWorkspace = () => adoption.createNxWorkspace(CREATE_NX_WORKSPACE, preset, `acme-${preset}`, root);
+
+  /** README's steps from `init` on, then its last line as a client runs it. */
+  const followReadme = async (workspace: string, from = 0) => {
+    const steps = adoption.readmeSteps('nx-workspace', clone);
+    const serve = steps.pop()!;
+    let output = '';
+    for (const line of steps.slice(from)) output = adoption.run(line, workspace);
+    expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
+    expect(serve).toBe('node apps/weather-server/dist/main.js --stdio');
+    const [command, ...args] = serve.split(' ');
+    const client = new Client({ name: 'adopter', version: '0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(new StdioClientTransport({ command: command === 'node' ? process.execPath : command, args, cwd: workspace, stderr: 'pipe' }));
+    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['weather_echo']);
+    expect((await client.callTool({ name: 'weather_echo', arguments: { text: 'hi' } })).structuredContent).toMatchObject({ text: 'hi' });
+    await client.close();
+  };
+
+  return {
+    setUp,
+    tearDown,
+    createWorkspace,
+    followReadme,
+    root: () => root,
+    steps: () => adoption.readmeSteps('nx-workspace', clone),
+  };
+}
+
+export const typescriptIn = (workspace: string) => JSON.parse(readFileSync(join(workspace, 'node_modules/typescript/package.json'), 'utf-8')).version as string;
+export const changedFiles = (workspace: string) => execFileSync('git', ['status', '--porcelain', '--untracked-files=all'], { cwd: workspace, encoding: 'utf-8' });
