@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import baseConfig from '../../eslint.config.mjs';
 import layers from './eslint/layers-rule.cjs';
 
-/** The layers of core, lowest first: a folder imports only from folders before it (README: Architecture). */
+/** The layers of core, lowest first: a folder imports only from folders before it (docs/architecture.md). */
 export const CORE_LAYERS = [
   'helpers',
   'errors',
@@ -17,6 +17,12 @@ export const CORE_LAYERS = [
   'selection',
   'context',
   'telemetry',
+  // The per-call runtime: what every member shares, then the tools/call pipeline beside the other
+  // members (prompts, resources, completion, subscriptions), then build-server.ts composing them.
+  'server/logging',
+  'server/checks',
+  'server/request',
+  ['server/tools', 'server/members'],
   'server',
   'interceptors',
   'catalog-page',

@@ -40,7 +40,7 @@ export { runContractGate } from './gate/contract-gate';
 export { findToolsets } from './gate/find-toolsets';
 export { describeCatalog, type DescribeOptions } from './gate/catalog-description';
 export { listHash, listHashOf } from './wire/list-hash';
-export type { ToolCatalog, CompiledTool, CompiledToolset, CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './gate/tool-catalog';
+export type { ToolCatalog, CompiledTool, CompiledToolset, CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './compiled/tool-catalog';
 
 export {
   buildServer,
@@ -50,20 +50,20 @@ export {
   type ServerDefinition,
   type ToolsetServer,
 } from './server/build-server';
-export { stderrLogger, type Logger } from './server/logger';
-export { RESOURCE_UPDATES, type ResourceUpdates } from './server/resource-subscriptions';
-export { LOGGER } from './server/logger-token';
+export { stderrLogger, type Logger } from './server/logging/logger';
+export { RESOURCE_UPDATES, type ResourceUpdates } from './server/members/resource-subscriptions';
+export { LOGGER } from './server/logging/logger-token';
 
 export { RequestContext, type ClientInfo, type ProtocolEra, type TransportKind } from './context/request-context';
 export { AuthContext, type VerifiedCaller } from './context/auth-context';
 export type { Elicitation, SampleRequest } from './context/client-requests';
-export { ClientInputUnavailableError } from './server/client-input';
+export { ClientInputUnavailableError } from './server/request/sdk-client-input';
 export { credentialEnvironmentVariable } from './context/credential-env';
 export { secretForms, secretPattern } from './helpers/secret-forms';
 
 export * from './errors';
 
-export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './server/argument-limits';
+export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './server/checks/argument-limits';
 
 export { serveHttp, type HttpServeOptions, type HttpServerHandle, type MountInfo } from './transport/http/http-server';
 export { serveStdio, type StdioServeOptions } from './transport/stdio/stdio-server';

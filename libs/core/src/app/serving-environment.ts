@@ -1,7 +1,7 @@
 import type { HttpServeOptions } from '../transport/http/http-server';
 import { ZERO_ALLOWED, type ServingLimits } from '../transport/serving-limits';
 import { AuthSettingError } from '../errors/auth-setting.error';
-import type { AuthOptions } from '../server/auth-options';
+import type { AuthOptions } from '../server/request/auth-options';
 
 /** Each serving limit and the environment variable that sets it (the Serving table of docs/serving-and-deploying.md). */
 export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[] = [

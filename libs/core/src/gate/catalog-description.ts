@@ -1,5 +1,5 @@
 import type { MaterializePath } from '../compiled/args-materializer';
-import type { CompiledTool, ToolCatalog } from './tool-catalog';
+import type { CompiledTool, ToolCatalog } from '../compiled/tool-catalog';
 
 export interface DescribeOptions {
   /** Also say how each tool's arguments become its DTO instance (the contract target's `--verbose`, or `TOOLSETS_DEBUG`). */

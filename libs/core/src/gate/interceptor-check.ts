@@ -1,6 +1,7 @@
 import type { ContractViolation, ViolationSite } from '../errors/contract-violation';
 import { InvalidInterceptorError } from '../errors/invalid-interceptor.error';
 import type { InterceptedTool, InterceptorClass } from '../metadata/tool-interceptor';
+import { describeEntry } from '../helpers/describe-value';
 
 /**
  * The interceptor classes in `listed`, each checked: a class, with an `intercept` method, whose
@@ -10,7 +11,7 @@ export function checkedInterceptors(listed: readonly unknown[], site: ViolationS
   const valid: InterceptorClass[] = [];
   for (const entry of listed) {
     if (typeof entry !== 'function' || entry.prototype === undefined) {
-      report(InvalidInterceptorError.notAClass(site, where, describe(entry)));
+      report(InvalidInterceptorError.notAClass(site, where, describeEntry(entry)));
       continue;
     }
     const cls = entry as InterceptorClass;
@@ -33,10 +34,4 @@ export function checkRefusals(interceptors: readonly InterceptorClass[], tool: I
     const refusal = cls.refuse?.(tool);
     if (refusal) report(InvalidInterceptorError.refused({ toolset: tool.toolset, tool: tool.name }, cls.name, refusal.problem, refusal.fix));
   }
-}
-
-function describe(value: unknown): string {
-  if (value === null || value === undefined) return String(value);
-  if (typeof value === 'object') return `an object (${(value as object).constructor?.name ?? 'Object'})`;
-  return `${typeof value} ${JSON.stringify(value)}`;
 }

@@ -6,6 +6,7 @@ import { InvalidResourceUriError } from '../errors/invalid-resource-uri.error';
 import { InvalidUriTemplateError } from '../errors/invalid-uri-template.error';
 import { MissingMemberDescriptionError } from '../errors/missing-member-description.error';
 import { PromptArgumentTypeError } from '../errors/prompt-argument-type.error';
+import { NO_ARGS_SCHEMA } from '../helpers/json-schema';
 import { TOOL_NAME_PATTERN, toolNameOf } from '../helpers/naming';
 import type { Completer } from '../metadata/completer-metadata';
 import { metadataStorage } from '../metadata/metadata-storage';
@@ -17,9 +18,9 @@ import type { ClassType } from '../types/class-type';
 import { compileMaterializer } from '../compiled/args-materializer';
 import { lazyValidator } from '../compiled/lazy-validator';
 import { compileRuleCheck } from '../compiled/rule-check';
-import type { CompiledArgs, CompiledToolset } from './tool-catalog';
+import type { CompiledArgs, CompiledToolset } from '../compiled/tool-catalog';
 
-const NO_ARGS: CompiledArgs = { validator: lazyValidator({ type: 'object', properties: {}, additionalProperties: false } as never), completers: new Map() };
+const NO_ARGS: CompiledArgs = { validator: lazyValidator(NO_ARGS_SCHEMA as never), completers: new Map() };
 const SCHEME = /^[a-z][a-z0-9+.-]*:/i;
 
 /** The gate's part for prompts, resources and resource templates: checks each, compiles what serving needs. */

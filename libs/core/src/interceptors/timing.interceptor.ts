@@ -1,8 +1,8 @@
 import { inject, injectable } from 'tsyringe';
 import type { CallNext, ToolCall, ToolInterceptor } from '../metadata/tool-interceptor';
 import { isToolError } from '../results/is-tool-error';
-import type { Logger } from '../server/logger';
-import { LOGGER } from '../server/logger-token';
+import type { Logger } from '../server/logging/logger';
+import { LOGGER } from '../server/logging/logger-token';
 
 /** Logs each call's duration and how it ended (`ok`, `tool_error`, `threw`) to the server log. */
 @injectable()

@@ -1,5 +1,5 @@
 import type { ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult } from '@modelcontextprotocol/server';
-import type { CompiledTool, CompiledToolset, ToolCatalog } from '../gate/tool-catalog';
+import type { CompiledTool, CompiledToolset, ToolCatalog } from '../compiled/tool-catalog';
 import { missingScopes } from '../helpers/scopes';
 import { discoveryDescriptors } from './discovery-tools';
 import type { Selection } from './selection';

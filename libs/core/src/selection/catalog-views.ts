@@ -1,4 +1,4 @@
-import type { ToolCatalog } from '../gate/tool-catalog';
+import type { ToolCatalog } from '../compiled/tool-catalog';
 import { CatalogView, servedLists, type ServedLists } from './catalog-view';
 import { selectionKey, SelectionReader, type CatalogMode, type Selection, type SelectionText } from './selection';
 import { catalogSizes, type CatalogSizes } from './list-sizes';

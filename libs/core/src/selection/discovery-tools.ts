@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { CompiledTool } from '../gate/tool-catalog';
+import type { CompiledTool } from '../compiled/tool-catalog';
 
 /** The three tools a server lists in discovery mode. */
 export const SEARCH_TOOLS = 'search_tools';

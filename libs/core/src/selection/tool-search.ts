@@ -1,5 +1,5 @@
 import MiniSearch from 'minisearch';
-import type { CompiledTool } from '../gate/tool-catalog';
+import type { CompiledTool } from '../compiled/tool-catalog';
 
 /** Words too common in tool descriptions and requests to tell tools apart. */
 const STOP_WORDS = new Set('a an and are as at be by can do does for from how i in into is it its me my of on or please that the this to use what when which with you your'.split(' '));

@@ -4,7 +4,7 @@ import { container as globalContainer, type DependencyContainer } from 'tsyringe
 import { fixedHeaders, NO_HEADERS } from '../context/header-source';
 import type { TransportKind } from '../context/request-context';
 import { runContractGate } from '../gate/contract-gate';
-import type { ToolCatalog } from '../gate/tool-catalog';
+import type { ToolCatalog } from '../compiled/tool-catalog';
 import type { ClassType } from '../types/class-type';
 import type { InterceptorClass } from '../metadata/tool-interceptor';
 import { ServerTelemetry, type TelemetryOptions } from '../telemetry/server-telemetry';
@@ -14,19 +14,19 @@ import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
 import { DISCOVERY_TOOL_NAMES } from '../selection/discovery-tools';
 import { KNOWN_PROTOCOL_VERSIONS } from '../wire/protocol-revisions';
-import { scopedView } from './verified-caller';
-import type { AuthOptions } from './auth-options';
+import { scopedView } from './request/verified-caller';
+import type { AuthOptions } from './request/auth-options';
 import type { CatalogMode, Selection } from '../selection/selection';
-import { stderrLogger, type Logger } from './logger';
-import { LOGGER } from './logger-token';
-import { droppedKeyWarner, warnsDroppedKeys } from './dropped-key-warner';
-import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './argument-limits';
-import { callToolHandler, type CallToolDefinition } from './call-tool-handler';
-import type { CallSite } from './member-scope';
-import { completionHandler } from './completion-handler';
-import { promptHandlers } from './prompt-handlers';
-import { resourceHandlers } from './resource-handlers';
-import { RESOURCE_UPDATES, ResourceSubscriptions } from './resource-subscriptions';
+import { stderrLogger, type Logger } from './logging/logger';
+import { LOGGER } from './logging/logger-token';
+import { droppedKeyWarner, warnsDroppedKeys } from './tools/dropped-key-warner';
+import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './checks/argument-limits';
+import { callToolHandler, type CallToolDefinition } from './tools/call-tool-handler';
+import type { CallSite } from './request/member-scope';
+import { completionHandler } from './members/completion-handler';
+import { promptHandlers } from './members/prompt-handlers';
+import { resourceHandlers } from './members/resource-handlers';
+import { RESOURCE_UPDATES, ResourceSubscriptions } from './members/resource-subscriptions';
 
 export interface BuildServerOptions {
   name: string;
@@ -111,6 +111,8 @@ export interface ServerDefinition {
   /** The credential headers its toolsets declare, lower-case, without duplicates. */
   readonly credentialHeaders: readonly string[];
   readonly logger: Logger;
+  /** The spans and metrics of its requests, for those the HTTP transport answers itself; absent when off. */
+  readonly telemetry?: ServerTelemetry;
   /**
    * A new low-level SDK `Server` with the precomputed tools: the factory `createMcpHandler` calls
    * once per HTTP request. Headers come from each HTTP request.
@@ -209,6 +211,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     ...(options.auth !== undefined && { auth: options.auth }),
     credentialHeaders: [...new Set(catalog.toolsets.flatMap((toolset) => toolset.credentialHeaders))],
     logger,
+    ...(telemetry && { telemetry }),
     createServer: serverFactory({}),
     serverFactory,
     async connect(transport, connection = {}) {
@@ -220,15 +223,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     },
     resourceUpdated: (uri) => subscriptions.updated(uri),
   };
-  if (telemetry) telemetries.set(built, telemetry);
   return built;
-}
-
-const telemetries = new WeakMap<ServerDefinition, ServerTelemetry>();
-
-/** The spans and metrics of a server's requests, for those the HTTP transport answers itself; none when off. */
-export function telemetryOf(definition: ServerDefinition): ServerTelemetry | undefined {
-  return telemetries.get(definition);
 }
 
 /** Spans and metrics for every request, unless turned off. */

@@ -1,4 +1,4 @@
-import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from '../server/argument-limits';
+import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from '../server/checks/argument-limits';
 
 /** Every bound the HTTP serving path enforces; the Serving table of docs/serving-and-deploying.md lists them with their variables. */
 export interface ServingLimits {

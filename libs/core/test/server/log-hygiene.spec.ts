@@ -1,5 +1,5 @@
-import { rateLimitedLogger } from '../../src/server/rate-limited-logger';
-import { redactorFor, redactingLogger } from '../../src/server/redaction';
+import { rateLimitedLogger } from '../../src/server/logging/rate-limited-logger';
+import { redactorFor, redactingLogger } from '../../src/server/logging/redaction';
 import { clip } from '../../src/helpers/client-text';
 import { recordingLogger } from '../support/connect';
 

@@ -1,6 +1,6 @@
 import { AuthSettingError } from '../../errors/auth-setting.error';
 import { clip } from '../../helpers/client-text';
-import { comesSecurely } from './auth-options';
+import { comesSecurely } from './auth-settings';
 
 /** The most bytes of an issuer's metadata document read. */
 const MAX_METADATA_BYTES = 256 * 1024;

@@ -1,9 +1,9 @@
 import { AuthSettingError } from '../../errors/auth-setting.error';
-import type { AuthOptions } from '../../server/auth-options';
+import type { AuthOptions } from '../../server/request/auth-options';
 import type { ServerDefinition } from '../../server/build-server';
-import type { Logger } from '../../server/logger';
+import type { Logger } from '../../server/logging/logger';
 import { isLoopback } from '../guards/host-policy';
-import { checkAuthOptions, type CheckedAuthOptions } from './auth-options';
+import { checkAuthOptions, type CheckedAuthOptions } from './auth-settings';
 import { discoverJwksUrl } from './issuer-metadata';
 import { MountAuth } from './mount-auth';
 import { TokenVerifier } from './token-verifier';

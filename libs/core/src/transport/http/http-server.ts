@@ -4,8 +4,8 @@ import { toNodeHandler } from '@modelcontextprotocol/node';
 import { clip } from '../../helpers/client-text';
 import type { ServerDefinition } from '../../server/build-server';
 import type { GroupSize, ListSize } from '../../selection/list-sizes';
-import { stderrLogger, type Logger } from '../../server/logger';
-import { rateLimitedLogger } from '../../server/rate-limited-logger';
+import { stderrLogger, type Logger } from '../../server/logging/logger';
+import { rateLimitedLogger } from '../../server/logging/rate-limited-logger';
 import { BodyBudget } from '../guards/body-budget';
 import { CorsPolicy } from '../guards/cors-policy';
 import { HostPolicy } from '../guards/host-policy';
@@ -21,7 +21,7 @@ import { listen, originOf } from './listening';
 import { Router, type Mount } from './router';
 import { ListAnswers } from './list-answers';
 import { LegacySessions } from './sessions/legacy-sessions';
-import type { AuthOptions } from '../../server/auth-options';
+import type { AuthOptions } from '../../server/request/auth-options';
 import { prepareMountAuth } from '../auth/mount-auths';
 
 export interface HttpServeOptions extends Partial<ServingLimits> {

@@ -6,7 +6,7 @@ import type { PrometheusExporter, PrometheusSerializer } from '@opentelemetry/ex
 import { addMeterProvider } from '../../telemetry/operation-metrics';
 import { MCP_SERVER_OPERATION_DURATION } from '../../telemetry/mcp-attributes';
 import { sendJson } from './http-replies';
-import type { Logger } from '../../server/logger';
+import type { Logger } from '../../server/logging/logger';
 
 /** The path Prometheus scrapes, on the MCP port or on `METRICS_PORT`. */
 export const METRICS_PATH = '/metrics';

@@ -1,7 +1,7 @@
 import { createServer, type Server as NodeHttpServer } from 'node:http';
 import { AuthSettingError } from '../../errors/auth-setting.error';
 import { clip } from '../../helpers/client-text';
-import type { Logger } from '../../server/logger';
+import type { Logger } from '../../server/logging/logger';
 import type { HostPolicy } from '../guards/host-policy';
 import { requestTarget } from '../guards/request-target';
 import { sendJson } from './http-replies';

@@ -4,7 +4,7 @@ import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { SelectionError } from '../../errors/selection.error';
 import { clip } from '../../helpers/client-text';
 import { CatalogView } from '../../selection/catalog-view';
-import { telemetryOf, type ServerDefinition } from '../../server/build-server';
+import type { ServerDefinition } from '../../server/build-server';
 import type { BodyBudget } from '../guards/body-budget';
 import { BodyAborted, BodyRefusal, readBody } from '../guards/body-reader';
 import type { CorsPolicy } from '../guards/cors-policy';
@@ -155,7 +155,7 @@ export class Router {
     if (!this.lists.tryAnswer(mount.server, view, req, res, parsed, mount.sessions !== undefined)) return false;
     const message = parsed as { method: string; id?: unknown; params?: { _meta?: Record<string, unknown> } };
     const version = headerValue(req, 'mcp-protocol-version') ?? (message.params?._meta?.[PROTOCOL_VERSION_META_KEY] as string | undefined);
-    telemetryOf(mount.server)?.answered(message.method, message, { get: (name) => headerValue(req, name) }, version, startedAt);
+    mount.server.telemetry?.answered(message.method, message, { get: (name) => headerValue(req, name) }, version, startedAt);
     return true;
   }
 

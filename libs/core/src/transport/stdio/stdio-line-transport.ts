@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { parseJSONRPCMessage, serializeMessage, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/server';
 import { clip } from '../../helpers/client-text';
-import type { Logger } from '../../server/logger';
+import type { Logger } from '../../server/logging/logger';
 import { idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR } from '../jsonrpc-errors';
 import { invalidInitializeParams } from '../guards/initialize-check';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../guards/prototype-key';

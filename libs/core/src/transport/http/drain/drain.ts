@@ -1,6 +1,6 @@
 import type { Server as NodeHttpServer } from 'node:http';
 import { Server as NetServer } from 'node:net';
-import type { Logger } from '../../../server/logger';
+import type { Logger } from '../../../server/logging/logger';
 import type { ServingLimits } from '../../serving-limits';
 import type { ConnectionTracker } from './connection-tracker';
 import type { RequestTracker } from './request-tracker';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import type { McpRequestContext, Server } from '@modelcontextprotocol/server';
-import type { Logger } from '../../../server/logger';
+import type { Logger } from '../../../server/logging/logger';
 import { clip } from '../../../helpers/client-text';
 import { INVALID_REQUEST, SERVER_BUSY } from '../../jsonrpc-errors';
 import { webRequest } from '../fetch-bridge';

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AuthInfo } from '@modelcontextprotocol/server';
-import { callerIn } from '../../../server/verified-caller';
+import { callerIn } from '../../../server/request/verified-caller';
 
 /**
  * A digest of the credential headers a request carries (each declared header, present or not),

@@ -1,17 +1,17 @@
 import { createHash } from 'node:crypto';
 import type { ServerContext } from '@modelcontextprotocol/server';
-import { clientAddressOf } from '../context/client-address';
-import { credentialEnvironmentVariable } from '../context/credential-env';
-import type { HeaderSource, TransportKind } from '../context/request-context';
-import type { CompiledToolset } from '../gate/tool-catalog';
-import type { CallCaller } from '../metadata/tool-interceptor';
+import { clientAddressOf } from '../../context/client-address';
+import { credentialEnvironmentVariable } from '../../context/credential-env';
+import type { HeaderSource, TransportKind } from '../../context/request-context';
+import type { CompiledToolset } from '../../compiled/tool-catalog';
+import type { CallCaller } from '../../metadata/tool-interceptor';
 import { callerOf } from './verified-caller';
 
 /**
  * Who makes this call, for interceptors: the verified token's subject, which declared credentials
  * it sent (by name, and a hash of their values to key on), and its address over HTTP.
  */
-export function callCaller(
+export function interceptorCaller(
   mount: string,
   ctx: ServerContext,
   toolset: CompiledToolset,

@@ -1,5 +1,5 @@
 import { ProtocolError, ProtocolErrorCode, type ServerContext } from '@modelcontextprotocol/server';
-import { missingScopes } from '../helpers/scopes';
+import { missingScopes } from '../../helpers/scopes';
 import { callerOf, hidesOutOfScope } from './verified-caller';
 
 /** Whether the request's verified token (if its mount checks one) holds every scope in `required`. */

@@ -1,20 +1,21 @@
-import { CLIENT_INFO_META_KEY, type LoggingLevel, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
-import { credentialEnvironmentVariable } from '../context/credential-env';
-import { headersOf } from '../context/header-source';
-import { RequestContext, type ClientInfo, type HeaderSource, type ProtocolEra, type TransportKind } from '../context/request-context';
-import type { CompiledToolset } from '../gate/tool-catalog';
-import type { ClassType } from '../types/class-type';
-import type { ArgumentLimits } from './argument-limits';
-import type { Logger } from './logger';
-import { LOGGER } from './logger-token';
-import { NO_REDACTION, redactingLogger, redactorFor, redactValue, type Redactor } from './redaction';
-import type { ToolsetInstantiator } from './tool-call';
-import type { ClientInput } from '../context/client-requests';
-import { clientInput } from './client-input';
-import { AuthContext } from '../context/auth-context';
+import { credentialEnvironmentVariable } from '../../context/credential-env';
+import { headersOf } from '../../context/header-source';
+import { RequestContext, type HeaderSource, type ProtocolEra, type TransportKind } from '../../context/request-context';
+import { requestContextOf } from '../../context/request-context-of';
+import type { CompiledToolset } from '../../compiled/tool-catalog';
+import type { ClassType } from '../../types/class-type';
+import type { ArgumentLimits } from '../checks/argument-limits';
+import type { Logger } from '../logging/logger';
+import { LOGGER } from '../logging/logger-token';
+import { NO_REDACTION, redactingLogger, redactorFor, redactValue, type Redactor } from '../logging/redaction';
+import type { ToolsetInstantiator } from '../tools/tool-call';
+import type { ClientInput } from '../../context/client-requests';
+import { clientInput } from './sdk-client-input';
+import { AuthContext } from '../../context/auth-context';
 import { callerOf } from './verified-caller';
-import type { ElicitationForm } from '../compiled/elicitation-form';
+import type { ElicitationForm } from '../../compiled/elicitation-form';
 
 /** What the handlers of one SDK `Server` instance know about where its requests come from. */
 export interface CallSite {
@@ -74,7 +75,13 @@ export function memberScope(
     container = definition.root.createChildContainer();
     const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment, signal: signal ? signal() : ctx.mcpReq.signal } as const;
     const auth = AuthContext.of(callerOf(ctx));
-    container.register(RequestContext, { useValue: contextFor(toolset, member, ctx, server, where, logger, redact, elicitationForms, auth) });
+    const outlets = {
+      logger,
+      redact,
+      redactValue: (value: unknown) => redactValue(value, redact),
+      clientInput: () => redactedInput(clientInput(ctx, server, where.era, where.transport), redact),
+    };
+    container.register(RequestContext, { useValue: requestContextOf(toolset, member, ctx, server, where, outlets, elicitationForms, auth) });
     container.register(AuthContext, { useValue: auth });
     if (logger !== definition.logger) container.register(LOGGER, { useValue: logger });
     return container;
@@ -113,58 +120,4 @@ function redactedInput(input: ClientInput, redact: Redactor): ClientInput {
     elicit: (params) => input.elicit(redactValue(params, redact) as typeof params),
     sample: (params) => input.sample(redactValue(params, redact) as typeof params),
   };
-}
-
-const SERVER_LOG_LEVEL: Record<LoggingLevel, keyof Logger> = {
-  debug: 'info',
-  info: 'info',
-  notice: 'info',
-  warning: 'warn',
-  error: 'error',
-  critical: 'error',
-  alert: 'error',
-  emergency: 'error',
-};
-
-function contextFor(
-  toolset: CompiledToolset,
-  member: string,
-  ctx: ServerContext,
-  server: Server,
-  where: { transport: TransportKind; era: ProtocolEra; headers: HeaderSource; environment?: CallSite['environment']; signal: AbortSignal },
-  logger: Logger,
-  redact: Redactor,
-  elicitationForms: ReadonlyMap<ClassType, ElicitationForm> | undefined,
-  auth: AuthContext,
-): RequestContext {
-  const progressToken = ctx.mcpReq._meta?.progressToken;
-  let input: ClientInput | undefined;
-  // Every property written out (no spread): V8 keeps one object shape, and this runs on every call.
-  return new RequestContext({
-    transport: where.transport,
-    era: where.era,
-    headers: where.headers,
-    environment: where.environment,
-    toolset: toolset.name,
-    tool: member,
-    credentialHeaders: toolset.credentialHeaders,
-    signal: where.signal,
-    client: () => (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion(),
-    sendProgress:
-      progressToken === undefined
-        ? undefined
-        : (progress, total, message) =>
-            ctx.mcpReq.notify({
-              method: 'notifications/progress',
-              params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message: redact(message) }) },
-            }),
-    clientInput: () => (input ??= redactedInput(clientInput(ctx, server, where.era, where.transport), redact)),
-    elicitationForms,
-    auth,
-    sendLog: (level, data) => {
-      const clean = redactValue(data, redact);
-      logger[SERVER_LOG_LEVEL[level]]('tool log', { toolset: toolset.name, tool: member, level, data: clean });
-      return ctx.mcpReq.log(level, clean, toolset.name);
-    },
-  });
 }

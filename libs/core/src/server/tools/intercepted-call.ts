@@ -1,5 +1,5 @@
-import type { CompiledTool } from '../gate/tool-catalog';
-import type { CallCaller, ToolCall } from '../metadata/tool-interceptor';
+import type { CompiledTool } from '../../compiled/tool-catalog';
+import type { CallCaller, ToolCall } from '../../metadata/tool-interceptor';
 
 /**
  * The call's own abort signal, aborted with the request's or by an interceptor; made only when the

@@ -1,12 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import { ProtocolError, ProtocolErrorCode } from '@modelcontextprotocol/server';
-import { MissingCredentialError } from '../errors/missing-credential.error';
-import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
-import type { CompiledArgs } from '../gate/tool-catalog';
-import { isToolError } from '../results/is-tool-error';
-import { argumentProblems } from './argument-errors';
-import type { Logger } from './logger';
-import type { MemberScope } from './member-scope';
+import { MissingCredentialError } from '../../errors/missing-credential.error';
+import { UndeclaredCredentialError } from '../../errors/undeclared-credential.error';
+import type { CompiledArgs } from '../../compiled/tool-catalog';
+import { isToolError } from '../../results/is-tool-error';
+import { argumentProblems } from '../checks/argument-errors';
+import type { Logger } from '../logging/logger';
+import type { MemberScope } from '../request/member-scope';
 
 /**
  * Checks a prompt's or template's arguments against their DTO and builds its instance; a bad

@@ -9,10 +9,10 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ClientInput } from '../context/client-requests';
-import { ElicitationAnswerMismatch, sdkAnswerProblems } from '../context/elicitation-answer';
-import type { ProtocolEra, TransportKind } from '../context/request-context';
-import { ToolError } from '../results/tool-error';
+import type { ClientInput } from '../../context/client-requests';
+import { ElicitationAnswerMismatch, sdkAnswerProblems } from '../../context/elicitation-answer';
+import type { ProtocolEra, TransportKind } from '../../context/request-context';
+import { ToolError } from '../../results/tool-error';
 
 /**
  * Thrown by `elicit`/`sample` on a 2026-07-28 request that does not yet carry the answer: the

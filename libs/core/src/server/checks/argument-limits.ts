@@ -1,4 +1,4 @@
-import { clip } from '../helpers/client-text';
+import { clip } from '../../helpers/client-text';
 
 /** Bounds on one call's arguments, checked before schema validation so a huge call is refused cheaply. */
 export interface ArgumentLimits {

@@ -1,8 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, type CompleteResult, type ServerContext } from '@modelcontextprotocol/server';
-import type { CompiledArgs, CompiledToolset, ToolCatalog } from '../gate/tool-catalog';
-import { clip } from '../helpers/client-text';
-import type { Logger } from './logger';
-import { refuseWithoutScopes } from './scope-check';
+import type { CompiledArgs, CompiledToolset, ToolCatalog } from '../../compiled/tool-catalog';
+import { clip } from '../../helpers/client-text';
+import type { Logger } from '../logging/logger';
+import { refuseWithoutScopes } from '../request/scope-check';
 
 /** The protocol's most values in one completion. */
 const MAX_VALUES = 100;

@@ -1,18 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import { MissingCredentialError } from '../errors/missing-credential.error';
-import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
-import { UndeclaredElicitationFormError } from '../errors/undeclared-elicitation-form.error';
-import type { CompiledTool } from '../gate/tool-catalog';
-import { isToolError } from '../results/is-tool-error';
-import { ResultWithContent, type ExtraContent } from '../wire/tool-content';
-import { contentProblems } from './content-check';
-import { InputRequiredSignal } from './client-input';
-import { argumentProblems, describeResultErrors } from './argument-errors';
-import { checkArgumentLimits, type ArgumentLimits } from './argument-limits';
+import { MissingCredentialError } from '../../errors/missing-credential.error';
+import { UndeclaredCredentialError } from '../../errors/undeclared-credential.error';
+import { UndeclaredElicitationFormError } from '../../errors/undeclared-elicitation-form.error';
+import type { CompiledTool } from '../../compiled/tool-catalog';
+import { isToolError } from '../../results/is-tool-error';
+import { ResultWithContent, type ExtraContent } from '../../wire/tool-content';
+import { contentProblems } from '../checks/content-check';
+import { InputRequiredSignal } from '../request/sdk-client-input';
+import { argumentProblems, describeResultErrors } from '../checks/argument-errors';
+import { checkArgumentLimits, type ArgumentLimits } from '../checks/argument-limits';
 import type { DroppedKeyWarner } from './dropped-key-warner';
-import type { Logger } from './logger';
-import { NO_REDACTION, redactValue, type Redactor } from './redaction';
+import type { Logger } from '../logging/logger';
+import { NO_REDACTION, redactValue, type Redactor } from '../logging/redaction';
 
 const NO_PROBLEMS: readonly string[] = Object.freeze([]);
 

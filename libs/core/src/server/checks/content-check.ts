@@ -1,4 +1,4 @@
-import type { ExtraContent } from '../wire/tool-content';
+import type { ExtraContent } from '../../wire/tool-content';
 
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 const MIME = /^[a-z]+\/[a-z0-9.+-]+$/i;

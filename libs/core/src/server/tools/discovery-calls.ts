@@ -1,12 +1,12 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
-import { lazyValidator, type SchemaValidator } from '../compiled/lazy-validator';
-import type { CompiledTool } from '../gate/tool-catalog';
-import { clip } from '../helpers/client-text';
-import type { CatalogView } from '../selection/catalog-view';
-import type { CatalogViews } from '../selection/catalog-views';
-import { CALL_TOOL, DEFAULT_SEARCH_LIMIT, DESCRIBE_TOOLS, discoveryDescriptors, SEARCH_TOOLS, toolEntry, type ToolEntry } from '../selection/discovery-tools';
-import { argumentProblems } from './argument-errors';
+import { lazyValidator, type SchemaValidator } from '../../compiled/lazy-validator';
+import type { CompiledTool } from '../../compiled/tool-catalog';
+import { clip } from '../../helpers/client-text';
+import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogViews } from '../../selection/catalog-views';
+import { CALL_TOOL, DEFAULT_SEARCH_LIMIT, DESCRIBE_TOOLS, discoveryDescriptors, SEARCH_TOOLS, toolEntry, type ToolEntry } from '../../selection/discovery-tools';
+import { argumentProblems } from '../checks/argument-errors';
 import { invalidArguments, textError } from './tool-call';
 
 /** Runs a catalog tool exactly as a direct `tools/call` would (arguments, scope, result). */

@@ -1,13 +1,13 @@
 import { ProtocolError, ProtocolErrorCode, type GetPromptResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
-import type { ToolCatalog } from '../gate/tool-catalog';
-import { clip } from '../helpers/client-text';
-import type { PromptMessage, PromptOutput } from '../wire/prompt-message';
-import { contentProblems } from './content-check';
-import type { ExtraContent } from '../wire/tool-content';
+import type { ToolCatalog } from '../../compiled/tool-catalog';
+import { clip } from '../../helpers/client-text';
+import type { PromptMessage, PromptOutput } from '../../wire/prompt-message';
+import { contentProblems } from '../checks/content-check';
+import type { ExtraContent } from '../../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
-import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
-import { mayUse, refuseWithoutScopes } from './scope-check';
-import { redactValue } from './redaction';
+import { memberScope, type CallSite, type ServingDefinition } from '../request/member-scope';
+import { mayUse, refuseWithoutScopes } from '../request/scope-check';
+import { redactValue } from '../logging/redaction';
 
 type GetPromptRequest = { params: { name: string; arguments?: Record<string, string> } };
 

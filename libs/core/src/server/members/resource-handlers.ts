@@ -1,13 +1,13 @@
 import { ResourceNotFoundError, type ReadResourceResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
-import type { ToolCatalog } from '../gate/tool-catalog';
-import { clip } from '../helpers/client-text';
-import type { ResourceBody } from '../wire/resource-body';
-import { base64Of } from '../wire/tool-content';
+import type { ToolCatalog } from '../../compiled/tool-catalog';
+import { clip } from '../../helpers/client-text';
+import type { ResourceBody } from '../../wire/resource-body';
+import { base64Of } from '../../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
-import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
+import { memberScope, type CallSite, type ServingDefinition } from '../request/member-scope';
 import { matchResource } from './resource-match';
-import { refuseWithoutScopes } from './scope-check';
-import { redactValue } from './redaction';
+import { refuseWithoutScopes } from '../request/scope-check';
+import { redactValue } from '../logging/redaction';
 
 type ReadRequest = { params: { uri: string } };
 type Contents = ReadResourceResult['contents'][number];

@@ -1,4 +1,4 @@
-import type { CallNext, InterceptorClass, ToolCall, ToolInterceptor } from '../metadata/tool-interceptor';
+import type { CallNext, InterceptorClass, ToolCall, ToolInterceptor } from '../../metadata/tool-interceptor';
 
 /**
  * Runs `chain` around `invoke`: the first interceptor gets a `next` that runs the second, and so

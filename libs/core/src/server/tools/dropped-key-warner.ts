@@ -1,5 +1,5 @@
-import type { CompiledTool, OutputArm } from '../gate/tool-catalog';
-import type { Logger } from './logger';
+import type { CompiledTool, OutputArm } from '../../compiled/tool-catalog';
+import type { Logger } from '../logging/logger';
 
 /** Called with each result before projection, in development, to report dropped keys once. */
 export type DroppedKeyWarner = (tool: CompiledTool, arm: OutputArm, returned: unknown) => void;

@@ -1,6 +1,6 @@
 import { AuthSettingError } from '../../errors/auth-setting.error';
 import { isLoopback } from '../guards/host-policy';
-import type { AuthOptions } from '../../server/auth-options';
+import type { AuthOptions } from '../../server/request/auth-options';
 
 /** Asymmetric JWS algorithms: a resource server holds no secret to verify anything else with. */
 export const ASYMMETRIC_ALGORITHMS: readonly string[] = ['RS256', 'RS384', 'RS512', 'PS256', 'PS384', 'PS512', 'ES256', 'ES384', 'ES512', 'EdDSA', 'Ed25519'];

@@ -1,7 +1,7 @@
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
-import type { VerifiedCaller } from '../context/auth-context';
-import type { CatalogView } from '../selection/catalog-view';
-import type { CatalogViews } from '../selection/catalog-views';
+import type { VerifiedCaller } from '../../context/auth-context';
+import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogViews } from '../../selection/catalog-views';
 
 /** Where the HTTP transport puts the verified caller in the SDK's pass-through `AuthInfo`. */
 const CALLER_KEY = 'toolsets:caller';

@@ -1,4 +1,4 @@
-import type { CompiledResource, CompiledResourceTemplate, ToolCatalog } from '../gate/tool-catalog';
+import type { CompiledResource, CompiledResourceTemplate, ToolCatalog } from '../../compiled/tool-catalog';
 
 /** What a resource URI names: a fixed resource, or a template with the variables it matched. */
 export type ResourceMatch =

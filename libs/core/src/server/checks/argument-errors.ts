@@ -1,7 +1,7 @@
 import type { TLocalizedValidationError } from 'typebox/error' with { 'resolution-mode': 'import' };
-import type { SchemaValidator } from '../compiled/lazy-validator';
-import { clip } from '../helpers/client-text';
-import { pointerKeys } from '../helpers/json-pointer';
+import type { SchemaValidator } from '../../compiled/lazy-validator';
+import { clip } from '../../helpers/client-text';
+import { pointerKeys } from '../../helpers/json-pointer';
 import { NAMED_KEYS, namedKeys } from './argument-limits';
 
 /**

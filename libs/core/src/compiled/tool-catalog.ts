@@ -1,14 +1,14 @@
 import type { ClassType } from '../types/class-type';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool, UriTemplate } from '@modelcontextprotocol/server';
 import type { Completer } from '../metadata/completer-metadata';
-import type { SchemaValidator } from '../compiled/lazy-validator';
+import type { SchemaValidator } from './lazy-validator';
 import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
 import type { ClassModel } from '../schema/type-model';
-import type { Materializer } from '../compiled/args-materializer';
-import type { Projector } from '../compiled/result-projector';
-import type { RuleCheck } from '../compiled/rule-check';
-import type { DroppedKeysFinder } from '../compiled/dropped-keys';
-import type { ElicitationForm } from '../compiled/elicitation-form';
+import type { Materializer } from './args-materializer';
+import type { Projector } from './result-projector';
+import type { RuleCheck } from './rule-check';
+import type { DroppedKeysFinder } from './dropped-keys';
+import type { ElicitationForm } from './elicitation-form';
 import type { InterceptorClass } from '../metadata/tool-interceptor';
 
 /** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */

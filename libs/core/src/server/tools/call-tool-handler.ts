@@ -1,18 +1,18 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
-import type { CompiledTool, ToolCatalog } from '../gate/tool-catalog';
-import { clip } from '../helpers/client-text';
-import type { CatalogView } from '../selection/catalog-view';
-import type { CatalogViews } from '../selection/catalog-views';
-import { DISCOVERY_TOOL_NAMES } from '../selection/discovery-tools';
+import type { CompiledTool, ToolCatalog } from '../../compiled/tool-catalog';
+import { clip } from '../../helpers/client-text';
+import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogViews } from '../../selection/catalog-views';
+import { DISCOVERY_TOOL_NAMES } from '../../selection/discovery-tools';
 import type { DroppedKeyWarner } from './dropped-key-warner';
-import { memberScope, type CallSite, type ServingDefinition } from './member-scope';
+import { memberScope, type CallSite, type ServingDefinition } from '../request/member-scope';
 import { runToolCall } from './tool-call';
-import { InputRequiredSignal } from './client-input';
+import { InputRequiredSignal } from '../request/sdk-client-input';
 import { callDiscoveryTool } from './discovery-calls';
-import { hidesOutOfScope, scopedView } from './verified-caller';
+import { hidesOutOfScope, scopedView } from '../request/verified-caller';
 import { runInterceptors } from './interceptor-chain';
 import { CallAbort, InterceptedCall } from './intercepted-call';
-import { callCaller } from './call-caller';
+import { interceptorCaller } from '../request/interceptor-caller';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
 export interface CallToolDefinition extends ServingDefinition {
@@ -61,7 +61,7 @@ function callOne(definition: CallToolDefinition, site: CallSite, server: Server,
   const scope = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, () => abort.signal);
   const chain = app.length === 0 ? tool.interceptors : [...app, ...tool.interceptors];
   const around = (validArgs: Record<string, unknown>, invoke: () => unknown) =>
-    runInterceptors(chain, scope.resolve, new InterceptedCall(tool, validArgs, abort, () => callCaller(definition.name, ctx, tool.toolset, scope.where.transport, scope.where.headers, scope.where.environment)), invoke);
+    runInterceptors(chain, scope.resolve, new InterceptedCall(tool, validArgs, abort, () => interceptorCaller(definition.name, ctx, tool.toolset, scope.where.transport, scope.where.headers, scope.where.environment)), invoke);
   return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around, redact: scope.redact });
 }
 

@@ -1,4 +1,4 @@
-import { secretForms, secretPattern } from '../helpers/secret-forms';
+import { secretForms, secretPattern } from '../../helpers/secret-forms';
 import type { Logger } from './logger';
 
 /** Replaces every secret a request carried with `[redacted <header>]`. */

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type Server } from '@modelcontextprotocol/server';
-import type { ToolCatalog } from '../gate/tool-catalog';
-import { clip } from '../helpers/client-text';
-import type { Logger } from './logger';
+import type { ToolCatalog } from '../../compiled/tool-catalog';
+import { clip } from '../../helpers/client-text';
+import type { Logger } from '../logging/logger';
 import { matchResource } from './resource-match';
 
 /** Tells subscribed clients that a resource changed; inject it with `@inject(RESOURCE_UPDATES)`. */

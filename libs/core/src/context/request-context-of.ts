@@ -1,0 +1,83 @@
+import { CLIENT_INFO_META_KEY, type LoggingLevel, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { ElicitationForm } from '../compiled/elicitation-form';
+import type { ClassType } from '../types/class-type';
+import type { Logger } from '../server/logging/logger';
+import type { AuthContext } from './auth-context';
+import type { ClientInput } from './client-requests';
+import { RequestContext, type ClientInfo, type HeaderSource, type ProtocolEra, type TransportKind } from './request-context';
+
+/** Where one request comes from, as its RequestContext reports it. */
+export interface RequestOrigin {
+  transport: TransportKind;
+  era: ProtocolEra;
+  headers: HeaderSource;
+  environment?: Readonly<Record<string, string | undefined>>;
+  signal: AbortSignal;
+}
+
+/** How what a tool sends (progress, log lines, questions to the client) leaves: redacted, and logged too. */
+export interface RequestOutlets {
+  /** The server's logger for this request (its credential values already redacted). */
+  logger: Logger;
+  /** Hides the request's credential values in a text. */
+  redact: (text: string) => string;
+  /** Hides them anywhere in a value sent to the client. */
+  redactValue: (value: unknown) => unknown;
+  /** The client's elicitation and sampling, for this request's era and transport. */
+  clientInput: () => ClientInput;
+}
+
+const SERVER_LOG_LEVEL: Record<LoggingLevel, keyof Logger> = {
+  debug: 'info',
+  info: 'info',
+  notice: 'info',
+  warning: 'warn',
+  error: 'error',
+  critical: 'error',
+  alert: 'error',
+  emergency: 'error',
+};
+
+/** The RequestContext of one SDK request into `toolset`'s member `member`. */
+export function requestContextOf(
+  toolset: { name: string; credentialHeaders: readonly string[] },
+  member: string,
+  ctx: ServerContext,
+  server: Server,
+  origin: RequestOrigin,
+  outlets: RequestOutlets,
+  elicitationForms: ReadonlyMap<ClassType, ElicitationForm> | undefined,
+  auth: AuthContext,
+): RequestContext {
+  const progressToken = ctx.mcpReq._meta?.progressToken;
+  const { logger, redact, redactValue } = outlets;
+  let input: ClientInput | undefined;
+  // Every property written out (no spread): V8 keeps one object shape, and this runs on every call.
+  return new RequestContext({
+    transport: origin.transport,
+    era: origin.era,
+    headers: origin.headers,
+    environment: origin.environment,
+    toolset: toolset.name,
+    tool: member,
+    credentialHeaders: toolset.credentialHeaders,
+    signal: origin.signal,
+    client: () => (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion(),
+    sendProgress:
+      progressToken === undefined
+        ? undefined
+        : (progress, total, message) =>
+            ctx.mcpReq.notify({
+              method: 'notifications/progress',
+              params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message: redact(message) }) },
+            }),
+    clientInput: () => (input ??= outlets.clientInput()),
+    elicitationForms,
+    auth,
+    sendLog: (level, data) => {
+      const clean = redactValue(data);
+      logger[SERVER_LOG_LEVEL[level]]('tool log', { toolset: toolset.name, tool: member, level, data: clean });
+      return ctx.mcpReq.log(level, clean, toolset.name);
+    },
+  });
+}

@@ -1,0 +1,276 @@
+import type { Tool } from '@modelcontextprotocol/server';
+import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
+import { compileMaterializer, passThrough } from '../compiled/args-materializer';
+import { compileDroppedKeysFinder } from '../compiled/dropped-keys';
+import { compileElicitationForm, type ElicitationForm } from '../compiled/elicitation-form';
+import { invalidPatterns, lazyValidator } from '../compiled/lazy-validator';
+import { compileClassProjector } from '../compiled/result-projector';
+import { compileRuleCheck } from '../compiled/rule-check';
+import type { CompiledTool, CompiledToolset, OutputArm } from '../compiled/tool-catalog';
+import type { ContractViolation, ViolationSite } from '../errors/contract-violation';
+import { CredentialArgumentError } from '../errors/credential-argument.error';
+import { ElicitationFormError } from '../errors/elicitation-form.error';
+import { InvalidArgsError } from '../errors/invalid-args.error';
+import { InvalidInputSchemaError } from '../errors/invalid-input-schema.error';
+import { InvalidMessageFieldError } from '../errors/invalid-message-field.error';
+import { InvalidPatternError } from '../errors/invalid-pattern.error';
+import { InvalidReturnsUnionError } from '../errors/invalid-returns-union.error';
+import { InvalidScopeError } from '../errors/invalid-scope.error';
+import { InvalidToolNameError } from '../errors/invalid-tool-name.error';
+import { MissingDescriptionError } from '../errors/missing-description.error';
+import { MissingReturnsError } from '../errors/missing-returns.error';
+import { ResultNotToolResultError } from '../errors/result-not-tool-result.error';
+import { ReturnsNotAClassError } from '../errors/returns-not-a-class.error';
+import { describeNonClass, nameOf } from '../helpers/describe-value';
+import { resolvePointer } from '../helpers/json-pointer';
+import { NO_ARGS_SCHEMA, refsOf, toWire } from '../helpers/json-schema';
+import { sameIdentifier, TOOL_NAME_PATTERN, toolNameOf } from '../helpers/naming';
+import { isScopeToken, sortedScopes } from '../helpers/scopes';
+import { metadataStorage } from '../metadata/metadata-storage';
+import type { InterceptorClass } from '../metadata/tool-interceptor';
+import type { ToolMetadata } from '../metadata/tool-metadata';
+import { ToolError } from '../results/tool-error';
+import { ToolResult } from '../results/tool-result';
+import type { ClassModelBuilder } from '../schema/class-model-builder';
+import { fitToolSchemas } from '../schema/schema-budget';
+import { emitClass } from '../schema/schema-emitter';
+import type { ClassModel } from '../schema/type-model';
+import type { ClassType } from '../types/class-type';
+import { checkedInterceptors } from './interceptor-check';
+
+/**
+ * The gate's checks of one tool: its name and description, what it returns, its arguments (a DTO
+ * or a raw JSON Schema), its elicitation forms, scopes and interceptors; and what each call needs,
+ * compiled once. What is wrong is reported to the shared list, in the order it was found.
+ */
+export class ToolInspector {
+  /** Compiled output arms by result model: every `[X, ToolError]` tool shares the ToolError arm. */
+  private readonly arms = new Map<ClassModel, OutputArm>();
+
+  constructor(
+    private readonly violations: ContractViolation[],
+    private readonly models: ClassModelBuilder,
+  ) {}
+
+  inspectTool(toolset: CompiledToolset, tool: ToolMetadata): CompiledTool | undefined {
+    const { options } = tool;
+    const name = options.name ?? toolNameOf(tool.methodName);
+    const site: ViolationSite = { toolset: toolset.name, tool: name };
+    const before = this.violations.length;
+
+    this.checkNaming(site, name, options.description);
+    const arms = this.inspectReturns(site, tool);
+    const args = this.inspectArgs(site, toolset, options.args);
+    const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
+    const elicitationForms = this.inspectForms(site, options.elicits);
+    const ownScopes = this.checkedScopes(site, `${tool.target.name}.${tool.methodName}()`, metadataStorage.getScopes(toolset.cls, tool.methodName));
+    const ownInterceptors = this.interceptorsOf(site, `@UseInterceptors on ${tool.target.name}.${tool.methodName}()`, toolset.cls, tool.methodName);
+    if (this.violations.length > before || !arms || args === null) return undefined;
+
+    const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : (NO_ARGS_SCHEMA as TSchema));
+    const ok = this.outputArm(arms.ok);
+    const error = arms.error && this.outputArm(arms.error);
+    const outputSchema = outputSchemaOf(arms.ok, ok, error);
+    for (const bad of [...invalidPatterns(inputSchema, '/inputSchema'), ...invalidPatterns(outputSchema, '/outputSchema')]) {
+      this.report(new InvalidPatternError(site, bad.pattern, bad.path, bad.reason));
+    }
+    if (this.violations.length > before) return undefined;
+    const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations) };
+    const advertised = advertisedSchemas(listed, inputSchema, outputSchema, toolset.schemaBudget);
+    const descriptor = toWire<Tool>({ ...listed, inputSchema: advertised.input, outputSchema: advertised.output });
+    return {
+      name,
+      toolset,
+      methodName: tool.methodName,
+      requiredScopes: sortedScopes([...toolset.requiredScopes, ...ownScopes]),
+      interceptors: [...toolset.interceptors, ...ownInterceptors],
+      descriptor,
+      inputSchema,
+      inputValidator: lazyValidator(inputSchema),
+      materialize: args ? compileMaterializer(args) : rawInput ? passThrough : undefined,
+      checkArgRules: args ? compileRuleCheck(args) : undefined,
+      ok,
+      error,
+      ...(elicitationForms.size > 0 && { elicitationForms }),
+    };
+  }
+
+  /** `@RequireScopes` values, sorted and once each; a value no token can carry is reported. */
+  checkedScopes(site: ViolationSite, where: string, scopes: readonly unknown[]): string[] {
+    const valid: string[] = [];
+    for (const scope of scopes) {
+      if (isScopeToken(scope)) valid.push(scope);
+      else this.report(new InvalidScopeError(site, where, scope));
+    }
+    return sortedScopes(valid);
+  }
+
+  /** `@UseInterceptors` on `cls` as a whole, or on one method, checked. */
+  interceptorsOf(site: ViolationSite, where: string, cls: ClassType, methodName?: string): InterceptorClass[] {
+    return checkedInterceptors(metadataStorage.getInterceptors(cls, methodName), site, where, (violation) => this.report(violation));
+  }
+
+  /** Each form listed in `elicits`, checked and compiled; what breaks a form is reported. */
+  private inspectForms(site: ViolationSite, listed: readonly unknown[] | undefined): Map<ClassType, ElicitationForm> {
+    const forms = new Map<ClassType, ElicitationForm>();
+    for (const form of listed ?? []) {
+      if (typeof form !== 'function') {
+        this.report(ElicitationFormError.notAClass(site, describeNonClass(form)));
+        continue;
+      }
+      const compiled = compileElicitationForm(form as ClassType, site, this.models, (violation) => this.report(violation));
+      if (compiled) forms.set(form as ClassType, compiled);
+    }
+    return forms;
+  }
+
+  /** A tool's name follows MCP's pattern, and its description says something. */
+  private checkNaming(site: ViolationSite, name: string, description: unknown): void {
+    if (!TOOL_NAME_PATTERN.test(name)) this.report(new InvalidToolNameError(site, name));
+    if (typeof description !== 'string' || description.trim() === '') this.report(new MissingDescriptionError(site));
+  }
+
+  /** Resolves `returns` into its result arm and optional ToolError arm, reporting what is wrong. */
+  private inspectReturns(site: ViolationSite, tool: ToolMetadata): { ok: ClassModel; error?: ClassModel } | undefined {
+    const { returns } = tool.options;
+    if (returns === undefined || returns === null) {
+      this.report(new MissingReturnsError(site, tool.methodName, tool.target.name));
+      return undefined;
+    }
+    if (Array.isArray(returns)) {
+      const [ok, error] = returns as unknown[];
+      const valid = returns.length === 2 && isClass(ok) && isClass(error) && extendsClass(error, ToolError) && !extendsClass(ok, ToolError);
+      if (!valid) {
+        this.report(new InvalidReturnsUnionError(site, returns.map(nameOf).join(', ')));
+        return undefined;
+      }
+      const okModel = this.inspectResultArm(site, ok);
+      const errorModel = this.models.build(error, site);
+      return okModel && errorModel ? { ok: okModel, error: errorModel } : undefined;
+    }
+    if (!isClass(returns)) {
+      this.report(new ReturnsNotAClassError(site, describeNonClass(returns)));
+      return undefined;
+    }
+    const ok = this.inspectResultArm(site, returns);
+    return ok && { ok };
+  }
+
+  private inspectResultArm(site: ViolationSite, cls: ClassType): ClassModel | undefined {
+    const armSite = { ...site, path: cls.name };
+    const model = this.models.build(cls, armSite);
+    // One cause, one violation: a class outside ToolResult also lacks its `message`.
+    if (!extendsClass(cls, ToolResult)) {
+      this.report(new ResultNotToolResultError(armSite, cls.name));
+      return undefined;
+    }
+    if (!model) return undefined;
+    const message = model.fields.find((field) => field.name === 'message');
+    const problem = !message ? 'missing' : message.optional ? 'optional' : message.type.kind !== 'string' ? 'not-string' : undefined;
+    if (problem) {
+      this.report(new InvalidMessageFieldError({ ...site, path: `${cls.name}.message` }, cls.name, problem));
+      return undefined;
+    }
+    return model;
+  }
+
+  /** The args model, undefined for a tool without args, null when the args are broken. */
+  private inspectArgs(site: ViolationSite, toolset: CompiledToolset, args: unknown): ClassModel | undefined | null {
+    if (args === undefined) return undefined;
+    if (!isClass(args)) {
+      this.report(new InvalidArgsError(site, nameOf(args)));
+      return null;
+    }
+    const model = this.models.build(args, { ...site, path: args.name }, 'args');
+    if (!model) return null;
+    for (const field of model.fields) {
+      const header = toolset.credentialHeaders.find((h) => sameIdentifier(h, field.name));
+      if (header) this.report(new CredentialArgumentError({ ...site, path: `${args.name}.${field.name}` }, args.name, field.name, header));
+    }
+    return model;
+  }
+
+  /**
+   * A tool's arguments given as a raw JSON Schema (2020-12) instead of a DTO: advertised exactly as
+   * written, object-rooted, every `$ref` inside it, compiled at startup.
+   */
+  private inspectRawInputSchema(site: ViolationSite, schema: unknown, alsoArgs: boolean): TSchema | undefined {
+    const before = this.violations.length;
+    if (alsoArgs) this.report(new InvalidInputSchemaError(site, 'is given together with `args`; a tool takes one or the other'));
+    if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || (schema as { type?: unknown }).type !== 'object') {
+      this.report(new InvalidInputSchemaError(site, 'is not rooted in an object (`type: "object"`): tool arguments are a JSON object'));
+      return undefined;
+    }
+    for (const ref of refsOf(schema)) {
+      if (!ref.startsWith('#') || resolvePointer(schema, ref.slice(1), true) === undefined) this.report(new InvalidInputSchemaError(site, `has a $ref ${JSON.stringify(ref)} that does not resolve inside it`));
+    }
+    if (this.violations.length > before) return undefined;
+    const wire = toWire<TSchema>(schema);
+    try {
+      lazyValidator(wire).Check({});
+    } catch (error) {
+      this.report(new InvalidInputSchemaError(site, `does not compile: ${(error as Error).message}`));
+      return undefined;
+    }
+    return wire;
+  }
+
+  private report(violation: ContractViolation): void {
+    this.violations.push(violation);
+  }
+
+  /** Compiled once per result class: every `[X, ToolError]` tool shares the ToolError arm. */
+  private outputArm(model: ClassModel): OutputArm {
+    let arm = this.arms.get(model);
+    if (!arm) {
+      const schema = emitClass(model, 'output');
+      arm = {
+        model,
+        schema,
+        project: compileClassProjector(model),
+        validator: lazyValidator(schema),
+        checkRules: compileRuleCheck(model),
+        droppedKeys: compileDroppedKeysFinder(model),
+      };
+      this.arms.set(model, arm);
+    }
+    return arm;
+  }
+}
+
+/** A tool's output schema: its result arm alone, or both arms as `anyOf` under the result's title. */
+function outputSchemaOf(okModel: ClassModel, ok: OutputArm, error: OutputArm | undefined): unknown {
+  if (!error) return ok.schema;
+  // Each arm's `$defs` move up to the root, where the arms' local `$ref`s (`#/$defs/...`) now point.
+  const { $defs: okDefs, ...okArm } = ok.schema as { $defs?: Record<string, unknown> };
+  const { $defs: errorDefs, ...errorArm } = error.schema as { $defs?: Record<string, unknown> };
+  const defs = { ...errorDefs, ...okDefs };
+  return {
+    type: 'object',
+    title: okModel.name,
+    ...optional('description', okModel.description),
+    anyOf: [okArm, errorArm],
+    ...(Object.keys(defs).length > 0 && { $defs: defs }),
+  };
+}
+
+/** Only what is advertised is cut to the toolset's budget: arguments and results are validated against the full schemas. */
+function advertisedSchemas(listed: object, input: unknown, output: unknown, budget: number | undefined): { input: unknown; output: unknown } {
+  if (budget === undefined) return { input, output };
+  // The entry's bytes besides the two schemas: its other fields and the schemas' own keys (each `0` stands for a schema).
+  const otherBytes = Buffer.byteLength(JSON.stringify({ ...listed, inputSchema: 0, outputSchema: 0 })) - 2;
+  return fitToolSchemas(input, output, budget, otherBytes);
+}
+
+/** `{ [key]: value }` when the value is set, else nothing to spread. */
+function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
+  return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
+}
+
+function isClass(value: unknown): value is ClassType {
+  return typeof value === 'function' && value.prototype !== undefined;
+}
+
+function extendsClass(cls: ClassType, base: ClassType): boolean {
+  return cls === base || cls.prototype instanceof base;
+}
