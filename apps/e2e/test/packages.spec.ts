@@ -103,7 +103,7 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
 
   it('refuses to pack a package whose built files are missing, and the plugin from its source folder', () => {
     const refused = (dir: string) => {
-      const result = spawnSync('npm', ['pack', dir, '--dry-run'], { cwd: clone, env: adoption.cleanEnvironment(), encoding: 'utf-8' });
+      const result = spawnSync('npm', ['pack', dir, '--dry-run'], { cwd: clone, env: adoption.cleanEnvironment(cloneNx), encoding: 'utf-8' });
       expect(result.status).not.toBe(0);
       return result.stderr;
     };
