@@ -37,6 +37,7 @@ export { ElicitationFormError } from './elicitation-form.error';
 export { UndeclaredElicitationFormError } from './undeclared-elicitation-form.error';
 export { SelectionError } from './selection.error';
 export { ServerOptionError } from './server-option.error';
+export { MetricsPackagesMissingError } from './metrics-packages-missing.error';
 export { InvalidScopeError } from './invalid-scope.error';
 export { MisplacedScopesError } from './misplaced-scopes.error';
 export { AuthSettingError } from './auth-setting.error';

@@ -1,7 +1,12 @@
 import 'reflect-metadata';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { buildServer, serveHttp, servingOptionsFromEnvironment, type HttpServeOptions, type HttpServerHandle } from '../../src';
+import { loadMetricsPackages, METRICS_PACKAGES } from '../../src/transport/http/metrics-endpoint';
 import { recordingLogger } from '../support/connect';
 import { parsePrometheus } from '../support/prometheus-text';
 import { WeatherToolset } from '../support/weather-toolset';
@@ -185,5 +190,36 @@ describe('/metrics beside mounts that check access tokens', () => {
     const http = await serve({ metrics: true, metricsPort: 0, auth } );
     expect((await get(http.metricsUrl!)).status).toBe(200);
     await http.close();
+  });
+});
+
+describe('the optional metrics packages', () => {
+  it('are optional peers of core, at the ranges the missing-package error tells users to install', () => {
+    const manifest = JSON.parse(readFileSync(join(__dirname, '../../package.json'), 'utf-8')) as Record<string, Record<string, unknown>>;
+    for (const [name, range] of Object.entries(METRICS_PACKAGES)) {
+      expect(manifest['dependencies']).not.toHaveProperty([name]);
+      expect(manifest['peerDependencies']?.[name]).toBe(range);
+      expect(manifest['peerDependenciesMeta']?.[name]).toEqual({ optional: true });
+    }
+  });
+
+  it('missing, make METRICS=on fail at startup naming what to install', () => {
+    // Resolved from an empty folder, as in an install without them: Node's own MODULE_NOT_FOUND.
+    const empty = mkdtempSync(join(tmpdir(), 'no-metrics-'));
+    const elsewhere = createRequire(join(empty, 'index.js'));
+    const withoutSdk = (name: string) => (name === '@opentelemetry/sdk-metrics' ? elsewhere(name) : require(name));
+    expect(() => loadMetricsPackages(withoutSdk)).toThrow(
+      'METRICS is on, and /metrics needs @opentelemetry/sdk-metrics, which is not installed: @toolsets/core leaves the metrics SDK optional, as most servers never serve /metrics. Fix: npm install @opentelemetry/sdk-metrics@^2.12.0 @opentelemetry/exporter-prometheus@0.223.0, or turn METRICS off.',
+    );
+    expect(() => loadMetricsPackages(elsewhere)).toThrow('needs @opentelemetry/sdk-metrics and @opentelemetry/exporter-prometheus, which are not installed');
+  });
+
+  it('present, load (an error other than their absence is not hidden)', () => {
+    expect(loadMetricsPackages().sdk.MeterProvider).toBeDefined();
+    expect(() =>
+      loadMetricsPackages(() => {
+        throw new SyntaxError('Unexpected token in @opentelemetry/sdk-metrics');
+      }),
+    ).toThrow(SyntaxError);
   });
 });

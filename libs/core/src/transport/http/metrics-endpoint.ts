@@ -7,6 +7,36 @@ import { addMeterProvider } from '../../telemetry/operation-metrics';
 import { MCP_SERVER_OPERATION_DURATION } from '../../telemetry/mcp-attributes';
 import { sendJson } from './http-replies';
 import type { Logger } from '../../server/logging/logger';
+import { MetricsPackagesMissingError } from '../../errors/metrics-packages-missing.error';
+
+type MetricsSdk = typeof import('@opentelemetry/sdk-metrics');
+type PrometheusExporterModule = typeof import('@opentelemetry/exporter-prometheus');
+
+/**
+ * What `/metrics` needs beyond `@opentelemetry/api`: optional peer dependencies of core (about
+ * 16 MB with what they pull in), loaded only when METRICS is on. The ranges are core's peer ranges.
+ */
+export const METRICS_PACKAGES: Readonly<Record<string, string>> = {
+  '@opentelemetry/sdk-metrics': '^2.12.0',
+  '@opentelemetry/exporter-prometheus': '0.223.0',
+};
+
+/** The metrics SDK and the Prometheus exporter, or an error naming the missing ones and the install command. */
+export function loadMetricsPackages(load: (name: string) => unknown = require): { sdk: MetricsSdk; prometheus: PrometheusExporterModule } {
+  const loaded = new Map<string, unknown>();
+  const missing: string[] = [];
+  for (const name of Object.keys(METRICS_PACKAGES)) {
+    try {
+      loaded.set(name, load(name));
+    } catch (error) {
+      const notFound = (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' && (error as Error).message.includes(`'${name}'`);
+      if (!notFound) throw error;
+      missing.push(name);
+    }
+  }
+  if (missing.length > 0) throw new MetricsPackagesMissingError(missing, METRICS_PACKAGES);
+  return { sdk: loaded.get('@opentelemetry/sdk-metrics') as MetricsSdk, prometheus: loaded.get('@opentelemetry/exporter-prometheus') as PrometheusExporterModule };
+}
 
 /** The path Prometheus scrapes, on the MCP port or on `METRICS_PORT`. */
 export const METRICS_PATH = '/metrics';
@@ -16,7 +46,8 @@ export const METRICS_PATH = '/metrics';
  * `mcp.server.operation.duration` histogram of every mount, as `mcp_server_operation_duration_seconds`.
  * When the app has registered no meter provider of its own, this one becomes the global provider,
  * so the app's own OpenTelemetry metrics are scraped too; otherwise only core's are sent here.
- * The SDK packages load when the endpoint starts, so a server without it never loads them.
+ * The SDK packages (optional peers of core) load when the endpoint starts, so a server without it
+ * never loads them, and an install without them needs them only for METRICS=on.
  */
 export class MetricsEndpoint {
   private readonly serializer: PrometheusSerializer;
@@ -28,21 +59,22 @@ export class MetricsEndpoint {
     private readonly release: () => void,
     private readonly logger: Logger,
     token: string | undefined,
+    serializer: PrometheusSerializer,
   ) {
     this.tokenHash = token === undefined ? undefined : sha256(token);
-    const { PrometheusSerializer } = require('@opentelemetry/exporter-prometheus') as typeof import('@opentelemetry/exporter-prometheus');
-    this.serializer = new PrometheusSerializer();
+    this.serializer = serializer;
   }
 
   static start(logger: Logger, token?: string): MetricsEndpoint {
-    const { PrometheusExporter } = require('@opentelemetry/exporter-prometheus') as typeof import('@opentelemetry/exporter-prometheus');
-    const { MeterProvider } = require('@opentelemetry/sdk-metrics') as typeof import('@opentelemetry/sdk-metrics');
+    const { sdk, prometheus } = loadMetricsPackages();
+    const { PrometheusExporter, PrometheusSerializer } = prometheus;
+    const { MeterProvider } = sdk;
     const exporter = new PrometheusExporter({ preventServerStart: true });
     // Prometheus names carry their unit (`_seconds`); this exporter does not append it, so a view does.
     const provider = new MeterProvider({ readers: [exporter], views: [{ instrumentName: MCP_SERVER_OPERATION_DURATION, name: `${MCP_SERVER_OPERATION_DURATION}_seconds` }] });
     const global = metrics.setGlobalMeterProvider(provider);
     const release = global ? () => metrics.disable() : addMeterProvider(provider);
-    return new MetricsEndpoint(exporter, provider, release, logger, token);
+    return new MetricsEndpoint(exporter, provider, release, logger, token, new PrometheusSerializer());
   }
 
   serve(req: IncomingMessage, res: ServerResponse): void {

@@ -6,7 +6,7 @@ import { findToolsetSources } from '../../utils/toolset-source';
 import { findToolsetProject } from '../../utils/workspace';
 import { optOutOfCompositeBuild } from '../../utils/workspace-tsconfig';
 import type { AppGeneratorSchema } from './schema';
-import { CORE_DEPENDENCIES, CORE_PEER_DEPENDENCIES, SUPPORTED_NODE } from '../../utils/core-packages';
+import { CORE_DEPENDENCIES, CORE_METRICS_PEERS, CORE_PEER_DEPENDENCIES, SUPPORTED_NODE } from '../../utils/core-packages';
 
 /** Creates a server app that serves the given toolsets as one server (one /mcp endpoint, and --stdio). */
 export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Promise<void> {
@@ -45,8 +45,11 @@ export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Pro
   await formatFiles(tree);
 }
 
-/** What a server app needs at run time: @toolsets/core is bundled, so its dependencies and peers are the app's; it owns the single copy of each. */
-const RUNTIME = [...CORE_DEPENDENCIES, ...CORE_PEER_DEPENDENCIES].sort();
+/**
+ * What a server app needs at run time: @toolsets/core is bundled, so its dependencies and peers are
+ * the app's; it owns the single copy of each. The metrics peers too: its manifests set METRICS=on.
+ */
+const RUNTIME = [...CORE_DEPENDENCIES, ...CORE_PEER_DEPENDENCIES, ...CORE_METRICS_PEERS].sort();
 
 /**
  * An installable app: a package.json with a bin, @toolsets/core and the toolset libraries bundled
