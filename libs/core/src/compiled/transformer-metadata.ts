@@ -16,16 +16,29 @@ const PLAIN_TO_CLASS = 0;
 /**
  * class-transformer's own storage, from the same package instance as the `plainToInstance` the
  * fallback calls (so both see the same decorators). It is exported by path only; when it cannot
- * be read, or no longer looks like this, every DTO takes the class-transformer path.
+ * be read, no longer looks like this, or does not see what the public decorators record (a bundler
+ * that took class-transformer's ES module build has a storage of its own there), every DTO takes
+ * the class-transformer path.
  */
-function loadStorage(): TransformerStorage | undefined {
+export function readableTransformerStorage(load: () => unknown = () => require('class-transformer/cjs/storage')): TransformerStorage | undefined {
   try {
-    const storage = (require('class-transformer/cjs/storage') as { defaultMetadataStorage?: TransformerStorage }).defaultMetadataStorage;
+    const storage = (load() as { defaultMetadataStorage?: TransformerStorage }).defaultMetadataStorage;
     const methods = ['findTypeMetadata', 'findTransformMetadatas', 'getExposedMetadatas', 'getExcludedMetadatas', 'getStrategy'] as const;
-    return storage && methods.every((method) => typeof storage[method] === 'function') ? storage : undefined;
+    if (!storage || !methods.every((method) => typeof storage[method] === 'function')) return undefined;
+    return seesPublicDecorators(storage) ? storage : undefined;
   } catch {
     return undefined;
   }
+}
+
+/** The probe: a class decorated with the public `@Type`, which this storage must then hold. */
+function seesPublicDecorators(storage: TransformerStorage): boolean {
+  const { Type } = require('class-transformer') as typeof import('class-transformer');
+  class TransformerStorageProbe {
+    probe?: string;
+  }
+  Type(() => String)(TransformerStorageProbe.prototype, 'probe');
+  return storage.findTypeMetadata(TransformerStorageProbe, 'probe') !== undefined;
 }
 
 let storage: TransformerStorage | undefined | null = null;
@@ -36,7 +49,7 @@ let storage: TransformerStorage | undefined | null = null;
  * `undefined` when the compiled builder gives the same instance `plainToInstance` would.
  */
 export function needsClassTransformer(model: ClassModel, seen = new Set<ClassType>()): string | undefined {
-  if (storage === null) storage = loadStorage();
+  if (storage === null) storage = readableTransformerStorage();
   if (!storage) return "class-transformer's metadata storage could not be read";
   if (seen.has(model.cls)) return undefined;
   seen.add(model.cls);
