@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { InterceptorOptionError } from '../errors/interceptor-option.error';
 import type { CallNext, InterceptedTool, InterceptorClass, ToolCall, ToolInterceptor } from '../metadata/tool-interceptor';
 import { isToolError } from '../results/is-tool-error';
@@ -5,7 +6,7 @@ import { ResultWithContent } from '../wire/tool-content';
 import { callerKeyOf, canonicalJson, isCallerKey, type CallerKey } from './call-key';
 
 export interface CacheOptions {
-  /** How long an answer is reused, in milliseconds. */
+  /** How long an answer is reused, in milliseconds: up to that age, not past it. */
   ttlMs: number;
   /** The most answers kept; the least recently used go first (default 1,000). */
   maxEntries?: number;
@@ -16,7 +17,6 @@ export interface CacheOptions {
 }
 
 interface Entry {
-  expires: number;
   value: Promise<unknown>;
 }
 
@@ -29,11 +29,12 @@ export function Cache(options: CacheOptions): InterceptorClass {
   const { ttlMs, maxEntries } = checked(options);
   const key = options.key ?? 'caller';
   const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
+  // Least recently used first out; an answer older than ttlMs is never returned. ttlResolution 0:
+  // the clock is read on every lookup (a test's clock jumps).
+  const entries = new LRUCache<string, Entry>({ max: maxEntries, ttl: ttlMs, ttlResolution: 0, perf: { now } });
 
   const remember = (id: string, value: Promise<unknown>): void => {
-    entries.set(id, { expires: now() + ttlMs, value });
-    if (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
+    entries.set(id, { value });
     // Failures are not answers: the next call runs the tool again.
     value.then(
       (result) => (isToolError(result) || (result instanceof ResultWithContent && isToolError(result.result))) && forget(id, value),
@@ -41,7 +42,7 @@ export function Cache(options: CacheOptions): InterceptorClass {
     );
   };
   const forget = (id: string, value: Promise<unknown>) => {
-    if (entries.get(id)?.value === value) entries.delete(id);
+    if (entries.peek(id)?.value === value) entries.delete(id);
   };
 
   class CacheInterceptor implements ToolInterceptor {
@@ -56,12 +57,7 @@ export function Cache(options: CacheOptions): InterceptorClass {
     intercept(call: ToolCall, next: CallNext): Promise<unknown> {
       const id = `${call.toolset}\u0000${call.name}\u0000${canonicalJson(call.args)}\u0000${callerKeyOf(call, key)}`;
       const hit = entries.get(id);
-      if (hit && hit.expires > now()) {
-        // Most recently used last: the oldest entry is the first key.
-        entries.delete(id);
-        entries.set(id, hit);
-        return hit.value;
-      }
+      if (hit) return hit.value;
       const value = next();
       remember(id, value);
       return value;

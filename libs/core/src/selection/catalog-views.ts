@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ToolCatalog } from '../compiled/tool-catalog';
 import { CatalogView, servedLists, type ServedLists } from './catalog-view';
 import { selectionKey, SelectionReader, type CatalogMode, type Selection, type SelectionText } from './selection';
@@ -5,7 +6,7 @@ import { catalogSizes, type CatalogSizes } from './list-sizes';
 import { ToolSearch } from './tool-search';
 import { sortedScopes } from '../helpers/scopes';
 
-/** Distinct selections kept at once; the oldest is dropped past it (a view is cheap to rebuild). */
+/** Distinct selections kept at once; the least recently used is dropped past it (a view is cheap to rebuild). */
 const MAX_VIEWS = 256;
 
 /** The HTTP names of each selection part: a query parameter and a header. */
@@ -15,9 +16,9 @@ export const SELECTION_HEADERS = { toolsets: 'x-mcp-toolsets', readonly: 'x-mcp-
 /** Every view of one server's catalog, by selection, and the search index they share. */
 export class CatalogViews {
   readonly reader: SelectionReader;
-  readonly #views = new Map<string, CatalogView>();
+  readonly #views = new LRUCache<string, CatalogView>({ max: MAX_VIEWS });
   /** Prompt and resource lists by the scopes that see them: they do not depend on the selection. */
-  readonly #lists = new Map<string, ServedLists>();
+  readonly #lists = new LRUCache<string, ServedLists>({ max: MAX_VIEWS });
   #search: ToolSearch | undefined;
   #sizes: CatalogSizes | undefined;
   /** The view of a request that selects nothing: the server's default. */
@@ -49,7 +50,6 @@ export class CatalogViews {
     const key = relevant ? `${selectionKey(selection)}|${relevant.join(' ')}` : selectionKey(selection);
     let view = this.#views.get(key);
     if (!view) {
-      if (this.#views.size >= MAX_VIEWS) this.#views.delete(this.#views.keys().next().value!);
       view = new CatalogView(this.catalog, selection, relevant && new Set(relevant), this.listsFor(relevant));
       this.#views.set(key, view);
     }
@@ -61,7 +61,6 @@ export class CatalogViews {
     const key = relevant ? relevant.join(' ') : '*';
     let lists = this.#lists.get(key);
     if (!lists) {
-      if (this.#lists.size >= MAX_VIEWS) this.#lists.delete(this.#lists.keys().next().value!);
       lists = servedLists(this.catalog, relevant && new Set(relevant));
       this.#lists.set(key, lists);
     }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 import type { VerifiedCaller } from '../../context/auth-context';
@@ -25,11 +26,10 @@ export interface Verified {
   kid?: string;
 }
 
-/** A passed token, remembered until `until` (ms) while its signing key stays published. */
+/** A passed token, remembered (for at most its TTL in the memory) while its signing key stays published. */
 interface Remembered {
   outcome: Verified;
   kid: string | undefined;
-  until: number;
 }
 
 /**
@@ -58,10 +58,16 @@ const UNAVAILABLE_CODES = new Set(['ERR_JWKS_TIMEOUT', 'ERR_JWKS_INVALID', 'ERR_
  */
 export class TokenVerifier {
   #keys: ReturnType<typeof Jose.createRemoteJWKSet> | undefined;
-  /** Tokens that passed, by their SHA-256 (not the token itself), until their `exp`. */
-  readonly #remembered = new Map<string, Remembered>();
+  /**
+   * Tokens that passed, by their SHA-256 (not the token itself): the least recently used go first,
+   * and each for at most a minute and never past its `exp` (a TTL of its own). ttlResolution 0:
+   * the settings' clock is read on every lookup.
+   */
+  readonly #remembered: LRUCache<string, Remembered>;
 
-  constructor(private readonly settings: VerifierSettings) {}
+  constructor(private readonly settings: VerifierSettings) {
+    this.#remembered = new LRUCache<string, Remembered>({ max: MAX_REMEMBERED, ttlResolution: 0, perf: { now: settings.now } });
+  }
 
   /**
    * A token that passed is remembered (by its hash) for at most a minute and never past its `exp`,
@@ -73,16 +79,14 @@ export class TokenVerifier {
     const key = createHash('sha256').update(token).digest('base64url');
     const known = this.#remembered.get(key);
     if (known) {
+      if (this.keyStillPublished(known.kid)) return known.outcome;
       this.#remembered.delete(key);
-      if (known.until > this.settings.now() && this.keyStillPublished(known.kid)) {
-        this.#remembered.set(key, known);
-        return known.outcome;
-      }
     }
     const outcome = await this.check(token);
     if (outcome.kind === 'verified') {
-      if (this.#remembered.size >= MAX_REMEMBERED) this.#remembered.delete(this.#remembered.keys().next().value!);
-      this.#remembered.set(key, { outcome, kid: outcome.kid, until: Math.min(outcome.expiresAt * 1000, this.settings.now() + REMEMBER_MS) });
+      // Until exp: an age of exp - now, which the memory still counts as fresh, so one millisecond less.
+      const ttl = Math.min(outcome.expiresAt * 1000 - this.settings.now() - 1, REMEMBER_MS);
+      if (ttl > 0) this.#remembered.set(key, { outcome, kid: outcome.kid }, { ttl });
     }
     return outcome;
   }
