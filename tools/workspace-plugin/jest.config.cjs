@@ -7,4 +7,6 @@ module.exports = {
   rootDir: __dirname,
   roots: ['<rootDir>/test'],
   testPathIgnorePatterns: ['/node_modules/', '\\.e2e\\.spec\\.ts$'],
+  // Generated toolsets compiled and served in memory: seconds each on a CI machine kept busy by the other targets.
+  testTimeout: 120_000,
 };
