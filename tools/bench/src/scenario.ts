@@ -11,6 +11,7 @@ import { openApiDocumentsScenario } from './scenarios/openapi-documents';
 import { discoveryScenario } from './scenarios/discovery';
 import { authScenario } from './scenarios/auth';
 import { telemetryScenario } from './scenarios/telemetry';
+import { upstreamTransportScenario } from './scenarios/upstream-transport';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -26,6 +27,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   discovery: discoveryScenario,
   auth: authScenario,
   telemetry: telemetryScenario,
+  'upstream-transport': upstreamTransportScenario,
 };
 
 async function main(): Promise<void> {
