@@ -8,6 +8,7 @@ const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { linkNodeModules } = require('./link-node-modules.cjs');
 
 const root = path.join(__dirname, '../..');
 /** Where README's commands say the clone of this repository is. */
@@ -43,14 +44,7 @@ function packFromClone() {
   fs.rmSync(dir, { recursive: true, force: true });
   const clone = path.join(dir, 'toolsets');
   execFileSync('git', ['clone', '--quiet', '--no-hardlinks', root, clone], { stdio: 'pipe' });
-  const modules = path.join(root, 'node_modules');
-  fs.mkdirSync(path.join(clone, 'node_modules/@toolsets'), { recursive: true });
-  for (const entry of fs.readdirSync(modules)) {
-    if (entry !== '@toolsets') fs.symlinkSync(path.join(modules, entry), path.join(clone, 'node_modules', entry));
-  }
-  for (const pkg of fs.readdirSync(path.join(modules, '@toolsets'))) {
-    fs.symlinkSync(fs.readlinkSync(path.join(modules, '@toolsets', pkg)), path.join(clone, 'node_modules/@toolsets', pkg));
-  }
+  linkNodeModules(root, clone);
   const [install, pack] = readmeSteps('repository')[0].split(' && ');
   if (install !== 'npm ci' || pack !== 'npm run pack') throw new Error(`README's packing step changed (${install} && ${pack}): update packFromClone.`);
   run(pack, clone, cloneNxCache(dir));

@@ -1,14 +1,16 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, symlinkSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
 const workspaceRoot = join(__dirname, '../../../..');
+const { linkNodeModules } = require(join(workspaceRoot, 'tools/test-support/link-node-modules.cjs')) as { linkNodeModules(source: string, target: string): void };
+const { cleanEnvironment } = require(join(workspaceRoot, 'tools/test-support/adoption.cjs')) as { cleanEnvironment(): NodeJS.ProcessEnv };
 
 /**
- * A throwaway copy of this workspace: its files (tracked and untracked, not ignored) and a
- * node_modules of links to the installed one, except `@toolsets/*`, which point into the copy.
+ * A throwaway copy of this workspace: its files (tracked and untracked, not ignored) and its
+ * node_modules as links (tools/test-support/link-node-modules.cjs).
  */
 export function copyWorkspace(prefix: string): string {
   const copy = mkdtempSync(join(tmpdir(), prefix));
@@ -19,23 +21,12 @@ export function copyWorkspace(prefix: string): string {
     mkdirSync(dirname(join(copy, file)), { recursive: true });
     copyFileSync(join(workspaceRoot, file), join(copy, file));
   }
-  const modules = join(workspaceRoot, 'node_modules');
-  mkdirSync(join(copy, 'node_modules/@toolsets'), { recursive: true });
-  for (const entry of readdirSync(modules)) {
-    if (entry !== '@toolsets') symlinkSync(join(modules, entry), join(copy, 'node_modules', entry));
-  }
-  for (const pkg of readdirSync(join(modules, '@toolsets'))) {
-    symlinkSync(readlinkSync(join(modules, '@toolsets', pkg)), join(copy, 'node_modules/@toolsets', pkg));
-  }
+  linkNodeModules(workspaceRoot, copy);
   return copy;
 }
 
-function nxEnvironment(): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|JEST_)/.test(key)));
-  Object.assign(env, { NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', CI: 'true', NO_COLOR: '1' });
-  delete env['FORCE_COLOR'];
-  return env;
-}
+/** The environment a test's Nx runs in: this process's without a running Nx task's or Jest's settings. */
+const nxEnvironment = (): NodeJS.ProcessEnv => cleanEnvironment();
 
 /**
  * Like runNx, without blocking this process: for runs that call back into a server the test
