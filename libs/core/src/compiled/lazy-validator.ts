@@ -12,7 +12,7 @@ export interface SchemaValidator {
  * A validator compiled on its first use, not at startup: most tools of a large catalog are never
  * called by a given process, and compiling thousands of schemas up front is most of a cold start.
  * What could make compiling fail (a `pattern` that is not a regular expression) is checked at
- * startup by `invalidPatterns`, so the first call cannot be the one to find it.
+ * startup by the gate (`gate/pattern-check.ts`), so the first call cannot be the one to find it.
  */
 export function lazyValidator(schema: TSchema | (() => TSchema)): SchemaValidator {
   let compiled: ReturnType<typeof Compile> | undefined;
@@ -22,22 +22,4 @@ export function lazyValidator(schema: TSchema | (() => TSchema)): SchemaValidato
     Check: (value) => validator().Check(value),
     Errors: (value) => [...validator().Errors(value)],
   };
-}
-
-/** Every `pattern` in a schema that TypeBox could not compile (it uses the `u` flag), with its path. */
-export function invalidPatterns(schema: unknown, path = ''): { path: string; pattern: string; reason: string }[] {
-  if (typeof schema !== 'object' || schema === null) return [];
-  const found: { path: string; pattern: string; reason: string }[] = [];
-  for (const [key, value] of Object.entries(schema)) {
-    if (key === 'pattern' && typeof value === 'string') {
-      try {
-        new RegExp(value, 'u');
-      } catch (error) {
-        found.push({ path: path || '/', pattern: value, reason: (error as Error).message });
-      }
-    } else if (typeof value === 'object' && value !== null) {
-      found.push(...invalidPatterns(value, `${path}/${key}`));
-    }
-  }
-  return found;
 }

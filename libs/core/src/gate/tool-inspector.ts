@@ -3,7 +3,7 @@ import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
 import { compileMaterializer, passThrough } from '../compiled/args-materializer';
 import { compileDroppedKeysFinder } from '../compiled/dropped-keys';
 import { compileElicitationForm, type ElicitationForm } from '../compiled/elicitation-form';
-import { invalidPatterns, lazyValidator } from '../compiled/lazy-validator';
+import { lazyValidator } from '../compiled/lazy-validator';
 import { compileClassProjector } from '../compiled/result-projector';
 import { compileRuleCheck } from '../compiled/rule-check';
 import type { CompiledTool, CompiledToolset, OutputArm } from '../compiled/tool-catalog';
@@ -37,6 +37,7 @@ import { emitClass } from '../schema/schema-emitter';
 import type { ClassModel } from '../schema/type-model';
 import type { ClassType } from '../types/class-type';
 import { checkedInterceptors } from './interceptor-check';
+import { invalidPatterns } from './pattern-check';
 
 /**
  * The gate's checks of one tool: its name and description, what it returns, its arguments (a DTO
