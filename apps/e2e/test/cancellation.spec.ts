@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { waitUntil } from '@toolsets/testing';
 import { startServerProcess, type ServerProcess } from './support/server-process';
 
 const slowServer = resolve(__dirname, '../fixtures/slow-server.cjs');
@@ -45,10 +46,6 @@ describe("over HTTP, the tool's AbortSignal", () => {
 
   /** The tool logs `wait_for_cancel aborted after N ms` when its signal fires; fail loudly if it does not. */
   async function waitForAbortLine(deadlineMs = 5_000): Promise<void> {
-    const until = Date.now() + deadlineMs;
-    while (abortLines().length === 0) {
-      if (Date.now() > until) throw new Error(`the tool's signal did not abort within ${deadlineMs} ms:\n${server.stderr().slice(-1000)}`);
-      await new Promise((done) => setTimeout(done, 10));
-    }
+    await waitUntil(() => abortLines().length > 0, { deadlineMs, failure: () => `the tool's signal did not abort within ${deadlineMs} ms:\n${server.stderr().slice(-1000)}` });
   }
 });

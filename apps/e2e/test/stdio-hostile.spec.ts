@@ -1,4 +1,5 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { waitUntil } from '@toolsets/testing';
 import { appMain, workspaceRoot } from './support/server-process';
 
 /** The hello app over stdio, driven line by line, the way a broken or hostile client would. */
@@ -24,13 +25,11 @@ class StdioSession {
 
   /** The next reply line, parsed; fails loudly if none comes within the deadline. */
   async reply(deadlineMs = 10_000): Promise<Record<string, unknown>> {
-    const until = Date.now() + deadlineMs;
-    while (this.lines.length === 0) {
-      if (Date.now() > until || this.child.exitCode !== null) {
-        throw new Error(`no reply within ${deadlineMs} ms (exit ${this.child.exitCode}); stderr:\n${this.stderr.slice(-1000)}`);
-      }
-      await new Promise((done) => setTimeout(done, 10));
-    }
+    await waitUntil(() => this.lines.length > 0, {
+      deadlineMs,
+      givenUp: () => this.child.exitCode !== null,
+      failure: () => `no reply within ${deadlineMs} ms (exit ${this.child.exitCode}); stderr:\n${this.stderr.slice(-1000)}`,
+    });
     return JSON.parse(this.lines.shift()!);
   }
 

@@ -2,3 +2,4 @@ export { connectToolset, type ConnectToolsetOptions, type LegacyClient, type Too
 export { textOf } from './result-text';
 export { logMessage, startServerCommand, startServerProcess, type ServerProcess } from './server-process';
 export { startTestIssuer, type MintOptions, type TestClient, type TestIssuer } from './test-issuer';
+export { waitUntil } from './wait-until';

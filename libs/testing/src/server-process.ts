@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { waitUntil } from './wait-until';
 
 export interface ServerProcess {
   origin: string;
@@ -58,13 +59,9 @@ export async function startServerCommand([command, ...args]: readonly string[], 
     stderr: () => stderr,
     exited,
     async stderrLines(line, count = 1, deadlineMs = 20_000) {
-      const until = Date.now() + deadlineMs;
       const matches = typeof line === 'string' ? (l: string) => l === line : line;
       const seen = () => stderr.split('\n').filter(matches).length;
-      while (seen() < count) {
-        if (Date.now() > until) throw new Error(`saw ${seen()} of ${count} '${String(line)}' lines within ${deadlineMs} ms:\n${stderr.slice(-2000)}`);
-        await new Promise((done) => setTimeout(done, 10));
-      }
+      await waitUntil(() => seen() >= count, { deadlineMs, failure: () => `saw ${seen()} of ${count} '${String(line)}' lines within ${deadlineMs} ms:\n${stderr.slice(-2000)}` });
     },
     stop(signal = 'SIGTERM') {
       if (child.exitCode === null) child.kill(signal);

@@ -21,7 +21,7 @@ import { stderrLogger, type Logger } from './logging/logger';
 import { LOGGER } from './logging/logger-token';
 import { droppedKeyWarner, warnsDroppedKeys } from './tools/dropped-key-warner';
 import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './checks/argument-limits';
-import { callToolHandler, type CallToolDefinition } from './tools/call-tool-handler';
+import { callToolHandler, type CallToolSetup } from './tools/call-tool-handler';
 import type { CallSite } from './request/member-scope';
 import { completionHandler } from './members/completion-handler';
 import { promptHandlers } from './members/prompt-handlers';
@@ -151,7 +151,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     ...(options.instructions !== undefined && { instructions: options.instructions }),
   };
 
-  const definition: CallToolDefinition = {
+  const definition: CallToolSetup = {
     name: options.name,
     catalog,
     root,

@@ -5,14 +5,14 @@ import type { PromptMessage, PromptOutput } from '../../wire/prompt-message';
 import { contentProblems } from '../checks/content-check';
 import type { ExtraContent } from '../../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
-import { memberScope, type CallSite, type ServingDefinition } from '../request/member-scope';
+import { memberScope, type CallSite, type RequestRoots } from '../request/member-scope';
 import { mayUse, refuseWithoutScopes } from '../request/scope-check';
 import { redactValue } from '../logging/redaction';
 
 type GetPromptRequest = { params: { name: string; arguments?: Record<string, string> } };
 
 /** A `prompts/get` handler for each SDK `Server` instance (the list is its view's). */
-export function promptHandlers(definition: ServingDefinition & { catalog: ToolCatalog }) {
+export function promptHandlers(definition: RequestRoots & { catalog: ToolCatalog }) {
   const { catalog } = definition;
   return {
     get: (site: CallSite, server: Server) => async (request: GetPromptRequest, ctx: ServerContext): Promise<GetPromptResult> => {

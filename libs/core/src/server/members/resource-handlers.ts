@@ -4,7 +4,7 @@ import { clip } from '../../helpers/client-text';
 import type { ResourceBody } from '../../wire/resource-body';
 import { base64Of } from '../../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
-import { memberScope, type CallSite, type ServingDefinition } from '../request/member-scope';
+import { memberScope, type CallSite, type RequestRoots } from '../request/member-scope';
 import { matchResource } from './resource-match';
 import { refuseWithoutScopes } from '../request/scope-check';
 import { redactValue } from '../logging/redaction';
@@ -13,7 +13,7 @@ type ReadRequest = { params: { uri: string } };
 type Contents = ReadResourceResult['contents'][number];
 
 /** A `resources/read` handler for each SDK `Server` instance (the lists are its view's). */
-export function resourceHandlers(definition: ServingDefinition & { catalog: ToolCatalog }) {
+export function resourceHandlers(definition: RequestRoots & { catalog: ToolCatalog }) {
   const { catalog } = definition;
   return {
     read: (site: CallSite, server: Server) => async (request: ReadRequest, ctx: ServerContext): Promise<ReadResourceResult> => {

@@ -28,7 +28,7 @@ export interface CallSite {
 }
 
 /** Built once per server definition: what every call into a toolset needs that does not vary per call. */
-export interface ServingDefinition {
+export interface RequestRoots {
   root: DependencyContainer;
   /** Toolsets with no constructor parameters: built with `new` while nothing is registered for them. */
   direct: ReadonlySet<ClassType>;
@@ -53,7 +53,7 @@ export interface MemberScope {
  * child container holding its RequestContext), and a logger that cannot show its credentials.
  */
 export function memberScope(
-  definition: ServingDefinition,
+  definition: RequestRoots,
   site: CallSite,
   server: Server,
   ctx: ServerContext,

@@ -5,7 +5,7 @@ import type { CatalogView } from '../../selection/catalog-view';
 import type { CatalogViews } from '../../selection/catalog-views';
 import { DISCOVERY_TOOL_NAMES } from '../../selection/discovery-tools';
 import type { DroppedKeyWarner } from './dropped-key-warner';
-import { memberScope, type CallSite, type ServingDefinition } from '../request/member-scope';
+import { memberScope, type CallSite, type RequestRoots } from '../request/member-scope';
 import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from '../request/sdk-client-input';
 import { callDiscoveryTool } from './discovery-calls';
@@ -15,7 +15,7 @@ import { CallAbort, InterceptedCall } from './intercepted-call';
 import { interceptorCaller } from '../request/interceptor-caller';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
-export interface CallToolDefinition extends ServingDefinition {
+export interface CallToolSetup extends RequestRoots {
   /** The server's name: the mount an interceptor's caller came through. */
   name: string;
   catalog: ToolCatalog;
@@ -29,7 +29,7 @@ type CallRequest = { params: { name: string; arguments?: Record<string, unknown>
  * The `tools/call` handler of one SDK `Server` instance, serving one view of the catalog: a tool
  * outside it is unknown here. In discovery mode the three discovery tools are served too.
  */
-export function callToolHandler(definition: CallToolDefinition, site: CallSite, server: Server, selected: CatalogView) {
+export function callToolHandler(definition: CallToolSetup, site: CallSite, server: Server, selected: CatalogView) {
   return async (request: CallRequest, ctx: ServerContext): Promise<CallToolResult> => {
     const { name } = request.params;
     const view = scopedView(definition.views, selected, ctx);
@@ -50,7 +50,7 @@ export function callToolHandler(definition: CallToolDefinition, site: CallSite, 
   };
 }
 
-function callOne(definition: CallToolDefinition, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown): Promise<CallToolResult> {
+function callOne(definition: CallToolSetup, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown): Promise<CallToolResult> {
   const app = definition.catalog.interceptors;
   if (app.length === 0 && tool.interceptors.length === 0) {
     const { instantiate, logger, redact } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
