@@ -33,3 +33,15 @@ export function optOutOfCompositeBuild(tree: Tree, projectRoot: string): void {
     return json;
   });
 }
+
+/** This repository's TypeScript 7 wrapper for typecheck targets (tools/typecheck/tsc.cjs), when the workspace has it. */
+const NATIVE_TSC = 'tools/typecheck/tsc.cjs';
+
+/**
+ * The typecheck command for `configs`: `tsc -p` each with the workspace's TypeScript, or, in a
+ * workspace whose own typecheck targets run through tools/typecheck/tsc.cjs (this repository), that.
+ */
+export function typecheckCommand(tree: Tree, configs: readonly string[]): string {
+  if (tree.exists(NATIVE_TSC)) return `node ${NATIVE_TSC} ${configs.join(' ')}`;
+  return configs.map((config) => `tsc -p ${config}`).join(' && ');
+}

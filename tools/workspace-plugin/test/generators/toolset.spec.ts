@@ -21,6 +21,18 @@ describe('toolset generator', () => {
     expect(readJson(tree, 'libs/toolsets/library/tsconfig.json').compilerOptions).toEqual({ composite: false, declaration: false, declarationMap: false, emitDeclarationOnly: false });
   });
 
+  it("typechecks with tsc -p, or with the workspace's tools/typecheck/tsc.cjs where it has one (this repository's TypeScript 7)", async () => {
+    await toolsetGenerator(tree, { name: 'library', skipInstall: true });
+    expect(readProjectConfiguration(tree, '@toolsets/library').targets?.['typecheck']?.options.command).toBe(
+      'tsc -p libs/toolsets/library/tsconfig.lib.json && tsc -p libs/toolsets/library/tsconfig.spec.json',
+    );
+    tree.write('tools/typecheck/tsc.cjs', '');
+    await toolsetGenerator(tree, { name: 'ledger', skipInstall: true });
+    expect(readProjectConfiguration(tree, '@toolsets/ledger').targets?.['typecheck']?.options.command).toBe(
+      'node tools/typecheck/tsc.cjs libs/toolsets/ledger/tsconfig.lib.json libs/toolsets/ledger/tsconfig.spec.json',
+    );
+  });
+
   it('creates a toolset library with one conforming tool, a spec and the project wiring', async () => {
     await toolsetGenerator(tree, { name: 'library', description: 'Books and loans.', skipInstall: true });
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { assertKebabCase } from '../../utils/naming';
 import { findToolsetSources } from '../../utils/toolset-source';
 import { findToolsetProject } from '../../utils/workspace';
-import { optOutOfCompositeBuild } from '../../utils/workspace-tsconfig';
+import { optOutOfCompositeBuild, typecheckCommand } from '../../utils/workspace-tsconfig';
 import type { AppGeneratorSchema } from './schema';
 import { CORE_DEPENDENCIES, CORE_METRICS_PEERS, CORE_PEER_DEPENDENCIES, SUPPORTED_NODE } from '../../utils/core-packages';
 
@@ -32,6 +32,7 @@ export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Pro
     imports,
     toolsetClasses: imports.flatMap((i) => i.classNames),
     publishable: options.publishable === true,
+    typecheck: typecheckCommand(tree, [`${projectRoot}/tsconfig.app.json`]),
     tmpl: '',
   });
   optOutOfCompositeBuild(tree, projectRoot);

@@ -12,7 +12,7 @@ import {
 } from '@nx/devkit';
 import { join } from 'node:path';
 import { assertKebabCase, normalizeHeader, snakeCase } from '../../utils/naming';
-import { addPathMapping, optOutOfCompositeBuild } from '../../utils/workspace-tsconfig';
+import { addPathMapping, optOutOfCompositeBuild, typecheckCommand } from '../../utils/workspace-tsconfig';
 import type { ToolsetGeneratorSchema } from './schema';
 
 export interface NormalizedToolset {
@@ -57,6 +57,7 @@ export async function toolsetGenerator(tree: Tree, options: ToolsetGeneratorSche
     ...toolset,
     fileName: toolset.name,
     offset: offsetFromRoot(toolset.projectRoot),
+    typecheck: typecheckCommand(tree, [`${toolset.projectRoot}/tsconfig.lib.json`, `${toolset.projectRoot}/tsconfig.spec.json`]),
     tmpl: '',
   });
   if (toolset.credentialHeaders.length === 0) tree.delete(joinPathFragments(toolset.projectRoot, 'src/lib/access.dto.ts'));
