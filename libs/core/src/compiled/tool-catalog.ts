@@ -35,6 +35,8 @@ export interface CompiledTool {
   interceptors: readonly InterceptorClass[];
   /** The entry advertised in `tools/list`, JSON-clean. */
   descriptor: Tool;
+  /** `@Tool({ keywords })`, checked: more words for discovery search to find the tool by. */
+  keywords: readonly string[];
   inputSchema: TSchema;
   inputValidator: SchemaValidator;
   /** Undefined for a tool without `args`: it receives `{}`. */

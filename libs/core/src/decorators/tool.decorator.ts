@@ -23,6 +23,12 @@ export interface ToolOptions<R extends ToolReturns, A extends ClassType | undefi
   returns: R;
   annotations?: ToolAnnotations;
   /**
+   * Words people use for this tool that its name, title and description do not contain: other
+   * names for what it acts on (`refund` for a charge reversal) and for what it does (`cancel`,
+   * `reschedule`). Only discovery search reads them; they are not advertised.
+   */
+  keywords?: readonly string[];
+  /**
    * The form classes this tool may ask the user to fill with `context.elicit(message, Form)`. The
    * startup gate checks each (a flat object of string, number, integer, boolean and enum fields)
    * and compiles it once; asking for a form not listed here fails the call, saying to list it.

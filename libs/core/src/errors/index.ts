@@ -10,6 +10,7 @@ export { InvalidPatternError } from './invalid-pattern.error';
 export { InvalidReturnsUnionError } from './invalid-returns-union.error';
 export { InvalidToolNameError } from './invalid-tool-name.error';
 export { MissingDescriptionError } from './missing-description.error';
+export { InvalidKeywordsError } from './invalid-keywords.error';
 export { MissingReturnsError } from './missing-returns.error';
 export { MissingTypeMetadataError } from './missing-type-metadata.error';
 export { NoExplicitTypeError } from './no-explicit-type.error';

@@ -12,6 +12,7 @@ import { CredentialArgumentError } from '../errors/credential-argument.error';
 import { ElicitationFormError } from '../errors/elicitation-form.error';
 import { InvalidArgsError } from '../errors/invalid-args.error';
 import { InvalidInputSchemaError } from '../errors/invalid-input-schema.error';
+import { InvalidKeywordsError } from '../errors/invalid-keywords.error';
 import { InvalidMessageFieldError } from '../errors/invalid-message-field.error';
 import { InvalidPatternError } from '../errors/invalid-pattern.error';
 import { InvalidReturnsUnionError } from '../errors/invalid-returns-union.error';
@@ -59,7 +60,7 @@ export class ToolInspector {
     const site: ViolationSite = { toolset: toolset.name, tool: name };
     const before = this.violations.length;
 
-    this.checkNaming(site, name, options.description);
+    this.checkNaming(site, name, options.description, options.keywords);
     const arms = this.inspectReturns(site, tool);
     const args = this.inspectArgs(site, toolset, options.args);
     const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
@@ -86,6 +87,7 @@ export class ToolInspector {
       requiredScopes: sortedScopes([...toolset.requiredScopes, ...ownScopes]),
       interceptors: [...toolset.interceptors, ...ownInterceptors],
       descriptor,
+      keywords: checkedKeywords(options.keywords),
       inputSchema,
       inputValidator: lazyValidator(inputSchema),
       materialize: args ? compileMaterializer(args) : rawInput ? passThrough : undefined,
@@ -125,10 +127,12 @@ export class ToolInspector {
     return forms;
   }
 
-  /** A tool's name follows MCP's pattern, and its description says something. */
-  private checkNaming(site: ViolationSite, name: string, description: unknown): void {
+  /** A tool's name follows MCP's pattern, its description says something, and its keywords are words. */
+  private checkNaming(site: ViolationSite, name: string, description: unknown, keywords: unknown): void {
     if (!TOOL_NAME_PATTERN.test(name)) this.report(new InvalidToolNameError(site, name));
     if (typeof description !== 'string' || description.trim() === '') this.report(new MissingDescriptionError(site));
+    const keywordProblem = keywords === undefined ? undefined : InvalidKeywordsError.problemWith(keywords);
+    if (keywordProblem) this.report(new InvalidKeywordsError(site, keywordProblem));
   }
 
   /** Resolves `returns` into its result arm and optional ToolError arm, reporting what is wrong. */
@@ -274,4 +278,9 @@ function isClass(value: unknown): value is ClassType {
 
 function extendsClass(cls: ClassType, base: ClassType): boolean {
   return cls === base || cls.prototype instanceof base;
+}
+
+/** `@Tool({ keywords })` once checked (checkNaming reported anything else): the words, or none. */
+function checkedKeywords(keywords: unknown): readonly string[] {
+  return Array.isArray(keywords) ? (keywords as string[]) : [];
 }

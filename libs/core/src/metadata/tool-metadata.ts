@@ -17,6 +17,7 @@ export interface ToolOptionsRecord {
   inputSchema?: unknown;
   returns?: unknown;
   annotations?: ToolAnnotations;
+  keywords?: unknown;
   elicits?: readonly unknown[];
 }
 

@@ -47,7 +47,7 @@ export class CatalogView {
     this.tools = tools;
     this.groups = [...new Set([...tools.values()].map((tool) => tool.toolset.name))];
     this.listResult = {
-      tools: selection.mode === 'discovery' ? discoveryDescriptors(this.groups, tools.size) : [...tools.values()].map((tool) => tool.descriptor),
+      tools: selection.mode === 'discovery' ? discoveryDescriptors(this.groups.length, tools.size) : [...tools.values()].map((tool) => tool.descriptor),
     };
     const names = [...tools.keys()];
     const where = selection.mode === 'discovery' ? 'search_tools' : 'tools/list';

@@ -1,19 +1,46 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../compiled/tool-catalog';
+import { firstSentence } from './search-text';
 
-/** The three tools a server lists in discovery mode. */
+/** The four tools a server lists in discovery mode. */
 export const SEARCH_TOOLS = 'search_tools';
+export const BROWSE_TOOLS = 'browse_tools';
 export const DESCRIBE_TOOLS = 'describe_tools';
 export const CALL_TOOL = 'call_tool';
-export const DISCOVERY_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL]);
+export const DISCOVERY_TOOL_NAMES: ReadonlySet<string> = new Set([SEARCH_TOOLS, BROWSE_TOOLS, DESCRIBE_TOOLS, CALL_TOOL]);
 
-/** How many entries one search or describe may return: each carries two schemas. */
-export const MAX_ENTRIES = 20;
-export const DEFAULT_SEARCH_LIMIT = 5;
-/** Group names are offered as an enum to `search_tools` while there are at most this many. */
-const MAX_ENUMERATED_GROUPS = 60;
+/** How many hits one search returns by default, and at most: a compact hit is ~250 bytes. */
+export const DEFAULT_SEARCH_LIMIT = 10;
+export const MAX_SEARCH_LIMIT = 25;
+/** How many tools one describe_tools call may name: each entry carries both schemas. */
+export const MAX_DESCRIBED = 20;
+/** How many tools one page of browse_tools lists. */
+export const BROWSE_PAGE = 25;
+/**
+ * The bytes of schemas a `detail: "full"` search may inline, over all its hits together; hits past
+ * it come compact, and the answer says to describe them.
+ */
+export const FULL_DETAIL_BYTES = 32_768;
+/** The longest summary a compact hit carries (the description's first sentence). */
+export const SUMMARY_CHARS = 160;
 
-/** One tool as discovery describes it: what a direct `tools/list` entry says, and its group. */
+/** One tool as search and browse give it: enough to choose, without its schemas. */
+export interface ToolHit {
+  name: string;
+  title?: string;
+  /** The first sentence of its description, at most 160 characters. */
+  summary: string;
+  toolset: string;
+  /** Its behaviour hints (`readOnlyHint`, `destructiveHint`, …), as tools/list gives them, without `title`. */
+  annotations?: Omit<NonNullable<Tool['annotations']>, 'title'>;
+  /** The names of its required arguments. */
+  required: string[];
+  /** With `detail: "full"`, within the byte cap: its schemas, as describe_tools gives them. */
+  inputSchema?: Tool['inputSchema'];
+  outputSchema?: Tool['outputSchema'];
+}
+
+/** One tool as describe_tools gives it: what a direct `tools/list` entry says, and its group. */
 export interface ToolEntry {
   name: string;
   title?: string;
@@ -22,6 +49,27 @@ export interface ToolEntry {
   annotations?: Tool['annotations'];
   inputSchema: Tool['inputSchema'];
   outputSchema?: Tool['outputSchema'];
+}
+
+/** One group as browse_tools lists it. */
+export interface ToolGroup {
+  name: string;
+  description?: string;
+  tools: number;
+}
+
+export function toolHit(tool: CompiledTool): ToolHit {
+  const { title, description, annotations, inputSchema } = tool.descriptor;
+  const { title: annotatedTitle, ...hints } = annotations ?? {};
+  const shownTitle = title ?? annotatedTitle;
+  return {
+    name: tool.name,
+    ...(shownTitle !== undefined && { title: shownTitle }),
+    summary: firstSentence(description ?? '', SUMMARY_CHARS),
+    toolset: tool.toolset.name,
+    ...(Object.keys(hints).length > 0 && { annotations: hints }),
+    required: Array.isArray(inputSchema.required) ? [...inputSchema.required] : [],
+  };
 }
 
 export function toolEntry(tool: CompiledTool): ToolEntry {
@@ -37,66 +85,87 @@ export function toolEntry(tool: CompiledTool): ToolEntry {
   };
 }
 
+// The result schemas name only the keys every entry has (the interfaces above say the rest): the
+// discovery list is read by a model on every connection, and stays under 4 KB.
+const HIT_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: 'string' }, summary: { type: 'string' }, toolset: { type: 'string' }, required: { type: 'array', items: { type: 'string' } } },
+  required: ['name', 'summary', 'toolset', 'required'],
+} as const;
+
 const ENTRY_SCHEMA = {
   type: 'object',
-  properties: {
-    name: { type: 'string' },
-    title: { type: 'string' },
-    description: { type: 'string' },
-    toolset: { type: 'string' },
-    annotations: { type: 'object' },
-    inputSchema: { type: 'object' },
-    outputSchema: { type: 'object' },
-  },
+  properties: { name: { type: 'string' }, toolset: { type: 'string' }, inputSchema: { type: 'object' } },
   required: ['name', 'toolset', 'inputSchema'],
 } as const;
 
-const ENTRIES_RESULT = {
+const GROUP_SCHEMA = {
   type: 'object',
-  properties: { message: { type: 'string' }, tools: { type: 'array', items: ENTRY_SCHEMA } },
-  required: ['message', 'tools'],
-  additionalProperties: false,
+  properties: { name: { type: 'string' }, tools: { type: 'integer' } },
+  required: ['name', 'tools'],
 } as const;
 
-/** The descriptors of the three discovery tools, for a view whose groups are `groups`. */
-export function discoveryDescriptors(groups: readonly string[], toolCount: number): Tool[] {
-  const groupItems: { type: string; enum?: string[] } = groups.length > 0 && groups.length <= MAX_ENUMERATED_GROUPS ? { type: 'string', enum: [...groups] } : { type: 'string' };
-  const groupNames = { type: 'array', items: groupItems, minItems: 1 };
+/** A discovery tool's closed result: a message and `lists`, of which `required` are always there. */
+const resultOf = (lists: Record<string, object>, required: readonly string[]) => ({
+  type: 'object',
+  properties: { message: { type: 'string' }, ...lists },
+  required: ['message', ...required],
+  additionalProperties: false,
+});
+
+/** The descriptors of the four discovery tools, for a view of `toolCount` tools in `groupCount` groups. */
+export function discoveryDescriptors(groupCount: number, toolCount: number): Tool[] {
+  const groups = `${groupCount} group${groupCount === 1 ? '' : 's'}`;
   return [
     {
       name: SEARCH_TOOLS,
       description:
-        `Find tools for a task among this server's ${toolCount} tools in ${groups.length} group${groups.length === 1 ? '' : 's'}. ` +
-        'Describe the task in plain words; returns the best matches, each with its arguments (inputSchema) and result (outputSchema). Then run one with call_tool.',
+        `Find tools for a task among this server's ${toolCount} tools in ${groups}. Describe the task in plain words; each match comes with a summary, ` +
+        'hints and required arguments. Then describe_tools gives its schemas, call_tool runs it.',
       inputSchema: {
         type: 'object',
         properties: {
-          query: { type: 'string', minLength: 1, maxLength: 500, description: 'The task in plain words, e.g. "list open pull requests of a repository".' },
-          toolsets: { ...groupNames, description: 'Search only these groups (toolsets).' },
-          limit: { type: 'integer', minimum: 1, maximum: MAX_ENTRIES, default: DEFAULT_SEARCH_LIMIT, description: 'How many matches to return.' },
+          query: { type: 'string', minLength: 1, maxLength: 500, description: 'The task in plain words, e.g. "cancel a meeting".' },
+          toolsets: { type: 'array', items: { type: 'string' }, minItems: 1, description: 'Search only these groups (see browse_tools).' },
+          limit: { type: 'integer', minimum: 1, maximum: MAX_SEARCH_LIMIT, default: DEFAULT_SEARCH_LIMIT, description: 'How many matches to return.' },
+          detail: { type: 'string', enum: ['compact', 'full'], default: 'compact', description: `"full" adds schemas (up to ${FULL_DETAIL_BYTES / 1024} KiB).` },
         },
         required: ['query'],
         additionalProperties: false,
       },
-      outputSchema: ENTRIES_RESULT,
+      outputSchema: resultOf({ tools: { type: 'array', items: HIT_SCHEMA } }, ['tools']),
       annotations: { title: 'Search tools', readOnlyHint: true, openWorldHint: false },
     },
     {
-      name: DESCRIBE_TOOLS,
-      description: 'Describe tools by name: each with its arguments (inputSchema) and result (outputSchema), as search_tools gives them.',
+      name: BROWSE_TOOLS,
+      description: `Browse when search finds nothing: with no toolset, lists the ${groups} with what each is for and its tool count; with a toolset, lists its tools a page at a time.`,
       inputSchema: {
         type: 'object',
-        properties: { names: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_ENTRIES, description: 'Tool names, as search_tools gave them.' } },
+        properties: {
+          toolset: { type: 'string', minLength: 1, description: 'The group to list the tools of.' },
+          cursor: { type: 'string', description: 'nextCursor from the previous page.' },
+        },
+        additionalProperties: false,
+      },
+      outputSchema: resultOf({ groups: { type: 'array', items: GROUP_SCHEMA }, tools: { type: 'array', items: HIT_SCHEMA }, nextCursor: { type: 'string' } }, []),
+      annotations: { title: 'Browse tools', readOnlyHint: true, openWorldHint: false },
+    },
+    {
+      name: DESCRIBE_TOOLS,
+      description: 'Describe tools by name: each with its full description, arguments (inputSchema) and result (outputSchema).',
+      inputSchema: {
+        type: 'object',
+        properties: { names: { type: 'array', items: { type: 'string' }, minItems: 1, maxItems: MAX_DESCRIBED, description: 'Tool names, as search_tools gave them.' } },
         required: ['names'],
         additionalProperties: false,
       },
-      outputSchema: ENTRIES_RESULT,
+      outputSchema: resultOf({ tools: { type: 'array', items: ENTRY_SCHEMA } }, ['tools']),
       annotations: { title: 'Describe tools', readOnlyHint: true, openWorldHint: false },
     },
     {
       name: CALL_TOOL,
       description:
-        "Run a tool found with search_tools. `arguments` must match the tool's inputSchema; the result's structuredContent is the tool's own result, matching its outputSchema.",
+        "Run a tool found with search_tools. `arguments` must match the tool's inputSchema (see describe_tools); the result's structuredContent is the tool's own result, matching its outputSchema.",
       inputSchema: {
         type: 'object',
         properties: {
@@ -106,7 +175,7 @@ export function discoveryDescriptors(groups: readonly string[], toolCount: numbe
         required: ['name'],
         additionalProperties: false,
       },
-      outputSchema: { type: 'object', description: "The called tool's result: see its outputSchema in search_tools or describe_tools." },
+      outputSchema: { type: 'object', description: "The called tool's result: see its outputSchema in describe_tools." },
       annotations: { title: 'Call a tool' },
     },
   ];

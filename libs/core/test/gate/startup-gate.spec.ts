@@ -8,6 +8,7 @@ import {
   EmptyToolsetError,
   Field,
   InvalidArgsError,
+  InvalidKeywordsError,
   InvalidMessageFieldError,
   InvalidReturnsUnionError,
   InvalidToolNameError,
@@ -244,6 +245,25 @@ describe('startup gate', () => {
     const found = error.violations.filter((v) => v instanceof MissingDescriptionError);
     expect(found.map((v) => v.tool)).toEqual(['first', 'second']);
     expect(found[0].message).toContain("add `description: '...'` to @Tool");
+  });
+
+  it.each([
+    ['a string', 'refund', "are string \"refund\", not an array"],
+    ['an empty word', ['refund', ' '], 'have string " " at [1]'],
+    ['a number', ['refund', 3], 'have number 3 at [1]'],
+    ['too many', Array.from({ length: 65 }, (_, i) => `w${i}`), 'are 65, more than 64'],
+  ])('refuses keywords that are %s, naming the tool and the fix', (_case, keywords, problem) => {
+    @Toolset({ name: 'ts' })
+    class BadKeywords {
+      @Tool(loose({ description: 'Refund a charge.', returns: OkResult, keywords }))
+      refund(): OkResult {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(BadKeywords), InvalidKeywordsError);
+    expect(violation.tool).toBe('refund');
+    expect(violation.message).toContain(problem);
+    expect(violation.message).toContain("set `keywords:` in @Tool to an array of at most 64 short words");
   });
 
   it.each([['has space'], ['x'.repeat(129)], ['émoji'], ['']])('refuses the tool name %j', (name) => {

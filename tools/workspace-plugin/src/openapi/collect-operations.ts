@@ -1,6 +1,7 @@
 import type { OpenApiDocument } from './load-document';
 import type { HttpMethod, OperationModel, ParameterModel, ToolAnnotationsModel } from './operation-model';
 import { plainText } from './plain-text';
+import { operationKeywords } from './operation-keywords';
 import { assignToolNames, baseToolName } from './tool-names';
 
 const METHODS: readonly HttpMethod[] = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'];
@@ -28,6 +29,7 @@ interface RawOperation {
   responses?: Record<string, { content?: Record<string, RawMedia> }>;
   security?: unknown[];
   'x-mcp'?: boolean;
+  'x-mcp-keywords'?: unknown;
 }
 
 interface RawMedia {
@@ -64,6 +66,7 @@ export function collectOperations(document: OpenApiDocument, filter: OperationFi
         path,
         description: describe(operation, method, path),
         tags: operation.tags ?? [],
+        keywords: operationKeywords(method, path, operation.tags ?? [], stringsOf(operation['x-mcp-keywords'])),
         annotations: annotationsFor(method),
         parameters: parametersOf(shared, operation.parameters ?? []),
         secured: (operation.security ?? document.security ?? []).length > 0,
@@ -83,6 +86,11 @@ export function annotationsFor(method: HttpMethod): ToolAnnotationsModel {
     ...(method === 'delete' && { destructiveHint: true as const }),
     ...((method === 'put' || method === 'delete') && { idempotentHint: true as const }),
   };
+}
+
+/** `x-mcp-keywords`: the strings of an array; anything else says nothing. */
+function stringsOf(value: unknown): string[] {
+  return Array.isArray(value) ? value.filter((item): item is string => typeof item === 'string' && item.trim() !== '') : [];
 }
 
 function selected(operation: RawOperation, filter: OperationFilter): boolean {

@@ -4,6 +4,7 @@ import { pascal, SchemaConverter } from './convert-schema';
 import { className, DtoEmitter, dtoImports } from './emit-dtos';
 import { apiModelOf, type ApiModel, type UpstreamAuth } from './api-model';
 import { loadDocument } from './load-document';
+import { pathGroup } from './operation-keywords';
 import { plainText } from './plain-text';
 import type { LocatePointer } from './source-lines';
 import type { OperationModel, ParameterModel } from './operation-model';
@@ -17,8 +18,8 @@ export interface OpenApiConfig extends OperationFilter {
   schemaBudget?: number;
   /** `tag`: one toolset class per tag (an operation's first tag), each a group a client can select. */
   groupBy?: 'tag';
-  /** Per tool (by operationId or generated name): another name, another description, or left out. */
-  tools?: Record<string, { name?: string; description?: string; exclude?: boolean }>;
+  /** Per tool (by operationId or generated name): another name, another description, more search keywords, or left out. */
+  tools?: Record<string, { name?: string; description?: string; keywords?: readonly string[]; exclude?: boolean }>;
 }
 
 export interface GeneratedToolset {
@@ -54,7 +55,10 @@ export async function generateToolset(name: string, document: unknown, config: O
     .filter((op) => !(overrides[op.operationId ?? ''] ?? overrides[op.toolName])?.exclude)
     .map((op) => {
       const override = overrides[op.operationId ?? ''] ?? overrides[op.toolName];
-      return { ...op, toolName: override?.name ?? op.toolName, description: override?.description ?? op.description };
+      // The config's keywords add to the derived ones, as the document's `x-mcp-keywords` do (within the gate's 64).
+      const extra = Array.isArray(override?.keywords) ? override.keywords.filter((word): word is string => typeof word === 'string' && word.trim() !== '') : [];
+      const keywords = [...new Set([...op.keywords, ...extra.map((word) => word.toLowerCase().slice(0, 64))])].slice(0, 64);
+      return { ...op, toolName: override?.name ?? op.toolName, description: override?.description ?? op.description, keywords };
     });
   const converter = new SchemaConverter(schemaNames);
   const emitter = new DtoEmitter();
@@ -117,15 +121,16 @@ interface ToolsetGroup {
   classNames: string[];
 }
 
-/** Operations without a tag go to this group when grouping by tag. */
+/** Operations without a tag, whose path has no noun either, go to this group when grouping by tag. */
 const UNTAGGED = 'other';
 
 function groupOf(groups: Map<string, ToolsetGroup>, name: string, op: OperationModel, groupBy: OpenApiConfig['groupBy'], api: ApiModel, tags: ReadonlyMap<string, string>): ToolsetGroup {
-  const tag = groupBy ? (op.tags[0] ?? UNTAGGED) : name;
+  // An untagged operation joins the group of its path's first noun (`/v1/customers/{id}` → customers).
+  const tag = groupBy ? (op.tags[0] ?? pathGroup(op.path) ?? UNTAGGED) : name;
   const key = groupBy ? names(tag).fileName.replace(/[^a-z0-9-]+/g, '-').replace(/^-+|-+$/g, '') || UNTAGGED : name;
   let group = groups.get(key);
   if (!group) {
-    const description = groupBy ? (tags.get(tag) ?? `${api.description.split(':')[0]}: the ${tag} operations.`) : api.description;
+    const description = groupBy ? (tags.get(tag) ?? `${api.description.split(':')[0]}: the ${op.tags[0] ? tag : `/${tag}`} operations.`) : api.description;
     group = {
       className: groupBy ? `${names(name).className}${names(key).className}Toolset` : `${names(name).className}Toolset`,
       toolsetName: key,
@@ -306,7 +311,7 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
   @Tool({
     name: ${JSON.stringify(op.toolName)},
     description: ${JSON.stringify(op.description)},${call.args ? `\n    args: ${argsClass},` : ''}
-    returns: [${className(`${base}Result`)}, ToolError],${annotations}
+    returns: [${className(`${base}Result`)}, ToolError],${annotations}${op.keywords.length ? `\n    keywords: ${JSON.stringify(op.keywords)},` : ''}
   })
   ${method}(${call.args ? `args: ${argsClass}` : ''}): Promise<${returns}> {
     return this.api.call({ ${fields.join(', ')} }, this.context, this.logger) as Promise<${returns}>;

@@ -6,6 +6,8 @@ export interface OperationModel {
   path: string;
   description: string;
   tags: readonly string[];
+  /** More words discovery search finds the tool by: its verbs, path nouns, tag, `x-mcp-keywords` (operation-keywords.ts). */
+  keywords: readonly string[];
   annotations: ToolAnnotationsModel;
   parameters: readonly ParameterModel[];
   /** The request body (dereferenced schema), when the operation takes one the generator can send. */

@@ -3,7 +3,7 @@
  * the two in step): its own dependencies, the peers an app must own the single copy of, and the
  * optional peers `/metrics` needs (METRICS=on), which the generated containers and manifests turn on.
  */
-export const CORE_DEPENDENCIES = ['@modelcontextprotocol/node', '@opentelemetry/api', 'jose', 'lru-cache', 'minisearch', 'negotiator', 'typebox'] as const;
+export const CORE_DEPENDENCIES = ['@modelcontextprotocol/node', '@opentelemetry/api', 'jose', 'lru-cache', 'minisearch', 'negotiator', 'stopword', 'typebox', 'wink-porter2-stemmer'] as const;
 export const CORE_PEER_DEPENDENCIES = ['@modelcontextprotocol/server', 'class-transformer', 'class-validator', 'reflect-metadata', 'tsyringe'] as const;
 export const CORE_METRICS_PEERS = ['@opentelemetry/exporter-prometheus', '@opentelemetry/sdk-metrics'] as const;
 

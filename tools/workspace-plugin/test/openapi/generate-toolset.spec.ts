@@ -112,3 +112,41 @@ describe('a toolset generated from the petstore document', () => {
     expect(generated.files[generatedToolsetFile('petstore')]).toContain('description: "Fetch one pet."');
   });
 });
+
+describe('a generated toolset found through discovery search', () => {
+  const ok = { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } };
+  const id = [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }];
+  // No tags anywhere, as in many real documents: grouping falls back to the first noun of each path.
+  const untagged = {
+    openapi: '3.0.3',
+    info: { title: 'Payments', version: '1' },
+    servers: [{ url: 'https://payments.example/v1' }],
+    paths: {
+      '/v1/customers': { get: { operationId: 'GetCustomers', summary: 'All customers.', responses: ok }, post: { operationId: 'PostCustomers', summary: 'A new customer.', responses: ok } },
+      '/v1/customers/{id}': { get: { operationId: 'GetCustomersId', summary: 'One customer.', parameters: id, responses: ok } },
+      '/v1/charges/{id}/reversal': {
+        post: { operationId: 'PostChargesIdReversal', summary: 'Reverse a charge.', parameters: id, 'x-mcp-keywords': ['refund'], responses: ok },
+      },
+      '/v1/balance': { get: { operationId: 'GetBalance', summary: 'The balance.', responses: ok } },
+    },
+  };
+
+  it('groups untagged operations by their first path noun, and finds tools by the verbs of their shape and the keywords given', async () => {
+    const generated = await generateToolset('payments', untagged, { groupBy: 'tag', tools: { GetBalance: { keywords: ['money in my account'] } } });
+    expect(generated.toolsets.map((t) => t.name)).toEqual(['customers', 'charges', 'balance']);
+    expect(generated.files['src/generated/charges.toolset.ts']).toContain('keywords: ["create","add","charge","charges","reversal","reversals","refund"]');
+    const exported = loadGeneratedSources(generated.files) as Record<string, ClassType>;
+    const server = buildServer({ name: 'payments', version: '1', toolsets: generated.toolsets.map((t) => exported[t.className]) });
+    expect(server.catalog.toolsets.map((t) => t.description)).toEqual(['Payments: the /customers operations.', 'Payments: the /charges operations.', 'Payments: the /balance operations.']);
+    for (const era of ['modern', 'legacy'] as const) {
+      const client = await connectToolset(server, { era, selection: { mode: 'discovery' } });
+      const first = async (query: string) => ((await client.call('search_tools', { query })).structuredContent as { tools: { name: string }[] }).tools[0]?.name;
+      expect(await first('list customers')).toBe('get_customers');
+      expect(await first('show a customer')).toBe('get_customers_id');
+      expect(await first('add a customer')).toBe('post_customers');
+      expect(await first('refund a payment')).toBe('post_charges_id_reversal');
+      expect(await first('how much money is in my account')).toBe('get_balance');
+      await client.close();
+    }
+  });
+});
