@@ -9,6 +9,23 @@ const stdioDemo = (era: Era, flags: string[], env: Record<string, string> = {}):
 
 const names = async (client: AnyClient) => (await client.listTools()).tools.map((tool) => tool.name);
 type Entry = { name: string; toolset: string; outputSchema: object };
+type Hit = { name: string; summary: string; toolset: string; required: string[] };
+
+/** search_tools → browse_tools → describe_tools → call_tool, as a model runs them; the result must match what describe_tools gave. */
+async function discoverAndCall(client: AnyClient, token: string): Promise<void> {
+  const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'which account does my credential belong to' } }))['structuredContent'] as { tools: Hit[] };
+  expect(found.tools[0]).toMatchObject({ name: 'whoami', summary: expect.any(String), toolset: 'credential-demo', annotations: expect.any(Object), required: [] });
+  // Compact: nothing but what choosing needs; the schemas come from describe_tools.
+  for (const hit of found.tools) expect(['name', 'title', 'summary', 'toolset', 'annotations', 'required']).toEqual(expect.arrayContaining(Object.keys(hit)));
+  const browsed = (await client.callTool({ name: 'browse_tools', arguments: { toolset: 'credential-demo' } }))['structuredContent'] as { tools: Hit[] };
+  expect(browsed.tools.map((hit) => hit.name)).toEqual(['whoami']);
+  const described = (await client.callTool({ name: 'describe_tools', arguments: { names: ['whoami'] } }))['structuredContent'] as { tools: Entry[] };
+  expect(described.tools[0]).toMatchObject({ name: 'whoami', toolset: 'credential-demo', inputSchema: expect.any(Object) });
+  const result = await client.callTool({ name: 'call_tool', arguments: { name: 'whoami', arguments: {} } });
+  const account = accountOf(token);
+  expect(result['structuredContent']).toEqual({ message: `The caller's credential belongs to account ${account}.`, account });
+  expect(new Ajv2020({ strict: false }).compile(described.tools[0].outputSchema)(result['structuredContent'])).toBe(true);
+}
 
 describe('the demo app serving both toolsets at /demo/mcp', () => {
   let server: ServerProcess;
@@ -28,18 +45,16 @@ describe('the demo app serving both toolsets at /demo/mcp', () => {
       await byHeader.close();
     });
 
-    it('searches, describes and calls in discovery mode, with the caller credential and a typed result', async () => {
+    it('searches compactly, browses, describes and calls in discovery mode, with the caller credential and a typed result', async () => {
       const token = `selection-${era}`;
       const client = await httpClient(era, `${server.origin}/demo/mcp?mode=discovery`, { 'x-demo-token': token });
-      expect(await names(client)).toEqual(['search_tools', 'describe_tools', 'call_tool']);
-      const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'which account does my credential belong to' } }))['structuredContent'] as { tools: Entry[] };
-      expect(found.tools[0]).toMatchObject({ name: 'whoami', toolset: 'credential-demo' });
-      const described = (await client.callTool({ name: 'describe_tools', arguments: { names: ['whoami'] } }))['structuredContent'] as { tools: Entry[] };
-      expect(described.tools).toEqual([found.tools[0]]);
-      const result = await client.callTool({ name: 'call_tool', arguments: { name: 'whoami', arguments: {} } });
-      const account = accountOf(token);
-      expect(result['structuredContent']).toEqual({ message: `The caller's credential belongs to account ${account}.`, account });
-      expect(new Ajv2020({ strict: false }).compile(described.tools[0].outputSchema)(result['structuredContent'])).toBe(true);
+      expect(await names(client)).toEqual(['search_tools', 'browse_tools', 'describe_tools', 'call_tool']);
+      const groups = (await client.callTool({ name: 'browse_tools', arguments: {} }))['structuredContent'] as { groups: { name: string; tools: number }[] };
+      expect(groups.groups.map((group) => [group.name, group.tools])).toEqual([
+        ['hello', 3],
+        ['credential-demo', 1],
+      ]);
+      await discoverAndCall(client, token);
       const invalid = await client.callTool({ name: 'call_tool', arguments: { name: 'greet_team', arguments: { names: 'ann' } } });
       expect(invalid['isError']).toBe(true);
       expect(textOf(invalid)).toMatch(/Invalid arguments for tool 'greet_team'.*'names'/s);
@@ -89,13 +104,12 @@ describe.each<Era>(['modern', 'legacy'])('the demo app over stdio with the %s-er
   it('serves discovery mode with --discovery, narrowed by MCP_TOOLSETS and read-only by --readonly', async () => {
     const token = `stdio-${era}`;
     const client = await stdioDemo(era, ['--discovery', '--readonly'], { MCP_TOOLSETS: 'credential-demo', X_DEMO_TOKEN: token });
-    expect(await names(client)).toEqual(['search_tools', 'describe_tools', 'call_tool']);
+    expect(await names(client)).toEqual(['search_tools', 'browse_tools', 'describe_tools', 'call_tool']);
     const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'greet someone' } }))['structuredContent'] as { tools: Entry[] };
     expect(found.tools.every((tool) => tool.toolset === 'credential-demo')).toBe(true);
     const refused = await client.callTool({ name: 'call_tool', arguments: { name: 'hello', arguments: {} } });
     expect(refused['isError']).toBe(true);
-    const result = await client.callTool({ name: 'call_tool', arguments: { name: 'whoami', arguments: {} } });
-    expect(result['structuredContent']).toMatchObject({ account: accountOf(token) });
+    await discoverAndCall(client, token);
     await client.close();
   });
 });

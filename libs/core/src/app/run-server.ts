@@ -34,7 +34,7 @@ const USAGE = `Usage: main.js [--stdio [--server=name] [--toolsets=a,b] [--reado
   --server=name  which server to serve over stdio, when the app has several
   --toolsets=a,b only these toolsets' tools (also MCP_TOOLSETS)
   --readonly     only tools marked readOnlyHint (also MCP_READONLY=1)
-  --discovery    list search_tools, describe_tools and call_tool instead (also MCP_MODE=discovery)
+  --discovery    list search_tools, browse_tools, describe_tools and call_tool instead (also MCP_MODE=discovery)
 
 Environment: HOST, PORT, ALLOWED_HOSTS and CORS_ORIGINS (comma-separated), and the limits
 ${LIMIT_VARIABLES.map(([, variable]) => variable).join(', ')}

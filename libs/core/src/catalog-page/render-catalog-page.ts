@@ -102,7 +102,7 @@ ${groups.map(
     html`<tr><td><label><input type="checkbox" class="pick-group" value="${group.name}" data-tokens="${String(group.estimatedTokens)}"> ${group.name}</label></td><td>${n(group.tools)}</td><td>${n(group.bytes)} bytes (~${n(group.estimatedTokens)} tokens)</td></tr>`,
 )}
 </tbody></table>
-<p><label><input type="checkbox" class="pick-readonly"> read-only tools only</label> <label><input type="checkbox" class="pick-discovery"> discovery mode (search_tools, describe_tools, call_tool)</label></p>
+<p><label><input type="checkbox" class="pick-readonly"> read-only tools only</label> <label><input type="checkbox" class="pick-discovery"> discovery mode (search_tools, browse_tools, describe_tools, call_tool)</label></p>
 <p>URL for this selection: <code class="selected-url"><span class="mcp-url" data-path=".${path}">${path}</span></code> <span class="selected-size muted"></span></p>
 <p class="muted">The same selection as headers: X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Mode.</p>
 </div>

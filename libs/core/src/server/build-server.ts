@@ -258,7 +258,7 @@ function viewOf(views: CatalogViews, selection: Selection | undefined, context: 
 
 function checkServingOptions(options: BuildServerOptions): void {
   if (options.mode !== undefined && options.mode !== 'tools' && options.mode !== 'discovery') {
-    throw new ServerOptionError(options.name, 'mode', `is ${JSON.stringify(options.mode)}`, "use 'tools' (every tool listed) or 'discovery' (search_tools, describe_tools, call_tool).");
+    throw new ServerOptionError(options.name, 'mode', `is ${JSON.stringify(options.mode)}`, "use 'tools' (every tool listed) or 'discovery' (search_tools, browse_tools, describe_tools, call_tool).");
   }
   const budget = options.listBudgetTokens;
   if (budget !== undefined && !(Number.isSafeInteger(budget) && budget > 0)) {
