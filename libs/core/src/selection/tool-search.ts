@@ -50,7 +50,7 @@ export class ToolSearch {
   search(query: string, visible: (name: string) => boolean, limit: number): SearchHit[] {
     const terms = searchTerms(query);
     if (terms.length === 0) return [];
-    const hits = this.#index.search(terms.join(' '), { filter: (result) => visible(result.id as string)});
+    const hits = this.#index.search(terms.join(' '), { filter: (result) => visible(result.id as string) });
     return hits.slice(0, limit).map((hit) => ({ name: hit.id as string, score: Math.round(hit.score * 1000) / 1000 }));
   }
 }
