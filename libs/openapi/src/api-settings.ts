@@ -12,6 +12,11 @@ export interface ApiSettings {
   name?: string;
   /** Why the document gives no usable base URL (`baseUrl` is then empty and `<NAME>_BASE_URL` must be set). */
   unusableServer?: string;
+  /**
+   * Headers sent upstream on every request, whatever the caller passes (`openapi.config.json`'s
+   * `headers`: an API version the document's operations expect, say). The credential still wins.
+   */
+  headers?: Record<string, string>;
 }
 
 export interface UpstreamCredential {

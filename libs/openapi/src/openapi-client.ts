@@ -68,6 +68,7 @@ export class OpenApiClient {
     for (const [name, value] of Object.entries(operation.headers ?? {})) {
       if (value !== undefined && value !== null) headers[name] = headerText(value, operation.styles?.[name] ?? SIMPLE_DEFAULT);
     }
+    pinHeaders(headers, this.settings.headers);
     propagateTo(span, headers);
     const secret = this.applyCredential(headers, url, context);
     const body = requestBody(operation);
@@ -288,4 +289,12 @@ async function encodeBody(body: EncodedBody): Promise<{ bytes: Buffer | string; 
   if (typeof body.body === 'string') return { bytes: body.body, contentType: body.contentType };
   const encoded = new Response(body.body);
   return { bytes: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get('content-type') ?? undefined };
+}
+
+/** The settings' fixed headers, replacing whatever a call set under the same name in any letter case. */
+function pinHeaders(headers: Record<string, string>, pinned: Record<string, string> | undefined): void {
+  for (const [name, value] of Object.entries(pinned ?? {})) {
+    for (const key of Object.keys(headers)) if (key.toLowerCase() === name.toLowerCase()) delete headers[key];
+    headers[name.toLowerCase()] = value;
+  }
 }

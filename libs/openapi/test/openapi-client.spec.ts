@@ -83,6 +83,18 @@ describe('OpenApiClient against a local upstream', () => {
     expect(upstream.seen.at(-1)!.body).toBe('{"name":"Rex"}');
   });
 
+  it("sends the settings' fixed headers on every call, over a call's header of the same name in any case, and the credential over both", async () => {
+    const pinned = new OpenApiClient({
+      baseUrl: `${upstream.origin}/v2`,
+      headers: { 'Notion-Version': '2022-06-28', 'x-api-key': 'not-the-credential' },
+      credential: { header: 'x-petstore-key', sendAs: { in: 'header', name: 'x-api-key' } },
+    });
+    await pinned.call({ method: 'GET', path: '/pet/{petId}', pathParams: { petId: 7 }, headers: { 'notion-VERSION': '1999-01-01' } }, context);
+    const { headers } = upstream.seen.at(-1)!;
+    expect(headers['notion-version']).toBe('2022-06-28');
+    expect(headers['x-api-key']).toBe('sk-123');
+  });
+
   it('gives no data for a body that is not JSON', async () => {
     expect(await client().call({ method: 'GET', path: '/text' }, context)).toEqual({ message: 'GET /v2/text returned 200 OK.', status: 200 });
   });

@@ -18,6 +18,11 @@ export interface OpenApiConfig extends OperationFilter {
   schemaBudget?: number;
   /** `tag`: one toolset class per tag (an operation's first tag), each a group a client can select. */
   groupBy?: 'tag';
+  /**
+   * Headers sent upstream on every request (an API version the operations expect): a parameter of
+   * that name is no longer an argument.
+   */
+  headers?: Record<string, string>;
   /** Per tool (by operationId or generated name): another name, another description, more search keywords, or left out. */
   tools?: Record<string, { name?: string; description?: string; keywords?: readonly string[]; exclude?: boolean }>;
 }
@@ -64,11 +69,17 @@ export async function generateToolset(name: string, document: unknown, config: O
   const emitter = new DtoEmitter();
   const credential = config.credentialHeader?.toLowerCase();
   const groups = new Map<string, ToolsetGroup>();
+  const warnings: string[] = [];
+  const pinned = new Set(Object.keys(config.headers ?? {}).map((name) => name.toLowerCase()));
   const tagDescriptions = tagDescriptionsOf(loaded);
+  // One tag over the whole document groups nothing: such a document is grouped by path nouns instead.
+  const onlyTag = operations[0]?.tags[0];
+  const byPath = config.groupBy === 'tag' && operations.length > 1 && onlyTag !== undefined && operations.every((op) => op.tags[0] === onlyTag);
+  if (byPath) warnings.push(`every operation has the tag '${onlyTag}', so the toolsets are grouped by the first noun of each path instead`);
   for (const op of operations) {
-    const group = groupOf(groups, name, op, config.groupBy, api, tagDescriptions);
+    const group = groupOf(groups, name, byPath ? { ...op, tags: [] } : op, config.groupBy, api, tagDescriptions);
     const base = pascal(op.toolName);
-    const call = callFor(op, converter, { header: credential, auth: api.auth }, `${base}Args`);
+    const call = callFor(op, converter, { header: credential, auth: api.auth }, `${base}Args`, pinned);
     if (call.args) {
       emitter.emit({ name: `${base}Args`, properties: call.args });
       group.classNames.push(className(`${base}Args`));
@@ -87,7 +98,7 @@ export async function generateToolset(name: string, document: unknown, config: O
     group.methods.push(methodSource(op, base, call));
   }
   const dtos = `${GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
-  const client = clientSource(name, api, credential);
+  const client = clientSource(name, api, credential, config.headers);
   const files: Record<string, string> = { [GENERATED_DTOS]: dtos };
   if (config.groupBy) {
     files[`src/generated/${name}.client.ts`] = client.source;
@@ -103,7 +114,7 @@ export async function generateToolset(name: string, document: unknown, config: O
     toolNames: operations.map((op) => op.toolName),
     toolsets: [...groups.values()].map((group) => ({ className: group.className, name: group.toolsetName })),
     openValues: converter.openValues,
-    warnings: converter.warnings,
+    warnings: [...warnings, ...converter.warnings],
     leftOut,
   };
 }
@@ -157,7 +168,7 @@ function tagDescriptionsOf(document: unknown): Map<string, string> {
 }
 
 /** The API client's token, settings and registration: in the toolset's file, or shared by every group's. */
-function clientSource(name: string, api: ApiModel, credential: string | undefined) {
+function clientSource(name: string, api: ApiModel, credential: string | undefined, headers: Record<string, string> | undefined) {
   const token = `${name.toUpperCase().replace(/-/g, '_')}_API`;
   const settingsConst = `${token}_SETTINGS`;
   const provider = `${token}_PROVIDER`;
@@ -168,7 +179,7 @@ function clientSource(name: string, api: ApiModel, credential: string | undefine
     `export const ${token} = Symbol.for('toolsets.openapi.${name}');`,
     '',
     `/** The document's defaults; \`<NAME>_BASE_URL\`, \`_TIMEOUT_MS\` and \`_MAX_RESPONSE_BYTES\` override them. */`,
-    `${shared ? 'export ' : ''}const ${settingsConst}: ApiSettings = ${settingsLiteral(api, credential)};`,
+    `${shared ? 'export ' : ''}const ${settingsConst}: ApiSettings = ${settingsLiteral(api, credential, headers)};`,
   ];
   const source = [
     GENERATED_HEADER,
@@ -240,17 +251,17 @@ function isCredentialParameter(parameter: ParameterModel, op: OperationModel, cr
 }
 
 /** The args class of an operation, and how the method maps it back onto the request. */
-function callFor(op: OperationModel, converter: SchemaConverter, credential: { header?: string; auth?: UpstreamAuth }, argsName: string): CallShape {
+function callFor(op: OperationModel, converter: SchemaConverter, credential: { header?: string; auth?: UpstreamAuth }, argsName: string, pinned: ReadonlySet<string>): CallShape {
   const shape: CallShape = { pathParams: [], query: [], headers: [], styles: {} };
   const properties: PropertyModel[] = [];
   const taken = new Set<string>();
-  const usable = op.parameters.filter((p) => p.in !== 'cookie' && !isCredentialParameter(p, op, credential));
+  const usable = op.parameters.filter((p) => p.in !== 'cookie' && !isCredentialParameter(p, op, credential) && !(p.in === 'header' && pinned.has(p.name.toLowerCase())));
   for (const parameter of usable) {
     if (taken.has(parameter.name)) continue;
     taken.add(parameter.name);
     const schema = converter.convert(parameter.schema, `${argsName}${pascal(parameter.name)}`);
     properties.push({ name: parameter.name, required: parameter.required, schema: parameter.description ? { ...schema, description: plainText(parameter.description) } : schema });
-    target(shape, parameter).push(`${JSON.stringify(parameter.name)}: ${access(parameter.name)}`);
+    target(shape, parameter).push(`${JSON.stringify(parameter.name)}: ${access(parameter.name)}${defaultOf(parameter)}`);
     const style = serializationOf(parameter);
     if (style) shape.styles[parameter.name] = style;
   }
@@ -268,6 +279,17 @@ function callFor(op: OperationModel, converter: SchemaConverter, credential: { h
     }
   }
   return properties.length ? { ...shape, args: properties } : shape;
+}
+
+/**
+ * ` ?? <default>` for an optional parameter whose schema has a default: the document says what
+ * the API assumes, and some APIs refuse a request without it (a version header), so the caller's
+ * silence sends the default rather than nothing.
+ */
+function defaultOf(parameter: ParameterModel): string {
+  const schema = parameter.schema as { default?: unknown } | undefined;
+  if (parameter.required || schema === null || typeof schema !== 'object' || schema.default === undefined || schema.default === null) return '';
+  return ` ?? ${JSON.stringify(schema.default)}`;
 }
 
 /** A parameter's style and explode when they differ from its location's default (query `form` exploded; path and header `simple`). */
@@ -320,10 +342,20 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
 }
 
 /** The document's default settings: its first server, and how the credential goes upstream. */
-function settingsLiteral(api: ApiModel, credential: string | undefined): string {
-  const server = { baseUrl: api.baseUrl, ...(api.unusableServer && { unusableServer: api.unusableServer }) };
+function settingsLiteral(api: ApiModel, credential: string | undefined, headers: Record<string, string> | undefined): string {
+  const server = { baseUrl: api.baseUrl, ...(api.unusableServer && { unusableServer: api.unusableServer }), ...(headers && Object.keys(headers).length > 0 && { headers: fixedHeaders(headers) }) };
   if (!credential) return objectLiteral(server);
   return objectLiteral({ ...server, credential: { header: credential, sendAs: sendAsOf(api.auth, credential) } });
+}
+
+/** The config's `headers`, checked: a name and a value HTTP allows, each a string; a credential is never one of them. */
+function fixedHeaders(headers: Record<string, string>): Record<string, string> {
+  for (const [name, value] of Object.entries(headers)) {
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new Error(`openapi.config.json "headers": ${JSON.stringify(name)} is not an HTTP header name.`);
+    if (typeof value !== 'string' || /[\r\n\0]/.test(value)) throw new Error(`openapi.config.json "headers": the value of ${name} must be a string on one line.`);
+    if (/^(authorization|cookie|proxy-authorization)$/i.test(name)) throw new Error(`openapi.config.json "headers": ${name} would put a secret in the repository; the credential comes from --credentialHeader.`);
+  }
+  return headers;
 }
 
 function sendAsOf(auth: UpstreamAuth | undefined, credential: string): Record<string, string> {

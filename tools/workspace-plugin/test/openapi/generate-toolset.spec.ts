@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { buildServer, type ClassType } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
@@ -146,7 +148,83 @@ describe('a generated toolset found through discovery search', () => {
       expect(await first('add a customer')).toBe('post_customers');
       expect(await first('refund a payment')).toBe('post_charges_id_reversal');
       expect(await first('how much money is in my account')).toBe('get_balance');
+      // The verb of the shape works both ways: a POST found by "create" as well as "add".
+      expect(await first('create a customer')).toBe('post_customers');
       await client.close();
     }
+  });
+
+  it('groups by path nouns when one tag covers the whole document, and says so', async () => {
+    const oneTag = structuredClone(untagged) as { paths: Record<string, Record<string, { tags?: string[] }>> };
+    for (const item of Object.values(oneTag.paths)) for (const operation of Object.values(item)) operation.tags = ['API'];
+    const generated = await generateToolset('payments', oneTag, { groupBy: 'tag' });
+    expect(generated.toolsets.map((t) => t.name)).toEqual(['customers', 'charges', 'balance']);
+    expect(generated.warnings).toContain("every operation has the tag 'API', so the toolsets are grouped by the first noun of each path instead");
+    const twoTags = structuredClone(oneTag);
+    twoTags.paths['/v1/balance']['get'].tags = ['Balance'];
+    expect((await generateToolset('payments', twoTags, { groupBy: 'tag' })).toolsets.map((t) => t.name)).toEqual(['api', 'balance']);
+  });
+});
+
+describe('what a generated tool sends upstream', () => {
+  const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
+  let upstream: Server;
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      seen.push({ url: req.url ?? '', headers: req.headers });
+      res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"page"}');
+    });
+    await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+    process.env['PAGES_BASE_URL'] = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(async () => {
+    delete process.env['PAGES_BASE_URL'];
+    await new Promise((done) => upstream.close(done));
+  });
+
+  const pages = {
+    openapi: '3.1.0',
+    info: { title: 'Pages', version: '1' },
+    servers: [{ url: 'https://pages.example/v1' }],
+    paths: {
+      '/pages/{id}': {
+        get: {
+          operationId: 'getPage',
+          parameters: [
+            { name: 'id', in: 'path', required: true, schema: { type: 'string' } },
+            { name: 'Notion-Version', in: 'header', schema: { type: 'string', default: '2022-06-28' } },
+            { name: 'page_size', in: 'query', schema: { type: 'integer', default: 10 } },
+            { name: 'filter', in: 'query', schema: { type: 'string' } },
+            { name: 'X-Api-Version', in: 'header', required: true, schema: { type: 'string' } },
+          ],
+          responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } },
+        },
+      },
+    },
+  };
+
+  it("sends an optional parameter's default when the caller leaves it out, and the config's fixed headers instead of arguments", async () => {
+    const generated = await generateToolset('pages', pages, { headers: { 'X-Api-Version': '3' } });
+    const { PagesToolset } = loadGeneratedSources(generated.files) as { PagesToolset: ClassType };
+    const server = buildServer({ name: 'pages', version: '1', toolsets: [PagesToolset] });
+    const input = server.catalog.tools.get('get_page')!.descriptor.inputSchema as { properties: Record<string, unknown> };
+    expect(Object.keys(input.properties).sort()).toEqual(['Notion-Version', 'filter', 'id', 'page_size']);
+    for (const era of ['modern', 'legacy'] as const) {
+      seen.length = 0;
+      const client = await connectToolset(server, { era });
+      expect((await client.call('get_page', { id: 'p1' })).structuredContent).toMatchObject({ status: 200 });
+      expect((await client.call('get_page', { id: 'p2', 'Notion-Version': '2025-09-03', page_size: 3, filter: 'x' })).structuredContent).toMatchObject({ status: 200 });
+      await client.close();
+      expect(seen.map((request) => [request.url, request.headers['notion-version'], request.headers['x-api-version']])).toEqual([
+        ['/v1/pages/p1?page_size=10', '2022-06-28', '3'],
+        ['/v1/pages/p2?page_size=3&filter=x', '2025-09-03', '3'],
+      ]);
+    }
+  });
+
+  it('refuses fixed headers that would carry a secret or break a request, naming the fix', async () => {
+    await expect(generateToolset('pages', pages, { headers: { Authorization: 'Bearer sk' } })).rejects.toThrow(/Authorization would put a secret in the repository/);
+    await expect(generateToolset('pages', pages, { headers: { 'X-Version': 'a\r\nInjected: 1' } })).rejects.toThrow(/must be a string on one line/);
+    await expect(generateToolset('pages', pages, { headers: { 'bad name': '1' } })).rejects.toThrow(/is not an HTTP header name/);
   });
 });
