@@ -2,6 +2,13 @@ import type { PropertyModel, SchemaModel } from './schema-model';
 
 type Json = Record<string, unknown>;
 
+/**
+ * Which way a schema is read: `input` (parameters, request bodies) leaves out `readOnly`
+ * properties, which the API sets itself; `output` (results) leaves out `writeOnly` ones, which it
+ * never returns.
+ */
+export type Direction = 'input' | 'output';
+
 /** String formats TypeBox and ajv-formats both validate. */
 const PORTABLE_FORMATS = new Set(['date', 'date-time', 'time', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uri', 'uri-reference', 'uri-template', 'uuid', 'regex', 'json-pointer', 'relative-json-pointer']);
 
@@ -18,6 +25,11 @@ export class SchemaConverter {
   /** What the document says that could not be kept (a default of the wrong type), for the generator to print. */
   readonly warnings: string[] = [];
   private readonly models = new Map<object, SchemaModel>();
+  /** Input models of schemas with a `readOnly` or `writeOnly` property somewhere: the others share their output model. */
+  private readonly inputModels = new Map<object, SchemaModel>();
+  /** Whether a schema has a `readOnly` or `writeOnly` property anywhere inside, by schema. */
+  private readonly marked = new Map<object, boolean>();
+  private direction: Direction = 'output';
   private readonly stack: object[] = [];
   /** Object models whose properties are being converted, by the schema they come from. */
   private readonly pending = new Map<object, SchemaModel>();
@@ -25,26 +37,39 @@ export class SchemaConverter {
 
   constructor(private readonly names: ReadonlyMap<object, string> = new Map()) {}
 
-  convert(schema: unknown, nameHint: string): SchemaModel {
+  convert(schema: unknown, nameHint: string, direction?: Direction): SchemaModel {
+    if (direction !== undefined && direction !== this.direction) {
+      const outer = this.direction;
+      this.direction = direction;
+      try {
+        return this.convert(schema, nameHint);
+      } finally {
+        this.direction = outer;
+      }
+    }
     if (typeof schema !== 'object' || schema === null || Object.keys(schema).length === 0) return this.open('any JSON value');
     // A schema met again inside itself: a recursive object is the class being built (recursive
     // types stay recursive); recursion through anything else (an array alias) is cut.
     if (this.stack.includes(schema)) return this.pending.get(schema) ?? this.open(`a recursive reference to ${this.names.get(schema) ?? nameHint}, cut here`);
-    const cached = this.models.get(schema);
+    const ownInput = this.direction === 'input' && this.hasMarks(schema);
+    const models = ownInput ? this.inputModels : this.models;
+    const cached = models.get(schema);
     if (cached) return cached;
     this.stack.push(schema);
     try {
-      const model = this.convertFresh(schema as Json, nameHint);
-      this.models.set(schema, model);
+      const model = this.convertFresh(schema as Json, nameHint, ownInput ? 'Input' : '');
+      models.set(schema, model);
       return model;
     } finally {
       this.stack.pop();
     }
   }
 
-  private convertFresh(schema: Json, nameHint: string): SchemaModel {
+  private convertFresh(schema: Json, nameHint: string, suffix: string): SchemaModel {
     const { types, nullable } = typesOf(schema);
-    const base = this.convertBase(schema, types, this.names.get(schema) ?? titleName(schema) ?? nameHint);
+    // A component's or titled schema's input class is `<Name>Input`; a hint already names its parent's.
+    const named = this.names.get(schema) ?? titleName(schema);
+    const base = this.convertBase(schema, types, named ? `${named}${suffix}` : nameHint);
     const fits = schema['default'] === undefined || defaultFits(base, schema['default']);
     if (!fits) this.warnings.push(`${nameHint}: the default ${JSON.stringify(schema['default'])} is not a value of its own type (${base.kind}); it was dropped`);
     const annotations = {
@@ -95,6 +120,7 @@ export class SchemaConverter {
     if (Object.keys(properties).length === 0) {
       return { kind: 'record', values: typeof additional === 'object' && additional !== null ? this.convert(additional, `${name}Value`) : this.open('any JSON value') };
     }
+    if (Object.values(properties).every((value) => this.leftOut(value) || this.emptied(value))) return { kind: 'record', values: this.open('any JSON value') };
     const className = this.uniqueName(name);
     const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
     // Registered before its properties are converted, so a property that refers back finds it.
@@ -102,9 +128,37 @@ export class SchemaConverter {
     const model: SchemaModel = { kind: 'object', name: className, properties: converted };
     this.pending.set(this.stack[this.stack.length - 1]!, model);
     for (const [property, value] of Object.entries(properties)) {
+      if (this.leftOut(value) || this.emptied(value)) continue;
       converted.push({ name: property, required: required.has(property), schema: this.convert(value, `${className}${pascal(property)}`) });
     }
     return model;
+  }
+
+  /** A property this direction leaves out: `readOnly` in an input, `writeOnly` in an output. */
+  private leftOut(property: unknown): boolean {
+    if (typeof property !== 'object' || property === null) return false;
+    return (property as Json)[this.direction === 'input' ? 'readOnly' : 'writeOnly'] === true;
+  }
+
+  /** An object all of whose properties this direction leaves out (a connection block the API fills in): no value to send or show. */
+  private emptied(schema: unknown): boolean {
+    if (typeof schema !== 'object' || schema === null) return false;
+    const properties = Object.values(((schema as Json)['properties'] ?? {}) as Json);
+    return properties.length > 0 && properties.every((property) => this.leftOut(property));
+  }
+
+  /** Whether `schema` has a `readOnly` or `writeOnly` property anywhere inside it (cycles count as not). */
+  private hasMarks(schema: object): boolean {
+    const known = this.marked.get(schema);
+    if (known !== undefined) return known;
+    this.marked.set(schema, false);
+    const json = schema as Json;
+    const properties = Object.values((json['properties'] ?? {}) as Json);
+    const children = [...properties, json['items'], json['additionalProperties'], ...['allOf', 'anyOf', 'oneOf'].flatMap((key) => (Array.isArray(json[key]) ? (json[key] as unknown[]) : []))];
+    const own = properties.some((property) => typeof property === 'object' && property !== null && ((property as Json)['readOnly'] === true || (property as Json)['writeOnly'] === true));
+    const found = own || children.some((child) => typeof child === 'object' && child !== null && this.hasMarks(child));
+    this.marked.set(schema, found);
+    return found;
   }
 
   private mergeAllOf(schema: Json, name: string): SchemaModel {

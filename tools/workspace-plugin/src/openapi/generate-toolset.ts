@@ -259,14 +259,14 @@ function callFor(op: OperationModel, converter: SchemaConverter, credential: { h
   for (const parameter of usable) {
     if (taken.has(parameter.name)) continue;
     taken.add(parameter.name);
-    const schema = converter.convert(parameter.schema, `${argsName}${pascal(parameter.name)}`);
+    const schema = converter.convert(parameter.schema, `${argsName}${pascal(parameter.name)}`, 'input');
     properties.push({ name: parameter.name, required: parameter.required, schema: parameter.description ? { ...schema, description: plainText(parameter.description) } : schema });
     target(shape, parameter).push(`${JSON.stringify(parameter.name)}: ${access(parameter.name)}${defaultOf(parameter)}`);
     const style = serializationOf(parameter);
     if (style) shape.styles[parameter.name] = style;
   }
   if (op.requestBody) {
-    const body = converter.convert(op.requestBody.schema, `${argsName}Body`);
+    const body = converter.convert(op.requestBody.schema, `${argsName}Body`, 'input');
     const spread = body.kind === 'object' && !body.nullable && body.properties.every((p) => !taken.has(p.name) && p.name !== 'body');
     if (spread && body.kind === 'object') {
       for (const property of body.properties) properties.push({ ...property, required: op.requestBody.required && property.required });

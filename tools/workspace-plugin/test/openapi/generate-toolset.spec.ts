@@ -167,12 +167,18 @@ describe('a generated toolset found through discovery search', () => {
 });
 
 describe('what a generated tool sends upstream', () => {
-  const seen: { url: string; headers: Record<string, string | string[] | undefined> }[] = [];
+  const seen: { url: string; headers: Record<string, string | string[] | undefined>; body: string }[] = [];
   let upstream: Server;
   beforeAll(async () => {
     upstream = createServer((req, res) => {
-      seen.push({ url: req.url ?? '', headers: req.headers });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"object":"page"}');
+      let body = '';
+      req.on('data', (chunk) => (body += chunk));
+      req.on('end', () => {
+        seen.push({ url: req.url ?? '', headers: req.headers, body });
+        // An API echoes what it stored, with what it sets itself, and (badly) a secret it should not.
+        const answer = req.method === 'GET' ? { object: 'page' } : { ...JSON.parse(body || '{}'), id: 'u1', created_at: '2026-12-03T00:00:00Z', password: 'hunter2' };
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
+      });
     });
     await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
     process.env['PAGES_BASE_URL'] = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
@@ -219,6 +225,64 @@ describe('what a generated tool sends upstream', () => {
         ['/v1/pages/p1?page_size=10', '2022-06-28', '3'],
         ['/v1/pages/p2?page_size=3&filter=x', '2025-09-03', '3'],
       ]);
+    }
+  });
+
+  it('leaves readOnly properties out of the arguments and the body sent, and writeOnly ones out of the result', async () => {
+    const user = {
+      type: 'object',
+      required: ['id', 'name'],
+      properties: {
+        id: { type: 'string', readOnly: true },
+        created_at: { type: 'string', readOnly: true },
+        name: { type: 'string' },
+        password: { type: 'string', writeOnly: true },
+        team: { $ref: '#/components/schemas/Team' },
+        // Wholly set by the API: no argument at all, rather than an empty class the gate refuses.
+        audit: { type: 'object', properties: { by: { type: 'string', readOnly: true }, at: { type: 'string', readOnly: true } } },
+      },
+    };
+    const users = {
+      openapi: '3.0.3',
+      info: { title: 'Users', version: '1' },
+      servers: [{ url: 'https://users.example/v1' }],
+      components: { schemas: { User: user, Team: { type: 'object', properties: { slug: { type: 'string', readOnly: true }, title: { type: 'string' } } } } },
+      paths: {
+        '/users/{id}': {
+          put: {
+            operationId: 'updateUser',
+            parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+            requestBody: { required: true, content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } },
+            responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/User' } } } } },
+          },
+        },
+      },
+    };
+    process.env['USERS_BASE_URL'] = process.env['PAGES_BASE_URL'];
+    try {
+      const generated = await generateToolset('users', users, {});
+      const { UsersToolset } = loadGeneratedSources(generated.files) as { UsersToolset: ClassType };
+      const server = buildServer({ name: 'users', version: '1', toolsets: [UsersToolset] });
+      const tool = server.catalog.tools.get('update_user')!.descriptor;
+      const input = tool.inputSchema as { properties: Record<string, unknown>; required: string[] };
+      expect(Object.keys(input.properties).sort()).toEqual(['id', 'name', 'password', 'team']);
+      expect(JSON.stringify(tool.outputSchema)).not.toContain('password');
+      expect(JSON.stringify(tool.outputSchema)).toContain('audit');
+      for (const era of ['modern', 'legacy'] as const) {
+        seen.length = 0;
+        const client = await connectToolset(server, { era });
+        const result = await client.call('update_user', { id: 'u1', name: 'Ann', password: 's3cret', team: { title: 'Core' } });
+        await client.close();
+        // The path's `id` is the user's; the body's read-only `id` and `created_at` are never sent, nor a nested read-only `slug`.
+        expect(JSON.parse(seen[0].body)).toEqual({ name: 'Ann', password: 's3cret', team: { title: 'Core' } });
+        expect(result.structuredContent).toEqual({
+          message: 'PUT /v1/users/u1 returned 200 OK.',
+          status: 200,
+          data: { id: 'u1', created_at: '2026-12-03T00:00:00Z', name: 'Ann', team: { title: 'Core' } },
+        });
+      }
+    } finally {
+      delete process.env['USERS_BASE_URL'];
     }
   });
 
