@@ -8,6 +8,12 @@ export interface ApiSettings {
   maxResponseBytes?: number;
   /** The MCP-side credential header and how its value goes upstream. */
   credential?: UpstreamCredential;
+  /**
+   * More credentials the API takes beside `credential`, each from its own MCP-side header (a boards
+   * API's `key` and `token` query parameters): a required one must be sent, an optional one goes
+   * upstream when the caller gives it.
+   */
+  moreCredentials?: UpstreamCredential[];
   /** The toolset's name, so messages can name its variables (`<NAME>_MAX_RESPONSE_BYTES`). */
   name?: string;
   /** Why the document gives no usable base URL (`baseUrl` is then empty and `<NAME>_BASE_URL` must be set). */
@@ -29,6 +35,8 @@ export interface UpstreamCredential {
    * Stripe's secret keys are).
    */
   sendAs: { in: 'header'; name: string } | { in: 'query'; name: string } | { in: 'bearer' } | { in: 'basic' };
+  /** Sent only when the caller gives it (the document lists it as an alternative); a required one missing fails the call. */
+  optional?: boolean;
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;

@@ -70,7 +70,7 @@ export class OpenApiClient {
     }
     pinHeaders(headers, this.settings.headers);
     propagateTo(span, headers);
-    const secret = this.applyCredential(headers, url, context);
+    const secrets = this.applyCredentials(headers, url, context);
     const body = requestBody(operation);
     if (body instanceof InvalidFile || body instanceof IncompleteBody) return new ToolError('invalid_argument', body.message);
     const exchange = new Exchange(`${operation.method} ${url.pathname}`, this.baseUrl.origin, this.timeoutMs, context.signal, logger);
@@ -87,7 +87,7 @@ export class OpenApiClient {
       const outcome = `${exchange.what} returned ${answer.status} ${STATUS_CODES[answer.status] ?? ''}`.trimEnd();
       if (answer.status < 200 || answer.status > 299) {
         const errorBody = await answer.read(ERROR_BODY_BYTES);
-        const upstream = redactSecret(upstreamMessage(errorBody), secret);
+        const upstream = secrets.reduce((text, secret) => redactSecret(text, secret), upstreamMessage(errorBody));
         return new ToolError(`http_${answer.status}`, upstream ? `${outcome}: ${upstream}` : `${outcome}.`);
       }
       const read = await answer.read(this.maxResponseBytes);
@@ -106,17 +106,23 @@ export class OpenApiClient {
     this.transport.close();
   }
 
-  /** Sends the caller's credential upstream as the document's scheme says; returns it, so no message can repeat it. */
-  private applyCredential(headers: Record<string, string>, url: URL, context: RequestContext): string | undefined {
-    const credential = this.settings.credential;
-    if (!credential) return undefined;
-    const value = context.credential(credential.header);
-    const { sendAs } = credential;
-    if (sendAs.in === 'bearer') headers['authorization'] = `Bearer ${value}`;
-    else if (sendAs.in === 'basic') headers['authorization'] = `Basic ${Buffer.from(value.includes(':') ? value : `${value}:`).toString('base64')}`;
-    else if (sendAs.in === 'query') url.searchParams.set(sendAs.name, value);
-    else headers[sendAs.name.toLowerCase()] = value;
-    return value;
+  /**
+   * Sends the caller's credentials upstream as the document's schemes say (an optional one only
+   * when given); returns them, so no message can repeat any.
+   */
+  private applyCredentials(headers: Record<string, string>, url: URL, context: RequestContext): string[] {
+    const sent: string[] = [];
+    for (const credential of [...(this.settings.credential ? [this.settings.credential] : []), ...(this.settings.moreCredentials ?? [])]) {
+      if (credential.optional && !context.hasCredential(credential.header)) continue;
+      const value = context.credential(credential.header);
+      const { sendAs } = credential;
+      if (sendAs.in === 'bearer') headers['authorization'] = `Bearer ${value}`;
+      else if (sendAs.in === 'basic') headers['authorization'] = `Basic ${Buffer.from(value.includes(':') ? value : `${value}:`).toString('base64')}`;
+      else if (sendAs.in === 'query') url.searchParams.set(sendAs.name, value);
+      else headers[sendAs.name.toLowerCase()] = value;
+      sent.push(value);
+    }
+    return sent;
   }
 }
 

@@ -15,6 +15,14 @@ export interface ApiModel {
   /** Why the document's server URL cannot be used as it is (`<NAME>_BASE_URL` must then be set). */
   unusableServer?: string;
   auth?: UpstreamAuth;
+  /**
+   * The document's other sendable schemes its security requirements name (a boards API's `key`
+   * and `token`): `required` when a requirement lists one together with the first, else sent when
+   * given.
+   */
+  moreAuth: { scheme: string; auth: UpstreamAuth; required: boolean }[];
+  /** Every header or query parameter an apiKey scheme names: a credential, never an argument. */
+  schemeParameters: { in: 'header' | 'query'; name: string }[];
 }
 
 interface RawServer {
@@ -25,13 +33,41 @@ interface RawServer {
 export function apiModelOf(api: OpenApiDocument): ApiModel {
   const title = api.info.title?.trim() || 'An HTTP API';
   const summary = api.info.description?.trim().split('\n')[0];
-  const auth = upstreamAuthOf(api);
+  const chosen = chosenScheme(api);
   const server = serverUrlOf(api.servers?.[0] as RawServer | undefined);
   return {
     description: summary ? `${title}: ${summary}`.slice(0, 500) : title,
     ...server,
-    ...(auth && { auth }),
+    ...(chosen && { auth: chosen.auth }),
+    moreAuth: chosen ? moreAuthOf(api, chosen.scheme) : [],
+    schemeParameters: Object.values(schemesOf(api)).flatMap((scheme) => (scheme.type === 'apiKey' && (scheme.in === 'header' || scheme.in === 'query') && scheme.name ? [{ in: scheme.in, name: scheme.name }] : [])),
   };
+}
+
+function schemesOf(document: unknown): Record<string, RawScheme> {
+  return ((document as { components?: { securitySchemes?: Record<string, unknown> } } | null)?.components?.securitySchemes ?? {}) as Record<string, RawScheme>;
+}
+
+/** Every security requirement of the document and of its operations, each as the scheme names it lists together. */
+function requirementsOf(document: unknown): string[][] {
+  const doc = document as { security?: unknown[]; paths?: Record<string, Record<string, { security?: unknown[] } | undefined> | undefined> };
+  const lists = [doc.security, ...Object.values(doc.paths ?? {}).flatMap((item) => Object.values(item ?? {}).map((op) => (typeof op === 'object' && op !== null ? op.security : undefined)))];
+  return lists.flatMap((list) => (Array.isArray(list) ? list : [])).map((requirement) => Object.keys((requirement ?? {}) as object));
+}
+
+/**
+ * The sendable schemes other than `chosen` that some requirement names, in document order;
+ * required when a requirement lists one together with `chosen` (both at once).
+ */
+function moreAuthOf(document: unknown, chosen: string): ApiModel['moreAuth'] {
+  const schemes = schemesOf(document);
+  const requirements = requirementsOf(document);
+  const named = [...new Set(requirements.flat())].filter((key) => key !== chosen);
+  return named.flatMap((scheme) => {
+    const auth = schemes[scheme] && authOf(schemes[scheme]);
+    if (!auth) return [];
+    return [{ scheme, auth, required: requirements.some((keys) => keys.includes(chosen) && keys.includes(scheme)) }];
+  });
 }
 
 /** Words server variables' defaults use when the document cannot know the value (`your-domain`, `{tenant}`). */
@@ -71,14 +107,19 @@ type RawScheme = { type?: string; in?: string; name?: string; scheme?: string };
  * in a cookie) are passed over.
  */
 export function upstreamAuthOf(document: unknown): UpstreamAuth | undefined {
-  const doc = document as { components?: { securitySchemes?: Record<string, unknown> }; security?: Record<string, unknown>[] } | null;
-  const schemes = (doc?.components?.securitySchemes ?? {}) as Record<string, RawScheme>;
+  return chosenScheme(document)?.auth;
+}
+
+function chosenScheme(document: unknown): { scheme: string; auth: UpstreamAuth } | undefined {
+  const doc = document as { security?: Record<string, unknown>[] } | null;
+  const schemes = schemesOf(document);
   const named = (doc?.security ?? []).flatMap((requirement) => Object.keys(requirement ?? {}));
   const candidates = Object.entries(schemes)
-    .map(([key, scheme]) => ({ auth: authOf(scheme), rank: named.includes(key) ? named.indexOf(key) : 1_000 }))
-    .filter((candidate): candidate is { auth: UpstreamAuth; rank: number } => candidate.auth !== undefined)
+    .map(([key, scheme]) => ({ scheme: key, auth: authOf(scheme), rank: named.includes(key) ? named.indexOf(key) : 1_000 }))
+    .filter((candidate): candidate is { scheme: string; auth: UpstreamAuth; rank: number } => candidate.auth !== undefined)
     .map((candidate) => ({ ...candidate, rank: candidate.rank + KIND_ORDER.indexOf(candidate.auth.kind) / 10 }));
-  return candidates.sort((a, b) => a.rank - b.rank)[0]?.auth;
+  const best = candidates.sort((a, b) => a.rank - b.rank)[0];
+  return best && { scheme: best.scheme, auth: best.auth };
 }
 
 const KIND_ORDER: readonly UpstreamAuth['kind'][] = ['api-key-header', 'api-key-query', 'bearer', 'basic'];

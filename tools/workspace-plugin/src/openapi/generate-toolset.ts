@@ -68,6 +68,7 @@ export async function generateToolset(name: string, document: unknown, config: O
   const converter = new SchemaConverter(schemaNames);
   const emitter = new DtoEmitter();
   const credential = config.credentialHeader?.toLowerCase();
+  const credentials = credentialPlan(name, api, credential);
   const groups = new Map<string, ToolsetGroup>();
   const warnings: string[] = [];
   const pinned = new Set(Object.keys(config.headers ?? {}).map((name) => name.toLowerCase()));
@@ -79,7 +80,7 @@ export async function generateToolset(name: string, document: unknown, config: O
   for (const op of operations) {
     const group = groupOf(groups, name, byPath ? { ...op, tags: [] } : op, config.groupBy, api, tagDescriptions);
     const base = pascal(op.toolName);
-    const call = callFor(op, converter, { header: credential, auth: api.auth }, `${base}Args`, pinned);
+    const call = callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned);
     if (call.args) {
       emitter.emit({ name: `${base}Args`, properties: call.args });
       group.classNames.push(className(`${base}Args`));
@@ -98,14 +99,14 @@ export async function generateToolset(name: string, document: unknown, config: O
     group.methods.push(methodSource(op, base, call));
   }
   const dtos = `${GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
-  const client = clientSource(name, api, credential, config.headers);
+  const client = clientSource(name, api, credentials, config.headers);
   const files: Record<string, string> = { [GENERATED_DTOS]: dtos };
   if (config.groupBy) {
     files[`src/generated/${name}.client.ts`] = client.source;
-    for (const group of groups.values()) files[`src/generated/${group.file}.toolset.ts`] = toolsetSource(name, group, client, config, credential, `./${name}.client`);
+    for (const group of groups.values()) files[`src/generated/${group.file}.toolset.ts`] = toolsetSource(name, group, client, config, credentials, `./${name}.client`);
   } else {
     const [only] = groups.values();
-    files[generatedToolsetFile(name)] = toolsetSource(name, only, client, config, credential);
+    files[generatedToolsetFile(name)] = toolsetSource(name, only, client, config, credentials);
   }
   const modules = Object.keys(files).map((file) => `./${file.slice('src/'.length, -'.ts'.length)}`);
   files['src/index.ts'] = `${GENERATED_HEADER}\n${modules.map((module) => `export * from '${module}';`).join('\n')}\n`;
@@ -168,7 +169,7 @@ function tagDescriptionsOf(document: unknown): Map<string, string> {
 }
 
 /** The API client's token, settings and registration: in the toolset's file, or shared by every group's. */
-function clientSource(name: string, api: ApiModel, credential: string | undefined, headers: Record<string, string> | undefined) {
+function clientSource(name: string, api: ApiModel, credentials: readonly CredentialPlan[], headers: Record<string, string> | undefined) {
   const token = `${name.toUpperCase().replace(/-/g, '_')}_API`;
   const settingsConst = `${token}_SETTINGS`;
   const provider = `${token}_PROVIDER`;
@@ -179,7 +180,7 @@ function clientSource(name: string, api: ApiModel, credential: string | undefine
     `export const ${token} = Symbol.for('toolsets.openapi.${name}');`,
     '',
     `/** The document's defaults; \`<NAME>_BASE_URL\`, \`_TIMEOUT_MS\` and \`_MAX_RESPONSE_BYTES\` override them. */`,
-    `${shared ? 'export ' : ''}const ${settingsConst}: ApiSettings = ${settingsLiteral(api, credential, headers)};`,
+    `${shared ? 'export ' : ''}const ${settingsConst}: ApiSettings = ${settingsLiteral(api, credentials, headers)};`,
   ];
   const source = [
     GENERATED_HEADER,
@@ -195,7 +196,7 @@ function clientSource(name: string, api: ApiModel, credential: string | undefine
   return { token, settingsConst, provider, registration, declarations, source };
 }
 
-function toolsetSource(name: string, group: ToolsetGroup, client: ReturnType<typeof clientSource>, config: OpenApiConfig, credential: string | undefined, clientModule?: string): string {
+function toolsetSource(name: string, group: ToolsetGroup, client: ReturnType<typeof clientSource>, config: OpenApiConfig, credentials: readonly CredentialPlan[], clientModule?: string): string {
   const { token, settingsConst, provider } = client;
   return [
     GENERATED_HEADER,
@@ -209,7 +210,7 @@ function toolsetSource(name: string, group: ToolsetGroup, client: ReturnType<typ
     `@Toolset({`,
     `  name: ${JSON.stringify(group.toolsetName)},`,
     `  description: ${JSON.stringify(group.description)},`,
-    ...(credential ? [`  credentialHeaders: [${JSON.stringify(credential)}],`] : []),
+    ...(credentials.length ? [`  credentialHeaders: [${credentials.map((c) => JSON.stringify(c.header)).join(', ')}],`] : []),
     ...(config.schemaBudget ? [`  schemaBudget: ${config.schemaBudget},`] : []),
     `  // An app refuses to start while the base URL is not usable, rather than failing every call.`,
     `  checkSettings: (env) => void settingsFromEnvironment(${JSON.stringify(name)}, ${settingsConst}, env),`,
@@ -243,15 +244,17 @@ interface CallShape {
 const CREDENTIAL_PARAMETER = /^(token|access[-_]?token|api[-_]?key|auth[-_]?token|authorization)$/i;
 
 /** Whether a parameter carries the API credential: it is the client's to send, never an argument a model sees. */
-function isCredentialParameter(parameter: ParameterModel, op: OperationModel, credential: { header?: string; auth?: UpstreamAuth }): boolean {
+function isCredentialParameter(parameter: ParameterModel, op: OperationModel, credential: { header?: string; auth?: UpstreamAuth; schemeParameters?: ApiModel['schemeParameters'] }): boolean {
   const { auth } = credential;
   if (parameter.in === 'header' && parameter.name.toLowerCase() === credential.header) return true;
+  // A parameter one of the document's apiKey schemes names is a credential on every operation, secured or not.
+  if (credential.schemeParameters?.some((scheme) => scheme.in === parameter.in && (scheme.in === 'header' ? scheme.name.toLowerCase() === parameter.name.toLowerCase() : scheme.name === parameter.name))) return true;
   if (auth && (auth.kind === 'api-key-header' || auth.kind === 'api-key-query') && parameter.name === auth.name && parameter.in === (auth.kind === 'api-key-header' ? 'header' : 'query')) return true;
   return op.secured && (parameter.in === 'query' || parameter.in === 'header') && CREDENTIAL_PARAMETER.test(parameter.name);
 }
 
 /** The args class of an operation, and how the method maps it back onto the request. */
-function callFor(op: OperationModel, converter: SchemaConverter, credential: { header?: string; auth?: UpstreamAuth }, argsName: string, pinned: ReadonlySet<string>): CallShape {
+function callFor(op: OperationModel, converter: SchemaConverter, credential: Parameters<typeof isCredentialParameter>[2], argsName: string, pinned: ReadonlySet<string>): CallShape {
   const shape: CallShape = { pathParams: [], query: [], headers: [], styles: {} };
   const properties: PropertyModel[] = [];
   const taken = new Set<string>();
@@ -341,11 +344,40 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
 `;
 }
 
-/** The document's default settings: its first server, and how the credential goes upstream. */
-function settingsLiteral(api: ApiModel, credential: string | undefined, headers: Record<string, string> | undefined): string {
+/** The document's default settings: its first server, and how each credential goes upstream. */
+function settingsLiteral(api: ApiModel, credentials: readonly CredentialPlan[], headers: Record<string, string> | undefined): string {
   const server = { baseUrl: api.baseUrl, ...(api.unusableServer && { unusableServer: api.unusableServer }), ...(headers && Object.keys(headers).length > 0 && { headers: fixedHeaders(headers) }) };
-  if (!credential) return objectLiteral(server);
-  return objectLiteral({ ...server, credential: { header: credential, sendAs: sendAsOf(api.auth, credential) } });
+  const [first, ...more] = credentials;
+  if (!first) return objectLiteral(server);
+  const literal = objectLiteral({ ...server, credential: { header: first.header, sendAs: first.sendAs } });
+  if (more.length === 0) return literal;
+  const rest = more.map((c) => objectLiteral({ header: c.header, sendAs: c.sendAs, ...(c.optional && { optional: true }) }));
+  return `${literal.slice(0, -2)}, moreCredentials: [${rest.join(', ')}] }`;
+}
+
+/** One MCP-side credential header and how its value goes upstream. */
+interface CredentialPlan {
+  header: string;
+  sendAs: Record<string, string>;
+  optional: boolean;
+}
+
+/**
+ * The credentials a generated toolset takes: `--credentialHeader` for the document's first scheme,
+ * and for each other scheme its requirements name, a header of its own, `x-<toolset>-<parameter>`
+ * (Trello's `token` query key comes from `x-trello-token`): required when a requirement lists it
+ * with the first, else sent when the caller gives it. None without `--credentialHeader`.
+ */
+function credentialPlan(name: string, api: ApiModel, credential: string | undefined): CredentialPlan[] {
+  if (!credential) return [];
+  const plans: CredentialPlan[] = [{ header: credential, sendAs: sendAsOf(api.auth, credential), optional: false }];
+  for (const more of api.moreAuth) {
+    const part = ('name' in more.auth ? more.auth.name : more.scheme).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'credential';
+    let header = `x-${name.toLowerCase()}-${part}`;
+    for (let n = 2; plans.some((plan) => plan.header === header); n++) header = `x-${name.toLowerCase()}-${part}-${n}`;
+    plans.push({ header, sendAs: sendAsOf(more.auth, header), optional: !more.required });
+  }
+  return plans;
 }
 
 /** The config's `headers`, checked: a name and a value HTTP allows, each a string; a credential is never one of them. */

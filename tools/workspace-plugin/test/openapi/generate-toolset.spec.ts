@@ -286,6 +286,67 @@ describe('what a generated tool sends upstream', () => {
     }
   });
 
+  it('sends every credential the security schemes name, each from its own header, and never takes one as an argument', async () => {
+    const id = { name: 'id', in: 'path', required: true, schema: { type: 'string' } };
+    const keyAndToken = [
+      { name: 'key', in: 'query', schema: { type: 'string' } },
+      { name: 'token', in: 'query', schema: { type: 'string' } },
+    ];
+    const ok = { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } };
+    const boards = {
+      openapi: '3.0.3',
+      info: { title: 'Boards', version: '1' },
+      servers: [{ url: 'https://boards.example/v1' }],
+      components: { securitySchemes: { api_key: { type: 'apiKey', in: 'query', name: 'key' }, api_token: { type: 'apiKey', in: 'query', name: 'token' } } },
+      paths: {
+        // As a boards API writes it: the two schemes as alternatives, and as parameters too.
+        '/boards/{id}': { get: { operationId: 'getBoard', security: [{ api_key: [] }, { api_token: [] }], parameters: [id, ...keyAndToken], responses: ok } },
+        // Undeclared security: its `token` must not become an argument either.
+        '/cards/{id}': { get: { operationId: 'getCard', parameters: [id, ...keyAndToken], responses: ok } },
+      } as Record<string, unknown>,
+    };
+    // The same API where one requirement lists both schemes together: then the token is required.
+    const together = structuredClone(boards);
+    together.paths['/members/{id}'] = { get: { operationId: 'getMember', security: [{ api_key: [], api_token: [] }], parameters: [id], responses: ok } };
+    process.env['BOARDS_BASE_URL'] = process.env['PAGES_BASE_URL'];
+    process.env['TRELLIS_BASE_URL'] = process.env['PAGES_BASE_URL'];
+    try {
+      // Two names: each generated library registers its API client under its own token.
+      const serve = async (name: string, document: unknown) => {
+        const generated = await generateToolset(name, document, { credentialHeader: `x-${name}-key` });
+        const exported = loadGeneratedSources(generated.files) as Record<string, ClassType>;
+        return buildServer({ name, version: '1', toolsets: [exported[`${name.charAt(0).toUpperCase()}${name.slice(1)}Toolset`]] });
+      };
+      const alternatives = await serve('trellis', boards);
+      const both = await serve('boards', together);
+      expect(both.catalog.toolsets[0].credentialHeaders).toEqual(['x-boards-key', 'x-boards-token']);
+      for (const tool of ['get_board', 'get_card', 'get_member']) {
+        expect(Object.keys((both.catalog.tools.get(tool)!.descriptor.inputSchema as { properties: object }).properties)).toEqual(['id']);
+      }
+      for (const era of ['modern', 'legacy'] as const) {
+        seen.length = 0;
+        const client = await connectToolset(both, { era, headers: { 'x-boards-key': 'k-1', 'x-boards-token': 't-1' } });
+        for (const tool of ['get_board', 'get_card', 'get_member']) expect((await client.call(tool, { id: 'b1' })).structuredContent).toMatchObject({ status: 200 });
+        await client.close();
+        expect(seen.map((request) => request.url)).toEqual(['/v1/boards/b1?key=k-1&token=t-1', '/v1/cards/b1?key=k-1&token=t-1', '/v1/members/b1?key=k-1&token=t-1']);
+        seen.length = 0;
+        const keyOnly = await connectToolset(alternatives, { era, headers: { 'x-trellis-key': 'k-2' } });
+        expect((await keyOnly.call('get_board', { id: 'b2' })).structuredContent).toMatchObject({ status: 200 });
+        await keyOnly.close();
+        expect(seen.map((request) => request.url)).toEqual(['/v1/boards/b2?key=k-2']);
+        const keyOnlyBoth = await connectToolset(both, { era, headers: { 'x-boards-key': 'k-3' } });
+        const refused = await keyOnlyBoth.call('get_member', { id: 'b3' });
+        await keyOnlyBoth.close();
+        expect(refused.isError).toBe(true);
+        expect(JSON.stringify(refused.content)).toContain('X_BOARDS_TOKEN');
+        expect(seen).toHaveLength(1);
+      }
+    } finally {
+      delete process.env['BOARDS_BASE_URL'];
+      delete process.env['TRELLIS_BASE_URL'];
+    }
+  });
+
   it('refuses fixed headers that would carry a secret or break a request, naming the fix', async () => {
     await expect(generateToolset('pages', pages, { headers: { Authorization: 'Bearer sk' } })).rejects.toThrow(/Authorization would put a secret in the repository/);
     await expect(generateToolset('pages', pages, { headers: { 'X-Version': 'a\r\nInjected: 1' } })).rejects.toThrow(/must be a string on one line/);
