@@ -17,8 +17,8 @@ export interface ApiModel {
   auth?: UpstreamAuth;
   /**
    * The document's other sendable schemes its security requirements name (a boards API's `key`
-   * and `token`): `required` when a requirement lists one together with the first, else sent when
-   * given.
+   * and `token`): `required` when a requirement lists one together with the first; an API key a
+   * requirement names as an alternative is sent when given.
    */
   moreAuth: { scheme: string; auth: UpstreamAuth; required: boolean }[];
   /** Every header or query parameter an apiKey scheme names: a credential, never an argument. */
@@ -66,7 +66,11 @@ function moreAuthOf(document: unknown, chosen: string): ApiModel['moreAuth'] {
   return named.flatMap((scheme) => {
     const auth = schemes[scheme] && authOf(schemes[scheme]);
     if (!auth) return [];
-    return [{ scheme, auth, required: requirements.some((keys) => keys.includes(chosen) && keys.includes(scheme)) }];
+    const required = requirements.some((keys) => keys.includes(chosen) && keys.includes(scheme));
+    // An alternative is sent beside the first only when it is one more API key: an OAuth or basic
+    // alternative (the petstore's) would replace the Authorization the first may set.
+    if (!required && auth.kind !== 'api-key-header' && auth.kind !== 'api-key-query') return [];
+    return [{ scheme, auth, required }];
   });
 }
 

@@ -70,7 +70,7 @@ export async function generateToolset(name: string, document: unknown, config: O
   const credential = config.credentialHeader?.toLowerCase();
   const credentials = credentialPlan(name, api, credential);
   const groups = new Map<string, ToolsetGroup>();
-  const warnings: string[] = [];
+  const warnings: string[] = [...credentialLookalikes(operations, api, credential)];
   const pinned = new Set(Object.keys(config.headers ?? {}).map((name) => name.toLowerCase()));
   const tagDescriptions = tagDescriptionsOf(loaded);
   // One tag over the whole document groups nothing: such a document is grouped by path nouns instead.
@@ -238,6 +238,21 @@ interface CallShape {
   body?: string;
   /** An optional body's own required fields: required as soon as any field of the body is given. */
   bodyRequired?: string[];
+}
+
+/** Header names that look like a credential: an API key, a token, a secret. */
+const CREDENTIAL_LOOKALIKE = /(api[-_]?key|token|secret|auth)/i;
+
+/**
+ * A warning for each header parameter that looks like a credential in a document that declares no
+ * security scheme, unless it is the credential header: as an argument, a model would see the key.
+ */
+function credentialLookalikes(operations: readonly OperationModel[], api: ApiModel, credential: string | undefined): string[] {
+  if (api.auth) return [];
+  const names = new Set(operations.flatMap((op) => op.parameters.filter((p) => p.in === 'header' && CREDENTIAL_LOOKALIKE.test(p.name) && p.name.toLowerCase() !== credential).map((p) => p.name)));
+  return [...names].map(
+    (name) => `the header parameter ${name} looks like a credential, but the document declares no security scheme, so it is a tool argument a model would see and fill; regenerate with --credentialHeader=${name.toLowerCase()} to take it from the caller's headers instead`,
+  );
 }
 
 /** Parameter names that carry a credential when the operation is secured (Slack's `token`), whatever the scheme says. */

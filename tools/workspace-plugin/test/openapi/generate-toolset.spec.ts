@@ -347,6 +347,18 @@ describe('what a generated tool sends upstream', () => {
     }
   });
 
+  it('warns when a document with no security scheme takes a header that looks like a credential, with the fix', async () => {
+    const keyed = structuredClone(pages);
+    keyed.paths['/pages/{id}'].get.parameters.push({ name: 'X-VO-Api-Key', in: 'header', required: true, schema: { type: 'string' } });
+    const plain = await generateToolset('pages', keyed, {});
+    expect(plain.warnings).toContain(
+      "the header parameter X-VO-Api-Key looks like a credential, but the document declares no security scheme, so it is a tool argument a model would see and fill; regenerate with --credentialHeader=x-vo-api-key to take it from the caller's headers instead",
+    );
+    const fixed = await generateToolset('pages', keyed, { credentialHeader: 'x-vo-api-key' });
+    expect(fixed.warnings.filter((warning) => warning.includes('looks like a credential'))).toEqual([]);
+    expect(fixed.files[generatedToolsetFile('pages')]).not.toContain('"X-VO-Api-Key": args');
+  });
+
   it('refuses fixed headers that would carry a secret or break a request, naming the fix', async () => {
     await expect(generateToolset('pages', pages, { headers: { Authorization: 'Bearer sk' } })).rejects.toThrow(/Authorization would put a secret in the repository/);
     await expect(generateToolset('pages', pages, { headers: { 'X-Version': 'a\r\nInjected: 1' } })).rejects.toThrow(/must be a string on one line/);
