@@ -1,7 +1,8 @@
 import type { ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult } from '@modelcontextprotocol/server';
 import type { CompiledTool, CompiledToolset, ToolCatalog } from '../compiled/tool-catalog';
 import { missingScopes } from '../helpers/scopes';
-import { discoveryDescriptors } from './discovery-tools';
+import { discoveryDescriptors, SUMMARY_CHARS, type ToolGroup } from './discovery-tools';
+import { firstSentence } from './search-text';
 import type { Selection } from './selection';
 
 /** The lists other than tools/list a server answers (absent when it has none of that kind). */
@@ -25,6 +26,7 @@ export class CatalogView {
   readonly listResult: ListToolsResult;
   /** `Available tools: a, b, … and 12 more`, for a call to a tool outside the view. */
   readonly availableTools: string;
+  #groupList: ToolGroup[] | undefined;
   /**
    * @param granted the scopes of the caller's verified token: tools needing others are left out.
    * Undefined where no token is checked (stdio, a mount without auth).
@@ -55,6 +57,19 @@ export class CatalogView {
       names.length === 0
         ? `No tool is available to this request: widen the selection (toolsets, read-only${granted ? ", or the access token's scopes" : ''}).`
         : `Available tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more (see ${where})` : ''}.`;
+  }
+
+  /** The view's groups as browse_tools lists them (name, first sentence, tool count), built on first use. */
+  get groupList(): readonly ToolGroup[] {
+    if (this.#groupList) return this.#groupList;
+    const groups = new Map<string, ToolGroup>();
+    for (const tool of this.tools.values()) {
+      const { name, description } = tool.toolset;
+      const group = groups.get(name) ?? { name, ...(description && { description: firstSentence(description, SUMMARY_CHARS) }), tools: 0 };
+      group.tools++;
+      groups.set(name, group);
+    }
+    return (this.#groupList = [...groups.values()]);
   }
 }
 

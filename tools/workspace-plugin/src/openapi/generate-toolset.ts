@@ -364,10 +364,11 @@ function settingsLiteral(api: ApiModel, credentials: readonly CredentialPlan[], 
   const server = { baseUrl: api.baseUrl, ...(api.unusableServer && { unusableServer: api.unusableServer }), ...(headers && Object.keys(headers).length > 0 && { headers: fixedHeaders(headers) }) };
   const [first, ...more] = credentials;
   if (!first) return objectLiteral(server);
-  const literal = objectLiteral({ ...server, credential: { header: first.header, sendAs: first.sendAs } });
-  if (more.length === 0) return literal;
-  const rest = more.map((c) => objectLiteral({ header: c.header, sendAs: c.sendAs, ...(c.optional && { optional: true }) }));
-  return `${literal.slice(0, -2)}, moreCredentials: [${rest.join(', ')}] }`;
+  return objectLiteral({
+    ...server,
+    credential: { header: first.header, sendAs: first.sendAs },
+    ...(more.length > 0 && { moreCredentials: more.map((c) => ({ header: c.header, sendAs: c.sendAs, ...(c.optional && { optional: true }) })) }),
+  });
 }
 
 /** One MCP-side credential header and how its value goes upstream. */
@@ -421,11 +422,13 @@ function sendAsOf(auth: UpstreamAuth | undefined, credential: string): Record<st
 
 /** `{ readOnlyHint: true }`: an object as a person writes it in TypeScript. */
 function objectLiteral(value: Record<string, unknown>): string {
-  const entries = Object.entries(value).map(([key, item]) => {
-    const rendered = typeof item === 'object' && item !== null && !Array.isArray(item) ? objectLiteral(item as Record<string, unknown>) : JSON.stringify(item);
-    return `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${rendered}`;
-  });
+  const entries = Object.entries(value).map(([key, item]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literalOf(item)}`);
   return `{ ${entries.join(', ')} }`;
+}
+
+function literalOf(item: unknown): string {
+  if (Array.isArray(item)) return `[${item.map(literalOf).join(', ')}]`;
+  return typeof item === 'object' && item !== null ? objectLiteral(item as Record<string, unknown>) : JSON.stringify(item);
 }
 
 export type { SchemaModel };

@@ -5,7 +5,6 @@ import type { CompiledTool } from '../../compiled/tool-catalog';
 import { clip } from '../../helpers/client-text';
 import type { CatalogView } from '../../selection/catalog-view';
 import type { CatalogViews } from '../../selection/catalog-views';
-import { firstSentence } from '../../selection/search-text';
 import {
   BROWSE_PAGE,
   BROWSE_TOOLS,
@@ -15,7 +14,6 @@ import {
   discoveryDescriptors,
   FULL_DETAIL_BYTES,
   SEARCH_TOOLS,
-  SUMMARY_CHARS,
   toolEntry,
   toolHit,
   type ToolGroup,
@@ -39,7 +37,7 @@ interface BrowseArgs {
   cursor?: string;
 }
 
-/** The argument schemas of the discovery tools, without the per-view group enum (checked in words). */
+/** The argument schemas of the discovery tools (a group name is checked against the view in words). */
 const [SEARCH, BROWSE, DESCRIBE, CALL] = discoveryDescriptors(0, 0).map((tool) => {
   const schema = tool.inputSchema as { properties: Record<string, unknown> };
   return { validator: lazyValidator(schema as unknown as TSchema), declared: Object.keys(schema.properties) };
@@ -107,13 +105,7 @@ function inlineSchemas(tools: ToolHit[], view: CatalogView): number {
 /** Without a toolset, the view's groups; with one, a page of its tools, compact. */
 function browseTools(args: BrowseArgs, view: CatalogView): CallToolResult {
   if (args.toolset === undefined) {
-    const counts = new Map<string, ToolGroup>();
-    for (const tool of view.tools.values()) {
-      const group = counts.get(tool.toolset.name) ?? { name: tool.toolset.name, ...(tool.toolset.description && { description: firstSentence(tool.toolset.description, SUMMARY_CHARS) }), tools: 0 };
-      group.tools++;
-      counts.set(group.name, group);
-    }
-    const groups = [...counts.values()];
+    const groups = [...view.groupList];
     return listResult({ message: `${groups.length} group(s) of ${view.tools.size} tools. List one's tools with ${BROWSE_TOOLS} { toolset }, or search them with ${SEARCH_TOOLS} { query, toolsets }.`, groups });
   }
   const unknown = unknownGroups([args.toolset], view);
