@@ -14,8 +14,8 @@ import type { InterceptorClass } from '../metadata/tool-interceptor';
 /** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */
 export interface OutputArm {
   model: ClassModel;
-  /** The arm's output schema (TypeBox), as advertised inside the tool's outputSchema. */
-  schema: TSchema;
+  /** The arm's whole output schema (TypeBox), emitted on first use: what results are validated against. */
+  schema: () => TSchema;
   project: Projector;
   validator: SchemaValidator;
   /** class-validator, for rules the schema cannot express; absent when the class has none. */
@@ -48,6 +48,8 @@ export interface CompiledTool {
   error?: OutputArm;
   /** The forms the tool declares in `elicits`, compiled: the only ones its `context.elicit` may ask for. */
   elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>;
+  /** Set when the entry is over its toolset's `schemaBudget`: its input schema alone does not fit (inputs are never cut). */
+  overSchemaBudget?: { bytes: number; budget: number };
 }
 
 /** A prompt's or resource template's arguments, compiled once: check, build the DTO, complete. */

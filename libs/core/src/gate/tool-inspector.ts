@@ -33,12 +33,12 @@ import type { ToolMetadata } from '../metadata/tool-metadata';
 import { ToolError } from '../results/tool-error';
 import { ToolResult } from '../results/tool-result';
 import type { ClassModelBuilder } from '../schema/class-model-builder';
-import { fitToolSchemas } from '../schema/schema-budget';
-import { emitClass } from '../schema/schema-emitter';
+import { fitToolSchemas, type OutputLevels } from '../schema/schema-budget';
+import { classLevels, emitClass } from '../schema/schema-emitter';
 import type { ClassModel } from '../schema/type-model';
 import type { ClassType } from '../types/class-type';
 import { checkedInterceptors } from './interceptor-check';
-import { invalidPatterns } from './pattern-check';
+import { invalidPatterns, ModelPatternCheck } from './pattern-check';
 
 /**
  * The gate's checks of one tool: its name and description, what it returns, its arguments (a DTO
@@ -48,6 +48,8 @@ import { invalidPatterns } from './pattern-check';
 export class ToolInspector {
   /** Compiled output arms by result model: every `[X, ToolError]` tool shares the ToolError arm. */
   private readonly arms = new Map<ClassModel, OutputArm>();
+  /** Output classes' patterns, each class checked once however many tools return it. */
+  private readonly patterns = new ModelPatternCheck();
 
   constructor(
     private readonly violations: ContractViolation[],
@@ -72,13 +74,13 @@ export class ToolInspector {
     const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : (NO_ARGS_SCHEMA as TSchema));
     const ok = this.outputArm(arms.ok);
     const error = arms.error && this.outputArm(arms.error);
-    const outputSchema = outputSchemaOf(arms.ok, ok, error);
-    for (const bad of [...invalidPatterns(inputSchema, '/inputSchema'), ...invalidPatterns(outputSchema, '/outputSchema')]) {
+    const outputPatterns = [arms.ok, ...(arms.error ? [arms.error] : [])].flatMap((model) => this.patterns.invalidIn(model));
+    for (const bad of [...invalidPatterns(inputSchema, '/inputSchema'), ...outputPatterns]) {
       this.report(new InvalidPatternError(site, bad.pattern, bad.path, bad.reason));
     }
     if (this.violations.length > before) return undefined;
     const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations) };
-    const advertised = advertisedSchemas(listed, inputSchema, outputSchema, toolset.schemaBudget);
+    const advertised = advertisedSchemas(listed, inputSchema, arms.ok, ok, error, toolset.schemaBudget);
     const descriptor = toWire<Tool>({ ...listed, inputSchema: advertised.input, outputSchema: advertised.output });
     return {
       name,
@@ -95,6 +97,7 @@ export class ToolInspector {
       ok,
       error,
       ...(elicitationForms.size > 0 && { elicitationForms }),
+      ...(advertised.overBudget && { overSchemaBudget: { bytes: advertised.bytes ?? 0, budget: toolset.schemaBudget! } }),
     };
   }
 
@@ -228,12 +231,15 @@ export class ToolInspector {
   private outputArm(model: ClassModel): OutputArm {
     let arm = this.arms.get(model);
     if (!arm) {
-      const schema = emitClass(model, 'output');
+      // The whole schema is emitted when first needed: a budgeted catalog advertises cut schemas,
+      // written only as deep as they are advertised, and validates on a tool's first call.
+      let schema: TSchema | undefined;
+      const full = () => (schema ??= emitClass(model, 'output'));
       arm = {
         model,
-        schema,
+        schema: full,
         project: compileClassProjector(model),
-        validator: lazyValidator(schema),
+        validator: lazyValidator(full),
         checkRules: compileRuleCheck(model),
         droppedKeys: compileDroppedKeysFinder(model),
       };
@@ -244,11 +250,11 @@ export class ToolInspector {
 }
 
 /** A tool's output schema: its result arm alone, or both arms as `anyOf` under the result's title. */
-function outputSchemaOf(okModel: ClassModel, ok: OutputArm, error: OutputArm | undefined): unknown {
-  if (!error) return ok.schema;
+function outputSchemaOf(okModel: ClassModel, ok: unknown, error: unknown): unknown {
+  if (error === undefined) return ok;
   // Each arm's `$defs` move up to the root, where the arms' local `$ref`s (`#/$defs/...`) now point.
-  const { $defs: okDefs, ...okArm } = ok.schema as { $defs?: Record<string, unknown> };
-  const { $defs: errorDefs, ...errorArm } = error.schema as { $defs?: Record<string, unknown> };
+  const { $defs: okDefs, ...okArm } = ok as { $defs?: Record<string, unknown> };
+  const { $defs: errorDefs, ...errorArm } = error as { $defs?: Record<string, unknown> };
   const defs = { ...errorDefs, ...okDefs };
   return {
     type: 'object',
@@ -259,12 +265,33 @@ function outputSchemaOf(okModel: ClassModel, ok: OutputArm, error: OutputArm | u
   };
 }
 
-/** Only what is advertised is cut to the toolset's budget: arguments and results are validated against the full schemas. */
-function advertisedSchemas(listed: object, input: unknown, output: unknown, budget: number | undefined): { input: unknown; output: unknown } {
-  if (budget === undefined) return { input, output };
-  // The entry's bytes besides the two schemas: its other fields and the schemas' own keys (each `0` stands for a schema).
-  const otherBytes = Buffer.byteLength(JSON.stringify({ ...listed, inputSchema: 0, outputSchema: 0 })) - 2;
-  return fitToolSchemas(input, output, budget, otherBytes);
+/**
+ * Only what is advertised is cut to the toolset's budget (see fitToolSchemas): arguments and
+ * results are validated against the full schemas. Under a budget the output is written only as
+ * deep as it is advertised, so a catalog of huge answers (a payments API's) starts quickly.
+ */
+function advertisedSchemas(
+  listed: object,
+  input: unknown,
+  okModel: ClassModel,
+  ok: OutputArm,
+  error: OutputArm | undefined,
+  budget: number | undefined,
+): { input: unknown; output: unknown; bytes?: number; overBudget?: boolean } {
+  if (budget === undefined) return { input, output: outputSchemaOf(okModel, ok.schema(), error?.schema()) };
+  const note = `cut to fit this tool's ${budget}-byte schema budget; the server validates it in full`;
+  const okLevels = classLevels(okModel, 'output', note);
+  const errorLevels = error && classLevels(error.model, 'output', note);
+  const levels: OutputLevels = {
+    title: okModel.name,
+    within: (depth, maxNodes) => {
+      const okLevel = okLevels(depth, maxNodes);
+      const errorLevel = errorLevels?.(depth, maxNodes);
+      if (!okLevel || (error && !errorLevel)) return undefined;
+      return { schema: outputSchemaOf(okModel, okLevel.schema, errorLevel?.schema), cut: okLevel.cut || (errorLevel?.cut ?? false) };
+    },
+  };
+  return fitToolSchemas(listed, input, levels, budget);
 }
 
 /** `{ [key]: value }` when the value is set, else nothing to spread. */

@@ -137,6 +137,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   checkServingOptions(options);
   const catalog = runContractGate(options.name, options.toolsets, { interceptors: options.interceptors });
   const logger = options.logger ?? stderrLogger;
+  warnOverSchemaBudget(catalog, logger);
   const root = (options.container ?? globalContainer).createChildContainer();
   if (!root.isRegistered(LOGGER, true)) root.register(LOGGER, { useValue: logger });
   const subscriptions = new ResourceSubscriptions(catalog, logger);
@@ -276,4 +277,18 @@ function capabilitiesOf(catalog: ToolCatalog) {
     ...(hasResources && { resources: {} }),
     ...((catalog.prompts.size > 0 || catalog.templates.length > 0) && { completions: {} }),
   };
+}
+
+/**
+ * Entries over their toolset's `schemaBudget` are those whose arguments alone do not fit: input
+ * schemas are never cut (a model must see every argument it can send), so the budget is the user's to raise.
+ */
+function warnOverSchemaBudget(catalog: ToolCatalog, logger: Logger): void {
+  const over = [...catalog.tools.values()].filter((tool) => tool.overSchemaBudget);
+  if (over.length === 0) return;
+  logger.warn(
+    `${over.length} tool(s) advertised over their toolset's schemaBudget, because their arguments alone need more (input schemas are never cut): ` +
+      `${over.map((tool) => `${tool.name} (${tool.overSchemaBudget!.bytes} bytes, budget ${tool.overSchemaBudget!.budget})`).join(', ')}. ` +
+      'Raise @Toolset({ schemaBudget }) (schemaBudget in openapi.config.json for a generated toolset) to at least the largest, or leave the tools out.',
+  );
 }

@@ -110,7 +110,7 @@ describe('a toolset schema budget (@Toolset({ schemaBudget }))', () => {
     expect(JSON.stringify(result)).not.toContain('heavy');
   });
 
-  it('cuts the input schema too when the output alone cannot bring the entry within budget, and still validates arguments in full', async () => {
+  it('never cuts an input schema: the output gives way down to an open object, and the entry stays within budget', async () => {
     @Toolset({ name: 'planting', schemaBudget: 1_200 })
     class PlantingToolset {
       @Tool({ description: 'Plants a tree.', args: Trunk, returns: [TreeResult, ToolError] })
@@ -118,18 +118,44 @@ describe('a toolset schema budget (@Toolset({ schemaBudget }))', () => {
         return { message: `Planted ${args.name}.`, height: 1, trunk: args };
       }
     }
-    const client = await connectClient(buildServer({ name: 't', version: '1', toolsets: [PlantingToolset], logger: recordingLogger().logger }));
+    const logged = recordingLogger();
+    const client = await connectClient(buildServer({ name: 't', version: '1', toolsets: [PlantingToolset], logger: logged.logger }));
     const { tools } = await client.listTools();
     const entry = tools[0];
     const trunk = { name: 'oak', branches: [{ label: 'b', leaves: [{ text: 'l', weight: 1 }] }] };
     const planted = await client.callTool({ name: 'plant', arguments: trunk });
-    const refused = await client.callTool({ name: 'plant', arguments: { name: 'oak', branches: [{ label: 'b', leaves: [{ text: 'l', weight: 'heavy' }] }] } });
     await client.close();
     expect(Buffer.byteLength(JSON.stringify(entry))).toBeLessThanOrEqual(1_200);
-    expect(JSON.stringify(entry.inputSchema)).toContain("cut to fit this tool's 1200-byte schema budget");
+    // The advertised arguments are exactly the validated ones: every level down to a leaf's weight.
+    const leaf = JSON.stringify(entry.inputSchema);
+    expect(leaf).not.toContain('cut to fit');
+    expect(leaf).toContain('"weight":{"type":"number"}');
+    expect(JSON.stringify(entry.outputSchema)).toContain("cut to fit this tool's 1200-byte schema budget");
     expect(planted.isError).toBeFalsy();
+    expect(logged.lines.map((line) => line.message).join('\n')).not.toContain('schemaBudget');
+  });
+
+  it('advertises an input that cannot fit whole, over budget, and says so at startup with the size to raise the budget to', async () => {
+    @Toolset({ name: 'planting-tight', schemaBudget: 600 })
+    class TightToolset {
+      @Tool({ description: 'Plants a tree.', args: Trunk, returns: [TreeResult, ToolError] })
+      plant(args: Trunk): TreeResult {
+        return { message: `Planted ${args.name}.`, height: 1, trunk: args };
+      }
+    }
+    const logged = recordingLogger();
+    const client = await connectClient(buildServer({ name: 't', version: '1', toolsets: [TightToolset], logger: logged.logger }));
+    const { tools } = await client.listTools();
+    const refused = await client.callTool({ name: 'plant', arguments: { name: 'oak', branches: [{ label: 'b', leaves: [{ text: 'l', weight: 'heavy' }] }] } });
+    await client.close();
+    const bytes = Buffer.byteLength(JSON.stringify(tools[0]));
+    expect(bytes).toBeGreaterThan(600);
+    expect(JSON.stringify(tools[0].inputSchema)).not.toContain('cut to fit');
     expect(refused.isError).toBe(true);
     expect(JSON.stringify(refused.content)).toContain('weight');
+    const warning = logged.lines.find((line) => line.message.includes('schemaBudget'))?.message;
+    expect(warning).toContain(`plant (${bytes} bytes, budget 600)`);
+    expect(warning).toContain('input schemas are never cut');
   });
 
   it('shortens descriptions at a word when even the top level does not fit, so no entry is over its budget', async () => {

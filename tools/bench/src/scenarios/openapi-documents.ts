@@ -87,15 +87,17 @@ export async function openApiDocumentsScenario(script: string): Promise<Scenario
       ['tools/list (MiB)', ...column((m) => fmt(m.cold.listBytes / 2 ** 20, 2))],
       ['tools/list, estimated tokens (bytes ÷ 4)', ...column((m) => Math.round(m.cold.listBytes / 4).toLocaleString('en'))],
       ['largest tools/list entry (KiB)', ...column((m) => `${fmt(m.cold.largest[0][1] / 1024, 1)} (${m.cold.largest[0][0]})`)],
+      ['entries over the budget for their arguments alone', ...column((m) => String(m.cold.overBudgetForArguments))],
     ],
     verdicts: measured.flatMap((m) => [
       { target: `${m.api} starts within a 2 GB heap`, measured: `${fmt(m.cold.heapMiB, 0)} MiB`, outcome: m.cold.heapMiB < 2048 ? ('pass' as const) : ('miss' as const) },
       { target: `${m.api} typechecks`, measured: m.tscOk ? 'yes' : 'no', outcome: m.tscOk ? ('pass' as const) : ('miss' as const) },
       {
-        target: `${m.api}: no tools/list entry over the 16 KiB budget`,
-        measured: `largest ${m.cold.largest[0][1].toLocaleString('en')} bytes`,
-        outcome: m.cold.largest[0][1] <= 16_384 ? ('pass' as const) : ('miss' as const),
+        target: `${m.api}: no tools/list entry over the 16 KiB budget but those whose arguments alone need more (inputs are never cut)`,
+        measured: `largest ${m.cold.largest[0][1].toLocaleString('en')} bytes; ${m.cold.overBudgetForArguments} over for their arguments, ${m.cold.overBudgetOtherwise} otherwise`,
+        outcome: m.cold.overBudgetOtherwise === 0 ? ('pass' as const) : ('miss' as const),
       },
+      { target: `${m.api}: cold buildServer < 1.5 s`, measured: `${fmt(m.cold.buildMs, 0)} ms`, outcome: m.cold.buildMs < 1_500 ? ('pass' as const) : ('miss' as const) },
     ]),
     notes: measured.map((m) => `${m.api}, ten largest entries (KiB): ${m.cold.largest.map(([tool, bytes]) => `${tool} ${fmt(bytes / 1024, 1)}`).join(', ')}.`),
   };

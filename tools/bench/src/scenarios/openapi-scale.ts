@@ -34,6 +34,10 @@ export interface ColdStart {
   listBytes: number;
   /** The ten largest tools/list entries, by bytes of JSON. */
   largest: [name: string, bytes: number][];
+  /** Entries over their toolset's schemaBudget because their arguments alone need more (input schemas are never cut). */
+  overBudgetForArguments: number;
+  /** Entries over their toolset's schemaBudget for any other reason: none should be. */
+  overBudgetOtherwise: number;
 }
 
 /** `node cold-start.js <entry> <export...>`: a fresh process builds a server from a built library and reports. */
@@ -57,7 +61,9 @@ export function coldStartProcess(entry: string, exportNames: string[]): void {
     : [module.buildServers!()].flat();
   const builtAt = performance.now();
   global.gc?.();
-  const descriptors = built.flatMap((server) => [...server.catalog.tools.values()].map((tool) => tool.descriptor));
+  const compiled = built.flatMap((server) => [...server.catalog.tools.values()]);
+  const descriptors = compiled.map((tool) => tool.descriptor);
+  const over = compiled.filter((tool) => tool.toolset.schemaBudget !== undefined && Buffer.byteLength(JSON.stringify(tool.descriptor)) > tool.toolset.schemaBudget);
   const list = JSON.stringify({ tools: descriptors });
   const result: ColdStart = {
     loadMs: loaded - started,
@@ -69,6 +75,8 @@ export function coldStartProcess(entry: string, exportNames: string[]): void {
       .map((tool): [string, number] => [tool.name, Buffer.byteLength(JSON.stringify(tool))])
       .sort((a, b) => b[1] - a[1])
       .slice(0, 10),
+    overBudgetForArguments: over.filter((tool) => tool.overSchemaBudget).length,
+    overBudgetOtherwise: over.filter((tool) => !tool.overSchemaBudget).length,
   };
   process.stdout.write(`COLD ${JSON.stringify(result)}\n`);
 }

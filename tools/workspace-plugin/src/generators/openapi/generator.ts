@@ -70,7 +70,7 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   const open = [...generated.openValues].map(([reason, count]) => `${count} × ${reason}`);
   logger.info(`${generated.toolNames.length} tools generated into ${toolset.projectRoot}.${open.length ? ` Open values (schemas the framework cannot express yet): ${open.join('; ')}.` : ''}`);
   if (config.groupBy) logger.info(`${generated.toolsets.length} toolsets, one per tag: ${generated.toolsets.map((t) => `${t.className} (${t.name})`).join(', ')}.`);
-  logger.info(sizeReport(tree.root, generated.files, options.name, toolset.packageName));
+  logger.info(sizeReport(tree.root, generated.files, options.name, toolset.packageName, config.schemaBudget));
   requireOpenApiRuntime(tree);
   await formatFiles(tree);
   return options.skipInstall ? undefined : () => installPackagesTask(tree, true);
@@ -90,12 +90,29 @@ function requireOpenApiRuntime(tree: Tree): void {
  * a child process (see gatedCatalogInChild) and gated by the workspace's own core. Where core is not built yet, the
  * contract target (which prints the same) is named instead.
  */
-function sizeReport(workspaceRoot: string, files: Record<string, string>, name: string, projectName: string): string {
+export function sizeReport(workspaceRoot: string, files: Record<string, string>, name: string, projectName: string, budget: number | undefined): string {
+  let entries: ReturnType<typeof gatedCatalogInChild>;
   try {
-    return formatCatalogSize(catalogSize(gatedCatalogInChild(workspaceRoot, files, name)));
+    entries = gatedCatalogInChild(workspaceRoot, files, name);
   } catch (error) {
     return `The catalog's size (tools/list bytes, tokens, largest tools) is printed by nx run ${projectName}:contract (${(error as Error).message.split('\n')[0]}).`;
   }
+  return [formatCatalogSize(catalogSize(entries)), ...(budget === undefined ? [] : overBudgetReport(entries, budget))].join(' ');
+}
+
+/**
+ * Entries still over the schema budget once their outputs are cut: their arguments alone need more,
+ * and input schemas are never cut (a model must see every argument it can send). The budget is the user's to raise.
+ */
+function overBudgetReport(entries: readonly { name: string }[], budget: number): string[] {
+  const over = catalogSize(entries, entries.length).largest.filter((entry) => entry.bytes > budget);
+  if (over.length === 0) return [];
+  const n = (value: number) => value.toLocaleString('en');
+  return [
+    `${over.length} tool${over.length === 1 ? "'s arguments" : "s' arguments"} alone need more than the ${n(budget)}-byte schema budget, and input schemas are never cut, so ` +
+      `${over.length === 1 ? 'it is' : 'they are'} advertised over it: ${over.map((entry) => `${entry.name} ${n(entry.bytes)} bytes`).join(', ')}. ` +
+      `To keep every entry within a budget, set "schemaBudget": ${over[0].bytes} (or more) in openapi.config.json, or leave the tools out with "exclude".`,
+  ];
 }
 
 /** A tool's advertised output schema stays under 16 KiB of JSON unless `--schemaBudget` says otherwise. */
