@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { stderrLogger, ToolError, type Logger, type RequestContext } from '@toolsets/core';
+import { embeddedResource, ResultWithContent, stderrLogger, ToolError, withContent, type Logger, type RequestContext } from '@toolsets/core';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, variablePrefix, type ApiSettings } from './api-settings';
 import type { OperationCall } from './operation-call';
 import { headerText, SIMPLE_DEFAULT } from './parameter-style';
@@ -17,6 +17,12 @@ export interface OperationResult {
   message: string;
   status: number;
   data?: unknown;
+  /** A `text` answer's body. */
+  text?: string;
+  /** A `text` or `binary` answer's media type, as the upstream sent it. */
+  mediaType?: string;
+  /** A `binary` answer's size in bytes (the bytes go as an embedded resource). */
+  bytes?: number;
 }
 
 /** The most of an upstream's own error message a ToolError's detail carries. */
@@ -49,11 +55,11 @@ export class OpenApiClient {
   }
 
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
-  async call(operation: OperationCall, context: RequestContext, logger: Logger = this.logger): Promise<OperationResult | ToolError> {
+  async call(operation: OperationCall, context: RequestContext, logger: Logger = this.logger): Promise<OperationResult | ResultWithContent<OperationResult> | ToolError> {
     const span = startUpstreamSpan(operation, this.baseUrl);
     try {
       const outcome = await this.send(operation, context, logger, span);
-      endUpstreamSpan(span, outcome);
+      endUpstreamSpan(span, outcome instanceof ResultWithContent ? outcome.result : outcome);
       return outcome;
     } catch (error) {
       endUpstreamSpan(span, error instanceof Error ? error : new Error(String(error)));
@@ -61,10 +67,11 @@ export class OpenApiClient {
     }
   }
 
-  private async send(operation: OperationCall, context: RequestContext, logger: Logger, span: Span): Promise<OperationResult | ToolError> {
+  private async send(operation: OperationCall, context: RequestContext, logger: Logger, span: Span): Promise<OperationResult | ResultWithContent<OperationResult> | ToolError> {
     const url = requestUrl(this.baseUrl, operation);
     if (url instanceof UnsafePathParameter) return new ToolError('invalid_argument', url.message);
-    const headers: Record<string, string> = { accept: 'application/json' };
+    // What the document says the answer is: asking for JSON where it declares a PDF gets a 406.
+    const headers: Record<string, string> = { accept: operation.accept ?? 'application/json' };
     for (const [name, value] of Object.entries(operation.headers ?? {})) {
       if (value !== undefined && value !== null) headers[name] = headerText(value, operation.styles?.[name] ?? SIMPLE_DEFAULT);
     }
@@ -93,12 +100,29 @@ export class OpenApiClient {
       const read = await answer.read(this.maxResponseBytes);
       if (read.ending === 'over_cap') return exchange.tooLarge(this.maxResponseBytes, this.settings.name);
       if (read.ending === 'cut_off') return exchange.cutOff(outcome, read.error);
+      if (operation.responseType === 'text' || operation.responseType === 'binary') return this.mediaResult(operation, url, outcome, answer.status, answer.header('content-type'), read.bytes);
       const data = jsonData(answer.header('content-type'), read.bytes, operation.responseType === 'json');
       if (data instanceof InvalidBody) return exchange.invalid(outcome, data.problem, data.logReason);
       return { message: `${outcome}.`, status: answer.status, ...(data !== undefined && { data }) };
     } finally {
       exchange.end();
     }
+  }
+
+  /**
+   * A 2xx answer that is not JSON, as the document declares: text as the result's `text`; bytes
+   * attached as an embedded resource with their media type (the result says their size). The
+   * resource's URI names the toolset and the path, never the upstream's address or query.
+   */
+  private mediaResult(operation: OperationCall, url: URL, outcome: string, status: number, contentType: string | undefined, bytes: Buffer): OperationResult | ResultWithContent<OperationResult> {
+    const mediaType = (contentType ?? operation.accept?.split(',')[0] ?? 'application/octet-stream').split(';')[0]!.trim().slice(0, 100);
+    if (operation.responseType === 'text') {
+      const text = bytes.toString('utf8');
+      return { message: `${outcome}: ${text.length} characters of ${mediaType}.`, status, text, mediaType };
+    }
+    const result = { message: `${outcome}: ${bytes.length} bytes of ${mediaType}, attached as an embedded resource.`, status, bytes: bytes.length, mediaType };
+    const uri = `${resourceScheme(this.settings.name)}:${url.pathname}`;
+    return withContent(result, embeddedResource({ uri, mimeType: mediaType, blob: bytes }));
   }
 
   /** Closes idle keep-alive connections to the upstream. */
@@ -303,4 +327,10 @@ function pinHeaders(headers: Record<string, string>, pinned: Record<string, stri
     for (const key of Object.keys(headers)) if (key.toLowerCase() === name.toLowerCase()) delete headers[key];
     headers[name.toLowerCase()] = value;
   }
+}
+
+/** A URI scheme from a toolset's name (`my-api` → `my-api`), `upstream` when it has none usable. */
+function resourceScheme(name: string | undefined): string {
+  const scheme = (name ?? '').toLowerCase().replace(/[^a-z0-9+.-]/g, '-');
+  return /^[a-z][a-z0-9+.-]*$/.test(scheme) ? scheme : 'upstream';
 }

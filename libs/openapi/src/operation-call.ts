@@ -22,6 +22,12 @@ export interface OperationCall {
   bodyRequired?: readonly string[];
   /** Multipart fields that are files: the caller gives their bytes base64-encoded; they go as file parts. */
   files?: readonly string[];
-  /** `json` when the document declares a JSON success body: then a 2xx body that is not JSON is an invalid answer. */
-  responseType?: 'json';
+  /**
+   * `json` when the document declares a JSON success body: then a 2xx body that is not JSON is an
+   * invalid answer. `text` and `binary` when it declares only other media types (`accept`): a text
+   * body comes back as `text`, bytes as an embedded resource beside the result.
+   */
+  responseType?: 'json' | 'text' | 'binary';
+  /** The media types the document declares for a `text` or `binary` answer, as an Accept header. */
+  accept?: string;
 }

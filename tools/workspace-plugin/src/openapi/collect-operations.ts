@@ -29,6 +29,8 @@ interface RawOperation {
   responses?: Record<string, { content?: Record<string, RawMedia> }>;
   security?: unknown[];
   'x-mcp'?: boolean;
+  /** Twitter's mark of an operation that answers with an endless stream. */
+  'x-twitter-streaming'?: boolean;
   'x-mcp-keywords'?: unknown;
 }
 
@@ -73,6 +75,8 @@ export function collectOperations(document: OpenApiDocument, filter: OperationFi
         ...requestBodyOf(operation, method),
         ...successBodyOf(operation),
       });
+      const streaming = streamingOf(operation);
+      if (streaming && !kept[kept.length - 1]!.unsupported) kept[kept.length - 1]!.unsupported = streaming;
     }
   }
   const names = assignToolNames(kept.map((op) => ({ base: baseToolName(op.operationId, op.method, op.path, filter.prefix), method: op.method, path: op.path })));
@@ -181,7 +185,7 @@ function requestBodyOf(operation: RawOperation, method: HttpMethod): Pick<Operat
   return { requestBody: { required, schema, encoding: 'multipart', styles, files } };
 }
 
-function successBodyOf(operation: RawOperation): Pick<OperationModel, 'successBody'> {
+function successBodyOf(operation: RawOperation): Pick<OperationModel, 'successBody' | 'successMedia'> {
   const statuses = Object.keys(operation.responses ?? {})
     .filter((status) => /^2(\d\d|XX)$/i.test(status))
     .sort();
@@ -189,5 +193,27 @@ function successBodyOf(operation: RawOperation): Pick<OperationModel, 'successBo
     const schema = jsonSchemaOf(operation.responses![status].content);
     if (schema !== undefined) return { successBody: { status, schema } };
   }
-  return {};
+  // No JSON anywhere: what the API does answer with, text before bytes.
+  const types = [...new Set(statuses.flatMap((status) => Object.keys(operation.responses![status].content ?? {})))].filter((type) => !STREAMING_MEDIA.test(type));
+  if (types.length === 0) return {};
+  const text = types.filter((type) => TEXT_MEDIA.test(type));
+  return { successMedia: text.length > 0 ? { kind: 'text', types: text } : { kind: 'binary', types } };
+}
+
+/** Media types of answers that never end, or end only when the client hangs up: server-sent events and JSON lines. */
+const STREAMING_MEDIA = /^(text\/event-stream|application\/(x-)?ndjson|application\/(x-)?json-?lines|application\/jsonl|application\/stream\+json)\b/i;
+/** Media types read as text: text/* (CSV, plain, HTML), XML, YAML, JavaScript. */
+const TEXT_MEDIA = /^(text\/|application\/([\w.-]+\+)?(xml|yaml|x-yaml|javascript|csv|sql|graphql)\b)/i;
+
+/**
+ * Why an operation that answers with a stream cannot be a tool (a tool call returns once, and a
+ * stream may never end): a success response in a streaming media type only, or a vendor's mark.
+ */
+function streamingOf(operation: RawOperation): string | undefined {
+  if (operation['x-twitter-streaming'] === true) return 'it answers with a stream (x-twitter-streaming), which may never end and a tool call returns once; call the API directly for streams';
+  const success = Object.entries(operation.responses ?? {}).filter(([status]) => /^2(\d\d|XX)$/i.test(status));
+  const types = success.flatMap(([, response]) => Object.keys(response.content ?? {}));
+  const streams = types.filter((type) => STREAMING_MEDIA.test(type));
+  if (streams.length === 0 || streams.length < types.length) return undefined;
+  return `it answers with a stream (${streams[0]}), which may never end and a tool call returns once; call the API directly for streams`;
 }

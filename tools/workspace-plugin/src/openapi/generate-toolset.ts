@@ -93,10 +93,12 @@ export async function generateToolset(name: string, document: unknown, config: O
       properties: [
         { name: 'status', required: true, schema: { kind: 'integer', description: 'The HTTP status of the answer.' } },
         ...(data ? [{ name: 'data', required: false, schema: { ...data, description: data.description ?? 'The JSON body of the answer.' } }] : []),
+        ...mediaProperties(op),
       ],
     });
     group.classNames.push(className(`${base}Result`));
     group.methods.push(methodSource(op, base, call));
+    if (op.successMedia?.kind === 'binary') group.attachesContent = true;
   }
   const dtos = `${GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
   const client = clientSource(name, api, credentials, config.headers);
@@ -131,6 +133,8 @@ interface ToolsetGroup {
   file: string;
   methods: string[];
   classNames: string[];
+  /** Some tool of the group attaches an answer's bytes as an embedded resource. */
+  attachesContent?: boolean;
 }
 
 /** Operations without a tag, whose path has no noun either, go to this group when grouping by tag. */
@@ -201,7 +205,7 @@ function toolsetSource(name: string, group: ToolsetGroup, client: ReturnType<typ
   return [
     GENERATED_HEADER,
     clientModule ? "import { inject, registry } from 'tsyringe';" : "import { inject, instanceCachingFactory, registry } from 'tsyringe';",
-    "import { LOGGER, RequestContext, Tool, ToolError, Toolset, type Logger } from '@toolsets/core';",
+    `import { LOGGER, RequestContext, Tool, ToolError, Toolset, type Logger${group.attachesContent ? ', type ResultWithContent' : ''} } from '@toolsets/core';`,
     clientModule ? "import { settingsFromEnvironment, type OpenApiClient } from '@toolsets/openapi';" : "import { OpenApiClient, settingsFromEnvironment, type ApiSettings } from '@toolsets/openapi';",
     `import { ${[...new Set(group.classNames)].sort().join(', ')} } from './dtos';`,
     ...(clientModule ? [`import { ${[provider, token, settingsConst].join(', ')} } from '${clientModule}';`] : ['', ...client.declarations(false)]),
@@ -300,6 +304,17 @@ function callFor(op: OperationModel, converter: SchemaConverter, credential: Par
 }
 
 /**
+ * A result's fields for an answer that is not JSON: text comes back as `text`; bytes are attached
+ * to the result as an embedded resource, and the result says their size. Both say the media type.
+ */
+function mediaProperties(op: OperationModel): PropertyModel[] {
+  if (!op.successMedia) return [];
+  const mediaType: PropertyModel = { name: 'mediaType', required: false, schema: { kind: 'string', description: `The media type of the body, as the upstream API sent it (the document declares ${op.successMedia.types.join(', ')}).` } };
+  if (op.successMedia.kind === 'text') return [{ name: 'text', required: false, schema: { kind: 'string', description: 'The body of the answer, as text.' } }, mediaType];
+  return [{ name: 'bytes', required: false, schema: { kind: 'integer', description: 'The size of the body in bytes. The body itself comes with the result, as an embedded resource (base64) with its media type.' } }, mediaType];
+}
+
+/**
  * ` ?? <default>` for an optional parameter whose schema has a default: the document says what
  * the API assumes, and some APIs refuse a request without it (a version header), so the caller's
  * silence sends the default rather than nothing.
@@ -329,7 +344,9 @@ function access(name: string): string {
 
 function methodSource(op: OperationModel, base: string, call: CallShape): string {
   const method = names(op.toolName).propertyName.replace(/[^A-Za-z0-9_$]/g, '_');
-  const returns = `${className(`${base}Result`)} | ToolError`;
+  const result = className(`${base}Result`);
+  // Bytes come as an embedded resource beside the typed result.
+  const returns = op.successMedia?.kind === 'binary' ? `${result} | ResultWithContent<${result}> | ToolError` : `${result} | ToolError`;
   const argsClass = className(`${base}Args`);
   const annotations = Object.keys(op.annotations).length ? `\n    annotations: ${objectLiteral({ ...op.annotations })},` : '';
   const fields = [
@@ -346,6 +363,7 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
     ...(op.requestBody && !op.requestBody.required ? ['optionalBody: true'] : []),
     ...(call.bodyRequired ? [`bodyRequired: ${JSON.stringify(call.bodyRequired)}`] : []),
     ...(op.successBody ? ["responseType: 'json'"] : []),
+    ...(op.successMedia ? [`responseType: ${JSON.stringify(op.successMedia.kind)}`, `accept: ${JSON.stringify(op.successMedia.types.join(', '))}`] : []),
   ];
   return `
   @Tool({

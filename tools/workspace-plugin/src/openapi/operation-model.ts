@@ -18,6 +18,11 @@ export interface OperationModel {
   secured: boolean;
   /** The first 2xx response with a JSON body (dereferenced schema), when there is one. */
   successBody?: { status: string; schema: unknown };
+  /**
+   * When the success responses declare bodies but none in JSON: text (`text/csv`, YAML, XML) comes
+   * back as text, anything else (a PDF, an image) as an embedded resource; `types` are what to accept.
+   */
+  successMedia?: { kind: 'text' | 'binary'; types: readonly string[] };
 }
 
 export interface RequestBodyModel {

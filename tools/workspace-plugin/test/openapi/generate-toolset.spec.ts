@@ -365,3 +365,83 @@ describe('what a generated tool sends upstream', () => {
     await expect(generateToolset('pages', pages, { headers: { 'bad name': '1' } })).rejects.toThrow(/is not an HTTP header name/);
   });
 });
+
+describe('a generated tool whose API answers with something other than JSON', () => {
+  const pdf = Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.from([0, 1, 2, 250, 251, 252, 253, 254, 255]), Buffer.from('\n%%EOF')]);
+  const csv = 'id,total\nINV-1,12.50\nINV-2,7.00\n';
+  const seen: { url: string; accept: string | undefined }[] = [];
+  let upstream: Server;
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      seen.push({ url: req.url ?? '', accept: req.headers.accept });
+      const accepts = (type: string) => (req.headers.accept ?? '').split(',').some((media) => media.trim().split(';')[0] === type);
+      // As an API that honours Accept does: anything but what it makes is a 406.
+      if (req.url === '/v1/invoices/INV-1/pdf') return accepts('application/pdf') ? res.writeHead(200, { 'content-type': 'application/pdf' }).end(pdf) : res.writeHead(406).end();
+      if (req.url === '/v1/invoices/export') return accepts('text/csv') ? res.writeHead(200, { 'content-type': 'text/csv; charset=utf-8' }).end(csv) : res.writeHead(406).end();
+      res.writeHead(404).end();
+    });
+    await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+    process.env['LEDGER_BASE_URL'] = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(async () => {
+    delete process.env['LEDGER_BASE_URL'];
+    await new Promise((done) => upstream.close(done));
+  });
+
+  const ledger = {
+    openapi: '3.0.3',
+    info: { title: 'Ledger', version: '1' },
+    servers: [{ url: 'https://ledger.example/v1' }],
+    paths: {
+      '/invoices/{id}/pdf': {
+        get: {
+          operationId: 'getInvoicePdf',
+          parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
+          responses: { '200': { description: 'The invoice as a PDF.', content: { 'application/pdf': { schema: { type: 'string', format: 'binary' } } } } },
+        },
+      },
+      '/invoices/export': {
+        get: { operationId: 'exportInvoices', responses: { '200': { description: 'CSV', content: { 'text/csv': { schema: { type: 'string' } } } } } },
+      },
+      '/invoices/events': {
+        get: { operationId: 'streamInvoiceEvents', responses: { '200': { description: 'Events as they happen.', content: { 'text/event-stream': { schema: { type: 'string' } } } } } },
+      },
+      '/invoices/firehose': {
+        get: { operationId: 'invoiceFirehose', 'x-twitter-streaming': true, responses: { '200': { description: 'Every invoice.', content: { 'application/json': { schema: { type: 'object' } } } } } },
+      },
+    },
+  };
+
+  it('asks for what the document declares and returns a PDF as an embedded resource with its media type, a CSV as text, in both eras', async () => {
+    const generated = await generateToolset('ledger', ledger, {});
+    const { LedgerToolset } = loadGeneratedSources(generated.files) as { LedgerToolset: ClassType };
+    const server = buildServer({ name: 'ledger', version: '1', toolsets: [LedgerToolset] });
+    for (const era of ['modern', 'legacy'] as const) {
+      seen.length = 0;
+      const client = await connectToolset(server, { era });
+      const invoice = await client.call('get_invoice_pdf', { id: 'INV-1' });
+      const exported = await client.call('export_invoices', {});
+      await client.close();
+      expect(seen.map((request) => [request.url, request.accept])).toEqual([
+        ['/v1/invoices/INV-1/pdf', 'application/pdf'],
+        ['/v1/invoices/export', 'text/csv'],
+      ]);
+      expect(invoice.isError).toBeFalsy();
+      expect(invoice.structuredContent).toEqual({ message: `GET /v1/invoices/INV-1/pdf returned 200 OK: ${pdf.length} bytes of application/pdf, attached as an embedded resource.`, status: 200, bytes: pdf.length, mediaType: 'application/pdf' });
+      const resource = (invoice.content as { type: string; resource?: { uri: string; mimeType: string; blob: string } }[]).find((block) => block.type === 'resource')!.resource!;
+      expect(resource.mimeType).toBe('application/pdf');
+      expect(resource.uri).toBe('ledger:/v1/invoices/INV-1/pdf');
+      expect(Buffer.from(resource.blob, 'base64').equals(pdf)).toBe(true);
+      expect(exported.structuredContent).toEqual({ message: `GET /v1/invoices/export returned 200 OK: ${csv.length} characters of text/csv.`, status: 200, text: csv, mediaType: 'text/csv' });
+    }
+  });
+
+  it('leaves out operations that answer with a stream, saying why, rather than a tool that always times out', async () => {
+    const generated = await generateToolset('ledger', ledger, {});
+    expect(generated.toolNames).toEqual(['get_invoice_pdf', 'export_invoices']);
+    expect(generated.leftOut).toEqual([
+      { operation: 'GET /invoices/events (streamInvoiceEvents)', reason: 'it answers with a stream (text/event-stream), which may never end and a tool call returns once; call the API directly for streams' },
+      { operation: 'GET /invoices/firehose (invoiceFirehose)', reason: 'it answers with a stream (x-twitter-streaming), which may never end and a tool call returns once; call the API directly for streams' },
+    ]);
+  });
+});
