@@ -49,7 +49,7 @@ export const generatedToolsetFile = (name: string) => `src/generated/${name}.too
  * stable order, stable names, no timestamps, so regenerating an unchanged document changes no byte.
  */
 export async function generateToolset(name: string, document: unknown, config: OpenApiConfig, source = 'openapi.json', locate?: LocatePointer): Promise<GeneratedToolset> {
-  const { document: loaded, schemaNames } = await loadDocument(document, source, locate);
+  const { document: loaded, schemaNames, warnings: readingWarnings } = await loadDocument(document, source, locate);
   // Read the document into models first; the emitting below never looks at raw OpenAPI.
   const api = apiModelOf(loaded);
   const overrides = config.tools ?? {};
@@ -70,7 +70,7 @@ export async function generateToolset(name: string, document: unknown, config: O
   const credential = config.credentialHeader?.toLowerCase();
   const credentials = credentialPlan(name, api, credential);
   const groups = new Map<string, ToolsetGroup>();
-  const warnings: string[] = [...credentialLookalikes(operations, api, credential)];
+  const warnings: string[] = [...readingWarnings, ...credentialLookalikes(operations, api, credential)];
   const pinned = new Set(Object.keys(config.headers ?? {}).map((name) => name.toLowerCase()));
   const tagDescriptions = tagDescriptionsOf(loaded);
   // One tag over the whole document groups nothing: such a document is grouped by path nouns instead.

@@ -1,5 +1,6 @@
 import { dereference, validate } from '@readme/openapi-parser';
 import { unescapeKey } from '../utils/json-pointer';
+import { structureProblems, withoutRefSiblings, type StructureProblem } from './document-structure';
 import { prettyJsonPointers, type LocatePointer } from './source-lines';
 
 /** An OpenAPI 3.0/3.1 document after validation and dereferencing: no `$ref` is left (cycles stay as object cycles). */
@@ -16,6 +17,8 @@ export interface OpenApiDocument {
 export interface LoadedDocument {
   document: OpenApiDocument;
   schemaNames: ReadonlyMap<object, string>;
+  /** What was read differently from how the document is written, and why (3.0's ignored `$ref` siblings). */
+  warnings: string[];
 }
 
 /**
@@ -41,6 +44,34 @@ function describeErrors(document: unknown, errors: readonly { message: string }[
     .join('\n');
 }
 
+/** Each place that breaks OpenAPI 3.0's schema, once, at the line of the user's file. */
+function describeProblems(problems: readonly StructureProblem[], document: unknown, version: string, source: string, locate: LocatePointer | undefined): string {
+  return problems
+    .map(({ pointer, message }) => {
+      const line = locate?.(pointer);
+      const nullType = pointer.endsWith('/type') && valueIsNull(document, pointer);
+      const hint = nullType ? `\n  \`type: 'null'\` is an OpenAPI 3.1 construct: in a ${version} document write \`nullable: true\` on the schema, or declare \`openapi: 3.1.0\`.` : '';
+      return `- ${message} at ${line !== undefined ? `${source}:${line} ` : ''}(#${pointer})${hint}`;
+    })
+    .join('\n');
+}
+
+function valueIsNull(document: unknown, pointer: string): boolean {
+  let value = document;
+  for (const part of pointer.split('/').slice(1)) value = (value as Record<string, unknown> | undefined)?.[unescapeKey(part)];
+  return value === 'null' || (Array.isArray(value) && value.includes('null'));
+}
+
+/** `$ref` siblings dropped from a 3.0 document, named where they are (at most five, then a count). */
+function refSiblingsWarning(dropped: readonly { pointer: string; keys: string[] }[], source: string, locate: LocatePointer | undefined): string {
+  const named = dropped.slice(0, 5).map(({ pointer, keys }) => {
+    const line = locate?.(pointer);
+    return `${keys.map((key) => `\`${key}\``).join(', ')} at ${line !== undefined ? `${source}:${line} ` : ''}(#${pointer})`;
+  });
+  const more = dropped.length > 5 ? `, and ${dropped.length - 5} more` : '';
+  return `OpenAPI 3.0 ignores keywords beside a \`$ref\`, so ${dropped.length} \`$ref\`${dropped.length === 1 ? '' : 's'} were read without them: ${named.join('; ')}${more} (move them into the referenced schema, or wrap the two in \`allOf\`, if they were meant)`;
+}
+
 /** The document cannot be used: the parser's own words, which name the JSON pointer at fault. */
 export class OpenApiDocumentError extends Error {
   constructor(source: string, detail: string) {
@@ -59,6 +90,14 @@ export async function loadDocument(document: unknown, source: string, locate?: L
     const swagger = (document as { swagger?: unknown } | null)?.swagger;
     throw new OpenApiDocumentError(source, swagger ? `it is Swagger ${String(swagger)}; convert it to OpenAPI 3.0 or 3.1 first.` : '`openapi` must be "3.0.x" or "3.1.x" at the root (#/openapi).');
   }
+  const warnings: string[] = [];
+  if (version.startsWith('3.0.')) {
+    const { document: followed, dropped } = withoutRefSiblings(document);
+    if (dropped.length > 0) warnings.push(refSiblingsWarning(dropped, source, locate));
+    document = followed;
+    const problems = structureProblems(document);
+    if (problems.length > 0) throw new OpenApiDocumentError(source, describeProblems(problems, document, version, source, locate));
+  }
   // The parser mutates what it is given: hand it copies.
   const result = await validate(structuredClone(document) as never);
   if (!result.valid) throw new OpenApiDocumentError(source, describeErrors(document, result.errors ?? [], source, locate));
@@ -69,7 +108,7 @@ export async function loadDocument(document: unknown, source: string, locate?: L
   };
   try {
     const dereferenced = (await dereference(structuredClone(document) as never, { dereference: { onDereference } })) as unknown as OpenApiDocument;
-    return { document: dereferenced, schemaNames };
+    return { document: dereferenced, schemaNames, warnings };
   } catch (error) {
     throw new OpenApiDocumentError(source, (error as Error).message);
   }

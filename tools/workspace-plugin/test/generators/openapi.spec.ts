@@ -1,9 +1,10 @@
-import { readJson, readProjectConfiguration, type Tree } from '@nx/devkit';
+import { logger, readJson, readProjectConfiguration, type Tree } from '@nx/devkit';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appGenerator } from '../../src/generators/app/generator';
 import { openApiGenerator } from '../../src/generators/openapi/generator';
+import { OpenApiDocumentError } from '../../src/openapi/load-document';
 import { openApiSyncGenerator } from '../../src/generators/openapi-sync/generator';
 import { createWorkspaceTree } from '../support/workspace-tree';
 import { petsDocument, startDocumentServer } from '../support/document-server';
@@ -68,7 +69,7 @@ describe('openapi generator', () => {
     expect(toolset).toContain('sendAs: { in: "header", name: "api_key" }');
   });
 
-  it('refuses a document that fails validation, with the parser\'s message naming the place, and writes nothing', async () => {
+  it('refuses a document that fails validation, naming what is wrong and the place, and writes nothing', async () => {
     // A response without its required `description`: the parser's schema validation, not a read error.
     const invalid = { openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: {} } } } } };
     const spec = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'invalid.json');
@@ -76,7 +77,7 @@ describe('openapi generator', () => {
     const before = tree.listChanges().length;
     const refusal = openApiGenerator(tree, { name: 'broken', spec, skipInstall: true });
     await expect(refusal).rejects.toThrow(`${spec} is not an OpenAPI document this generator can use`);
-    await expect(refusal).rejects.toThrow(`must have required property 'description' at ${spec}:1 (#/paths/~1pets/get/responses/200)`);
+    await expect(refusal).rejects.toThrow(`the required \`description\` is missing at ${spec}:1 (#/paths/~1pets/get/responses/200)`);
     expect(tree.listChanges()).toHaveLength(before);
     expect(tree.exists('libs/toolsets/broken')).toBe(false);
     // The same document with the description is accepted: the refusal was for that field.
@@ -111,6 +112,82 @@ describe('openapi generator', () => {
     await expect(refusal).rejects.toThrow(`at ${spec}:16 (#/paths/~1pets/get/responses/200/content/application~1json/schema/type)`);
     await expect(refusal).rejects.toThrow("`type: 'null'` is an OpenAPI 3.1 construct: in a 3.0.3 document write `nullable: true` on the schema, or declare `openapi: 3.1.0`.");
     expect(tree.exists('libs/toolsets/nullable')).toBe(false);
+  });
+
+  it('reports each fault of a 3.0 document once, at the line written, however many operations reach it', async () => {
+    const spec = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'ledger.yaml');
+    const operation = (id: string) => [`    get:`, `      operationId: ${id}`, '      responses:', '        "200":', '          description: OK', '          content:', '            application/json:', '              schema:', "                $ref: '#/components/schemas/Invoice'"];
+    const yaml = [
+      'openapi: 3.0.3',
+      'info:',
+      '  title: Ledger',
+      '  version: "1"',
+      'paths:',
+      '  /invoices:',
+      ...operation('listInvoices'),
+      '  /invoices/{id}:',
+      ...operation('getInvoice'),
+      '  /drafts:',
+      ...operation('listDrafts'),
+      'components:',
+      '  schemas:',
+      '    Invoice:',
+      '      type: object',
+      '      properties:',
+      '        paid_at:',
+      "          type: 'null'",
+      '        total:',
+      '          type: number',
+      '          minimum: "zero"',
+    ].join('\n');
+    writeFileSync(spec, yaml);
+    const lineOf = (text: string) => yaml.split('\n').indexOf(text) + 1;
+    const refusal = openApiGenerator(tree, { name: 'ledger', spec, skipInstall: true });
+    await expect(refusal).rejects.toThrow(OpenApiDocumentError);
+    const message = String(await refusal.catch((error: Error) => error.message));
+    // Two faults, two lines: not one per operation that reaches the schema.
+    expect(message.split('\n').filter((line) => line.startsWith('- '))).toEqual([
+      `- \`type\` is "null", which is not one of "array", "boolean", "integer", "number", "object", "string" at ${spec}:${lineOf("          type: 'null'")} (#/components/schemas/Invoice/properties/paid_at/type)`,
+      `- \`minimum\` must be number (it is a string) at ${spec}:${lineOf('          minimum: "zero"')} (#/components/schemas/Invoice/properties/total/minimum)`,
+    ]);
+    expect(message).toContain("`type: 'null'` is an OpenAPI 3.1 construct");
+  });
+
+  it("reads a 3.0 document's $ref as OpenAPI 3.0 says, without the keywords beside it, and says so", async () => {
+    const spec = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'xero.json');
+    const document = {
+      openapi: '3.0.0',
+      info: { title: 'Xero', version: '1' },
+      servers: [{ url: 'https://api.xero.example' }],
+      paths: {
+        '/Invoices': {
+          get: {
+            operationId: 'getInvoices',
+            responses: { '200': { description: 'OK', content: { 'application/json': { schema: { $ref: '#/components/schemas/Invoices' } } } } },
+          },
+        },
+      },
+      components: {
+        schemas: {
+          Invoices: { type: 'object', properties: { Invoices: { type: 'array', items: { $ref: '#/components/schemas/Invoice' } } } },
+          // As an accounting API writes it: a sibling `type` that 3.0 says to ignore.
+          Invoice: { type: 'object', properties: { Total: { type: 'number' }, Contact: { $ref: '#/components/schemas/Contact', type: 'array', description: 'Who it is for.' } } },
+          Contact: { type: 'object', properties: { Name: { type: 'string' } } },
+        },
+      },
+    };
+    writeFileSync(spec, JSON.stringify(document, null, 2));
+    const warnings: string[] = [];
+    const warn = jest.spyOn(logger, 'warn').mockImplementation((message: unknown) => void warnings.push(String(message)));
+    try {
+      await openApiGenerator(tree, { name: 'xero', spec, skipInstall: true });
+    } finally {
+      warn.mockRestore();
+    }
+    const dtos = tree.read('libs/toolsets/xero/src/generated/dtos.ts', 'utf-8')!;
+    expect(dtos).toContain('@Field(() => Contact, { description: "Who it is for." })\n  @IsOptional()\n  Contact?: Contact;');
+    expect(warnings.join('\n')).toContain(`OpenAPI 3.0 ignores keywords beside a \`$ref\`, so 1 \`$ref\` were read without them: \`type\` at ${spec}:`);
+    expect(warnings.join('\n')).toContain('(#/components/schemas/Invoice/properties/Contact)');
   });
 
   it('converts a Swagger 2.0 document with swagger2openapi, and keeps the converted document', async () => {

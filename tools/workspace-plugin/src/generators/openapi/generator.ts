@@ -65,7 +65,8 @@ export async function openApiGenerator(tree: Tree, options: OpenApiGeneratorSche
   const generated = await writeGeneratedSources(tree, toolset.projectRoot);
   tree.write(joinPathFragments(toolset.projectRoot, `test/${options.name}.tools.spec.ts`), specFor(options.name, generated.toolsets.map((t) => t.className)));
 
-  for (const warning of generated.warnings) logger.warn(`${options.spec}: ${warning}.`);
+  // The preview was read with the file's lines at hand: its warnings can name them.
+  for (const warning of preview.warnings) logger.warn(`${options.spec}: ${warning}.`);
   for (const left of generated.leftOut) logger.warn(`Left out ${left.operation}: ${left.reason}.`);
   const open = [...generated.openValues].map(([reason, count]) => `${count} × ${reason}`);
   logger.info(`${generated.toolNames.length} tools generated into ${toolset.projectRoot}.${open.length ? ` Open values (schemas the framework cannot express yet): ${open.join('; ')}.` : ''}`);
