@@ -65,6 +65,7 @@ function main(): void {
   results.push(runScenario<ScenarioResult>('stall'));
   results.push(runScenario<ScenarioResult>('openapi-scale'));
   results.push(runScenario<ScenarioResult>('openapi-documents'));
+  results.push(runScenario<ScenarioResult>('mock-calls'));
   results.push(runScenario<ScenarioResult>('discovery'));
   results.push(runScenario<ScenarioResult>('auth'));
   results.push(runScenario<ScenarioResult>('telemetry'));

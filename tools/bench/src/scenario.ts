@@ -9,6 +9,7 @@ import { stallScenario } from './scenarios/stall';
 import { coldStartProcess, openApiScaleScenario } from './scenarios/openapi-scale';
 import { openApiDocumentsScenario } from './scenarios/openapi-documents';
 import { discoveryScenario } from './scenarios/discovery';
+import { mockCallsScenario } from './scenarios/mock-calls';
 import { authScenario } from './scenarios/auth';
 import { telemetryScenario } from './scenarios/telemetry';
 import { upstreamTransportScenario } from './scenarios/upstream-transport';
@@ -25,6 +26,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'openapi-scale': () => openApiScaleScenario(__filename),
   'openapi-documents': () => openApiDocumentsScenario(__filename),
   discovery: discoveryScenario,
+  'mock-calls': mockCallsScenario,
   auth: authScenario,
   telemetry: telemetryScenario,
   'upstream-transport': upstreamTransportScenario,
