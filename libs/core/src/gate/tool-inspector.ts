@@ -74,10 +74,7 @@ export class ToolInspector {
     const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : (NO_ARGS_SCHEMA as TSchema));
     const ok = this.outputArm(arms.ok);
     const error = arms.error && this.outputArm(arms.error);
-    const outputPatterns = [arms.ok, ...(arms.error ? [arms.error] : [])].flatMap((model) => this.patterns.invalidIn(model));
-    for (const bad of [...invalidPatterns(inputSchema, '/inputSchema'), ...outputPatterns]) {
-      this.report(new InvalidPatternError(site, bad.pattern, bad.path, bad.reason));
-    }
+    this.checkPatterns(site, inputSchema, arms);
     if (this.violations.length > before) return undefined;
     const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations) };
     const advertised = advertisedSchemas(listed, inputSchema, arms.ok, ok, error, toolset.schemaBudget);
@@ -97,8 +94,16 @@ export class ToolInspector {
       ok,
       error,
       ...(elicitationForms.size > 0 && { elicitationForms }),
-      ...(advertised.overBudget && { overSchemaBudget: { bytes: advertised.bytes ?? 0, budget: toolset.schemaBudget! } }),
+      ...optional('overSchemaBudget', advertised.overSchemaBudget),
     };
+  }
+
+  /** Every `pattern` a validator will compile, in the arguments' schema and in the result classes. */
+  private checkPatterns(site: ViolationSite, inputSchema: unknown, arms: { ok: ClassModel; error?: ClassModel }): void {
+    const outputPatterns = [arms.ok, ...(arms.error ? [arms.error] : [])].flatMap((model) => this.patterns.invalidIn(model));
+    for (const bad of [...invalidPatterns(inputSchema, '/inputSchema'), ...outputPatterns]) {
+      this.report(new InvalidPatternError(site, bad.pattern, bad.path, bad.reason));
+    }
   }
 
   /** `@RequireScopes` values, sorted and once each; a value no token can carry is reported. */
@@ -277,7 +282,7 @@ function advertisedSchemas(
   ok: OutputArm,
   error: OutputArm | undefined,
   budget: number | undefined,
-): { input: unknown; output: unknown; bytes?: number; overBudget?: boolean } {
+): { input: unknown; output: unknown; overSchemaBudget?: { bytes: number; budget: number } } {
   if (budget === undefined) return { input, output: outputSchemaOf(okModel, ok.schema(), error?.schema()) };
   const note = `cut to fit this tool's ${budget}-byte schema budget; the server validates it in full`;
   const okLevels = classLevels(okModel, 'output', note);
@@ -291,7 +296,8 @@ function advertisedSchemas(
       return { schema: outputSchemaOf(okModel, okLevel.schema, errorLevel?.schema), cut: okLevel.cut || (errorLevel?.cut ?? false) };
     },
   };
-  return fitToolSchemas(listed, input, levels, budget);
+  const fitted = fitToolSchemas(listed, input, levels, budget);
+  return { input: fitted.input, output: fitted.output, ...(fitted.overBudget && { overSchemaBudget: { bytes: fitted.bytes, budget } }) };
 }
 
 /** `{ [key]: value }` when the value is set, else nothing to spread. */
