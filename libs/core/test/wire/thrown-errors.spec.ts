@@ -19,6 +19,11 @@ class WeatherToolset {
     throw new Error(`upstream 401 for https://api.example.com/v1?apikey=${encodeURIComponent(key)} (key ${key})`);
   }
 
+  @Tool({ description: 'Fails with a TypeError deep in a service.', returns: WeatherResult })
+  deep(): WeatherResult {
+    return { message: 'never', celsius: forecastService().celsius };
+  }
+
   @Tool({ description: 'Throws a ToolError it declares.', returns: [WeatherResult, ToolError] })
   declared(): WeatherResult | ToolError {
     throw new ToolError('city_unknown', 'No city by that name; give a city name such as "Lisbon".');
@@ -33,6 +38,14 @@ class WeatherToolset {
   undeclared(): WeatherResult {
     throw new ToolError('maintenance', 'The weather service is down for maintenance until 10:00 UTC.');
   }
+}
+
+/** A service a few calls down, with a bug in it. */
+function forecastService(): { celsius: number } {
+  return parseForecast(undefined as unknown as { today: { celsius: number } });
+}
+function parseForecast(body: { today: { celsius: number } }): { celsius: number } {
+  return { celsius: body.today.celsius };
 }
 
 const KEY = 'k3y/with+odd=chars';
@@ -71,6 +84,37 @@ describe.each(eras)('thrown errors, with the %s', (_era, connect) => {
       'upstream 401 for https://api.example.com/v1?apikey=[redacted x-weather-key] (key [redacted x-weather-key])',
     );
     expect(JSON.stringify(log.lines)).not.toContain('k3y');
+  });
+
+  it('logs where a thrown error came from (its stack) outside production, never to the client, and not in production', async () => {
+    const environment = process.env['NODE_ENV'];
+    try {
+      process.env['NODE_ENV'] = 'development';
+      const result = await call('deep');
+      const logged = log.lines.find((line) => line.message === 'tool threw')!;
+      expect(logged.fields!['error']).toBe('TypeError');
+      const stack = String(logged.fields!['stack']);
+      expect(stack.startsWith("TypeError: Cannot read properties of undefined (reading 'today')\n")).toBe(true);
+      // The frames down in the service, by file and line.
+      expect(stack).toMatch(/\n\s+at .*thrown-errors\.spec\.ts:\d+:\d+\)\n\s+at .*thrown-errors\.spec\.ts:\d+:\d+\)/);
+      expect(JSON.stringify(result)).not.toContain('parseForecast');
+      expect(JSON.stringify(result)).not.toContain('TypeError');
+
+      process.env['NODE_ENV'] = 'production';
+      log.lines.length = 0;
+      await call('deep');
+      expect(log.lines.find((line) => line.message === 'tool threw')!.fields).not.toHaveProperty('stack');
+      process.env['TOOLSETS_DEBUG'] = '1';
+      log.lines.length = 0;
+      await call('leaky');
+      const leaked = log.lines.find((line) => line.message === 'tool threw')!;
+      // The stack's first line repeats the message: the caller's key is redacted there too.
+      expect(leaked.fields!['stack']).toContain('(key [redacted x-weather-key])');
+      expect(JSON.stringify(log.lines)).not.toContain('k3y');
+    } finally {
+      process.env['NODE_ENV'] = environment;
+      delete process.env['TOOLSETS_DEBUG'];
+    }
   });
 
   it('sends a thrown ToolError exactly like a returned one, through the error arm', async () => {

@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type CompleteResult, type ServerConte
 import type { CompiledArgs, CompiledToolset, ToolCatalog } from '../../compiled/tool-catalog';
 import { clip } from '../../helpers/client-text';
 import type { Logger } from '../logging/logger';
+import { stackField } from '../logging/error-stack';
 import { refuseWithoutScopes } from '../request/scope-check';
 
 /** The protocol's most values in one completion. */
@@ -28,7 +29,7 @@ export function completionHandler(catalog: ToolCatalog, logger: Logger) {
     try {
       values = await complete(String(argument.value ?? ''), { arguments: request.params.context?.arguments ?? {} });
     } catch (error) {
-      logger.error('completer threw', { argument: argument.name, detail: error instanceof Error ? error.message : String(error) });
+      logger.error('completer threw', { argument: argument.name, detail: error instanceof Error ? error.message : String(error), ...stackField(error) });
       throw new ProtocolError(ProtocolErrorCode.InternalError, `Completing '${clip(argument.name)}' failed; the server log has the details.`);
     }
     const strings = values.filter((value): value is string => typeof value === 'string');

@@ -6,6 +6,7 @@ import type { CompiledArgs } from '../../compiled/tool-catalog';
 import { isToolError } from '../../results/is-tool-error';
 import { argumentProblems } from '../checks/argument-errors';
 import type { Logger } from '../logging/logger';
+import { stackField } from '../logging/error-stack';
 import type { MemberScope } from '../request/member-scope';
 
 /**
@@ -46,7 +47,7 @@ function memberError(error: unknown, logger: Logger, what: string): ProtocolErro
   if (isToolError(error)) return new ProtocolError(ProtocolErrorCode.InvalidParams, `${error.error}: ${error.detail}`);
   if (error instanceof MissingCredentialError || error instanceof UndeclaredCredentialError) return new ProtocolError(ProtocolErrorCode.InvalidRequest, error.message);
   const correlationId = randomUUID();
-  logger.error(`${what} threw`, { correlationId, error: error instanceof Error ? error.name : typeof error, detail: error instanceof Error ? error.message : String(error) });
+  logger.error(`${what} threw`, { correlationId, error: error instanceof Error ? error.name : typeof error, detail: error instanceof Error ? error.message : String(error), ...stackField(error) });
   return new ProtocolError(ProtocolErrorCode.InternalError, `The ${what} failed unexpectedly. The server log has the details under correlation id ${correlationId}.`);
 }
 

@@ -13,6 +13,7 @@ import { checkArgumentLimits, type ArgumentLimits } from '../checks/argument-lim
 import type { DroppedKeyWarner } from './dropped-key-warner';
 import type { Logger } from '../logging/logger';
 import { NO_REDACTION, redactValue, type Redactor } from '../logging/redaction';
+import { stackField } from '../logging/error-stack';
 
 const NO_PROBLEMS: readonly string[] = Object.freeze([]);
 
@@ -106,7 +107,7 @@ function thrownResult(tool: CompiledTool, error: unknown, logger: Logger, warnDr
     return textError(error.message);
   }
   const correlationId = randomUUID();
-  logger.error('tool threw', { correlationId, tool: tool.name, error: errorName(error), detail: errorMessage(error) });
+  logger.error('tool threw', { correlationId, tool: tool.name, error: errorName(error), detail: errorMessage(error), ...stackField(error) });
   return textError(
     `The tool '${tool.name}' failed unexpectedly. The server log has the details under correlation id ${correlationId}. ` +
       'To send the client a message, return or throw a ToolError.',

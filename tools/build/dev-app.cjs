@@ -1,0 +1,151 @@
+#!/usr/bin/env node
+// The edit loop of a server app: serves it, and on every change to a project's sources rebuilds the
+// changed files with swc and restarts the server on the same port. A server that fails to start
+// (the startup gate refusing a tool) prints why and the watcher waits for the next change.
+// Usage: dev-app.cjs <appRoot> [server arguments...]   (from the workspace root, after a build)
+const fs = require('node:fs');
+const path = require('node:path');
+const { spawn } = require('node:child_process');
+const swc = require('@swc/core');
+const options = require('./swc-options.cjs');
+
+const [appArg, ...serverArgs] = process.argv.slice(2);
+if (!appArg) {
+  console.error('Usage: dev-app.cjs <appRoot> [server arguments...]');
+  process.exit(2);
+}
+const root = process.cwd();
+const appRoot = path.resolve(appArg);
+const main = path.join(appRoot, 'dist', 'main.js');
+/** How long a stopping server may take before it is killed: a dev server holds no work worth waiting for. */
+const STOP_GRACE_MS = 1500;
+
+/** Every project built by build-project.cjs (its project.json says `build-project.cjs <src> <dist>`): what to watch and where it builds. */
+function swcProjects() {
+  const found = [];
+  const visit = (dir, depth) => {
+    if (depth > 5) return;
+    let entries;
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    if (entries.some((entry) => entry.name === 'project.json')) {
+      const command = JSON.stringify(JSON.parse(fs.readFileSync(path.join(dir, 'project.json'), 'utf-8')).targets?.build ?? {});
+      const match = /build-project\.cjs\s+(\S+)\s+([^\s"&]+)/.exec(command);
+      if (match) found.push({ name: path.relative(root, dir), src: path.resolve(root, match[1]), dist: path.resolve(root, match[2]) });
+    }
+    for (const entry of entries) {
+      if (entry.isDirectory() && !['node_modules', 'dist', 'tmp', '.git', '.nx', 'coverage'].includes(entry.name) && !entry.name.startsWith('.')) visit(path.join(dir, entry.name), depth + 1);
+    }
+  };
+  for (const top of ['apps', 'libs', 'packages']) visit(path.join(root, top), 1);
+  return found;
+}
+
+const isSource = (file) => /\.ts$/.test(file) && !/\.(spec|test|type-test)\.ts$/.test(file) && !file.endsWith('.d.ts');
+
+/** One source file compiled into its project's dist (or its output removed when the source is gone). */
+function compile(project, file) {
+  const out = path.join(project.dist, path.relative(project.src, file)).replace(/\.ts$/, '.js');
+  if (!fs.existsSync(file)) {
+    fs.rmSync(out, { force: true });
+    fs.rmSync(`${out}.map`, { force: true });
+    return;
+  }
+  const { code, map } = swc.transformFileSync(file, { ...options, sourceMaps: true, filename: file, outputPath: out });
+  fs.mkdirSync(path.dirname(out), { recursive: true });
+  fs.writeFileSync(out, `${code}\n//# sourceMappingURL=${path.basename(out)}.map\n`);
+  if (map) fs.writeFileSync(`${out}.map`, map);
+}
+
+let server;
+let starting = false;
+let restartAgain = false;
+
+function start() {
+  const startedAt = Date.now();
+  // Outside production, so stacks of thrown errors reach this terminal's log.
+  server = spawn(process.execPath, ['--enable-source-maps', main, ...serverArgs], { stdio: 'inherit', env: { NODE_ENV: 'development', ...process.env } });
+  const child = server;
+  child.on('exit', (code, signal) => {
+    if (server === child) server = undefined;
+    if (signal === null && code !== 0) console.error(`\n[dev] the server stopped (exit ${code}); fix the above and save: it restarts on the next change.`);
+  });
+  return startedAt;
+}
+
+function stop() {
+  const child = server;
+  server = undefined;
+  if (!child || child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((stopped) => {
+    const kill = setTimeout(() => child.kill('SIGKILL'), STOP_GRACE_MS);
+    child.once('exit', () => {
+      clearTimeout(kill);
+      stopped();
+    });
+    child.kill('SIGTERM');
+  });
+}
+
+const pending = new Map();
+let timer;
+
+async function restart() {
+  if (starting) {
+    restartAgain = true;
+    return;
+  }
+  starting = true;
+  const changed = [...pending.entries()];
+  pending.clear();
+  const began = Date.now();
+  try {
+    for (const [file, project] of changed) compile(project, file);
+  } catch (error) {
+    console.error(`[dev] ${error.message}`);
+    starting = false;
+    return;
+  }
+  await stop();
+  const names = [...new Set(changed.map(([file]) => path.relative(root, file)))];
+  console.log(`\n[dev] ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''} changed: rebuilt in ${Date.now() - began} ms, restarting`);
+  start();
+  starting = false;
+  if (restartAgain) {
+    restartAgain = false;
+    if (pending.size > 0) restart();
+  }
+}
+
+function watch(projects) {
+  for (const project of projects) {
+    if (!fs.existsSync(project.src)) continue;
+    fs.watch(project.src, { recursive: true }, (_event, name) => {
+      if (!name) return;
+      const file = path.join(project.src, name.toString());
+      if (!isSource(file)) return;
+      pending.set(file, project);
+      clearTimeout(timer);
+      // Editors save in bursts (write, rename, chmod): one rebuild for the burst.
+      timer = setTimeout(restart, 60);
+    });
+  }
+}
+
+if (!fs.existsSync(main)) {
+  console.error(`[dev] ${path.relative(root, main)} is not built: run the app's dev target (nx run <app>:dev builds first), or build it once.`);
+  process.exit(1);
+}
+const projects = swcProjects();
+watch(projects);
+console.log(`[dev] watching ${projects.length} project${projects.length === 1 ? '' : 's'} (${projects.map((p) => p.name).join(', ')}); a saved change rebuilds and restarts the server. Ctrl-C stops.`);
+start();
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stop().then(() => process.exit(0));
+  });
+}

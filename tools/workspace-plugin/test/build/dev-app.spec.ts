@@ -1,0 +1,120 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+
+const WORKSPACE_ROOT = join(__dirname, '../../../..');
+
+/** A toolset whose greeting and description are the test's to change. */
+const toolsetSource = (greeting: string, description = 'Greets someone.') => `import { Field, Tool, ToolResult, Toolset } from '@toolsets/core';
+
+export class GreetResult extends ToolResult {
+  @Field()
+  greeting!: string;
+}
+
+@Toolset({ name: 'greet' })
+export class GreetToolset {
+  @Tool({ description: ${JSON.stringify(description)}, returns: GreetResult })
+  greet(): GreetResult {
+    return { message: '${greeting}', greeting: '${greeting}' };
+  }
+}
+`;
+
+const appMain = `import { startApp, buildServer } from '@toolsets/core';
+import { GreetToolset } from '../../../libs/greet/dist';
+
+startApp(() => buildServer({ name: 'greet', version: '1', toolsets: [GreetToolset] }));
+`;
+
+function write(root: string, path: string, text: string): void {
+  mkdirSync(dirname(join(root, path)), { recursive: true });
+  writeFileSync(join(root, path), text);
+}
+
+/** A workspace of one library and one app, built, sharing this repository's node_modules and build scripts. */
+function scratchWorkspace(): string {
+  const root = mkdtempSync(join(tmpdir(), 'dev-app-'));
+  symlinkSync(join(WORKSPACE_ROOT, 'node_modules'), join(root, 'node_modules'));
+  symlinkSync(join(WORKSPACE_ROOT, 'tools/build'), join(root, 'tools-build'));
+  write(root, 'package.json', '{ "name": "scratch", "private": true }\n');
+  write(root, 'tsconfig.json', '{ "compilerOptions": { "experimentalDecorators": true, "emitDecoratorMetadata": true } }\n');
+  write(root, 'libs/greet/project.json', JSON.stringify({ name: 'greet', targets: { build: { options: { command: 'node tools-build/build-project.cjs libs/greet/src libs/greet/dist' } } } }));
+  write(root, 'libs/greet/src/index.ts', toolsetSource('Hello'));
+  write(root, 'apps/greet-server/project.json', JSON.stringify({ name: 'greet-server', targets: { build: { options: { command: 'node tools-build/build-project.cjs apps/greet-server/src apps/greet-server/dist' } } } }));
+  write(root, 'apps/greet-server/src/main.ts', appMain);
+  for (const project of ['libs/greet', 'apps/greet-server']) {
+    const built = spawnSync(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/build-project.cjs'), `${project}/src`, `${project}/dist`], { cwd: root, encoding: 'utf-8' });
+    if (built.status !== 0) throw new Error(built.stderr);
+  }
+  return root;
+}
+
+/** Polls `done` every 100 ms until it holds; past `timeoutMs`, fails naming `what`. */
+async function waitUntil(done: () => boolean | Promise<boolean>, { timeoutMs, what }: { timeoutMs: number; what: string }): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((listening) => probe.listen(0, '127.0.0.1', listening));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((closed) => probe.close(closed));
+  return port;
+}
+
+async function greeting(port: number): Promise<string | undefined> {
+  const client = new Client({ name: 'dev-app-test', version: '1' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    const result = await client.callTool({ name: 'greet', arguments: {} });
+    return (result.structuredContent as { greeting?: string } | undefined)?.greeting;
+  } catch {
+    return undefined;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+describe('the dev loop (tools/build/dev-app.cjs)', () => {
+  let root: string;
+  let watcher: ChildProcess | undefined;
+  let output = '';
+  afterEach(async () => {
+    if (watcher && watcher.exitCode === null) await new Promise((exited) => watcher!.once('exit', exited).kill('SIGTERM'));
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  it('restarts the server on the same port when a toolset changes, and keeps watching through a gate failure', async () => {
+    root = scratchWorkspace();
+    const port = await freePort();
+    watcher = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
+    watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitUntil(async () => (await greeting(port)) === 'Hello', { timeoutMs: 20_000, what: `the first server to answer (output so far:\n${output})` });
+    expect(output).toContain('[dev] watching 2 projects (apps/greet-server, libs/greet)');
+    expect(output).toContain(`inspect: npx @modelcontextprotocol/inspector (Node 22.19+), then "Streamable HTTP" and http://127.0.0.1:${port}/mcp`);
+
+    write(root, 'libs/greet/src/index.ts', toolsetSource('Howdy'));
+    await waitUntil(async () => (await greeting(port)) === 'Howdy', { timeoutMs: 20_000, what: 'the restarted server to answer with the new greeting' });
+    expect(output).toMatch(/\[dev\] libs\/greet\/src\/index\.ts changed: rebuilt in \d+ ms, restarting/);
+    // The banner again, on the same port.
+    expect(output.split(`MCP over streamable HTTP on http://127.0.0.1:${port}`)).toHaveLength(3);
+
+    // A tool the gate refuses: the server says why and stops; the watcher does not.
+    write(root, 'libs/greet/src/index.ts', toolsetSource('Hi', ''));
+    await waitUntil(() => output.includes('the server stopped (exit 1)'), { timeoutMs: 20_000, what: 'the gate failure to be reported' });
+    expect(output).toContain('description');
+    expect(watcher.exitCode).toBeNull();
+
+    write(root, 'libs/greet/src/index.ts', toolsetSource('Hi again'));
+    await waitUntil(async () => (await greeting(port)) === 'Hi again', { timeoutMs: 20_000, what: 'the fixed server to answer' });
+  });
+});
