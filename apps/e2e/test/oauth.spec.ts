@@ -1,7 +1,10 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, type AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { startTestIssuer, type TestIssuer } from '@toolsets/testing';
 import { httpClient, stdioClient, type Era } from './support/clients';
-import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
 /** The notes app as its own process, checking tokens from a loopback issuer, against the SDK's own clients. */
 describe('the notes app with AUTH_ISSUER', () => {
@@ -90,3 +93,59 @@ describe('the demo app with AUTH_MOUNTS=notes', () => {
     expect(metadata).toEqual({ resource: `${demo.origin}/notes/mcp`, authorization_servers: [issuer.issuer], scopes_supported: ['notes:read', 'notes:write'], bearer_methods_supported: ['header'], resource_name: 'notes' });
   });
 });
+
+/** docs/authorization.md's five-minute path: the local issuer command, then notes-server against it. */
+describe('trying authorization locally: toolsets-issuer and notes-server', () => {
+  let issuerProcess: ChildProcess | undefined;
+  let notes: ServerProcess | undefined;
+  afterAll(async () => {
+    await notes?.stop();
+    if (issuerProcess && issuerProcess.exitCode === null) await new Promise((exited) => issuerProcess!.once('exit', exited).kill('SIGINT'));
+  });
+
+  it('prints a server command, a client and ready tokens that give a 403 for a write with notes:read and a 200 with notes:write', async () => {
+    const [issuerPort, notesPort] = [await freePort(), await freePort()];
+    const url = `http://127.0.0.1:${notesPort}/mcp`;
+    issuerProcess = spawn(process.execPath, [join(workspaceRoot, 'libs/testing/dist/bin/toolsets-issuer.js'), '--port', String(issuerPort), '--audience', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let printed = '';
+    issuerProcess.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
+    await new Promise<void>((ready, failed) => {
+      const timer = setTimeout(() => failed(new Error(`the issuer printed only:\n${printed}`)), 20_000);
+      issuerProcess!.stdout!.on('data', () => printed.includes('Ctrl-C stops it.') && (clearTimeout(timer), ready()));
+    });
+    const origin = `http://127.0.0.1:${issuerPort}`;
+    expect(printed).toContain(`Start the server against it:   AUTH_ISSUER=${origin} node apps/notes-server/dist/main.js`);
+    expect(printed).toContain(`client_id=local-client client_secret=local-secret scopes="notes:read notes:write" (token endpoint ${origin}/token)`);
+    const readOnly = /\n {2}notes:read:\n {4}(\S+)/.exec(printed)![1]!;
+    const readWrite = /\n {2}notes:read notes:write:\n {4}(\S+)/.exec(printed)![1]!;
+
+    notes = await startServerProcess(appMain('notes-server'), { AUTH_ISSUER: origin, PORT: String(notesPort) });
+    const add = (token: string) =>
+      fetch(url, {
+        method: 'POST',
+        headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${token}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'add_note', arguments: { text: 'tried locally' } } }),
+      });
+    const refused = await add(readOnly);
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('www-authenticate')).toContain('error="insufficient_scope"');
+    const added = await add(readWrite);
+    expect(added.status).toBe(200);
+    expect(await added.text()).toContain('tried locally');
+
+    // The client it printed runs the SDK's own client-credentials flow too.
+    const client = new Client({ name: 'local', version: '1.0.0' });
+    const authProvider = new ClientCredentialsProvider({ clientId: 'local-client', clientSecret: 'local-secret', scope: 'notes:read notes:write', expectedIssuer: origin });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider }));
+    expect((await client.callTool({ name: 'list_notes', arguments: {} })).structuredContent).toMatchObject({ notes: [{ text: 'tried locally' }], total: 1 });
+    await client.close();
+  });
+});
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((listening) => probe.listen(0, '127.0.0.1', listening));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise((closed) => probe.close(closed));
+  return port;
+}

@@ -60,11 +60,12 @@ export interface TestIssuer {
 }
 
 /**
- * An OAuth authorization server for tests, on loopback: its RFC 8414 and OpenID metadata, and a
+ * An OAuth authorization server for tests and for trying authorization locally, on loopback (`port`,
+ * default any free one; `toolsets-issuer` runs one from the shell): its RFC 8414 and OpenID metadata, and a
  * JSON Web Key Set with one ES256 key it signs tokens with. Tokens are minted with jose's
  * `SignJWT`, so a server under test verifies real signatures against a real key set over HTTP.
  */
-export async function startTestIssuer(options: { audience?: string } = {}): Promise<TestIssuer> {
+export async function startTestIssuer(options: { audience?: string; port?: number } = {}): Promise<TestIssuer> {
   const jose = (await import('jose')) as typeof Jose;
   let key = await newKey(jose, 'key-1');
   let generation = 1;
@@ -117,7 +118,14 @@ export async function startTestIssuer(options: { audience?: string } = {}): Prom
     res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 300, scope: scopes.join(' ') }));
   }
 
-  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  // Loopback only: a server accepts plain-http issuers only there, and this one signs whatever is asked.
+  await new Promise<void>((resolve, reject) => {
+    http.once('error', reject);
+    http.listen(options.port ?? 0, '127.0.0.1', () => {
+      http.off('error', reject);
+      resolve();
+    });
+  });
   origin = `http://127.0.0.1:${(http.address() as AddressInfo).port}`;
 
   const issuer: TestIssuer = {

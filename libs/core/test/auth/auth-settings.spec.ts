@@ -133,6 +133,19 @@ describe('token verification settings', () => {
     oidc.server.close();
   });
 
+  it('say an issuer that cannot be reached is unreachable, with the error code and the URL tried, not that its identifier is wrong', async () => {
+    // A port nothing listens on: taken, then let go.
+    const probe = await serveJson({});
+    const origin = probe.origin;
+    await new Promise((closed) => probe.server.close(closed));
+    const error = await refusal(() => serveHttp(plain(), { port: 0, auth: { issuer: origin } }));
+    expect(error.variable).toBe('AUTH_ISSUER');
+    expect(error.message).toBe(
+      `Not starting: AUTH_ISSUER is "${origin}", which could not be reached (ECONNREFUSED at ${origin}/.well-known/oauth-authorization-server). ` +
+        'Fix: start the issuer (to try one locally: toolsets-issuer, from @toolsets/testing), or check the host and port in AUTH_ISSUER',
+    );
+  });
+
   it("refuse a key set the issuer's metadata names over plain http, as AUTH_JWKS_URL would be", async () => {
     const issuer = await serveJson({ '/.well-known/oauth-authorization-server': (origin) => ({ issuer: origin, jwks_uri: 'http://keys.example.com/jwks' }) });
     try {

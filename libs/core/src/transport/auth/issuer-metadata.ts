@@ -26,8 +26,14 @@ export function metadataUrls(issuer: URL): URL[] {
  */
 export async function discoverJwksUrl(issuer: URL, issuerText: string, timeoutMs: number): Promise<URL> {
   const tried: string[] = [];
+  const unreachable: string[] = [];
   for (const url of metadataUrls(issuer)) {
     const outcome = await fetchMetadata(url, timeoutMs);
+    if (outcome instanceof Unreachable) {
+      unreachable.push(`${outcome.why} at ${url.href}`);
+      tried.push(`${url.href}: ${outcome.why}`);
+      continue;
+    }
     if (typeof outcome === 'string') {
       tried.push(`${url.href}: ${outcome}`);
       continue;
@@ -52,6 +58,14 @@ export async function discoverJwksUrl(issuer: URL, issuerText: string, timeoutMs
     }
     return jwksUrl;
   }
+  // Nothing answered at all: a wrong host or port, or an issuer not started, not a wrong identifier.
+  if (unreachable.length === tried.length) {
+    throw new AuthSettingError(
+      'AUTH_ISSUER',
+      `is ${JSON.stringify(issuerText)}, which could not be reached (${unreachable[0]})`,
+      'start the issuer (to try one locally: toolsets-issuer, from @toolsets/testing), or check the host and port in AUTH_ISSUER',
+    );
+  }
   throw new AuthSettingError(
     'AUTH_ISSUER',
     `is ${JSON.stringify(issuerText)}, but no metadata naming that issuer was found (${tried.join('; ')})`,
@@ -59,7 +73,12 @@ export async function discoverJwksUrl(issuer: URL, issuerText: string, timeoutMs
   );
 }
 
-async function fetchMetadata(url: URL, timeoutMs: number): Promise<Record<string, unknown> | string> {
+/** No answer at all from a metadata URL: the connection's error code, or the timeout. */
+class Unreachable {
+  constructor(readonly why: string) {}
+}
+
+async function fetchMetadata(url: URL, timeoutMs: number): Promise<Record<string, unknown> | string | Unreachable> {
   try {
     const response = await fetch(url, { signal: AbortSignal.timeout(timeoutMs), redirect: 'error', headers: { accept: 'application/json' } });
     if (!response.ok) {
@@ -71,6 +90,10 @@ async function fetchMetadata(url: URL, timeoutMs: number): Promise<Record<string
     const document: unknown = JSON.parse(text);
     return typeof document === 'object' && document !== null && !Array.isArray(document) ? (document as Record<string, unknown>) : 'not a JSON object';
   } catch (error) {
-    return (error as Error).name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : clip((error as Error).message, 120);
+    if ((error as Error).name === 'TimeoutError') return new Unreachable(`no answer within ${timeoutMs} ms`);
+    // fetch says only "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND) is its cause's code.
+    const code = (error as { cause?: { code?: unknown } }).cause?.code;
+    if (typeof code === 'string') return new Unreachable(code);
+    return clip((error as Error).message, 120);
   }
 }
