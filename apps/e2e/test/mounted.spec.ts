@@ -35,6 +35,14 @@ describe('the demo app, both toolsets mounted in one process', () => {
     });
   });
 
+  it('says at /health which tools it serves, each once, though the demo mount serves the others again', async () => {
+    expect(await (await fetch(`${server.origin}/health`)).json()).toEqual({
+      status: 'ok',
+      tools: ['hello', 'greet_team', 'hello_card', 'whoami', 'list_notes', 'get_note', 'add_note', 'delete_note'],
+      credentialHeaders: ['x-demo-token'],
+    });
+  });
+
   it('prints a client configuration that a client can use as printed', async () => {
     const printed = server.stdout();
     expect(printed).toContain(`${server.origin}/hello/mcp`);

@@ -93,7 +93,9 @@ describe('in a throwaway copy of the workspace', () => {
     const spec = 'node_modules/@readme/oas-examples/3.0/json/petstore.json';
     const generation = nx('g', '@toolsets/workspace-plugin:openapi', 'petstore', `--spec=${spec}`, '--credentialHeader=x-petstore-key', '--skipInstall', '--no-interactive');
     // The size a model pays for the catalog is measured on the built catalog: core is not built in this copy yet, so the generator names the target that prints it.
-    expect(generation).toContain("The catalog's size (tools/list bytes, tokens, largest tools) is printed by nx run @toolsets/petstore:contract");
+    expect(generation).toContain("The catalog's size (tools/list bytes, tokens, largest tools) is printed by nx run @toolsets/petstore:contract, which builds what it needs first.");
+    // Only the explanation: not the module loader's complaint that explains nothing.
+    expect(generation).not.toContain('Cannot find module');
     nx('g', '@toolsets/workspace-plugin:app', 'petstore-server', '--toolsets=petstore', '--no-interactive');
     symlinkSync('../../libs/toolsets/petstore', join(copy, 'node_modules/@toolsets/petstore'));
 

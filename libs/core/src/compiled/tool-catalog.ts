@@ -100,6 +100,8 @@ export interface CompiledToolset {
   interceptors: readonly InterceptorClass[];
   /** Bytes of JSON a tool's `tools/list` entry may take (`@Toolset({ schemaBudget })`). */
   schemaBudget?: number;
+  /** `@Toolset({ generatedFrom })`: what its generated code comes from. */
+  generatedFrom?: string;
   /** `@Toolset({ checkSettings })`: run when an app starts serving. */
   checkSettings?: (env: NodeJS.ProcessEnv) => void;
   tools: CompiledTool[];

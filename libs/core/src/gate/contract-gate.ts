@@ -1,3 +1,4 @@
+import type { ToolsetOptions } from '../metadata/toolset-metadata';
 import type { ClassType } from '../types/class-type';
 import { metadataStorage } from '../metadata/metadata-storage';
 import type { ToolMetadata } from '../metadata/tool-metadata';
@@ -95,8 +96,7 @@ class ContractGate {
       credentialHeaders: (metadata.options.credentialHeaders ?? []).map((h) => h.toLowerCase()),
       requiredScopes: this.tools.checkedScopes({ toolset: name }, `the class ${cls.name}`, metadataStorage.getScopes(cls)),
       interceptors: this.tools.interceptorsOf({ toolset: name }, `@UseInterceptors on the class ${cls.name}`, cls),
-      ...(metadata.options.schemaBudget !== undefined && { schemaBudget: metadata.options.schemaBudget }),
-      ...(metadata.options.checkSettings && { checkSettings: metadata.options.checkSettings }),
+      ...optionalSettings(metadata.options),
       tools: [],
       prompts: [],
       resources: [],
@@ -137,4 +137,13 @@ function addUnique<T>(members: Map<string, T>, key: string, member: T, violation
   const existing = members.get(key);
   if (existing) violations.push(duplicate(existing));
   else members.set(key, member);
+}
+
+/** The toolset's optional settings that the catalog carries as they were given. */
+function optionalSettings(options: ToolsetOptions): Pick<CompiledToolset, 'schemaBudget' | 'generatedFrom' | 'checkSettings'> {
+  return {
+    ...(options.schemaBudget !== undefined && { schemaBudget: options.schemaBudget }),
+    ...(typeof options.generatedFrom === 'string' && { generatedFrom: options.generatedFrom }),
+    ...(options.checkSettings && { checkSettings: options.checkSettings }),
+  };
 }

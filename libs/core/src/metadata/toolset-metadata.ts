@@ -7,11 +7,18 @@ export interface ToolsetOptions {
   credentialHeaders?: readonly string[];
   /**
    * The most bytes of JSON a tool's `tools/list` entry may take. Past it, the deepest levels of its
-   * output schema, then if need be of its input schema, are advertised as open values whose
-   * description says what was cut; arguments and results are still validated against the full
-   * schemas. Unset: no limit. Generated API toolsets set it (16 KiB by default).
+   * output schema are advertised as open values whose description says what was cut, then its
+   * input's descriptions are shortened; an input schema itself is never cut (a tool whose arguments
+   * alone do not fit is advertised whole, with a startup warning). Arguments and results are still
+   * validated against the full schemas. Unset: no limit. Generated API toolsets set it (16 KiB by default).
    */
   schemaBudget?: number;
+  /**
+   * Set by generators: what the toolset's code is generated from (`openapi.json and
+   * openapi.config.json`), so advice about its classes points there rather than at files a
+   * regeneration rewrites.
+   */
+  generatedFrom?: string;
   /**
    * Runs when an app starts serving (`runServer`/`startApp`), not in tests or the contract target:
    * throw to refuse to start, with a message that says what to set (a generated API toolset checks

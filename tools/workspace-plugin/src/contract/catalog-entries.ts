@@ -3,8 +3,13 @@ import type { ToolEntry } from './snapshot';
 
 /**
  * A catalog's tools as the snapshot records them: each `tools/list` entry, plus the scopes a call
- * needs (adding one shuts callers out, so the snapshot compares them too).
+ * needs and the credential headers its toolset reads (adding either shuts callers out, so the
+ * snapshot compares them too).
  */
 export function snapshotEntries(catalog: Core.ToolCatalog): ToolEntry[] {
-  return [...catalog.tools.values()].map((tool) => (tool.requiredScopes.length > 0 ? { ...(tool.descriptor as ToolEntry), requiredScopes: [...tool.requiredScopes] } : (tool.descriptor as ToolEntry)));
+  return [...catalog.tools.values()].map((tool) => ({
+    ...(tool.descriptor as ToolEntry),
+    ...(tool.requiredScopes.length > 0 && { requiredScopes: [...tool.requiredScopes] }),
+    ...(tool.toolset.credentialHeaders.length > 0 && { credentialHeaders: [...tool.toolset.credentialHeaders].sort() }),
+  }));
 }

@@ -2,16 +2,16 @@ import { isDeepStrictEqual } from 'node:util';
 import { appendPointer as pointer } from '../utils/json-pointer';
 import { change, type Change } from './change';
 import { compareSchemas, show } from './compare-schema';
-import type { ToolEntry } from './snapshot';
+import type { SnapshotRecords, ToolEntry } from './snapshot';
 
 /** The fields of a tools/list entry this comparer reads; any other field that changes is reported as unknown. */
-const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'requiredScopes', 'inputSchema', 'outputSchema']);
+const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'requiredScopes', 'credentialHeaders', 'inputSchema', 'outputSchema']);
 
 /**
  * Every difference between two catalogs (the snapshot and the live one), classified by rule,
  * in tool-name order. A removed tool whose schemas reappear under a new name is a rename.
  */
-export function compareCatalogs(before: readonly ToolEntry[], after: readonly ToolEntry[]): Change[] {
+export function compareCatalogs(before: readonly ToolEntry[], after: readonly ToolEntry[], recorded: SnapshotRecords = { credentialHeaders: true }): Change[] {
   const beforeByName = new Map(before.map((tool) => [tool.name, tool]));
   const afterNames = new Set(after.map((tool) => tool.name));
   const added = after.filter((tool) => !beforeByName.has(tool.name));
@@ -24,12 +24,12 @@ export function compareCatalogs(before: readonly ToolEntry[], after: readonly To
   for (const tool of added) changes.push(change(tool.name, 'tool', '', 'tool-added', 'added'));
   for (const tool of after) {
     const old = beforeByName.get(tool.name);
-    if (old) changes.push(...compareTool(old, tool));
+    if (old) changes.push(...compareTool(old, tool, recorded));
   }
   return changes.sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
 }
 
-function compareTool(before: ToolEntry, after: ToolEntry): Change[] {
+function compareTool(before: ToolEntry, after: ToolEntry, recorded: SnapshotRecords): Change[] {
   const name = after.name;
   const changes: Change[] = [];
   if (before.description !== after.description) {
@@ -43,6 +43,8 @@ function compareTool(before: ToolEntry, after: ToolEntry): Change[] {
     if (!isDeepStrictEqual(was, now)) changes.push(change(name, 'tool', pointer('/annotations', key), 'annotation-changed', `${show(was)} → ${show(now)}`));
   }
   changes.push(...compareScopes(name, before.requiredScopes ?? [], after.requiredScopes ?? []));
+  // A snapshot written before credential headers were recorded says nothing about them: no change to report.
+  if (recorded.credentialHeaders) changes.push(...compareCredentialHeaders(name, before.credentialHeaders ?? [], after.credentialHeaders ?? []));
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (!TOOL_FIELDS.has(key) && !isDeepStrictEqual(before[key], after[key])) {
       changes.push(change(name, 'tool', pointer('', key), 'keyword-changed', `${show(before[key])} → ${show(after[key])}`));
@@ -58,5 +60,13 @@ function compareScopes(name: string, before: readonly string[], after: readonly 
   return [
     ...after.filter((scope) => !before.includes(scope)).map((scope) => change(name, 'tool', '/requiredScopes', 'scope-required', `now needs ${scope}`)),
     ...before.filter((scope) => !after.includes(scope)).map((scope) => change(name, 'tool', '/requiredScopes', 'scope-dropped', `no longer needs ${scope}`)),
+  ];
+}
+
+/** The credential headers a call may read: one more is a header every client must now send; one fewer, a header it may stop sending. */
+function compareCredentialHeaders(name: string, before: readonly string[], after: readonly string[]): Change[] {
+  return [
+    ...after.filter((header) => !before.includes(header)).map((header) => change(name, 'tool', '/credentialHeaders', 'credential-header-added', `now reads the credential header ${header}`)),
+    ...before.filter((header) => !after.includes(header)).map((header) => change(name, 'tool', '/credentialHeaders', 'credential-header-dropped', `no longer reads the credential header ${header}`)),
   ];
 }

@@ -31,6 +31,11 @@ export const RULES = {
   'annotation-changed': dangerous('clients decide from annotations whether to ask the user before a call'),
   'scope-required': breaking('callers whose access tokens lack {it} no longer see the tool, and get 403 insufficient_scope when they call it', 'Guard new behaviour with a new tool, or keep the tool under the scopes it had'),
   'scope-dropped': dangerous('callers without {it} can now see and call the tool: check that is meant'),
+  'credential-header-added': breaking(
+    'clients configured before it do not send the new header: their calls that read it fail until each user adds it to the client',
+    'Read it only when sent (context.hasCredential) and keep the tool working without it, or serve the new need from a new toolset',
+  ),
+  'credential-header-dropped': addition('clients may stop sending the header; calls work as before'),
 
   'input-required-property-added': breaking('clients that do not send {it} are refused', 'Make it optional (a default can stand in)'),
   'input-optional-property-added': addition('clients may send {it}; calls without it work as before'),

@@ -9,6 +9,8 @@ export interface ToolEntry {
   annotations?: Record<string, unknown>;
   /** The OAuth scopes a call needs (`@RequireScopes`), sorted; absent when it needs none. Not part of `tools/list`. */
   requiredScopes?: string[];
+  /** The HTTP headers its toolset reads credentials from (`credentialHeaders`), sorted; absent when none. Not part of `tools/list`. */
+  credentialHeaders?: string[];
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
   [field: string]: unknown;
@@ -18,11 +20,21 @@ export interface ToolEntry {
 export interface ContractSnapshot {
   version: string;
   tools: ToolEntry[];
+  /** What the file records beyond `tools/list` (absent in files written before it did). */
+  records?: SnapshotRecords;
 }
+
+/** Facts a snapshot records besides the `tools/list` entries: older files lack the newer ones, and are compared without them. */
+export interface SnapshotRecords {
+  credentialHeaders: boolean;
+}
+
+/** What a snapshot written now records. */
+export const CURRENT_RECORDS: SnapshotRecords = { credentialHeaders: true };
 
 export const SNAPSHOT_FILE = 'contract.json';
 
-const TOOL_ORDER = ['name', 'title', 'description', 'annotations', 'requiredScopes', 'inputSchema', 'outputSchema'];
+const TOOL_ORDER = ['name', 'title', 'description', 'annotations', 'requiredScopes', 'credentialHeaders', 'inputSchema', 'outputSchema'];
 const SCHEMA_ORDER = [
   'type', 'title', 'description', 'deprecated', 'default', 'examples', 'format', 'pattern', 'enum',
   'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'minLength', 'maxLength',
@@ -37,7 +49,7 @@ const VALUES = new Set(['enum', 'const', 'default', 'examples', 'required']);
  */
 export function snapshotOf(version: string, tools: readonly ToolEntry[]): ContractSnapshot {
   const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { version, tools: sorted.map((tool) => ordered(tool, TOOL_ORDER, (key, value) => (key === 'inputSchema' || key === 'outputSchema' ? canonicalSchema(value) : value)) as ToolEntry) };
+  return { version, tools: sorted.map((tool) => ordered(tool, TOOL_ORDER, (key, value) => (key === 'inputSchema' || key === 'outputSchema' ? canonicalSchema(value) : value)) as ToolEntry), records: CURRENT_RECORDS };
 }
 
 /**
@@ -60,7 +72,8 @@ export function serializeSnapshot(snapshot: ContractSnapshot): string {
   const schemaCounts = countBy(withSharedDefs.flatMap(schemasOf));
   const tools = withSharedDefs.map((tool) => mapSchemas(tool, (schema) => intern(schema, schemaCounts, shared)));
   const table = Object.fromEntries(Object.keys(shared).sort().map((hash) => [hash, shared[hash]]));
-  return `${JSON.stringify({ version: snapshot.version, tools, ...(Object.keys(table).length > 0 && { shared: table }) }, null, 2)}\n`;
+  const records = Object.keys(CURRENT_RECORDS).filter((key) => CURRENT_RECORDS[key as keyof SnapshotRecords]);
+  return `${JSON.stringify({ version: snapshot.version, records, tools, ...(Object.keys(table).length > 0 && { shared: table }) }, null, 2)}\n`;
 }
 
 /** A schema's stand-in when it occurs more than once: `{ "$shared": "<hash>" }`, its content put in the table. */
@@ -123,7 +136,8 @@ export function parseSnapshot(text: string, file: string): ContractSnapshot {
       return Object.keys(defs).length === 0 ? whole : { ...whole, $defs: Object.fromEntries(Object.entries(defs).map(([name, def]) => [name, expand(def)])) };
     }),
   );
-  return { version: snapshot.version, tools };
+  const records = (parsed as { records?: unknown }).records;
+  return { version: snapshot.version, tools, records: { credentialHeaders: Array.isArray(records) && records.includes('credentialHeaders') } };
 }
 
 function canonicalSchema(schema: unknown): unknown {

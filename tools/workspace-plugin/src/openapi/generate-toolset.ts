@@ -216,6 +216,7 @@ function toolsetSource(name: string, group: ToolsetGroup, client: ReturnType<typ
     `  description: ${JSON.stringify(group.description)},`,
     ...(credentials.length ? [`  credentialHeaders: [${credentials.map((c) => JSON.stringify(c.header)).join(', ')}],`] : []),
     ...(config.schemaBudget ? [`  schemaBudget: ${config.schemaBudget},`] : []),
+    `  generatedFrom: 'openapi.json and openapi.config.json',`,
     `  // An app refuses to start while the base URL is not usable, rather than failing every call.`,
     `  checkSettings: (env) => void settingsFromEnvironment(${JSON.stringify(name)}, ${settingsConst}, env),`,
     `})`,

@@ -17,7 +17,12 @@ process.stdin.on('end', () => {
     const core = requireInWorkspace('@toolsets/core');
     const toolsets = core.findToolsets(loadGeneratedSources(files, requireInWorkspace, requireInWorkspace('typescript')));
     const catalog = core.runContractGate(name, toolsets);
-    const entries = [...catalog.tools.values()].map((tool) => (tool.requiredScopes.length > 0 ? { ...tool.descriptor, requiredScopes: [...tool.requiredScopes] } : tool.descriptor));
+    // As the contract target records them (contract/catalog-entries.ts).
+    const entries = [...catalog.tools.values()].map((tool) => ({
+      ...tool.descriptor,
+      ...(tool.requiredScopes.length > 0 && { requiredScopes: [...tool.requiredScopes] }),
+      ...(tool.toolset.credentialHeaders.length > 0 && { credentialHeaders: [...tool.toolset.credentialHeaders].sort() }),
+    }));
     process.stdout.write(JSON.stringify(entries));
   } catch (error) {
     process.stderr.write(error instanceof Error ? error.message : String(error));

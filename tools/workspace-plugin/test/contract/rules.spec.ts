@@ -74,6 +74,23 @@ describe('contract rules: scopes (who may call)', () => {
   });
 });
 
+describe('contract rules: credential headers (what clients must configure)', () => {
+  const entry = (credentialHeaders?: string[]): ToolEntry => ({ name: 'whoami', inputSchema: { type: 'object' }, ...(credentialHeaders && { credentialHeaders }) });
+
+  it('a credential header a tool now reads is breaking; one it no longer reads is safe', () => {
+    expect(compareCatalogs([entry(['x-a-key'])], [entry(['x-a-key', 'x-b-key'])])).toEqual([
+      expect.objectContaining({ tool: 'whoami', site: 'tool', path: '/credentialHeaders', rule: 'credential-header-added', severity: 'breaking', summary: 'now reads the credential header x-b-key' }),
+    ]);
+    expect(compareCatalogs([entry(['x-a-key'])], [entry()])).toEqual([
+      expect.objectContaining({ rule: 'credential-header-dropped', severity: 'safe', summary: 'no longer reads the credential header x-a-key' }),
+    ]);
+  });
+
+  it('says nothing of credential headers against a snapshot written before they were recorded', () => {
+    expect(compareCatalogs([entry()], [entry(['x-a-key'])], { credentialHeaders: false })).toEqual([]);
+  });
+});
+
 describe('contract rules: input (what clients send)', () => {
   const id = [Field(() => String)];
   const note = [Field(() => String), IsOptional()];

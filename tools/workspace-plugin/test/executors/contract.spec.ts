@@ -135,6 +135,28 @@ describe('contract executor', () => {
     expect(JSON.parse(readFileSync(snapshotPath(), 'utf-8')).version).toBe('0.1.1');
   });
 
+  it("records the credential headers each tool's toolset reads, and fails when one is added until the version covers it", async () => {
+    const credentialRun = (options: { update?: boolean } = {}) => contractExecutor({ entry: fixture('credential-toolset'), ...options }, executorContext('counting', root, workspace));
+    await credentialRun();
+    const written = JSON.parse(readFileSync(snapshotPath(), 'utf-8'));
+    expect(written.records).toEqual(['credentialHeaders']);
+    expect(written.tools[0].credentialHeaders).toEqual(['x-account-key']);
+
+    // A snapshot from before headers were recorded says nothing about them: it still matches.
+    editSnapshot((snapshot) => {
+      delete (snapshot as { records?: unknown }).records;
+      delete snapshot.tools[0].credentialHeaders;
+    });
+    await expect(credentialRun()).resolves.toEqual({ success: true });
+
+    // One that recorded none: the header is new, and every client must now be configured with it.
+    editSnapshot((snapshot) => {
+      (snapshot as { records?: unknown }).records = ['credentialHeaders'];
+    });
+    await expect(credentialRun()).resolves.toEqual({ success: false });
+    expect(out.join('\n')).toContain('whoami: credentialHeaders now reads the credential header x-account-key (credential-header-added, breaking)');
+  });
+
   it('fails when only the version moved, until --update records it', async () => {
     await run();
     setVersion('0.1.1');

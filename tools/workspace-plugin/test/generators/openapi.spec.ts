@@ -67,6 +67,9 @@ describe('openapi generator', () => {
     const toolset = tree.read('libs/toolsets/petstore/src/generated/petstore.toolset.ts', 'utf-8')!;
     expect(toolset).toContain('credentialHeaders: ["api-key"]');
     expect(toolset).toContain('sendAs: { in: "header", name: "api_key" }');
+    // docs/openapi.md says exactly this, so the page and the generator cannot drift apart.
+    const documented = readFileSync(join(__dirname, '../../../../docs/openapi.md'), 'utf-8').replace(/\s+/g, ' ');
+    expect(documented).toContain("petstore's `api_key` is sent to the server as `api-key`, and upstream as `api_key`");
   });
 
   it('refuses a document that fails validation, naming what is wrong and the place, and writes nothing', async () => {

@@ -39,7 +39,9 @@ export function droppedKeyWarner(logger: Logger): DroppedKeyWarner {
         tool: tool.name,
         result: arm.model.name,
         key,
-        fix: `declare it with @Field() on ${arm.model.name} (or the nested class), or fix its spelling; this warning is off when NODE_ENV=production`,
+        fix: tool.toolset.generatedFrom
+          ? `the upstream API sent a key its document does not declare: add it to the response's schema in the library's ${tool.toolset.generatedFrom} and run npx nx sync (the generated ${arm.model.name} is rewritten from them), or leave it out; this warning is off when NODE_ENV=production`
+          : `declare it with @Field() on ${arm.model.name} (or the nested class), or fix its spelling; this warning is off when NODE_ENV=production`,
       });
     }
   };

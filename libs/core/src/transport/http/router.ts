@@ -248,7 +248,8 @@ function selectedView(mount: Mount, req: IncomingMessage): CatalogView | Refusal
 function health(mounts: readonly Mount[], draining: boolean) {
   return {
     status: draining ? 'draining' : 'ok',
-    tools: mounts.flatMap((mount) => (mount.auth ? [] : [...mount.server.catalog.tools.keys()])),
+    // Once each: a mount that serves others' toolsets together (the demo's /demo/mcp) names no tool twice.
+    tools: [...new Set(mounts.flatMap((mount) => (mount.auth ? [] : [...mount.server.catalog.tools.keys()])))],
     credentialHeaders: [...new Set(mounts.flatMap((mount) => mount.server.credentialHeaders))],
   };
 }

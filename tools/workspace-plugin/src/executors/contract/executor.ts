@@ -86,8 +86,14 @@ function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, u
     console.error((error as Error).message);
     return { success: false };
   }
-  const changes = compareCatalogs(previous.tools, live.tools);
+  const changes = compareCatalogs(previous.tools, live.tools, previous.records);
   if (changes.length === 0 && previous.version === version) {
+    // A file from an older plugin records less (no credential headers): --update writes what is recorded now.
+    if (update && readFileSync(snapshotPath, 'utf-8') !== serializeSnapshot(live)) {
+      writeFileSync(snapshotPath, serializeSnapshot(live));
+      console.log(`\nThe catalog matches ${snapshotFile} (version ${version}); rewrote it with everything a snapshot records now. Commit it.`);
+      return { success: true };
+    }
     console.log(`\nThe catalog matches ${snapshotFile} (version ${version}).`);
     return { success: true };
   }

@@ -59,7 +59,7 @@ export default async function openApiRefreshExecutor(options: OpenApiRefreshExec
     return fail(`${projectRoot}/${SNAPSHOT_FILE} is missing, so the upstream's changes cannot be classified: run nx run ${projectName}:contract first to record the current catalog, and commit it.`);
   }
   const previous = parseSnapshot(readFileSync(file(SNAPSHOT_FILE), 'utf-8'), `${projectRoot}/${SNAPSHOT_FILE}`);
-  const changes = compareCatalogs(previous.tools, snapshotOf(version, tools).tools);
+  const changes = compareCatalogs(previous.tools, snapshotOf(version, tools).tools, previous.records);
   console.log(`${source} changed since ${projectRoot}/${DOCUMENT_FILE}.`);
   if (changes.length === 0) console.log('The catalog it generates is the same (the change is in parts no tool uses).');
   else {

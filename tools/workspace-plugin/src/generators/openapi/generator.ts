@@ -96,9 +96,14 @@ export function sizeReport(workspaceRoot: string, files: Record<string, string>,
   try {
     entries = gatedCatalogInChild(workspaceRoot, files, name);
   } catch (error) {
-    return `The catalog's size (tools/list bytes, tokens, largest tools) is printed by nx run ${projectName}:contract (${(error as Error).message.split('\n')[0]}).`;
+    const message = (error as Error).message;
+    // Core or the OpenAPI runtime not built yet (a first run): nothing is wrong, so only where to look.
+    if (/Cannot find module/.test(message)) return `The catalog's size (tools/list bytes, tokens, largest tools) is printed by nx run ${projectName}:contract, which builds what it needs first.`;
+    return `The catalog's size (tools/list bytes, tokens, largest tools) is printed by nx run ${projectName}:contract (${message.split('\n')[0]}).`;
   }
-  return [formatCatalogSize(catalogSize(entries)), ...(budget === undefined ? [] : overBudgetReport(entries, budget))].join(' ');
+  // Sized as tools/list sends them: without what only the contract records.
+  const listed = entries.map(({ requiredScopes: _scopes, credentialHeaders: _headers, ...entry }) => entry);
+  return [formatCatalogSize(catalogSize(listed)), ...(budget === undefined ? [] : overBudgetReport(listed, budget))].join(' ');
 }
 
 /**
