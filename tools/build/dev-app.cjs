@@ -61,19 +61,41 @@ function compile(project, file) {
 }
 
 let server;
+/** The next server, already past loading core and the SDK (dev-standby.cjs), or undefined. */
+let standby;
 let starting = false;
 let restartAgain = false;
+const serverEnv = { NODE_ENV: 'development', ...process.env };
 
-function start() {
-  const startedAt = Date.now();
-  // Outside production, so stacks of thrown errors reach this terminal's log.
-  server = spawn(process.execPath, ['--enable-source-maps', main, ...serverArgs], { stdio: 'inherit', env: { NODE_ENV: 'development', ...process.env } });
-  const child = server;
+/** Starts a standby: a process that has loaded the shared packages and waits to be told to serve. */
+function prepare() {
+  const child = spawn(process.execPath, ['--enable-source-maps', path.join(__dirname, 'dev-standby.cjs'), main, ...serverArgs], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: serverEnv });
+  const ready = new Promise((resolve) => {
+    child.once('message', () => resolve(true));
+    child.once('exit', () => resolve(false));
+  });
+  standby = { child, ready };
+}
+
+/** Serves: the standby, when it is ready and still current, else a fresh process; and prepares the next. */
+async function start(fresh = false) {
+  const next = standby;
+  standby = undefined;
+  let child;
+  if (next && !fresh && (await next.ready)) {
+    next.child.send('go');
+    child = next.child;
+  } else {
+    next?.child.kill('SIGKILL');
+    // Outside production, so stacks of thrown errors reach this terminal's log.
+    child = spawn(process.execPath, ['--enable-source-maps', main, ...serverArgs], { stdio: 'inherit', env: serverEnv });
+  }
+  server = child;
   child.on('exit', (code, signal) => {
     if (server === child) server = undefined;
     if (signal === null && code !== 0) console.error(`\n[dev] the server stopped (exit ${code}); fix the above and save: it restarts on the next change.`);
   });
-  return startedAt;
+  prepare();
 }
 
 function stop() {
@@ -112,7 +134,8 @@ async function restart() {
   await stop();
   const names = [...new Set(changed.map(([file]) => path.relative(root, file)))];
   console.log(`\n[dev] ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''} changed: rebuilt in ${Date.now() - began} ms, restarting`);
-  start();
+  // The standby loaded the shared packages before this change: a change to one of them needs a fresh process.
+  await start(changed.some(([, project]) => preloaded.has(project)));
   starting = false;
   if (restartAgain) {
     restartAgain = false;
@@ -140,12 +163,25 @@ if (!fs.existsSync(main)) {
   process.exit(1);
 }
 const projects = swcProjects();
+/** Projects whose build a standby loads ahead (core, the OpenAPI runtime), found by where they resolve from the app. */
+const preloaded = new Set(
+  projects.filter((project) =>
+    ['@toolsets/core', '@toolsets/openapi'].some((name) => {
+      try {
+        return fs.realpathSync(require.resolve(name, { paths: [path.dirname(main)] })).startsWith(`${fs.realpathSync(project.dist)}${path.sep}`);
+      } catch {
+        return false;
+      }
+    }),
+  ),
+);
 watch(projects);
 console.log(`[dev] watching ${projects.length} project${projects.length === 1 ? '' : 's'} (${projects.map((p) => p.name).join(', ')}); a saved change rebuilds and restarts the server. Ctrl-C stops.`);
-start();
+start(true);
 
 for (const signal of ['SIGINT', 'SIGTERM']) {
   process.on(signal, () => {
+    standby?.child.kill('SIGKILL');
     stop().then(() => process.exit(0));
   });
 }

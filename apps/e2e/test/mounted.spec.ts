@@ -1,4 +1,5 @@
 import { httpClient } from './support/clients';
+import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
@@ -41,6 +42,20 @@ describe('the demo app, both toolsets mounted in one process', () => {
       tools: ['hello', 'greet_team', 'hello_card', 'whoami', 'list_notes', 'get_note', 'add_note', 'delete_note'],
       credentialHeaders: ['x-demo-token'],
     });
+  });
+
+  it('answers a one-line call from the shell (toolsets-call), with its exit status saying whether the tool failed', () => {
+    const call = (...args: string[]) => spawnSync(process.execPath, [join(workspaceRoot, 'libs/testing/dist/bin/toolsets-call.js'), ...args], { encoding: 'utf-8' });
+    const hello = call(`${server.origin}/hello/mcp`, 'hello', '{"name":"Ada"}');
+    expect([hello.status, JSON.parse(hello.stdout)]).toEqual([0, { message: 'Hello, Ada!' }]);
+    const anonymous = call(`${server.origin}/credential-demo/mcp`, 'whoami');
+    expect(anonymous.status).toBe(1);
+    expect(anonymous.stdout).toContain('needs the caller\'s credential in the `x-demo-token` HTTP header');
+    const known = call(`${server.origin}/credential-demo/mcp`, 'whoami', '-H', 'x-demo-token: abc');
+    expect(known.status).toBe(0);
+    expect(JSON.parse(known.stdout)).toMatchObject({ account: expect.stringMatching(/^user-/) });
+    const bad = call(`${server.origin}/hello/mcp`, 'hello', '{name:Ada}');
+    expect([bad.status, bad.stderr.trim()]).toEqual([1, 'The arguments must be a JSON object, such as \'{"name":"Ada"}\' (got "{name:Ada}").']);
   });
 
   it('prints a client configuration that a client can use as printed', async () => {

@@ -61,6 +61,7 @@ startApp(buildServers);
     const project = readProjectConfiguration(tree, 'back-office');
     expect(project.targets?.['package']).toMatchObject({ dependsOn: ['build'], options: { command: 'node tools/build/package-app.cjs apps/back-office' } });
     expect(project.targets?.['mcpb']).toMatchObject({ dependsOn: ['package'], options: { command: 'node tools/build/mcpb-app.cjs apps/back-office' } });
+    expect(project.targets?.['dev']).toMatchObject({ dependsOn: ['build'], options: { command: 'node tools/build/dev-app.cjs apps/back-office' } });
     expect(JSON.parse(tree.read('package.json', 'utf-8')!).devDependencies['@anthropic-ai/mcpb']).toBeDefined();
     const dockerfile = tree.read('apps/back-office/Dockerfile', 'utf-8')!;
     expect(dockerfile).toContain('RUN npm ci --no-audit --no-fund && npx nx run back-office:package --outputStyle=static');
