@@ -67,8 +67,12 @@ let starting = false;
 let restartAgain = false;
 const serverEnv = { NODE_ENV: 'development', ...process.env };
 
+/** TOOLSETS_DEV_STANDBY=0 starts every server from cold (to compare, or should preloading ever get in the way). */
+const useStandby = process.env.TOOLSETS_DEV_STANDBY !== '0';
+
 /** Starts a standby: a process that has loaded the shared packages and waits to be told to serve. */
 function prepare() {
+  if (!useStandby) return;
   const child = spawn(process.execPath, ['--enable-source-maps', path.join(__dirname, 'dev-standby.cjs'), main, ...serverArgs], { stdio: ['inherit', 'inherit', 'inherit', 'ipc'], env: serverEnv });
   const ready = new Promise((resolve) => {
     child.once('message', () => resolve(true));

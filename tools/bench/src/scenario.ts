@@ -10,6 +10,7 @@ import { coldStartProcess, openApiScaleScenario } from './scenarios/openapi-scal
 import { openApiDocumentsScenario } from './scenarios/openapi-documents';
 import { discoveryScenario } from './scenarios/discovery';
 import { mockCallsScenario } from './scenarios/mock-calls';
+import { devLoopScenario } from './scenarios/dev-loop';
 import { authScenario } from './scenarios/auth';
 import { telemetryScenario } from './scenarios/telemetry';
 import { upstreamTransportScenario } from './scenarios/upstream-transport';
@@ -30,6 +31,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   auth: authScenario,
   telemetry: telemetryScenario,
   'upstream-transport': upstreamTransportScenario,
+  'dev-loop': devLoopScenario,
 };
 
 async function main(): Promise<void> {
