@@ -1,8 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { startTestIssuer, type TestIssuer } from '@toolsets/testing';
+import { freePort, startTestIssuer, type TestIssuer } from '@toolsets/testing';
 import { httpClient, stdioClient, type Era } from './support/clients';
 import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
@@ -142,10 +141,3 @@ describe('trying authorization locally: toolsets-issuer and notes-server', () =>
   });
 });
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((listening) => probe.listen(0, '127.0.0.1', listening));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((closed) => probe.close(closed));
-  return port;
-}

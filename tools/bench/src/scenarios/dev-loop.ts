@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { freePort } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult } from '../harness/report';
 
 const workspaceRoot = resolve(__dirname, '../../../..');
@@ -51,13 +51,6 @@ function scratchWorkspace(): string {
   return root;
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((listening) => probe.listen(0, '127.0.0.1', listening));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((closed) => probe.close(closed));
-  return port;
-}
 
 async function greeting(port: number): Promise<string | undefined> {
   const client = new Client({ name: 'bench-dev', version: '1' });

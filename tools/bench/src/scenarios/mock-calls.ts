@@ -1,10 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, type AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { buildServer, type ClassType } from '@toolsets/core';
-import { connectToolset } from '@toolsets/testing';
+import { connectToolset, freePort } from '@toolsets/testing';
 import { fmt, type ScenarioResult } from '../harness/report';
 import { buildLibrary, writeLibrary } from './generated-library';
 import { directoryDocument } from './openapi-documents';
@@ -234,11 +233,3 @@ async function startPrism(spec: string, port: number): Promise<ChildProcess> {
   return child;
 }
 
-/** A loopback port nothing listens on now (Prism takes a port number, not 0). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((listening) => probe.listen(0, '127.0.0.1', listening));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((closed) => probe.close(closed));
-  return port;
-}

@@ -1,9 +1,9 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { freePort } from '@toolsets/testing';
 
 const WORKSPACE_ROOT = join(__dirname, '../../../..');
 
@@ -62,13 +62,6 @@ async function waitUntil(done: () => boolean | Promise<boolean>, { timeoutMs, wh
   }
 }
 
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((listening) => probe.listen(0, '127.0.0.1', listening));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise((closed) => probe.close(closed));
-  return port;
-}
 
 async function greeting(port: number): Promise<string | undefined> {
   const client = new Client({ name: 'dev-app-test', version: '1' });
