@@ -14,8 +14,12 @@ for (const module of ['reflect-metadata', '@toolsets/core', '@toolsets/openapi']
     // Not every workspace has every package: what is missing loads (or fails) when the app asks for it.
   }
 }
+// A watcher that ends before it needs this process takes it along.
+const orphaned = () => process.exit(0);
+process.once('disconnect', orphaned);
 process.once('message', (message) => {
   if (message !== 'go') return;
+  process.off('disconnect', orphaned);
   process.argv = [process.argv[0], main, ...args];
   // Off the IPC channel: a server that outlives dev-app.cjs must not keep it open.
   process.channel?.unref();
