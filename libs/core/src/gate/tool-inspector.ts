@@ -33,7 +33,7 @@ import type { ToolMetadata } from '../metadata/tool-metadata';
 import { ToolError } from '../results/tool-error';
 import { ToolResult } from '../results/tool-result';
 import type { ClassModelBuilder } from '../schema/class-model-builder';
-import { fitToolSchemas, type OutputLevels } from '../schema/schema-budget';
+import { cutNote, fitToolSchemas, type OutputLevels } from '../schema/schema-budget';
 import { classLevels, emitClass } from '../schema/schema-emitter';
 import type { ClassModel } from '../schema/type-model';
 import type { ClassType } from '../types/class-type';
@@ -284,7 +284,7 @@ function advertisedSchemas(
   budget: number | undefined,
 ): { input: unknown; output: unknown; overSchemaBudget?: { bytes: number; budget: number } } {
   if (budget === undefined) return { input, output: outputSchemaOf(okModel, ok.schema(), error?.schema()) };
-  const note = `cut to fit this tool's ${budget}-byte schema budget; the server validates it in full`;
+  const note = cutNote(budget);
   const okLevels = classLevels(okModel, 'output', note);
   const errorLevels = error && classLevels(error.model, 'output', note);
   const levels: OutputLevels = {

@@ -18,6 +18,11 @@ export interface FittedSchemas {
   overBudget?: boolean;
 }
 
+/** What an open value that stands for a cut part says, after the cut class's name. */
+export function cutNote(budget: number): string {
+  return `cut to fit this tool's ${budget}-byte schema budget; the server validates it in full`;
+}
+
 /** The bytes each counted schema node takes at the least (`"a":{"enum":[1]}` is 15 for two). */
 const LEAST_BYTES_PER_NODE = 7;
 const DESCRIPTION_LENGTHS = [400, 200, 120, 80, 40];
@@ -33,7 +38,7 @@ const DESCRIPTION_LENGTHS = [400, 200, 120, 80, 40];
  * validates results in full whatever is advertised.
  */
 export function fitToolSchemas(listed: object, input: unknown, output: OutputLevels | undefined, budget: number): FittedSchemas {
-  const note = `cut to fit this tool's ${budget}-byte schema budget; the server validates it in full`;
+  const note = cutNote(budget);
   const entryBytes = (inputSchema: unknown, outputSchema: unknown) => byteLength({ ...listed, inputSchema, ...(outputSchema !== undefined && { outputSchema }) });
   const least = output && { type: 'object', description: `(${output.title}, ${note})` };
 
