@@ -1,5 +1,5 @@
 // Shared Jest settings for every project: swc keeps decorator metadata (esbuild would drop it)
-// and also transforms typebox and jose, which ship ES modules only.
+// and also transforms typebox, jose and the tasks extension's client, which ship ES modules only.
 const path = require('node:path');
 const { compilerOptions } = require('./tsconfig.base.json');
 
@@ -8,12 +8,15 @@ const moduleNameMapper = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, path.join(__dirname, target)]),
 );
 
+// The tasks extension's client exports ES modules under the `import` condition only; Jest resolves with `require`.
+moduleNameMapper['^@modelcontextprotocol/ext-tasks/(.*)$'] = path.join(__dirname, 'node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js');
+
 const swcOptions = { ...require('./tools/build/swc-options.cjs'), sourceMaps: 'inline' };
 
 module.exports = {
   testEnvironment: 'node',
   transform: { '^.+\\.(t|j|mj)s$': ['@swc/jest', swcOptions] },
-  transformIgnorePatterns: ['node_modules/(?!(typebox|jose)/)'],
+  transformIgnorePatterns: ['node_modules/(?!(typebox|jose|@modelcontextprotocol/ext-tasks)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec|test).ts'],

@@ -18,11 +18,13 @@ export const CORE_LAYERS = [
   'context',
   'telemetry',
   // The per-call runtime: what every member shares, then the tools/call pipeline beside the other
-  // members (prompts, resources, completion, subscriptions), then build-server.ts composing them.
+  // members (prompts, resources, completion, subscriptions), then tasks (a tool call run in the
+  // background), then build-server.ts composing them.
   'server/logging',
   'server/checks',
   'server/request',
   ['server/tools', 'server/members'],
+  'server/tasks',
   'server',
   'interceptors',
   'catalog-page',

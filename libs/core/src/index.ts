@@ -56,6 +56,12 @@ export { LOGGER } from './server/logging/logger-token';
 
 export { RequestContext, type ClientInfo, type ProtocolEra, type TransportKind } from './context/request-context';
 export { AuthContext, type VerifiedCaller } from './context/auth-context';
+export { TaskContext } from './context/task-context';
+export type { TaskSupport, ToolTaskOptions, ToolTaskDeclaration } from './metadata/tool-task';
+export type { TaskStore, TaskSignal } from './server/tasks/task-store';
+export type { TaskRecord, TaskStatus, TaskChange } from './server/tasks/task-record';
+export { MemoryTaskStore } from './server/tasks/memory-task-store';
+export type { TaskEngine } from './server/tasks/task-engine';
 export type { Elicitation, SampleRequest } from './context/client-requests';
 export { ClientInputUnavailableError } from './server/request/sdk-client-input';
 export { credentialEnvironmentVariable } from './context/credential-env';

@@ -10,6 +10,7 @@ import type { RuleCheck } from './rule-check';
 import type { DroppedKeysFinder } from './dropped-keys';
 import type { ElicitationForm } from './elicitation-form';
 import type { InterceptorClass } from '../metadata/tool-interceptor';
+import type { CompiledTaskOptions } from '../metadata/tool-task';
 
 /** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */
 export interface OutputArm {
@@ -50,6 +51,8 @@ export interface CompiledTool {
   elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>;
   /** Set when the entry is over its toolset's `schemaBudget`: its input schema alone does not fit (inputs are never cut). */
   overSchemaBudget?: { bytes: number; budget: number };
+  /** `@Tool({ task })`, checked: absent for a tool that never runs as a task. */
+  task?: CompiledTaskOptions;
 }
 
 /** A prompt's or resource template's arguments, compiled once: check, build the DTO, complete. */

@@ -5,6 +5,7 @@ import type { Logger } from '../server/logging/logger';
 import type { AuthContext } from './auth-context';
 import type { ClientInput } from './client-requests';
 import { RequestContext, type ClientInfo, type HeaderSource, type ProtocolEra, type TransportKind } from './request-context';
+import type { TaskChannel } from './task-context';
 
 /** Where one request comes from, as its RequestContext reports it. */
 export interface RequestOrigin {
@@ -13,6 +14,8 @@ export interface RequestOrigin {
   headers: HeaderSource;
   environment?: Readonly<Record<string, string | undefined>>;
   signal: AbortSignal;
+  /** The task the call runs as, if it does. */
+  task?: TaskChannel;
 }
 
 /** How what a tool sends (progress, log lines, questions to the client) leaves: redacted, and logged too. */
@@ -74,6 +77,7 @@ export function requestContextOf(
     clientInput: () => (input ??= outlets.clientInput()),
     elicitationForms,
     auth,
+    task: origin.task,
     sendLog: (level, data) => {
       const clean = redactValue(data);
       logger[SERVER_LOG_LEVEL[level]]('tool log', { toolset: toolset.name, tool: member, level, data: clean });

@@ -9,6 +9,7 @@ import { UndeclaredElicitationFormError } from '../errors/undeclared-elicitation
 import { credentialEnvironmentVariable } from './credential-env';
 import { AuthContext } from './auth-context';
 import { answerProblem, ElicitationAnswerMismatch } from './elicitation-answer';
+import { TaskContext, type TaskChannel } from './task-context';
 
 export type TransportKind = 'http' | 'stdio' | 'memory';
 export type ProtocolEra = 'modern' | 'legacy';
@@ -43,6 +44,8 @@ export interface RequestContextInit {
   elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>;
   /** Who calls, as token verification established it (anonymous where none is done). */
   auth?: AuthContext;
+  /** The task this call runs as (`@Tool({ task })` and a client that supports tasks). */
+  task?: TaskChannel;
 }
 
 /**
@@ -59,6 +62,7 @@ export class RequestContext {
   readonly signal: AbortSignal;
   // ES-private so logging the context (util.inspect, JSON) never shows headers or credentials.
   readonly #init: RequestContextInit;
+  #task: TaskContext | undefined;
 
   constructor(init: RequestContextInit) {
     this.#init = init;
@@ -80,6 +84,20 @@ export class RequestContext {
    */
   get auth(): AuthContext {
     return this.#init.auth ?? AuthContext.anonymous;
+  }
+
+  /**
+   * The call's task: its status, progress, `requireInput` and cancellation (also injectable as
+   * `TaskContext`). For a call that does not run as a task, the same methods send progress
+   * notifications and ask through `elicit`.
+   */
+  get task(): TaskContext {
+    return (this.#task ??= new TaskContext({
+      channel: this.#init.task,
+      signal: this.signal,
+      progress: (progress, total, message) => this.progress(progress, total, message),
+      elicit: (message, form) => this.elicit(message, form),
+    }));
   }
 
   /** The client's declared name and version, when it sent them. */

@@ -1,6 +1,7 @@
 import { metadataStorage } from '../metadata/metadata-storage';
 import { isStandardDecoratorContext } from './standard-decorator-context';
 import type { ToolAnnotations } from '../metadata/tool-metadata';
+import type { ToolTaskDeclaration } from '../metadata/tool-task';
 import type { ClassType } from '../types/class-type';
 import type { ToolArgs, ToolOutput, ToolReturns } from '../types/tool-returns';
 
@@ -34,6 +35,13 @@ export interface ToolOptions<R extends ToolReturns, A extends ClassType | undefi
    * and compiles it once; asking for a form not listed here fails the call, saying to list it.
    */
   elicits?: readonly ClassType[];
+  /**
+   * Runs the tool as an MCP task for clients that support tasks: the call answers at once with a
+   * task the client polls, and the tool gets a `TaskContext` (status, progress, `requireInput`,
+   * cancellation). `'optional'` serves other clients the blocking result; `'required'` refuses them.
+   * Options: `{ support, ttlMs, pollIntervalMs, idempotent }` (docs/long-running-tools.md).
+   */
+  task?: ToolTaskDeclaration;
 }
 
 /** The method shape a `@Tool` accepts: `tsc` rejects a return type outside the declared arm(s). */

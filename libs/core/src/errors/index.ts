@@ -44,3 +44,4 @@ export { MisplacedScopesError } from './misplaced-scopes.error';
 export { AuthSettingError } from './auth-setting.error';
 export { InvalidInterceptorError } from './invalid-interceptor.error';
 export { InterceptorOptionError } from './interceptor-option.error';
+export { TaskOptionError } from './task-option.error';

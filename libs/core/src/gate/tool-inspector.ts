@@ -38,6 +38,9 @@ import { classLevels, emitClass } from '../schema/schema-emitter';
 import type { ClassModel } from '../schema/type-model';
 import type { ClassType } from '../types/class-type';
 import { checkedInterceptors } from './interceptor-check';
+import { compileTaskOptions } from './task-options';
+import { TaskOptionError } from '../errors/task-option.error';
+import type { CompiledTaskOptions } from '../metadata/tool-task';
 import { invalidPatterns, ModelPatternCheck } from './pattern-check';
 
 /**
@@ -69,6 +72,7 @@ export class ToolInspector {
     const elicitationForms = this.inspectForms(site, options.elicits);
     const ownScopes = this.checkedScopes(site, `${tool.target.name}.${tool.methodName}()`, metadataStorage.getScopes(toolset.cls, tool.methodName));
     const ownInterceptors = this.interceptorsOf(site, `@UseInterceptors on ${tool.target.name}.${tool.methodName}()`, toolset.cls, tool.methodName);
+    const task = this.taskOptions(site, options.task);
     if (this.violations.length > before || !arms || args === null) return undefined;
 
     const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : (NO_ARGS_SCHEMA as TSchema));
@@ -78,7 +82,8 @@ export class ToolInspector {
     if (this.violations.length > before) return undefined;
     const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations) };
     const advertised = advertisedSchemas(listed, inputSchema, arms.ok, ok, error, toolset.schemaBudget);
-    const descriptor = toWire<Tool>({ ...listed, inputSchema: advertised.input, outputSchema: advertised.output });
+    // `execution.taskSupport` is the 2025-11-25 revision's declaration; the 2026-07-28 wire leaves it out.
+    const descriptor = toWire<Tool>({ ...listed, inputSchema: advertised.input, outputSchema: advertised.output, ...(task && { execution: { taskSupport: task.support } }) });
     return {
       name,
       toolset,
@@ -95,7 +100,19 @@ export class ToolInspector {
       error,
       ...(elicitationForms.size > 0 && { elicitationForms }),
       ...optional('overSchemaBudget', advertised.overSchemaBudget),
+      ...optional('task', task),
     };
+  }
+
+  /** `@Tool({ task })` checked and compiled; undefined for a tool that never runs as a task (or one reported). */
+  private taskOptions(site: ViolationSite, declared: unknown): CompiledTaskOptions | undefined {
+    if (declared === undefined) return undefined;
+    const compiled = compileTaskOptions(site, declared);
+    if (compiled instanceof TaskOptionError) {
+      this.report(compiled);
+      return undefined;
+    }
+    return compiled;
   }
 
   /** Every `pattern` a validator will compile, in the arguments' schema and in the result classes. */

@@ -1,4 +1,5 @@
-import { Server, type McpRequestContext, type ServerContext, type Transport } from '@modelcontextprotocol/server';
+import type { McpRequestContext, Server, ServerContext, Transport } from '@modelcontextprotocol/server';
+import { TaskAnsweringServer } from '../wire/task-answer';
 import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdio';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
 import { fixedHeaders, NO_HEADERS } from '../context/header-source';
@@ -27,6 +28,12 @@ import { completionHandler } from './members/completion-handler';
 import { promptHandlers } from './members/prompt-handlers';
 import { resourceHandlers } from './members/resource-handlers';
 import { RESOURCE_UPDATES, ResourceSubscriptions } from './members/resource-subscriptions';
+import { TaskEngine } from './tasks/task-engine';
+import { MemoryTaskStore } from './tasks/memory-task-store';
+import type { TaskStore } from './tasks/task-store';
+import { taskCallHandler } from './tasks/task-call';
+import { registerTaskHandlers } from './tasks/task-handlers';
+import { TASKS_EXTENSION } from './tasks/task-wire';
 
 export interface BuildServerOptions {
   name: string;
@@ -70,6 +77,11 @@ export interface BuildServerOptions {
    * also records tool arguments (and `recordResults` results), which are never recorded otherwise.
    */
   telemetry?: boolean | TelemetryOptions;
+  /**
+   * Where the tasks of `@Tool({ task })` tools live: in the process by default; a shared store
+   * (`RedisTaskStore`, which `REDIS_URL` sets up in an app) lets every replica answer for them.
+   */
+  taskStore?: TaskStore;
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -127,6 +139,8 @@ export interface ServerDefinition {
   connect(transport: Transport, connection?: ConnectionOptions): Promise<ConnectionHandle>;
   /** Tells every connection subscribed to `uri` that the resource changed (also injectable as `RESOURCE_UPDATES`). */
   resourceUpdated(uri: string): Promise<void>;
+  /** The tasks of its `@Tool({ task })` tools: absent when it has none. */
+  readonly tasks?: TaskEngine;
 }
 
 /**
@@ -144,11 +158,13 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
   const views = new CatalogViews(catalog, options.mode);
+  const tasks = taskEngineOf(catalog, options.taskStore, logger);
+  const hasTasks = tasks !== undefined;
   const telemetry = newTelemetry(options.telemetry, catalog);
   const info = { name: options.name, version: options.version };
   const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
   const serverOptions = {
-    capabilities: capabilitiesOf(catalog),
+    capabilities: capabilitiesOf(catalog, hasTasks),
     ...(options.instructions !== undefined && { instructions: options.instructions }),
   };
 
@@ -172,7 +188,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     (connection: ConnectionOptions) =>
     (factoryContext?: McpRequestContext): Server => {
       const sdkOptions = connection.subscriptions ? subscribingOptions : serverOptions;
-      const server = telemetry ? new TracedServer(info, sdkOptions, telemetry, connection.transport) : new Server(info, sdkOptions);
+      const server = telemetry ? new TracedServer(info, sdkOptions, telemetry, connection.transport) : new TaskAnsweringServer(info, sdkOptions);
       const site: CallSite = {
         transport: connection.transport,
         era: factoryContext?.era,
@@ -184,7 +200,9 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
       // With token verification, each request sees what its own token's scopes allow (a 2025-era session outlives a token).
       const current = (ctx: ServerContext) => scopedView(views, view, ctx);
       server.setRequestHandler('tools/list', (_request, ctx) => current(ctx).listResult);
-      server.setRequestHandler('tools/call', callToolHandler(definition, site, server, view));
+      const call = callToolHandler(definition, site, server, view);
+      server.setRequestHandler('tools/call', tasks ? taskCallHandler(call, definition, site, server, view, tasks) : call);
+      if (tasks) registerTaskHandlers(server, site, tasks, catalog);
       if (prompts) {
         server.setRequestHandler('prompts/list', (_request, ctx) => current(ctx).lists['prompts/list']!);
         server.setRequestHandler('prompts/get', prompts.get(site, server));
@@ -223,8 +241,15 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
       return { close: () => handle.close() };
     },
     resourceUpdated: (uri) => subscriptions.updated(uri),
+    tasks,
   };
   return built;
+}
+
+/** The tasks of `@Tool({ task })` tools, in `store` (the process by default); undefined when no tool runs as a task. */
+function taskEngineOf(catalog: ToolCatalog, store: TaskStore | undefined, logger: Logger): TaskEngine | undefined {
+  if (![...catalog.tools.values()].some((tool) => tool.task !== undefined)) return undefined;
+  return new TaskEngine(store ?? new MemoryTaskStore(), logger);
 }
 
 /** Spans and metrics for every request, unless turned off. */
@@ -268,10 +293,12 @@ function checkServingOptions(options: BuildServerOptions): void {
 }
 
 /** What the server offers, from what the catalog holds. */
-function capabilitiesOf(catalog: ToolCatalog) {
+function capabilitiesOf(catalog: ToolCatalog, hasTasks: boolean) {
   const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
   return {
     tools: {},
+    // Tasks: the 2026-07-28 extension, and the 2025-11-25 revision's capability (each era reads its own).
+    ...(hasTasks && { extensions: { [TASKS_EXTENSION]: {} }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }),
     logging: {},
     ...(catalog.prompts.size > 0 && { prompts: {} }),
     ...(hasResources && { resources: {} }),

@@ -1,4 +1,5 @@
-import { PROTOCOL_VERSION_META_KEY, Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import { PROTOCOL_VERSION_META_KEY, type Server, type JSONRPCRequest, type Result, type ServerContext } from '@modelcontextprotocol/server';
+import { TaskAnsweringServer } from '../wire/task-answer';
 import type { RequestSite, ServerTelemetry } from './server-telemetry';
 
 type ServerInfo = ConstructorParameters<typeof Server>[0];
@@ -10,7 +11,7 @@ type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
  * included) run inside a span through the SDK's `_wrapHandler` hook, outside the SDK's own
  * checks, so a request they refuse is traced too.
  */
-export class TracedServer extends Server {
+export class TracedServer extends TaskAnsweringServer {
   // Set after `super()`: the SDK wraps its own handlers while constructing, and they read it per request.
   private telemetry!: ServerTelemetry;
   private site!: RequestSite;

@@ -16,6 +16,7 @@ import { clientInput } from './sdk-client-input';
 import { AuthContext } from '../../context/auth-context';
 import { callerOf } from './verified-caller';
 import type { ElicitationForm } from '../../compiled/elicitation-form';
+import { TaskContext, type TaskRun } from '../../context/task-context';
 
 /** What the handlers of one SDK `Server` instance know about where its requests come from. */
 export interface CallSite {
@@ -62,6 +63,8 @@ export function memberScope(
   elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>,
   /** The call's own signal, when interceptors may abort it; else the request's. Asked for when its RequestContext is made. */
   signal?: () => AbortSignal,
+  /** The task the call runs as: its questions to the client go through the task. */
+  task?: TaskRun,
 ): MemberScope {
   const headers = ctx.http?.req ? headersOf(ctx.http.req.headers) : site.headers;
   const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
@@ -73,16 +76,17 @@ export function memberScope(
   const scoped = () => {
     if (container) return container;
     container = definition.root.createChildContainer();
-    const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment, signal: signal ? signal() : ctx.mcpReq.signal } as const;
+    const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment, signal: signal ? signal() : (task?.signal ?? ctx.mcpReq.signal), task: task?.channel } as const;
     const auth = AuthContext.of(callerOf(ctx));
     const outlets = {
       logger,
       redact,
       redactValue: (value: unknown) => redactValue(value, redact),
-      clientInput: () => redactedInput(clientInput(ctx, server, where.era, where.transport), redact),
+      clientInput: () => redactedInput(task ? task.input : clientInput(ctx, server, where.era, where.transport), redact),
     };
     container.register(RequestContext, { useValue: requestContextOf(toolset, member, ctx, server, where, outlets, elicitationForms, auth) });
     container.register(AuthContext, { useValue: auth });
+    container.register(TaskContext, { useFactory: (c) => c.resolve(RequestContext).task });
     if (logger !== definition.logger) container.register(LOGGER, { useValue: logger });
     return container;
   };

@@ -13,6 +13,7 @@ import { hidesOutOfScope, scopedView } from '../request/verified-caller';
 import { runInterceptors } from './interceptor-chain';
 import { CallAbort, InterceptedCall } from './intercepted-call';
 import { interceptorCaller } from '../request/interceptor-caller';
+import type { TaskRun } from '../../context/task-context';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
 export interface CallToolSetup extends RequestRoots {
@@ -50,19 +51,25 @@ export function callToolHandler(definition: CallToolSetup, site: CallSite, serve
   };
 }
 
-function callOne(definition: CallToolSetup, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown): Promise<CallToolResult> {
+/**
+ * One call of `tool`, through its interceptors, in a scope of its own. As a task (`task`), it
+ * reports and asks through the task, its signal is the task's, and an unexpected throw is
+ * rethrown (`UnexpectedToolFailure`, logged already) so the task ends `failed`.
+ */
+export function callOne(definition: CallToolSetup, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown, task?: TaskRun): Promise<CallToolResult> {
   const app = definition.catalog.interceptors;
+  const rethrowUnexpected = task !== undefined;
   if (app.length === 0 && tool.interceptors.length === 0) {
-    const { instantiate, logger, redact } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms);
-    return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped, redact });
+    const { instantiate, logger, redact } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, undefined, task);
+    return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped, redact, rethrowUnexpected });
   }
-  // Interceptors may abort the call (a deadline): the tool's signal is the call's own, aborted with the request's.
-  const abort = new CallAbort(ctx.mcpReq.signal);
-  const scope = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, () => abort.signal);
+  // Interceptors may abort the call (a deadline): the tool's signal is the call's own, aborted with the request's (or the task's).
+  const abort = new CallAbort(task?.signal ?? ctx.mcpReq.signal);
+  const scope = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, () => abort.signal, task);
   const chain = app.length === 0 ? tool.interceptors : [...app, ...tool.interceptors];
   const around = (validArgs: Record<string, unknown>, invoke: () => unknown) =>
     runInterceptors(chain, scope.resolve, new InterceptedCall(tool, validArgs, abort, () => interceptorCaller(definition.name, ctx, tool.toolset, scope.where.transport, scope.where.headers, scope.where.environment)), invoke);
-  return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around, redact: scope.redact });
+  return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around, redact: scope.redact, rethrowUnexpected });
 }
 
 

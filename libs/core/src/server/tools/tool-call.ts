@@ -31,6 +31,19 @@ export interface CallScope {
   around?: (args: Record<string, unknown>, invoke: () => unknown) => Promise<unknown>;
   /** Hides the call's credential values in what it sends (absent or `NO_REDACTION` when it has none). */
   redact?: Redactor;
+  /** A task's call: an unexpected throw is logged, then rethrown as `UnexpectedToolFailure`, so the task ends `failed`. */
+  rethrowUnexpected?: boolean;
+}
+
+/** What a task's call throws when its tool failed unexpectedly: logged already, under `correlationId`. */
+export class UnexpectedToolFailure extends Error {
+  constructor(
+    readonly tool: string,
+    readonly correlationId: string,
+  ) {
+    super(`The tool '${tool}' failed unexpectedly. The server log has the details under correlation id ${correlationId}.`);
+    this.name = 'UnexpectedToolFailure';
+  }
 }
 
 /**
@@ -64,7 +77,7 @@ async function runChecked(tool: CompiledTool, rawArgs: unknown, scope: CallScope
     // Only a promise is awaited: a sync tool's result needs no extra turn of the microtask queue.
     if (isThenable(returned)) returned = await returned;
   } catch (error) {
-    return thrownResult(tool, error, scope.logger, scope.warnDropped, redact);
+    return thrownResult(tool, error, scope, redact);
   }
   if (returned instanceof ResultWithContent) return withExtraContent(tool, toResult(tool, returned.result, scope.logger, scope.warnDropped, redact), returned.content, scope.logger);
   return toResult(tool, returned, scope.logger, scope.warnDropped, redact);
@@ -90,7 +103,8 @@ function withExtraContent(tool: CompiledTool, result: CallToolResult, extra: rea
  * and is sent exactly like a returned one; the framework's credential errors say how to configure
  * the client; anything else is unexpected: the client gets a correlation id, the log the message.
  */
-function thrownResult(tool: CompiledTool, error: unknown, logger: Logger, warnDropped: DroppedKeyWarner | undefined, redact: Redactor): CallToolResult {
+function thrownResult(tool: CompiledTool, error: unknown, scope: CallScope, redact: Redactor): CallToolResult {
+  const { logger, warnDropped } = scope;
   // Not an error: the call ends with `input_required`, which the handler sends.
   if (error instanceof InputRequiredSignal) throw error;
   if (isToolError(error)) return toResult(tool, error, logger, warnDropped, redact);
@@ -108,6 +122,7 @@ function thrownResult(tool: CompiledTool, error: unknown, logger: Logger, warnDr
   }
   const correlationId = randomUUID();
   logger.error('tool threw', { correlationId, tool: tool.name, error: errorName(error), detail: errorMessage(error), ...stackField(error) });
+  if (scope.rethrowUnexpected) throw new UnexpectedToolFailure(tool.name, correlationId);
   return textError(
     `The tool '${tool.name}' failed unexpectedly. The server log has the details under correlation id ${correlationId}. ` +
       'To send the client a message, return or throw a ToolError.',

@@ -1,0 +1,39 @@
+/**
+ * How a tool runs as an MCP task (the `io.modelcontextprotocol/tasks` extension, and the
+ * 2025-11-25 revision's task-augmented `tools/call`).
+ *
+ * - `optional`: a client that declared task support gets a task handle it polls; any other client
+ *   gets the ordinary blocking result.
+ * - `required`: only as a task; a client without task support is refused with the protocol's
+ *   "missing required client capability" error.
+ */
+export type TaskSupport = 'optional' | 'required';
+
+export interface ToolTaskOptions {
+  support: TaskSupport;
+  /** How long a task and its result are kept after it is created, in milliseconds (default one hour). */
+  ttlMs?: number;
+  /** How often clients are asked to poll `tasks/get`, in milliseconds (default 1,000). */
+  pollIntervalMs?: number;
+  /**
+   * Running the tool twice with the same arguments does no harm. With a shared task store
+   * (`REDIS_URL`), a task whose worker died is then run again on another; otherwise it ends `failed`.
+   */
+  idempotent?: boolean;
+}
+
+/** `@Tool({ task })`: the support alone, or the options. */
+export type ToolTaskDeclaration = TaskSupport | ToolTaskOptions;
+
+/** A tool's task behaviour, checked by the gate, defaults filled in. */
+export interface CompiledTaskOptions {
+  readonly support: TaskSupport;
+  readonly ttlMs: number;
+  readonly pollIntervalMs: number;
+  readonly idempotent: boolean;
+}
+
+export const DEFAULT_TASK_TTL_MS = 60 * 60 * 1000;
+export const DEFAULT_TASK_POLL_INTERVAL_MS = 1000;
+/** The longest TTL a task may ask for: thirty days. */
+export const MAX_TASK_TTL_MS = 30 * 24 * 60 * 60 * 1000;

@@ -1,0 +1,75 @@
+import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/server';
+import type { ClientInput } from '../../context/client-requests';
+import type { TaskChannel } from '../../context/task-context';
+import type { TaskSignal, TaskStore } from './task-store';
+
+/**
+ * One task while it runs in this process: its status goes to the store, its questions to the
+ * client become `input_required` with `inputRequests` (answered by `tasks/update`, on any
+ * replica), and `tasks/cancel` aborts its signal.
+ */
+export class RunningTask implements TaskChannel {
+  readonly abort = new AbortController();
+  private asked = 0;
+  private readonly waiting = new Map<string, (answer: unknown) => void>();
+  private readonly stopListening: () => void;
+
+  constructor(
+    readonly taskId: string,
+    private readonly store: TaskStore,
+  ) {
+    this.stopListening = store.listen(taskId, (signal) => this.onSignal(signal));
+  }
+
+  async status(message: string): Promise<void> {
+    await this.store.update(this.taskId, { statusMessage: message });
+  }
+
+  /** Elicitation and sampling through the task: each question is an input request the client answers with `tasks/update`. */
+  readonly input: ClientInput = {
+    elicit: (params) => this.ask<ElicitResult>('elicitation/create', { mode: 'form', ...params }),
+    sample: (params) => this.ask<CreateMessageResult>('sampling/createMessage', params),
+  };
+
+  /** Stops listening for answers and cancellation (the run ended). */
+  done(): void {
+    this.stopListening();
+    for (const resolve of this.waiting.values()) resolve(undefined);
+    this.waiting.clear();
+  }
+
+  private async ask<T>(method: string, params: unknown): Promise<T> {
+    // Each key is used once over the task's lifetime, as the extension requires.
+    const key = `input-${++this.asked}`;
+    const answer = new Promise<unknown>((resolve) => this.waiting.set(key, resolve));
+    await this.store.update(this.taskId, { status: 'input_required', inputRequests: { [key]: { method, params } } });
+    const answered = await untilAborted(answer, this.abort.signal);
+    this.waiting.delete(key);
+    await this.store.update(this.taskId, { status: 'working', inputRequests: undefined });
+    return answered as T;
+  }
+
+  private onSignal(signal: TaskSignal): void {
+    if (signal.kind === 'cancel') {
+      this.abort.abort(new Error('The client cancelled the task.'));
+      return;
+    }
+    // Keys not outstanding (never issued, answered already) are ignored, as the extension says.
+    for (const [key, answer] of Object.entries(signal.responses)) this.waiting.get(key)?.(answer);
+  }
+}
+
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      reject,
+    );
+  });
+}

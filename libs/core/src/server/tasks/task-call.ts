@@ -1,0 +1,69 @@
+import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { CompiledTool } from '../../compiled/tool-catalog';
+import type { CatalogView } from '../../selection/catalog-view';
+import { TaskAnswer } from '../../wire/task-answer';
+import type { CallSite } from '../request/member-scope';
+import { scopedView } from '../request/verified-caller';
+import { callOne, type CallToolSetup } from '../tools/call-tool-handler';
+import type { RunningTask } from './running-task';
+import type { TaskEngine } from './task-engine';
+import { taskOwner } from './task-owner';
+import { declaresTasks, generationOf, TASKS_EXTENSION, v1Task, v2Task, type TaskGeneration } from './task-wire';
+
+type CallRequest = { params: { name: string; arguments?: Record<string, unknown>; task?: { ttl?: number } } };
+type CallHandler = (request: CallRequest, ctx: ServerContext) => Promise<CallToolResult>;
+
+/**
+ * `tools/call` for a server with task tools: a task tool called by a client that supports tasks
+ * answers at once with a task handle, once the task is saved, and runs in the background; every
+ * other call goes to `direct` unchanged. Server-directed, as the extension says: a 2026-07-28
+ * request gets a task only when it declares the extension, a 2025-11-25 one when it asks (`task`).
+ */
+export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, site: CallSite, server: Server, selected: CatalogView, engine: TaskEngine): CallHandler {
+  return async (request, ctx) => {
+    const tool = scopedView(definition.views, selected, ctx).tools.get(request.params.name);
+    if (!tool?.task) return direct(request, ctx);
+    const generation = generationOf(site, ctx);
+    if (!wantsTask(generation, request, ctx)) {
+      if (tool.task.support === 'required') throw refusal(generation, tool);
+      return direct(request, ctx);
+    }
+    // Arguments that do not fit get the ordinary isError answer at once, not a task that fails.
+    const args = request.params.arguments ?? {};
+    if (!tool.inputValidator.Check(args)) return direct(request, ctx);
+    const asked = request.params.task?.ttl;
+    const ttlMs = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, tool.task.ttlMs) : tool.task.ttlMs;
+    const record = await engine.create(tool, taskOwner(ctx, site, tool.toolset.credentialHeaders), ttlMs);
+    engine.run(record, (task) => runAsTask(definition, site, server, ctx, tool, args, task));
+    throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });
+  };
+}
+
+function wantsTask(generation: TaskGeneration, request: CallRequest, ctx: ServerContext): boolean {
+  return generation === 'v2' ? declaresTasks(ctx) : request.params.task !== undefined;
+}
+
+function refusal(generation: TaskGeneration, tool: CompiledTool): ProtocolError {
+  if (generation === 'v2') {
+    return new MissingRequiredClientCapabilityError(
+      { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } },
+      `The tool '${tool.name}' runs only as a task: declare the ${TASKS_EXTENSION} extension in the request's client capabilities.`,
+    );
+  }
+  return new ProtocolError(ProtocolErrorCode.InvalidRequest, `The tool '${tool.name}' runs only as a task: call it with params.task (2025-11-25 tasks).`);
+}
+
+/**
+ * The call, after its request has been answered: its own signal (the task's), no progress token
+ * or log level of the request's (a task reports through its status), and its questions to the
+ * client through the task. The result is projected for the client's era, as a direct call's.
+ */
+async function runAsTask(definition: CallToolSetup, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: Record<string, unknown>, task: RunningTask): Promise<CallToolResult> {
+  const { _meta: _requestMeta, ...mcpReq } = ctx.mcpReq;
+  const detached = {
+    ...ctx,
+    mcpReq: { ...mcpReq, signal: task.abort.signal, notify: async () => undefined, log: async () => undefined },
+  } as ServerContext;
+  const result = await callOne(definition, site, server, detached, tool, args, { channel: task, input: task.input, signal: task.abort.signal });
+  return server.projectCallToolResult(result, tool.descriptor.outputSchema) as CallToolResult;
+}

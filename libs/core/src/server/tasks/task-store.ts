@@ -1,0 +1,24 @@
+import type { TaskChange, TaskRecord } from './task-record';
+
+/** What a task's worker is told: the client answered input requests, or cancelled it. */
+export type TaskSignal = { kind: 'answer'; responses: Record<string, unknown> } | { kind: 'cancel' };
+
+/**
+ * Where tasks live. `MemoryTaskStore` (the default) keeps them in the process; `RedisTaskStore`
+ * (`REDIS_URL`) in Redis, so any replica can answer for a task another one created.
+ */
+export interface TaskStore {
+  /** Saves a new task; once it resolves, `get` finds it on every replica. */
+  create(record: TaskRecord): Promise<void>;
+  /** The task, or undefined when it is unknown or its time to live has passed. */
+  get(taskId: string): Promise<TaskRecord | undefined>;
+  /** Applies `change` unless the task is terminal; the record after, or undefined when unknown. */
+  update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
+  /** The tasks of one owner, newest first (at most `limit`). */
+  list(owner: string, limit: number): Promise<TaskRecord[]>;
+  /** Tells the task's worker, wherever it runs. */
+  signal(taskId: string, signal: TaskSignal): Promise<void>;
+  /** Listens for the signals of a task this process runs; returns how to stop. */
+  listen(taskId: string, listener: (signal: TaskSignal) => void): () => void;
+  close(): Promise<void>;
+}

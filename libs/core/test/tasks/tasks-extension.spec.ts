@@ -1,0 +1,249 @@
+import 'reflect-metadata';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createTaskSessionFromClient, type ToolDeclarationProvider } from '@modelcontextprotocol/ext-tasks/client';
+import { toolDeclarationFromMcpTool } from '@modelcontextprotocol/ext-tasks/client';
+import { Max, Min } from 'class-validator';
+import { buildServer, ContractError, Field, RequestContext, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '../../src';
+import { recordingLogger } from '../support/connect';
+import { httpDispatch, MODERN, modernTaskSession } from '../support/task-clients';
+
+class ReportArgs {
+  @Field({ description: 'How many pages to render.' })
+  @Min(1)
+  @Max(50)
+  pages!: number;
+}
+
+class PublishForm {
+  @Field({ description: 'Publish the report once it is rendered?' })
+  publish!: boolean;
+}
+
+@Result({ description: 'The rendered report.' })
+class ReportResult extends ToolResult {
+  @Field({ description: 'Pages rendered.' })
+  pages!: number;
+
+  @Field({ description: 'Whether it was published.' })
+  published!: boolean;
+}
+
+/** Releases the tools that wait for the test, one call at a time. */
+const gates: (() => void)[] = [];
+const waitForTest = () => new Promise<void>((resolve) => gates.push(resolve));
+const releaseAll = () => gates.splice(0).forEach((release) => release());
+const seen: { isTask: boolean; taskId?: string }[] = [];
+
+@Toolset({ name: 'reports', credentialHeaders: ['x-team-key'] })
+class ReportsToolset {
+  constructor(
+    private readonly task: TaskContext,
+    private readonly context: RequestContext,
+  ) {}
+
+  @Tool({ description: 'Render a report, then ask whether to publish it.', args: ReportArgs, returns: [ReportResult, ToolError], elicits: [PublishForm], task: { support: 'optional', pollIntervalMs: 20 } })
+  async renderReport({ pages }: ReportArgs): Promise<ReportResult | ToolError> {
+    seen.push({ isTask: this.task.isTask, taskId: this.task.taskId });
+    await this.task.progress(0, pages, 'starting');
+    await waitForTest();
+    await this.task.status(`rendered ${pages} pages`);
+    const answer = await this.task.requireInput(PublishForm, `Publish the ${pages}-page report?`);
+    if (answer.action !== 'accept') return new ToolError('not_published', `The user chose to ${answer.action}.`);
+    return { message: `Rendered ${pages} pages.`, pages, published: answer.content.publish };
+  }
+
+  @Tool({ description: 'Render quickly.', args: ReportArgs, returns: [ReportResult, ToolError], task: 'optional' })
+  quick({ pages }: ReportArgs): ReportResult | ToolError {
+    if (pages === 13) throw new Error(`unlucky page for ${this.context.credential('x-team-key')}`);
+    if (pages === 7) return new ToolError('too_short', 'Seven pages is not a report.');
+    return { message: `Rendered ${pages} pages.`, pages, published: false };
+  }
+
+  @Tool({ description: 'Archive everything; only as a task.', returns: ReportResult, task: { support: 'required', pollIntervalMs: 20 } })
+  async archive(): Promise<ReportResult> {
+    await new Promise<void>((resolve) => this.task.signal.addEventListener('abort', () => resolve(), { once: true }));
+    return { message: 'stopped', pages: 0, published: false };
+  }
+}
+
+const KEY = { 'x-team-key': 'team-secret-1' };
+let http: HttpServerHandle;
+let url: URL;
+const log = recordingLogger();
+
+beforeAll(async () => {
+  http = await serveHttp(buildServer({ name: 'reports', version: '1.0.0', toolsets: [ReportsToolset], logger: log.logger }), { port: 0 });
+  url = new URL(`${http.origin}/mcp`);
+});
+afterAll(async () => {
+  releaseAll();
+  await http.close();
+});
+
+async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (let i = 0; i < 500; i++) {
+    const value = await read();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  throw new Error('timed out');
+}
+
+describe('tasks over the 2026-07-28 extension, driven by the official requester library', () => {
+  it('runs a task tool as a task: working, input_required answered by tasks/update, completed with the typed, valid result', async () => {
+    const asked: unknown[] = [];
+    const { session, close } = await modernTaskSession(url, {
+      headers: KEY,
+      onInput: async (request) => {
+        asked.push(request);
+        return { action: 'accept', content: { publish: true } } as never;
+      },
+    });
+    try {
+      const execution = await session.callTool('render_report', { pages: 3 });
+      expect(execution.kind).toBe('task');
+      await until(async () => gates.length, (n) => n > 0);
+      releaseAll();
+      const { outcome } = await execution.settle();
+      expect(outcome.status).toBe('completed');
+      const result = (outcome as { result: { structuredContent: unknown; isError?: boolean } }).result;
+      expect(result.structuredContent).toEqual({ message: 'Rendered 3 pages.', pages: 3, published: true });
+      expect(result.isError).toBeFalsy();
+      expect(asked).toEqual([{ kind: 'elicitation', params: expect.objectContaining({ message: 'Publish the 3-page report?', requestedSchema: expect.objectContaining({ properties: { publish: expect.objectContaining({ type: 'boolean' }) } }) }) }]);
+      expect(seen.at(-1)).toEqual({ isTask: true, taskId: expect.any(String) });
+    } finally {
+      await close();
+    }
+  });
+
+  it('answers a client that did not declare the extension with the blocking result, never a task', async () => {
+    const client = new Client({ name: 'plain', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } } });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: KEY } }));
+    try {
+      const result = await client.callTool({ name: 'quick', arguments: { pages: 2 } });
+      expect(result.structuredContent).toEqual({ message: 'Rendered 2 pages.', pages: 2, published: false });
+      await expect(client.callTool({ name: 'archive', arguments: {} })).rejects.toThrow(/-32021|runs only as a task/);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('ends a ToolError as completed with the tool error result, and a throw as failed with the cause masked', async () => {
+    const { session, close } = await modernTaskSession(url, { headers: KEY });
+    try {
+      const refused = await (await session.callTool('quick', { pages: 7 })).settle();
+      // The library reports an isError result as a failed outcome; on the wire the task is completed, with the tool's error result.
+      expect(refused.lastTask?.raw).toMatchObject({ status: 'completed', result: { isError: true, structuredContent: { error: 'too_short', detail: 'Seven pages is not a report.' } } });
+      const thrown = await (await session.callTool('quick', { pages: 13 })).settle();
+      expect(thrown.outcome.status).toBe('failed');
+      const error = (thrown.outcome as { error: Error & { code?: number } }).error;
+      expect(error.message).toMatch(/failed unexpectedly \(correlation id [0-9a-f-]{36}\)/);
+      expect(JSON.stringify(thrown)).not.toContain('team-secret-1');
+      expect(JSON.stringify(thrown)).not.toContain('unlucky');
+    } finally {
+      await close();
+    }
+  });
+
+  it('cancels a running task: its signal aborts, and it stays cancelled', async () => {
+    const { session, close } = await modernTaskSession(url, { headers: KEY });
+    try {
+      const execution = await session.callTool('archive', {});
+      expect(execution.kind).toBe('task');
+      await execution.cancel();
+      const dispatch = httpDispatch(url, KEY);
+      const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+      const get = await dispatch({ method: 'tasks/get', params: { taskId: execution.handle!.taskId, _meta: meta } });
+      expect(get).toMatchObject({ kind: 'result', result: { status: 'cancelled' } });
+    } finally {
+      await close();
+    }
+  });
+
+  it("answers another caller's tasks/get, tasks/update and tasks/cancel exactly as an unknown id", async () => {
+    const { session, close } = await modernTaskSession(url, { headers: KEY });
+    try {
+      const execution = await session.callTool('archive', {});
+      const taskId = execution.handle!.taskId;
+      const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+      const other = httpDispatch(url, { 'x-team-key': 'someone-else' });
+      for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
+        const theirs = await other({ method, params: { taskId, inputResponses: {}, _meta: meta } });
+        const unknown = await other({ method, params: { taskId: 'no-such-task', inputResponses: {}, _meta: meta } });
+        expect(theirs).toEqual(unknown);
+        expect(theirs).toMatchObject({ kind: 'error', error: { code: -32602 } });
+      }
+      // Without declaring the extension, a 2026-07-28 request may not use its methods.
+      const undeclared = await httpDispatch(url, KEY)({ method: 'tasks/get', params: { taskId, _meta: { ...meta, 'io.modelcontextprotocol/clientCapabilities': {} } } });
+      expect(undeclared).toMatchObject({ kind: 'error', error: { code: -32021 } });
+      await execution.cancel();
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe('tasks over the 2025-11-25 revision, driven by the official requester library', () => {
+  async function legacySession() {
+    const client = new Client({ name: 'tasks-v1', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: KEY } }));
+    const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, toolDeclarationFromMcpTool(tool)]));
+    const provider: ToolDeclarationProvider = { currentTool: (name) => tools.get(name) };
+    const session = createTaskSessionFromClient(client as never, { endpointId: `${url.href}#v1`, tools: provider });
+    return { client, session, tools, close: async () => (await session.close(), await client.close()) };
+  }
+
+  it('advertises taskSupport, creates the task on params.task, and gives the result through tasks/result', async () => {
+    const { session, tools, close } = await legacySession();
+    try {
+      expect(tools.get('quick')?.taskSupport).toBe('optional');
+      expect(tools.get('archive')?.taskSupport).toBe('required');
+      const execution = await session.callTool('quick', { pages: 4 }, { task: { preference: 'prefer' } });
+      expect(execution.kind).toBe('task');
+      const { outcome } = await execution.settle();
+      expect(outcome).toMatchObject({ status: 'completed', result: { structuredContent: { message: 'Rendered 4 pages.', pages: 4, published: false } } });
+      const listed = await session.listTasks();
+      expect(listed.tasks.map((task) => task.taskId)).toContain(execution.handle!.taskId);
+    } finally {
+      await close();
+    }
+  });
+
+  it('refuses a required task tool called without params.task, saying how to call it', async () => {
+    const client = new Client({ name: 'plain-v1', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+    await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: KEY } }));
+    try {
+      await expect(client.callTool({ name: 'archive', arguments: {} })).rejects.toThrow(/runs only as a task: call it with params.task/);
+      expect((await client.callTool({ name: 'quick', arguments: { pages: 1 } })).structuredContent).toMatchObject({ pages: 1 });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('@Tool({ task }) at the startup gate', () => {
+  it('refuses task options it cannot run, naming the tool and the fix', () => {
+    @Toolset({ name: 'bad_tasks' })
+    class BadTasks {
+      @Tool({ description: 'a', returns: ReportResult, task: 'sometimes' as never })
+      a(): ReportResult {
+        return { message: '', pages: 0, published: false };
+      }
+
+      @Tool({ description: 'b', returns: ReportResult, task: { support: 'optional', ttlMs: 5000, pollIntervalMs: 9000 } })
+      b(): ReportResult {
+        return { message: '', pages: 0, published: false };
+      }
+
+      @Tool({ description: 'c', returns: ReportResult, task: { support: 'optional', retries: 3 } as never })
+      c(): ReportResult {
+        return { message: '', pages: 0, published: false };
+      }
+    }
+    const build = () => buildServer({ name: 'bad', version: '1', toolsets: [BadTasks] });
+    expect(build).toThrow(ContractError);
+    expect(build).toThrow(/\[toolset 'bad_tasks' > tool 'a'\] The tool's task option has support string "sometimes"\. Fix: set `support: 'optional'`/);
+    expect(build).toThrow(/tool 'b'\] The tool's task option polls every 9000 ms but keeps the task only 5000 ms\. Fix: make pollIntervalMs smaller than ttlMs/);
+    expect(build).toThrow(/tool 'c'\] The tool's task option has 'retries', which it does not know/);
+  });
+});
