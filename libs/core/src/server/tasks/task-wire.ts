@@ -19,14 +19,21 @@ export function declaresTasks(ctx: ServerContext): boolean {
   return capabilities?.extensions?.[TASKS_EXTENSION] !== undefined;
 }
 
-/** A task as the 2026-07-28 extension shows it (`tasks/get`, `CreateTaskResult`): status-specific fields inline. */
-export function v2Task(record: TaskRecord): Record<string, unknown> {
+/** What both protocols show of a task under the same names. */
+function common(record: TaskRecord): Record<string, unknown> {
   return {
     taskId: record.taskId,
     status: record.status,
     ...(record.statusMessage !== undefined && { statusMessage: record.statusMessage }),
     createdAt: record.createdAt,
     lastUpdatedAt: record.lastUpdatedAt,
+  };
+}
+
+/** A task as the 2026-07-28 extension shows it (`tasks/get`, `CreateTaskResult`): status-specific fields inline. */
+export function v2Task(record: TaskRecord): Record<string, unknown> {
+  return {
+    ...common(record),
     ttlMs: record.ttlMs,
     pollIntervalMs: record.pollIntervalMs,
     ...(record.status === 'input_required' && { inputRequests: record.inputRequests ?? {} }),
@@ -38,15 +45,7 @@ export function v2Task(record: TaskRecord): Record<string, unknown> {
 
 /** A task as the 2025-11-25 revision shows it: `ttl` and `pollInterval`, the result only through `tasks/result`. */
 export function v1Task(record: TaskRecord): Record<string, unknown> {
-  return {
-    taskId: record.taskId,
-    status: record.status,
-    ...(record.statusMessage !== undefined && { statusMessage: record.statusMessage }),
-    createdAt: record.createdAt,
-    lastUpdatedAt: record.lastUpdatedAt,
-    ttl: record.ttlMs,
-    pollInterval: record.pollIntervalMs,
-  };
+  return { ...common(record), ttl: record.ttlMs, pollInterval: record.pollIntervalMs };
 }
 
 /** The params of a task method, checked: `taskId` a string, and the fields `extra` names objects. */
