@@ -3,12 +3,15 @@ import { buildServer, type ServerDefinition } from '@toolsets/core';
 import { CredentialDemoToolset } from '@toolsets/credential-demo';
 import { HelloToolset } from '@toolsets/hello';
 import { NotesToolset } from '@toolsets/notes';
+import { ReportsToolset } from '@toolsets/reports';
 
 /**
  * Both demo toolsets, each its own server at /<name>/mcp, and both together at /demo/mcp, where a
  * client selects groups per request (`?toolsets=hello`, `?readonly=1`, `?mode=discovery`); and
  * the notes at /notes/mcp, which check access tokens when AUTH_ISSUER is set (AUTH_MOUNTS=notes
- * keeps the others open). The `contract` target checks them without listening.
+ * keeps the others open); and the reports at /reports/mcp, whose tools run as MCP tasks for
+ * clients that support them (on Redis when REDIS_URL is set). The `contract` target checks them
+ * without listening.
  */
 export function buildServers(): ServerDefinition[] {
   return [
@@ -16,5 +19,6 @@ export function buildServers(): ServerDefinition[] {
     buildServer({ name: 'credential-demo', version: '0.1.0', toolsets: [CredentialDemoToolset] }),
     buildServer({ name: 'demo', version: '0.1.0', toolsets: [HelloToolset, CredentialDemoToolset] }),
     buildServer({ name: 'notes', version: '0.1.0', toolsets: [NotesToolset] }),
+    buildServer({ name: 'reports', version: '0.1.0', toolsets: [ReportsToolset] }),
   ];
 }

@@ -162,6 +162,7 @@ describe('the catalog page in a browser', () => {
       expect.stringMatching(/^credential-demo /),
       expect.stringMatching(/^demo /),
       expect.stringMatching(/^notes /),
+      expect.stringMatching(/^reports /),
     ]);
     const credential = page.locator('section#server-credential-demo');
     expect(await credential.locator('p .mcp-url').textContent()).toBe(`${demo.origin}/credential-demo/mcp`);

@@ -32,6 +32,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
         },
         // Without AUTH_ISSUER the notes mount checks no token: every caller is the one local owner.
         { name: 'notes', url: `${server.origin}/notes/mcp`, tools: ['list_notes', 'get_note', 'add_note', 'delete_note'], credentialHeaders: [] },
+        { name: 'reports', url: `${server.origin}/reports/mcp`, tools: ['render_report', 'tally'], credentialHeaders: [] },
       ],
     });
   });
@@ -39,7 +40,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
   it('says at /health which tools it serves, each once, though the demo mount serves the others again', async () => {
     expect(await (await fetch(`${server.origin}/health`)).json()).toEqual({
       status: 'ok',
-      tools: ['hello', 'greet_team', 'hello_card', 'whoami', 'list_notes', 'get_note', 'add_note', 'delete_note'],
+      tools: ['hello', 'greet_team', 'hello_card', 'whoami', 'list_notes', 'get_note', 'add_note', 'delete_note', 'render_report', 'tally'],
       credentialHeaders: ['x-demo-token'],
     });
   });
@@ -90,7 +91,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
       for (let waited = 0; !alone.stdout().includes('notes-stdio left out') && waited < 5_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
       const printed = alone.stdout();
       const config = JSON.parse(printed.slice(printed.indexOf('{'), printed.lastIndexOf('}\n') + 1)) as Record<string, { args?: string[] }>;
-      expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'demo-stdio']);
+      expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'demo-stdio']);
       for (const name of ['hello', 'credential-demo', 'notes']) {
         expect(printed).toContain(`(${name}-stdio left out: ${join(folder, `apps/${name}-server/dist/main.js`)} is not built yet)`);
       }

@@ -61,6 +61,9 @@ export type { TaskSupport, ToolTaskOptions, ToolTaskDeclaration } from './metada
 export type { TaskStore, TaskSignal } from './server/tasks/task-store';
 export type { TaskRecord, TaskStatus, TaskChange } from './server/tasks/task-record';
 export { MemoryTaskStore } from './server/tasks/memory-task-store';
+export { RedisTaskStore } from './server/tasks/redis-task-store';
+export { BullTaskQueue, type BullTaskQueueOptions } from './server/tasks/bull-task-queue';
+export type { TaskQueue } from './server/tasks/task-queue';
 export type { TaskEngine } from './server/tasks/task-engine';
 export type { Elicitation, SampleRequest } from './context/client-requests';
 export { ClientInputUnavailableError } from './server/request/sdk-client-input';

@@ -1,6 +1,7 @@
 import { Client } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { InMemoryTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
 import { buildServer, type ClassType, type ConnectionHandle, type Selection, type ServerDefinition } from '@toolsets/core';
 import type { DependencyContainer } from 'tsyringe';
@@ -14,7 +15,15 @@ export interface ConnectToolsetOptions {
   container?: DependencyContainer;
   /** What the connection sees, as `?toolsets=`, `?readonly=1` and `?mode=discovery` select over HTTP. */
   selection?: Partial<Selection>;
+  /**
+   * Answers the tool's questions to the user (`context.elicit`, `task.requireInput`), as a client
+   * with elicitation would: given the message and the form's schema, return the user's answer.
+   */
+  onElicit?: (params: { message: string; requestedSchema?: unknown }) => Promise<ElicitAnswer> | ElicitAnswer;
 }
+
+/** The user's answer to an elicitation: the form's fields when accepted. */
+export type ElicitAnswer = { action: 'accept'; content: Record<string, unknown> } | { action: 'decline' } | { action: 'cancel' };
 
 /**
  * The v1 SDK's `Client` that `era: 'legacy'` connects, typed by the calls it shares with the v2
@@ -60,13 +69,17 @@ export async function connectToolset(
   if (options.era === 'legacy') {
     const [clientSide, serverSide] = LegacyInMemoryTransport.createLinkedPair();
     handle = await server.connect(serverSide as never, connection);
-    const legacy = new V1Client({ name: 'toolsets-testing', version: '0.0.0' });
+    const legacy = new V1Client({ name: 'toolsets-testing', version: '0.0.0' }, { capabilities: options.onElicit ? { elicitation: {} } : {} });
+    const onElicit = options.onElicit;
+    if (onElicit) legacy.setRequestHandler(ElicitRequestSchema, async (request) => (await onElicit(request.params as never)) as never);
     await legacy.connect(clientSide);
     client = legacy as unknown as LegacyClient;
   } else {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     handle = await server.connect(serverSide, connection);
-    const modern = new Client({ name: 'toolsets-testing', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const modern = new Client({ name: 'toolsets-testing', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: options.onElicit ? { elicitation: {} } : {} });
+    const onElicit = options.onElicit;
+    if (onElicit) modern.setRequestHandler('elicitation/create', async (request) => (await onElicit(request.params as never)) as never);
     await modern.connect(clientSide);
     client = modern;
   }

@@ -1,6 +1,8 @@
-export { connectToolset, type ConnectToolsetOptions, type LegacyClient, type ToolsetClient } from './connect-toolset';
+export { connectToolset, type ConnectToolsetOptions, type ElicitAnswer, type LegacyClient, type ToolsetClient } from './connect-toolset';
 export { textOf } from './result-text';
 export { logMessage, startServerCommand, startServerProcess, type ServerProcess } from './server-process';
 export { startTestIssuer, type MintOptions, type TestClient, type TestIssuer } from './test-issuer';
 export { waitUntil } from './wait-until';
 export { freePort } from './free-port';
+export { startTestRedis, type TestRedis } from './test-redis';
+export { httpDispatch, modernMeta, MODERN_REVISION, type RawAnswer, type RawDispatch } from './http-dispatch';

@@ -8,6 +8,7 @@ import { serveStdio } from '../transport/stdio/stdio-server';
 import { formatCatalogSizes, listBudgetProblem } from '../selection/list-sizes';
 import type { Selection, SelectionText } from '../selection/selection';
 import { AUTH_VARIABLES, LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
+import { appTasks, type AppTasks } from './shared-tasks';
 
 export interface StdioCommand {
   command: string;
@@ -25,7 +26,7 @@ export interface RunServerOptions {
   exitOnSignal?: boolean;
 }
 
-const USAGE = `Usage: main.js [--stdio [--server=name] [--toolsets=a,b] [--readonly] [--discovery]]
+const USAGE = `Usage: main.js [--stdio [--server=name] [--toolsets=a,b] [--readonly] [--discovery]] [--worker]
 
   (default)      streamable HTTP on http://$HOST:$PORT/mcp (HOST=127.0.0.1, PORT=8000);
                  each request selects with ?toolsets=a,b&readonly=1&mode=discovery
@@ -35,12 +36,14 @@ const USAGE = `Usage: main.js [--stdio [--server=name] [--toolsets=a,b] [--reado
   --toolsets=a,b only these toolsets' tools (also MCP_TOOLSETS)
   --readonly     only tools marked readOnlyHint (also MCP_READONLY=1)
   --discovery    list search_tools, browse_tools, describe_tools and call_tool instead (also MCP_MODE=discovery)
+  --worker       serve nothing: only run the tasks of task tools, taken from the queue on REDIS_URL
 
 Environment: HOST, PORT, ALLOWED_HOSTS and CORS_ORIGINS (comma-separated), and the limits
 ${LIMIT_VARIABLES.map(([, variable]) => variable).join(', ')}
 (see docs/serving-and-deploying.md for their defaults).
 OAuth access tokens on HTTP: ${AUTH_VARIABLES.join(', ')} (see docs/authorization.md).
-Prometheus metrics: METRICS=on serves /metrics, on METRICS_PORT if set, asking for METRICS_TOKEN if set (see docs/observability.md).`;
+Prometheus metrics: METRICS=on serves /metrics, on METRICS_PORT if set, asking for METRICS_TOKEN if set (see docs/observability.md).
+Tasks: REDIS_URL shares them between replicas (TASKS_WORKER=off, TASKS_CONCURRENCY, TASKS_LOCK_MS, TASKS_DRAIN_MS; see docs/long-running-tools.md).`;
 
 /**
  * The entry point of a server app: serves over HTTP (or stdio with `--stdio`), prints where and how
@@ -57,7 +60,7 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
     print(USAGE);
     return { close: async () => undefined };
   }
-  const unknown = argv.filter((arg) => arg !== '--stdio' && !isSelectionFlag(arg));
+  const unknown = argv.filter((arg) => arg !== '--stdio' && arg !== '--worker' && !isSelectionFlag(arg));
   if (unknown.length > 0) throw new Error(`Unknown argument(s): ${unknown.join(' ')}.\n${USAGE}`);
   const selecting = argv.filter(isSelectionFlag);
   if (selecting.length > 0 && !argv.includes('--stdio')) {
@@ -65,20 +68,17 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   }
   checkToolsetSettings(list, env);
   warnOverBudget(list);
+  const tasks = appTasks(list, env);
 
-  let handle: ConnectionHandle;
-  if (argv.includes('--stdio')) {
-    handle = serveOverStdio(list, argv, env);
-  } else {
-    const http = await serveHttp(Array.isArray(servers) ? list : list[0], { ...servingOptionsFromEnvironment(env), logger });
-    logger.info('serving over streamable HTTP', { origin: http.origin, endpoints: http.mounts.map((m) => m.url) });
-    print(banner(http, list, options.stdioCommands ?? defaultStdioCommands(list)));
-    handle = http;
-  }
+  const handle = await serve(servers, list, argv, env, tasks, print, options);
 
   const stop = (signal: string) => {
     logger.info('draining in-flight calls before exit', { signal });
-    handle.close().then(
+    // Calls first (a task is created by one), then the tasks running here.
+    handle
+      .close()
+      .then(() => tasks?.close())
+      .then(
       () => options.exitOnSignal !== false && process.exit(0),
       () => options.exitOnSignal !== false && process.exit(1),
     );
@@ -86,6 +86,34 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   return handle;
+}
+
+/** Serves as the command line says: a worker only, over stdio, or over HTTP with the banner. */
+async function serve(
+  servers: ServerDefinition | readonly ServerDefinition[],
+  list: readonly ServerDefinition[],
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  tasks: AppTasks | undefined,
+  print: (text: string) => void,
+  options: RunServerOptions,
+): Promise<ConnectionHandle> {
+  if (argv.includes('--worker')) return workerOnly(list, env, tasks, print);
+  if (argv.includes('--stdio')) return serveOverStdio(list, argv, env);
+  const http = await serveHttp(Array.isArray(servers) ? list : list[0], { ...servingOptionsFromEnvironment(env), logger: list[0].logger });
+  list[0].logger.info('serving over streamable HTTP', { origin: http.origin, endpoints: http.mounts.map((m) => m.url) });
+  print(banner(http, list, options.stdioCommands ?? defaultStdioCommands(list)));
+  if (tasks) print(`Tasks of task tools live in ${tasks.where}.`);
+  return http;
+}
+
+/** `--worker`: no listener, only the queue's tasks; it needs the queue, so REDIS_URL. */
+function workerOnly(servers: readonly ServerDefinition[], env: NodeJS.ProcessEnv, tasks: AppTasks | undefined, print: (text: string) => void): ConnectionHandle {
+  if (!tasks) throw new Error(`Not starting: --worker runs tasks, and no tool of ${servers.map((s) => s.name).join(', ')} is a task tool (@Tool({ task })).`);
+  if (!env['REDIS_URL']) throw new Error('Not starting: --worker takes tasks from the queue on REDIS_URL, which is not set. Set REDIS_URL=redis://host:port (the one the serving replicas use).');
+  servers[0].logger.info('running tasks only', { servers: servers.filter((s) => s.tasks).map((s) => s.name), tasks: tasks.where });
+  print(`Running the tasks of ${servers.filter((s) => s.tasks).map((s) => s.name).join(', ')} from ${tasks.where} (worker only: nothing is served).`);
+  return { close: async () => undefined };
 }
 
 /** The one server `--stdio` names, with the selection its flags and environment make. */

@@ -45,3 +45,4 @@ export { AuthSettingError } from './auth-setting.error';
 export { InvalidInterceptorError } from './invalid-interceptor.error';
 export { InterceptorOptionError } from './interceptor-option.error';
 export { TaskOptionError } from './task-option.error';
+export { RedisPackagesMissingError } from './redis-packages-missing.error';

@@ -31,7 +31,8 @@ import { RESOURCE_UPDATES, ResourceSubscriptions } from './members/resource-subs
 import { TaskEngine } from './tasks/task-engine';
 import { MemoryTaskStore } from './tasks/memory-task-store';
 import type { TaskStore } from './tasks/task-store';
-import { taskCallHandler } from './tasks/task-call';
+import { taskCallHandler, taskRunner } from './tasks/task-call';
+import type { TaskQueue } from './tasks/task-queue';
 import { registerTaskHandlers } from './tasks/task-handlers';
 import { TASKS_EXTENSION } from './tasks/task-wire';
 
@@ -82,6 +83,11 @@ export interface BuildServerOptions {
    * (`RedisTaskStore`, which `REDIS_URL` sets up in an app) lets every replica answer for them.
    */
   taskStore?: TaskStore;
+  /**
+   * Which process runs a task: the one that created it by default; a queue (`BullTaskQueue`, which
+   * `REDIS_URL` sets up in an app) hands it to a worker on any replica.
+   */
+  taskQueue?: TaskQueue;
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -158,7 +164,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
   const views = new CatalogViews(catalog, options.mode);
-  const tasks = taskEngineOf(catalog, options.taskStore, logger);
+  const tasks = taskEngineOf(catalog, options, logger);
   const hasTasks = tasks !== undefined;
   const telemetry = newTelemetry(options.telemetry, catalog);
   const info = { name: options.name, version: options.version };
@@ -221,6 +227,8 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
       return server;
     };
 
+  useTaskRunner(tasks, definition, serverFactory);
+
   const built: ServerDefinition = {
     name: options.name,
     version: options.version,
@@ -246,10 +254,16 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   return built;
 }
 
+/** A task's call runs off any request, on a server of its own for what a call reads of one. */
+function useTaskRunner(tasks: TaskEngine | undefined, definition: CallToolSetup, serverFactory: (connection: ConnectionOptions) => () => Server): void {
+  let server: Server | undefined;
+  tasks?.useRunner(taskRunner(definition, () => (server ??= serverFactory({})())));
+}
+
 /** The tasks of `@Tool({ task })` tools, in `store` (the process by default); undefined when no tool runs as a task. */
-function taskEngineOf(catalog: ToolCatalog, store: TaskStore | undefined, logger: Logger): TaskEngine | undefined {
+function taskEngineOf(catalog: ToolCatalog, options: BuildServerOptions, logger: Logger): TaskEngine | undefined {
   if (![...catalog.tools.values()].some((tool) => tool.task !== undefined)) return undefined;
-  return new TaskEngine(store ?? new MemoryTaskStore(), logger);
+  return new TaskEngine(options.taskStore ?? new MemoryTaskStore(), catalog.tools, logger, options.taskQueue);
 }
 
 /** Spans and metrics for every request, unless turned off. */

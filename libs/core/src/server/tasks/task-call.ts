@@ -8,6 +8,8 @@ import { callOne, type CallToolSetup } from '../tools/call-tool-handler';
 import type { RunningTask } from './running-task';
 import type { TaskEngine } from './task-engine';
 import { taskOwner } from './task-owner';
+import { detachedCall, originOf } from './task-origin';
+import type { TaskRecord } from './task-record';
 import { declaresTasks, generationOf, TASKS_EXTENSION, v1Task, v2Task, type TaskGeneration } from './task-wire';
 
 type CallRequest = { params: { name: string; arguments?: Record<string, unknown>; task?: { ttl?: number } } };
@@ -33,8 +35,8 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
     if (!tool.inputValidator.Check(args)) return direct(request, ctx);
     const asked = request.params.task?.ttl;
     const ttlMs = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, tool.task.ttlMs) : tool.task.ttlMs;
-    const record = await engine.create(tool, taskOwner(ctx, site, tool.toolset.credentialHeaders), ttlMs);
-    engine.run(record, (task) => runAsTask(definition, site, server, ctx, tool, args, task));
+    const record = await engine.create(tool, taskOwner(ctx, site, tool.toolset.credentialHeaders), ttlMs, args, originOf(ctx, site, tool));
+    await engine.start(record);
     throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });
   };
 }
@@ -54,16 +56,15 @@ function refusal(generation: TaskGeneration, tool: CompiledTool): ProtocolError 
 }
 
 /**
- * The call, after its request has been answered: its own signal (the task's), no progress token
- * or log level of the request's (a task reports through its status), and its questions to the
- * client through the task. The result is projected for the client's era, as a direct call's.
+ * How a task's call runs, in whichever process takes it: rebuilt from its record (its tool,
+ * arguments and origin), with the task's own signal, reporting and asking through the task.
+ * `server` is a server of the definition, for what a call reads of one (the client's version).
  */
-async function runAsTask(definition: CallToolSetup, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: Record<string, unknown>, task: RunningTask): Promise<CallToolResult> {
-  const { _meta: _requestMeta, ...mcpReq } = ctx.mcpReq;
-  const detached = {
-    ...ctx,
-    mcpReq: { ...mcpReq, signal: task.abort.signal, notify: async () => undefined, log: async () => undefined },
-  } as ServerContext;
-  const result = await callOne(definition, site, server, detached, tool, args, { channel: task, input: task.input, signal: task.abort.signal });
-  return server.projectCallToolResult(result, tool.descriptor.outputSchema) as CallToolResult;
+export function taskRunner(definition: CallToolSetup, server: () => Server) {
+  return async (record: TaskRecord, task: RunningTask): Promise<CallToolResult> => {
+    const tool = definition.catalog.tools.get(record.tool);
+    if (!tool || !record.origin) throw new Error(`The task's tool '${record.tool}' is not served by '${definition.name}' here.`);
+    const { site, ctx } = detachedCall(record.origin, task.abort.signal);
+    return callOne(definition, site, server(), ctx, tool, record.arguments ?? {}, { channel: task, input: task.input, signal: task.abort.signal });
+  };
 }

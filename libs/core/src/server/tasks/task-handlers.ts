@@ -19,9 +19,8 @@ const NO_PARAMS: StandardSchemaV1<unknown, Record<string, unknown>> = {
  * answered exactly like an unknown id.
  */
 export function registerTaskHandlers(server: Server, site: CallSite, engine: TaskEngine, catalog: ToolCatalog): void {
-  const { store } = engine;
   const find = async (ctx: ServerContext, taskId: string): Promise<TaskRecord> => {
-    const record = await store.get(taskId);
+    const record = await engine.store.get(taskId);
     const tool = record && catalog.tools.get(record.tool);
     if (!record || !tool || record.owner !== taskOwner(ctx, site, tool.toolset.credentialHeaders)) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found (or expired).');
@@ -44,7 +43,7 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
     const record = await find(ctx, params.taskId);
     // The SDK lifts `inputResponses` out of a 2026-07-28 request's params into the context (its multi round-trip seam).
     const responses = params.inputResponses ?? (ctx.mcpReq.inputResponses as Record<string, unknown> | undefined);
-    if (responses && record.status === 'input_required') await store.signal(record.taskId, { kind: 'answer', responses });
+    if (responses && record.status === 'input_required') await engine.store.signal(record.taskId, { kind: 'answer', responses });
     return {};
   });
 
@@ -56,8 +55,8 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
       if (v1) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${record.status}.`);
       return {};
     }
-    const after = (await store.update(record.taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' })) ?? record;
-    await store.signal(record.taskId, { kind: 'cancel' });
+    const after = (await engine.store.update(record.taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' })) ?? record;
+    await engine.store.signal(record.taskId, { kind: 'cancel' });
     return v1 ? v1Task(after) : {};
   });
 
@@ -65,7 +64,7 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
 
   server.setRequestHandler('tasks/list', { params: NO_PARAMS }, async (_params, ctx) => {
     const owners = new Set([...catalog.toolsets].map((toolset) => taskOwner(ctx, site, toolset.credentialHeaders)));
-    const records = (await Promise.all([...owners].map((owner) => store.list(owner, LIST_LIMIT)))).flat();
+    const records = (await Promise.all([...owners].map((owner) => engine.store.list(owner, LIST_LIMIT)))).flat();
     return { tasks: records.slice(0, LIST_LIMIT).map(v1Task) };
   });
 
@@ -80,7 +79,7 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
     while (current && !isTerminal(current.status)) {
       if (current.status === 'input_required') await askOnThisRequest(current, asked, ctx);
       else await pause(Math.min(current.pollIntervalMs, 200), ctx.mcpReq.signal);
-      current = await store.get(record.taskId);
+      current = await engine.store.get(record.taskId);
     }
     if (!current) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found (or expired).');
     if (current.status === 'failed') throw new ProtocolError(current.error?.code ?? ProtocolErrorCode.InternalError, current.error?.message ?? 'The task failed.');
@@ -98,7 +97,7 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
       const related = { ...params, _meta: { [RELATED_TASK_META_KEY]: { taskId: record.taskId } } };
       try {
         const answer = method === 'elicitation/create' ? await ctx.mcpReq.elicitInput(related as never) : await ctx.mcpReq.requestSampling(related as never);
-        await store.signal(record.taskId, { kind: 'answer', responses: { [key]: answer } });
+        await engine.store.signal(record.taskId, { kind: 'answer', responses: { [key]: answer } });
       } catch (error) {
         throw new ProtocolError(
           ProtocolErrorCode.InternalError,

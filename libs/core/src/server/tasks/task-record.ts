@@ -1,7 +1,12 @@
+import type { TaskOrigin } from './task-origin';
+
 /** The five states of a task; the last three are terminal and never change. */
 export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' | 'cancelled';
 
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
+
+/** The fields a task keeps only while it runs. */
+export const RUNNING_ONLY = ['inputRequests', 'arguments', 'origin'] as const;
 
 export function isTerminal(status: TaskStatus): boolean {
   return TERMINAL.has(status);
@@ -34,14 +39,15 @@ export interface TaskRecord {
   result?: Record<string, unknown>;
   /** The JSON-RPC error, once failed. */
   error?: TaskError;
-  /** The call's arguments, kept while the task runs so another worker can run it again (shared stores only). */
+  /** The call's arguments and where it came from, kept while the task runs (any worker may run it) and removed when it ends. */
   arguments?: Record<string, unknown>;
+  origin?: TaskOrigin;
   /** How many times a worker has started it. */
   attempts?: number;
 }
 
 /** What a running task or a client may change: never the identity, never a terminal state. */
-export type TaskChange = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'inputRequests' | 'result' | 'error' | 'arguments' | 'attempts'>>;
+export type TaskChange = Partial<Pick<TaskRecord, 'status' | 'statusMessage' | 'inputRequests' | 'result' | 'error' | 'attempts'>>;
 
 /** The record after `change`, or the record unchanged when it is already terminal. */
 export function applyChange(record: TaskRecord, change: TaskChange, now: Date = new Date()): TaskRecord {
@@ -49,8 +55,7 @@ export function applyChange(record: TaskRecord, change: TaskChange, now: Date = 
   const next: TaskRecord = { ...record, ...change, lastUpdatedAt: now.toISOString() };
   for (const key of Object.keys(change) as (keyof TaskChange)[]) if (change[key] === undefined) delete next[key];
   if (isTerminal(next.status)) {
-    delete next.inputRequests;
-    delete next.arguments;
+    for (const key of RUNNING_ONLY) delete next[key];
   }
   return next;
 }

@@ -20,5 +20,7 @@ export interface TaskStore {
   signal(taskId: string, signal: TaskSignal): Promise<void>;
   /** Listens for the signals of a task this process runs; returns how to stop. */
   listen(taskId: string, listener: (signal: TaskSignal) => void): () => void;
+  /** Resolves once `listen` hears signals (a shared store subscribes first); absent when at once. */
+  ready?(): Promise<void>;
   close(): Promise<void>;
 }

@@ -8,6 +8,7 @@ import { MCP_SERVER_OPERATION_DURATION } from '../../telemetry/mcp-attributes';
 import { sendJson } from './http-replies';
 import type { Logger } from '../../server/logging/logger';
 import { MetricsPackagesMissingError } from '../../errors/metrics-packages-missing.error';
+import { loadOptionalPackages } from '../../helpers/optional-packages';
 
 type MetricsSdk = typeof import('@opentelemetry/sdk-metrics');
 type PrometheusExporterModule = typeof import('@opentelemetry/exporter-prometheus');
@@ -23,17 +24,7 @@ export const METRICS_PACKAGES: Readonly<Record<string, string>> = {
 
 /** The metrics SDK and the Prometheus exporter, or an error naming the missing ones and the install command. */
 export function loadMetricsPackages(load: (name: string) => unknown = require): { sdk: MetricsSdk; prometheus: PrometheusExporterModule } {
-  const loaded = new Map<string, unknown>();
-  const missing: string[] = [];
-  for (const name of Object.keys(METRICS_PACKAGES)) {
-    try {
-      loaded.set(name, load(name));
-    } catch (error) {
-      const notFound = (error as { code?: unknown }).code === 'MODULE_NOT_FOUND' && (error as Error).message.includes(`'${name}'`);
-      if (!notFound) throw error;
-      missing.push(name);
-    }
-  }
+  const { loaded, missing } = loadOptionalPackages(Object.keys(METRICS_PACKAGES), load);
   if (missing.length > 0) throw new MetricsPackagesMissingError(missing, METRICS_PACKAGES);
   return { sdk: loaded.get('@opentelemetry/sdk-metrics') as MetricsSdk, prometheus: loaded.get('@opentelemetry/exporter-prometheus') as PrometheusExporterModule };
 }

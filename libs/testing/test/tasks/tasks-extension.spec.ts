@@ -1,11 +1,26 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createTaskSessionFromClient, type ToolDeclarationProvider } from '@modelcontextprotocol/ext-tasks/client';
-import { toolDeclarationFromMcpTool } from '@modelcontextprotocol/ext-tasks/client';
+import { createTaskSessionFromClient, toolDeclarationFromMcpTool, type ToolDeclarationProvider } from '@modelcontextprotocol/ext-tasks/client';
 import { Max, Min } from 'class-validator';
-import { buildServer, ContractError, Field, RequestContext, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '../../src';
-import { recordingLogger } from '../support/connect';
-import { httpDispatch, MODERN, modernTaskSession } from '../support/task-clients';
+import { buildServer, Field, RequestContext, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
+import { httpDispatch, MODERN_REVISION as MODERN, modernMeta } from '../../src';
+
+/** A 2026-07-28 client over HTTP, and the tasks extension's requester session on it (its V2 path). */
+async function modernTaskSession(url: URL, options: { headers?: Record<string, string>; onInput?: Parameters<typeof createTaskSessionFromClient>[1]['onInputRequest'] } = {}) {
+  const client = new Client({ name: 'tasks-v2', version: '1' }, { versionNegotiation: { mode: { pin: MODERN } } });
+  await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: options.headers ?? {} } }));
+  // The declarations from the SDK client's own tools/list (the session's built-in listing wants a plain JSON value the SDK's parsed result is not).
+  const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, toolDeclarationFromMcpTool(tool)]));
+  // `as never`: the library's ES-module typings name the same Client through the SDK's .d.mts, this test through its .d.cts.
+  const session = createTaskSessionFromClient(client as never, {
+    tools: { currentTool: (name) => tools.get(name) },
+    endpointId: url.href,
+    rawDispatch: httpDispatch(url, options.headers) as never,
+    v2RequestFraming: { protocolVersion: MODERN, clientInfo: { name: 'tasks-v2', version: '1' }, clientCapabilities: {} },
+    ...(options.onInput && { onInputRequest: options.onInput }),
+  });
+  return { client, session, close: async () => (await session.close(), await client.close()) };
+}
 
 class ReportArgs {
   @Field({ description: 'How many pages to render.' })
@@ -69,10 +84,10 @@ class ReportsToolset {
 const KEY = { 'x-team-key': 'team-secret-1' };
 let http: HttpServerHandle;
 let url: URL;
-const log = recordingLogger();
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 beforeAll(async () => {
-  http = await serveHttp(buildServer({ name: 'reports', version: '1.0.0', toolsets: [ReportsToolset], logger: log.logger }), { port: 0 });
+  http = await serveHttp(buildServer({ name: 'reports', version: '1.0.0', toolsets: [ReportsToolset], logger: quiet }), { port: 0 });
   url = new URL(`${http.origin}/mcp`);
 });
 afterAll(async () => {
@@ -152,7 +167,7 @@ describe('tasks over the 2026-07-28 extension, driven by the official requester 
       expect(execution.kind).toBe('task');
       await execution.cancel();
       const dispatch = httpDispatch(url, KEY);
-      const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+      const meta = modernMeta();
       const get = await dispatch({ method: 'tasks/get', params: { taskId: execution.handle!.taskId, _meta: meta } });
       expect(get).toMatchObject({ kind: 'result', result: { status: 'cancelled' } });
     } finally {
@@ -165,7 +180,7 @@ describe('tasks over the 2026-07-28 extension, driven by the official requester 
     try {
       const execution = await session.callTool('archive', {});
       const taskId = execution.handle!.taskId;
-      const meta = { 'io.modelcontextprotocol/protocolVersion': MODERN, 'io.modelcontextprotocol/clientInfo': { name: 'raw', version: '1' }, 'io.modelcontextprotocol/clientCapabilities': { extensions: { 'io.modelcontextprotocol/tasks': {} } } };
+      const meta = modernMeta();
       const other = httpDispatch(url, { 'x-team-key': 'someone-else' });
       for (const method of ['tasks/get', 'tasks/update', 'tasks/cancel']) {
         const theirs = await other({ method, params: { taskId, inputResponses: {}, _meta: meta } });
@@ -174,7 +189,7 @@ describe('tasks over the 2026-07-28 extension, driven by the official requester 
         expect(theirs).toMatchObject({ kind: 'error', error: { code: -32602 } });
       }
       // Without declaring the extension, a 2026-07-28 request may not use its methods.
-      const undeclared = await httpDispatch(url, KEY)({ method: 'tasks/get', params: { taskId, _meta: { ...meta, 'io.modelcontextprotocol/clientCapabilities': {} } } });
+      const undeclared = await httpDispatch(url, KEY)({ method: 'tasks/get', params: { taskId, _meta: modernMeta({ tasks: false }) } });
       expect(undeclared).toMatchObject({ kind: 'error', error: { code: -32021 } });
       await execution.cancel();
     } finally {
@@ -218,32 +233,5 @@ describe('tasks over the 2025-11-25 revision, driven by the official requester l
     } finally {
       await client.close();
     }
-  });
-});
-
-describe('@Tool({ task }) at the startup gate', () => {
-  it('refuses task options it cannot run, naming the tool and the fix', () => {
-    @Toolset({ name: 'bad_tasks' })
-    class BadTasks {
-      @Tool({ description: 'a', returns: ReportResult, task: 'sometimes' as never })
-      a(): ReportResult {
-        return { message: '', pages: 0, published: false };
-      }
-
-      @Tool({ description: 'b', returns: ReportResult, task: { support: 'optional', ttlMs: 5000, pollIntervalMs: 9000 } })
-      b(): ReportResult {
-        return { message: '', pages: 0, published: false };
-      }
-
-      @Tool({ description: 'c', returns: ReportResult, task: { support: 'optional', retries: 3 } as never })
-      c(): ReportResult {
-        return { message: '', pages: 0, published: false };
-      }
-    }
-    const build = () => buildServer({ name: 'bad', version: '1', toolsets: [BadTasks] });
-    expect(build).toThrow(ContractError);
-    expect(build).toThrow(/\[toolset 'bad_tasks' > tool 'a'\] The tool's task option has support string "sometimes"\. Fix: set `support: 'optional'`/);
-    expect(build).toThrow(/tool 'b'\] The tool's task option polls every 9000 ms but keeps the task only 5000 ms\. Fix: make pollIntervalMs smaller than ttlMs/);
-    expect(build).toThrow(/tool 'c'\] The tool's task option has 'retries', which it does not know/);
   });
 });

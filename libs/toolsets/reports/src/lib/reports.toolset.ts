@@ -1,0 +1,64 @@
+import { TaskContext, Tool, ToolError, Toolset } from '@toolsets/core';
+import { PublishForm, ReportArgs, ReportResult } from './report.dto';
+import { TallyArgs, TallyResult } from './tally.dto';
+
+/** Waits `ms`, or less if `signal` aborts first (the client cancelled the task). */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
+
+/**
+ * The demo of long-running tools: each runs as an MCP task for a client that supports tasks
+ * (it polls, answers questions with tasks/update, may cancel) and as a blocking call otherwise.
+ */
+@Toolset({
+  name: 'reports',
+  description: 'Reports that take a while: tasks the client polls, with a question mid-way.',
+})
+export class ReportsToolset {
+  constructor(private readonly task: TaskContext) {}
+
+  @Tool({
+    description: 'Render a report page by page (about 100 ms a page), then ask the user whether and where to publish it.',
+    args: ReportArgs,
+    returns: [ReportResult, ToolError],
+    elicits: [PublishForm],
+    task: { support: 'optional', pollIntervalMs: 500 },
+  })
+  async renderReport({ title, pages }: ReportArgs): Promise<ReportResult | ToolError> {
+    for (let page = 1; page <= pages; page++) {
+      await pause(100, this.task.signal);
+      if (this.task.signal.aborted) return new ToolError('cancelled', `Stopped after ${page - 1} of ${pages} pages.`);
+      await this.task.progress(page, pages, `rendered page ${page}`);
+    }
+    const answer = await this.task.requireInput(PublishForm, `Publish "${title}" (${pages} pages)?`);
+    if (answer.action !== 'accept') return new ToolError('not_published', `The user chose to ${answer.action}; the report was rendered but not published.`);
+    if (!answer.content.publish) return { message: `Rendered "${title}" (${pages} pages); not published.`, title, pages };
+    const publishedTo = answer.content.channel;
+    return { message: `Rendered "${title}" (${pages} pages) and published it by ${publishedTo}.`, title, pages, publishedTo };
+  }
+
+  @Tool({
+    description: 'Add up the whole numbers from 1 to a limit, slowly (about 10 ms a number). Safe to run twice.',
+    args: TallyArgs,
+    returns: TallyResult,
+    annotations: { readOnlyHint: true, idempotentHint: true },
+    task: { support: 'optional', pollIntervalMs: 200, idempotent: true },
+  })
+  async tally({ items }: TallyArgs): Promise<TallyResult> {
+    let total = 0;
+    for (let item = 1; item <= items; item++) {
+      if (item % 10 === 1) await pause(100, this.task.signal);
+      total += item;
+    }
+    return { message: `1 + … + ${items} = ${total}.`, items, total, worker: process.pid };
+  }
+}
