@@ -63,7 +63,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
     const printed = server.stdout();
     expect(printed).toContain(`${server.origin}/hello/mcp`);
     const config = JSON.parse(printed.slice(printed.indexOf('{'))) as Record<string, { url?: string; headers?: Record<string, string>; args?: string[]; env?: Record<string, string> }>;
-    expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'hello-stdio', 'credential-demo-stdio', 'demo-stdio', 'notes-stdio']);
+    expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'hello-stdio', 'credential-demo-stdio', 'demo-stdio', 'notes-stdio']);
     expect(config['notes-stdio'].args).toEqual([appMain('notes-server'), '--stdio']);
     expect(config['demo-stdio'].args).toEqual([appMain('demo-server'), '--stdio', '--server=demo']);
     expect(config['credential-demo-stdio'].env).toEqual({ X_DEMO_TOKEN: '<your x-demo-token value>' });

@@ -102,8 +102,9 @@ async function serve(
   if (argv.includes('--stdio')) return serveOverStdio(list, argv, env);
   const http = await serveHttp(Array.isArray(servers) ? list : list[0], { ...servingOptionsFromEnvironment(env), logger: list[0].logger });
   list[0].logger.info('serving over streamable HTTP', { origin: http.origin, endpoints: http.mounts.map((m) => m.url) });
-  print(banner(http, list, options.stdioCommands ?? defaultStdioCommands(list)));
+  // Before the banner, which ends with the client configuration (JSON a reader copies whole).
   if (tasks) print(`Tasks of task tools live in ${tasks.where}.`);
+  print(banner(http, list, options.stdioCommands ?? defaultStdioCommands(list)));
   return http;
 }
 

@@ -53,12 +53,12 @@ export class ReportsToolset {
     annotations: { readOnlyHint: true, idempotentHint: true },
     task: { support: 'optional', pollIntervalMs: 200, idempotent: true },
   })
-  async tally({ items }: TallyArgs): Promise<TallyResult> {
+  async tally({ items, label }: TallyArgs): Promise<TallyResult> {
     let total = 0;
     for (let item = 1; item <= items; item++) {
       if (item % 10 === 1) await pause(100, this.task.signal);
       total += item;
     }
-    return { message: `1 + … + ${items} = ${total}.`, items, total, worker: process.pid };
+    return { message: `1 + … + ${items} = ${total}.`, items, total, ...(label !== undefined && { label }), worker: process.pid };
   }
 }

@@ -1,4 +1,4 @@
-import { IsInt, Max, Min } from 'class-validator';
+import { IsInt, IsOptional, Length, Max, Min } from 'class-validator';
 import { Field, Result, ToolResult } from '@toolsets/core';
 
 export class TallyArgs {
@@ -7,6 +7,11 @@ export class TallyArgs {
   @Min(1)
   @Max(1000)
   items!: number;
+
+  @Field({ description: 'A name to tell this sum apart from others, returned with it.' })
+  @IsOptional()
+  @Length(1, 100)
+  label?: string;
 }
 
 @Result({ description: 'The sum, and which worker process computed it.' })
@@ -16,6 +21,10 @@ export class TallyResult extends ToolResult {
 
   @Field({ description: 'Their sum.' })
   total!: number;
+
+  @Field({ description: 'The label the call gave, if any.' })
+  @IsOptional()
+  label?: string;
 
   @Field({ description: 'The process id of the worker that computed it.' })
   worker!: number;
