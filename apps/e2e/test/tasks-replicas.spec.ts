@@ -1,4 +1,5 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { Redis } from 'ioredis';
 import { join } from 'node:path';
 import { httpDispatch, modernMeta, startTestRedis, waitUntil, type RawAnswer, type TestRedis } from '@toolsets/testing';
 import { httpClient } from './support/clients';
@@ -39,14 +40,15 @@ describe('tasks shared by replicas through Redis', () => {
   let redis: TestRedis;
   let a: ServerProcess;
   let b: ServerProcess;
+  let c: ServerProcess;
 
   beforeAll(async () => {
     execFileSync('bash', [join(workspaceRoot, 'tools/redis/ensure-redis.sh')], { stdio: 'inherit' });
     redis = await startTestRedis();
-    [a, b] = await Promise.all([0, 1].map(() => startServerProcess(appMain('demo-server'), { REDIS_URL: redis.url, DRAIN_DELAY_MS: '0' })));
+    [a, b, c] = await Promise.all([0, 1, 2].map(() => startServerProcess(appMain('demo-server'), { REDIS_URL: redis.url, DRAIN_DELAY_MS: '0' })));
   }, 60_000);
   afterAll(async () => {
-    await Promise.all([a?.stop(), b?.stop()]);
+    await Promise.all([a?.stop(), b?.stop(), c?.stop()]);
     await redis?.stop();
   });
 
@@ -78,6 +80,20 @@ describe('tasks shared by replicas through Redis', () => {
     expect(await reports(a)({ method: 'tasks/cancel', params: { taskId: created.taskId, _meta: meta } })).toMatchObject({ kind: 'result' });
     await new Promise((resolve) => setTimeout(resolve, 300));
     expect(await get(b, created.taskId)).toMatchObject({ status: 'cancelled', statusMessage: 'Cancelled by the client.' });
+  });
+
+  it('admits exactly the capacity of a shared rate limit across three replicas', async () => {
+    // From full buckets: the calls above took from the same caller's.
+    const direct = new Redis(redis.url);
+    const keys = await direct.keys('toolsets:rate-limit:*');
+    if (keys.length > 0) await direct.del(...keys);
+    await direct.quit();
+    // 60 blocking calls at once, 20 to each replica; render_report allows 20 per caller, then one a minute.
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => reports([a, b, c][i % 3])({ method: 'tools/call', params: { name: 'render_report', arguments: { title: `r${i}`, pages: 1 }, _meta: modernMeta({ tasks: false }) } })),
+    );
+    const refused = answers.filter((answer) => answer.kind === 'result' && (answer.result['structuredContent'] as { error?: string } | undefined)?.error === 'rate_limited');
+    expect({ admitted: answers.length - refused.length, refused: refused.length }).toEqual({ admitted: 20, refused: 40 });
   });
 
   it('answers a client that did not declare tasks with the blocking result, on any replica', async () => {

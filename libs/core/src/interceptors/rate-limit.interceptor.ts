@@ -2,6 +2,7 @@ import { InterceptorOptionError } from '../errors/interceptor-option.error';
 import type { CallNext, InterceptorClass, ToolCall, ToolInterceptor } from '../metadata/tool-interceptor';
 import { ToolError } from '../results/tool-error';
 import { chargedKeysOf, isCallerKey, type CallerKey } from './call-key';
+import { sharedRateLimits } from './shared-rate-limits';
 
 export interface RateLimitOptions {
   /** Calls a caller may make at once before waiting (the bucket's size). */
@@ -14,6 +15,12 @@ export interface RateLimitOptions {
   maxKeys?: number;
   /** The clock, in milliseconds (default `Date.now`): a test advances its own instead of sleeping. */
   now?: () => number;
+  /**
+   * The buckets' name in a shared store (`REDIS_URL`): replicas share the buckets of the
+   * `RateLimit` of the same name. Default: its place among the app's `RateLimit`s (the same on
+   * every replica of one build) and its options.
+   */
+  name?: string;
 }
 
 interface Bucket {
@@ -26,8 +33,11 @@ interface Bucket {
  * written: on a toolset, its tools share it). Over the limit the call is not run: it answers the
  * `ToolError` `rate_limited`, whose detail says in how many seconds to retry.
  */
+let made = 0;
+
 export function RateLimit(options: RateLimitOptions): InterceptorClass {
   const { capacity, refillPerSecond } = checked(options);
+  const name = options.name ?? `${++made}:${capacity}:${refillPerSecond}`;
   const key = options.key ?? 'caller';
   const maxKeys = options.maxKeys ?? 10_000;
   const now = options.now ?? Date.now;
@@ -54,11 +64,16 @@ export function RateLimit(options: RateLimitOptions): InterceptorClass {
     return Math.max(1, Math.ceil((1 - short) / refillPerSecond));
   };
 
+  const refuse = (call: ToolCall, retryAfter: number) =>
+    new ToolError('rate_limited', `Too many calls to '${call.name}': at most ${capacity} at once and ${refillPerSecond} per second. Retry after ${retryAfter} s.`);
+
   class RateLimitInterceptor implements ToolInterceptor {
     intercept(call: ToolCall, next: CallNext): unknown {
+      const shared = sharedRateLimits();
+      // Shared by the replicas (REDIS_URL): Redis charges the buckets, by its own clock.
+      if (shared) return shared.take(name, chargedKeysOf(call, key), capacity, refillPerSecond).then((retryAfter) => (retryAfter === 0 ? next() : refuse(call, retryAfter)));
       const retryAfter = take(chargedKeysOf(call, key), now());
-      if (retryAfter === 0) return next();
-      return new ToolError('rate_limited', `Too many calls to '${call.name}': at most ${capacity} at once and ${refillPerSecond} per second. Retry after ${retryAfter} s.`);
+      return retryAfter === 0 ? next() : refuse(call, retryAfter);
     }
   }
   Object.defineProperty(RateLimitInterceptor, 'name', { value: 'RateLimit' });
@@ -89,5 +104,13 @@ function checked(options: RateLimitOptions): { capacity: number; refillPerSecond
   if (options.key !== undefined && !isCallerKey(options.key)) throw new InterceptorOptionError('RateLimit', 'key', options.key, "use 'caller', 'subject', 'credential', 'address' or a function of the call.");
   if (options.now !== undefined && typeof options.now !== 'function') throw new InterceptorOptionError('RateLimit', 'now', options.now, 'give a function that returns the time in milliseconds, or leave it out for Date.now.');
   if (options.maxKeys !== undefined && (!Number.isSafeInteger(options.maxKeys) || options.maxKeys < 1)) throw new InterceptorOptionError('RateLimit', 'maxKeys', options.maxKeys, 'give a whole number of at least 1.');
+  checkName(options.name);
   return { capacity, refillPerSecond };
+}
+
+/** A shared store's name for the buckets: a word every replica spells the same. */
+function checkName(name: unknown): void {
+  if (name !== undefined && (typeof name !== 'string' || !/^[\w.:-]{1,100}$/.test(name))) {
+    throw new InterceptorOptionError('RateLimit', 'name', name, 'give a name of 1–100 letters, digits and _ . : -, the same on every replica.');
+  }
 }

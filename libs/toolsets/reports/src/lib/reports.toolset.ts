@@ -1,4 +1,4 @@
-import { TaskContext, Tool, ToolError, Toolset } from '@toolsets/core';
+import { RateLimit, TaskContext, Tool, ToolError, Toolset, UseInterceptors } from '@toolsets/core';
 import { PublishForm, ReportArgs, ReportResult } from './report.dto';
 import { TallyArgs, TallyResult } from './tally.dto';
 
@@ -26,6 +26,8 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
 export class ReportsToolset {
   constructor(private readonly task: TaskContext) {}
 
+  // Reports are costly: 20 per caller, then one a minute; with REDIS_URL the limit holds across replicas.
+  @UseInterceptors(RateLimit({ capacity: 20, refillPerSecond: 1 / 60, name: 'render-report' }))
   @Tool({
     description: 'Render a report page by page (about 100 ms a page), then ask the user whether and where to publish it.',
     args: ReportArgs,

@@ -1,6 +1,7 @@
 import type { ServerDefinition } from '../server/build-server';
 import { BullTaskQueue } from '../server/tasks/bull-task-queue';
 import { RedisTaskStore } from '../server/tasks/redis-task-store';
+import { RedisRateLimits, useSharedRateLimits } from '../interceptors/shared-rate-limits';
 
 /** The tasks of an app's servers, on shared infrastructure or in the process. */
 export interface AppTasks {
@@ -54,4 +55,19 @@ function redisLocation(url: string): string {
   } catch {
     throw new Error('Not starting: REDIS_URL is not a URL; give redis://host:port (or rediss:// for TLS), with user:password@ if it needs them.');
   }
+}
+
+/**
+ * With `REDIS_URL`, every `RateLimit` keeps its buckets in Redis, so a limit of N per minute holds
+ * across all replicas; returns how to disconnect. Without it, buckets stay in the process.
+ */
+export function shareRateLimits(env: NodeJS.ProcessEnv): (() => Promise<void>) | undefined {
+  const url = env['REDIS_URL'];
+  if (!url) return undefined;
+  const limits = RedisRateLimits.connect(url);
+  useSharedRateLimits(limits);
+  return async () => {
+    useSharedRateLimits(undefined);
+    await limits.close();
+  };
 }
