@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createTaskSessionFromClient, toolDeclarationFromMcpTool, type ToolDeclarationProvider } from '@modelcontextprotocol/ext-tasks/client';
 import { Max, Min } from 'class-validator';
 import { buildServer, Field, RequestContext, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
@@ -84,10 +85,12 @@ class ReportsToolset {
 const KEY = { 'x-team-key': 'team-secret-1' };
 let http: HttpServerHandle;
 let url: URL;
+let definition: ReturnType<typeof buildServer>;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
 beforeAll(async () => {
-  http = await serveHttp(buildServer({ name: 'reports', version: '1.0.0', toolsets: [ReportsToolset], logger: quiet }), { port: 0 });
+  definition = buildServer({ name: 'reports', version: '1.0.0', toolsets: [ReportsToolset], logger: quiet });
+  http = await serveHttp(definition, { port: 0 });
   url = new URL(`${http.origin}/mcp`);
 });
 afterAll(async () => {
@@ -221,6 +224,36 @@ describe('tasks over the 2025-11-25 revision, driven by the official requester l
       expect(listed.tasks.map((task) => task.taskId)).toContain(execution.handle!.taskId);
     } finally {
       await close();
+    }
+  });
+
+  it('asks the input a task needs as a request tied to the task, over a connection that carries answers back', async () => {
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const connection = await definition.connect(serverSide, { headers: KEY });
+    const client = new Client({ name: 'tasks-v1-memory', version: '1' }, { versionNegotiation: { mode: 'legacy' }, capabilities: { elicitation: {} } });
+    await client.connect(clientSide);
+    const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, toolDeclarationFromMcpTool(tool)]));
+    const asked: unknown[] = [];
+    const session = createTaskSessionFromClient(client as never, {
+      endpointId: 'memory#v1',
+      tools: { currentTool: (name) => tools.get(name) },
+      onInputRequest: async (request) => {
+        asked.push(request);
+        return { action: 'accept', content: { publish: false } } as never;
+      },
+    });
+    try {
+      const execution = await session.callTool('render_report', { pages: 5 }, { task: { preference: 'prefer' } });
+      expect(execution.kind).toBe('task');
+      await until(async () => gates.length, (n) => n > 0);
+      releaseAll();
+      const { outcome } = await execution.settle();
+      expect(outcome).toMatchObject({ status: 'completed', result: { structuredContent: { message: 'Rendered 5 pages.', pages: 5, published: false } } });
+      expect(asked).toEqual([{ kind: 'elicitation', params: expect.objectContaining({ message: 'Publish the 5-page report?' }) }]);
+    } finally {
+      await session.close();
+      await client.close();
+      await connection.close();
     }
   });
 

@@ -3,6 +3,9 @@ import type { ClientInput } from '../../context/client-requests';
 import type { TaskChannel } from '../../context/task-context';
 import type { TaskSignal, TaskStore } from './task-store';
 
+/** Sends one of a task's questions to the client as a request of its own, and resolves with the answer. */
+export type TaskAsker = (method: string, params: unknown) => Promise<unknown>;
+
 /**
  * One task while it runs in this process: its status goes to the store, its questions to the
  * client become `input_required` with `inputRequests` (answered by `tasks/update`, on any
@@ -17,6 +20,8 @@ export class RunningTask implements TaskChannel {
   constructor(
     readonly taskId: string,
     private readonly store: TaskStore,
+    /** Asks the client directly, where the connection that created the task carries requests (2025-11-25 over stdio or a session). */
+    private readonly asker?: TaskAsker,
   ) {
     this.stopListening = store.listen(taskId, (signal) => this.onSignal(signal));
   }
@@ -43,6 +48,11 @@ export class RunningTask implements TaskChannel {
     const key = `input-${++this.asked}`;
     const answer = new Promise<unknown>((resolve) => this.waiting.set(key, resolve));
     await this.store.update(this.taskId, { status: 'input_required', inputRequests: { [key]: { method, params } } });
+    // Where it can, the question goes to the client at once; otherwise it waits for tasks/update or tasks/result.
+    this.asker?.(method, params).then(
+      (answer) => this.waiting.get(key)?.(answer),
+      () => undefined,
+    );
     const answered = await untilAborted(answer, this.abort.signal);
     this.waiting.delete(key);
     await this.store.update(this.taskId, { status: 'working', inputRequests: undefined });

@@ -1,11 +1,11 @@
-import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import type { CatalogView } from '../../selection/catalog-view';
 import { TaskAnswer } from '../../wire/task-answer';
 import type { CallSite } from '../request/member-scope';
 import { scopedView } from '../request/verified-caller';
 import { callOne, type CallToolSetup } from '../tools/call-tool-handler';
-import type { RunningTask } from './running-task';
+import type { RunningTask, TaskAsker } from './running-task';
 import type { TaskEngine } from './task-engine';
 import { taskOwner } from './task-owner';
 import { detachedCall, originOf } from './task-origin';
@@ -36,8 +36,25 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
     const asked = request.params.task?.ttl;
     const ttlMs = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, tool.task.ttlMs) : tool.task.ttlMs;
     const record = await engine.create(tool, taskOwner(ctx, site, tool.toolset.credentialHeaders), ttlMs, args, originOf(ctx, site, tool));
-    await engine.start(record);
+    await engine.start(record, generation === 'v1' ? directAsker(server, site, ctx, record.taskId) : undefined);
     throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });
+  };
+}
+
+/**
+ * 2025-11-25: a task's questions go to the client as requests tied to the task (`related-task`),
+ * on the connection that created it, when that connection carries requests back (stdio, in
+ * memory, an HTTP session) and the client declared elicitation or sampling.
+ */
+function directAsker(server: Server, site: CallSite, ctx: ServerContext, taskId: string): TaskAsker | undefined {
+  const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
+  if (transport === 'http' && !ctx.sessionId) return undefined;
+  const related = { [RELATED_TASK_META_KEY]: { taskId } };
+  return async (method, params) => {
+    const capabilities = server.getClientCapabilities();
+    if (method === 'elicitation/create' && capabilities?.elicitation) return server.elicitInput({ ...(params as object), _meta: related } as never);
+    if (method === 'sampling/createMessage' && capabilities?.sampling) return server.createMessage({ ...(params as object), _meta: related } as never);
+    throw new Error(`the client cannot answer ${method}`);
   };
 }
 

@@ -4,7 +4,7 @@ import type { CompiledTool } from '../../compiled/tool-catalog';
 import type { Logger } from '../logging/logger';
 import { stackField } from '../logging/error-stack';
 import { UnexpectedToolFailure } from '../tools/tool-call';
-import { RunningTask } from './running-task';
+import { RunningTask, type TaskAsker } from './running-task';
 import type { TaskOrigin } from './task-origin';
 import type { TaskQueue } from './task-queue';
 import { isTerminal, type TaskRecord } from './task-record';
@@ -24,6 +24,7 @@ export type TaskRunner = (record: TaskRecord, task: RunningTask) => Promise<Call
  */
 export class TaskEngine {
   private readonly running = new Map<string, RunningTask>();
+  private readonly askers = new Map<string, TaskAsker>();
   private runner: TaskRunner | undefined;
 
   constructor(
@@ -95,10 +96,14 @@ export class TaskEngine {
     return record;
   }
 
-  /** Starts a created task: queued for a worker, or run in this process when there is no queue. */
-  async start(record: TaskRecord): Promise<void> {
-    if (this.taskQueue) await this.taskQueue.add(record.taskId);
-    else void this.run(record.taskId);
+  /**
+   * Starts a created task: queued for a worker, or run in this process when there is no queue.
+   * `asker` sends its questions straight to the client, when the task runs here.
+   */
+  async start(record: TaskRecord, asker?: TaskAsker): Promise<void> {
+    if (this.taskQueue) return this.taskQueue.add(record.taskId);
+    if (asker) this.askers.set(record.taskId, asker);
+    void this.run(record.taskId);
   }
 
   /** Makes this process one of the queue's workers. */
@@ -130,13 +135,14 @@ export class TaskEngine {
     await this.taskStore.update(taskId, { attempts: (record.attempts ?? 0) + 1 });
     // Listening before the tool runs: an answer or a cancellation is never sent before this replica hears it.
     await this.taskStore.ready?.();
-    const task = new RunningTask(taskId, this.taskStore);
+    const task = new RunningTask(taskId, this.taskStore, this.askers.get(taskId));
     this.running.set(taskId, task);
     try {
       await this.settle(record, task);
     } finally {
       task.done();
       this.running.delete(taskId);
+      this.askers.delete(taskId);
     }
   }
 
