@@ -96,6 +96,14 @@ describe('tasks shared by replicas through Redis', () => {
     expect({ admitted: answers.length - refused.length, refused: refused.length }).toEqual({ admitted: 20, refused: 40 });
   });
 
+  it("serves one replica's cached answer from the others", async () => {
+    const blocking = (replica: ServerProcess) => reports(replica)({ method: 'tools/call', params: { name: 'tally', arguments: { items: 77 }, _meta: modernMeta({ tasks: false }) } });
+    const first = await blocking(a);
+    const computedBy = (first as unknown as { result: { structuredContent: { worker: number } } }).result.structuredContent.worker;
+    expect(computedBy).toBe(a.child.pid);
+    for (const replica of [b, c]) expect(await blocking(replica)).toMatchObject({ kind: 'result', result: { structuredContent: { total: 3003, worker: computedBy } } });
+  });
+
   it('answers a client that did not declare tasks with the blocking result, on any replica', async () => {
     const client = await httpClient('modern', `${b.origin}/reports/mcp`);
     expect((await client.callTool({ name: 'tally', arguments: { items: 10 } })).structuredContent).toMatchObject({ total: 55 });

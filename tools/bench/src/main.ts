@@ -71,6 +71,7 @@ function main(): void {
   results.push(runScenario<ScenarioResult>('telemetry'));
   results.push(runScenario<ScenarioResult>('upstream-transport'));
   results.push(runScenario<ScenarioResult>('dev-loop'));
+  results.push(runScenario<ScenarioResult>('tasks'));
   const report = render(results, started, (Date.now() - started.getTime()) / 1000);
   // Only on request: a casual run must not dirty the tree.
   if (write) writeFileSync(join(workspaceRoot, 'BENCHMARKS.md'), report);

@@ -11,6 +11,7 @@ import { openApiDocumentsScenario } from './scenarios/openapi-documents';
 import { discoveryScenario } from './scenarios/discovery';
 import { mockCallsScenario } from './scenarios/mock-calls';
 import { devLoopScenario } from './scenarios/dev-loop';
+import { tasksScenario } from './scenarios/tasks';
 import { authScenario } from './scenarios/auth';
 import { telemetryScenario } from './scenarios/telemetry';
 import { upstreamTransportScenario } from './scenarios/upstream-transport';
@@ -32,6 +33,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   telemetry: telemetryScenario,
   'upstream-transport': upstreamTransportScenario,
   'dev-loop': devLoopScenario,
+  tasks: tasksScenario,
 };
 
 async function main(): Promise<void> {

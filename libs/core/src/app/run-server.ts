@@ -8,7 +8,7 @@ import { serveStdio } from '../transport/stdio/stdio-server';
 import { formatCatalogSizes, listBudgetProblem } from '../selection/list-sizes';
 import type { Selection, SelectionText } from '../selection/selection';
 import { AUTH_VARIABLES, LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
-import { appTasks, shareRateLimits, type AppTasks } from './shared-state';
+import { appTasks, shareInterceptorState, type AppTasks } from './shared-state';
 
 export interface StdioCommand {
   command: string;
@@ -69,7 +69,7 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   checkToolsetSettings(list, env);
   warnOverBudget(list);
   const tasks = appTasks(list, env);
-  const closeRateLimits = shareRateLimits(env);
+  const closeShared = shareInterceptorState(env);
 
   const handle = await serve(servers, list, argv, env, tasks, print, options);
 
@@ -79,7 +79,7 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
     handle
       .close()
       .then(() => tasks?.close())
-      .then(() => closeRateLimits?.())
+      .then(() => closeShared?.())
       .then(
       () => options.exitOnSignal !== false && process.exit(0),
       () => options.exitOnSignal !== false && process.exit(1),

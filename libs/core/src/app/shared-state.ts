@@ -2,6 +2,7 @@ import type { ServerDefinition } from '../server/build-server';
 import { BullTaskQueue } from '../server/tasks/bull-task-queue';
 import { RedisTaskStore } from '../server/tasks/redis-task-store';
 import { RedisRateLimits, useSharedRateLimits } from '../interceptors/shared-rate-limits';
+import { RedisCache, useSharedCache } from '../interceptors/shared-cache';
 
 /** The tasks of an app's servers, on shared infrastructure or in the process. */
 export interface AppTasks {
@@ -59,15 +60,19 @@ function redisLocation(url: string): string {
 
 /**
  * With `REDIS_URL`, every `RateLimit` keeps its buckets in Redis, so a limit of N per minute holds
- * across all replicas; returns how to disconnect. Without it, buckets stay in the process.
+ * across all replicas, and every `Cache` shares its answers there, so one computed on a replica is
+ * served by the others; returns how to disconnect. Without it, both stay in the process.
  */
-export function shareRateLimits(env: NodeJS.ProcessEnv): (() => Promise<void>) | undefined {
+export function shareInterceptorState(env: NodeJS.ProcessEnv): (() => Promise<void>) | undefined {
   const url = env['REDIS_URL'];
   if (!url) return undefined;
   const limits = RedisRateLimits.connect(url);
+  const cache = RedisCache.connect(url);
   useSharedRateLimits(limits);
+  useSharedCache(cache);
   return async () => {
     useSharedRateLimits(undefined);
-    await limits.close();
+    useSharedCache(undefined);
+    await Promise.all([limits.close(), cache.close()]);
   };
 }

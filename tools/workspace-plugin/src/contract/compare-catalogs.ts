@@ -5,7 +5,7 @@ import { compareSchemas, show } from './compare-schema';
 import type { SnapshotRecords, ToolEntry } from './snapshot';
 
 /** The fields of a tools/list entry this comparer reads; any other field that changes is reported as unknown. */
-const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'requiredScopes', 'credentialHeaders', 'inputSchema', 'outputSchema']);
+const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'requiredScopes', 'credentialHeaders', 'execution', 'inputSchema', 'outputSchema']);
 
 /**
  * Every difference between two catalogs (the snapshot and the live one), classified by rule,
@@ -45,6 +45,7 @@ function compareTool(before: ToolEntry, after: ToolEntry, recorded: SnapshotReco
   changes.push(...compareScopes(name, before.requiredScopes ?? [], after.requiredScopes ?? []));
   // A snapshot written before credential headers were recorded says nothing about them: no change to report.
   if (recorded.credentialHeaders) changes.push(...compareCredentialHeaders(name, before.credentialHeaders ?? [], after.credentialHeaders ?? []));
+  changes.push(...compareTaskSupport(name, taskSupportOf(before), taskSupportOf(after)));
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (!TOOL_FIELDS.has(key) && !isDeepStrictEqual(before[key], after[key])) {
       changes.push(change(name, 'tool', pointer('', key), 'keyword-changed', `${show(before[key])} → ${show(after[key])}`));
@@ -69,4 +70,21 @@ function compareCredentialHeaders(name: string, before: readonly string[], after
     ...after.filter((header) => !before.includes(header)).map((header) => change(name, 'tool', '/credentialHeaders', 'credential-header-added', `now reads the credential header ${header}`)),
     ...before.filter((header) => !after.includes(header)).map((header) => change(name, 'tool', '/credentialHeaders', 'credential-header-dropped', `no longer reads the credential header ${header}`)),
   ];
+}
+
+type TaskSupport = 'none' | 'optional' | 'required';
+
+/** `execution.taskSupport` (`@Tool({ task })`); `forbidden` and absent alike mean never a task. */
+function taskSupportOf(tool: ToolEntry): TaskSupport {
+  const support = (tool['execution'] as { taskSupport?: unknown } | undefined)?.taskSupport;
+  return support === 'optional' || support === 'required' ? support : 'none';
+}
+
+/** How a tool runs as a task: required shuts out clients without tasks; none makes task clients wait on a request. */
+function compareTaskSupport(name: string, before: TaskSupport, after: TaskSupport): Change[] {
+  if (before === after) return [];
+  const detail = `task support ${before} → ${after}`;
+  if (after === 'required') return [change(name, 'tool', '/execution/taskSupport', 'task-became-required', detail)];
+  if (after === 'none') return [change(name, 'tool', '/execution/taskSupport', 'task-support-removed', detail)];
+  return [change(name, 'tool', '/execution/taskSupport', before === 'required' ? 'task-became-optional' : 'task-support-added', detail)];
 }

@@ -36,6 +36,13 @@ export const RULES = {
     'Read it only when sent (context.hasCredential) and keep the tool working without it, or serve the new need from a new toolset',
   ),
   'credential-header-dropped': addition('clients may stop sending the header; calls work as before'),
+  'task-support-added': addition('clients that support tasks may get a task to poll; the others get the blocking result as before'),
+  'task-became-required': breaking(
+    'clients without task support, which could call the tool before, are refused',
+    "Keep task: 'optional', so clients without tasks get the blocking result",
+  ),
+  'task-became-optional': addition('clients without task support can now call the tool'),
+  'task-support-removed': dangerous('clients that got a task now hold a request open for as long as the tool runs, through their timeouts and proxies'),
 
   'input-required-property-added': breaking('clients that do not send {it} are refused', 'Make it optional (a default can stand in)'),
   'input-optional-property-added': addition('clients may send {it}; calls without it work as before'),

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { Tool, ToolError, ToolResult, Toolset, runContractGate, type ClassType, type ToolAnnotations } from '@toolsets/core';
+import { Tool, ToolError, ToolResult, Toolset, runContractGate, type ClassType, type ToolAnnotations, type ToolTaskDeclaration } from '@toolsets/core';
 import type { ToolEntry } from '../../src/contract/snapshot';
 
 export interface LookupSpec {
@@ -11,6 +11,7 @@ export interface LookupSpec {
   title?: string;
   description?: string;
   annotations?: ToolAnnotations;
+  task?: ToolTaskDeclaration;
 }
 
 let toolsets = 0;
@@ -27,6 +28,7 @@ export function catalogOf(...specs: LookupSpec[]): ToolEntry[] {
         args: spec.args,
         returns: (spec.canFail ? [spec.returns, ToolError] : spec.returns) as ClassType<ToolResult>,
         annotations: spec.annotations,
+        task: spec.task,
       })
       lookup(): never {
         throw new Error('not called');

@@ -21,6 +21,16 @@ const Found = result({ id: [Field(() => String)] });
 describe('contract rules: tools', () => {
   const Counted = dto('CountResult', { count: [Field(() => Number)] }, ToolResult);
 
+  it('classifies how a tool runs as a task: required shuts out clients without tasks, dropping it makes task clients wait', () => {
+    expect(diff({ returns: Found }, { returns: Found, task: 'optional' })).toEqual(['tool /execution/taskSupport task-support-added safe']);
+    expect(diff({ returns: Found, task: 'optional' }, { returns: Found, task: 'required' })).toEqual(['tool /execution/taskSupport task-became-required breaking']);
+    expect(diff({ returns: Found }, { returns: Found, task: { support: 'required' } })).toEqual(['tool /execution/taskSupport task-became-required breaking']);
+    expect(diff({ returns: Found, task: 'required' }, { returns: Found, task: 'optional' })).toEqual(['tool /execution/taskSupport task-became-optional safe']);
+    expect(diff({ returns: Found, task: 'optional' }, { returns: Found })).toEqual(['tool /execution/taskSupport task-support-removed dangerous']);
+    // How long a task is kept or polled is not part of what clients see in tools/list.
+    expect(diff({ returns: Found, task: 'optional' }, { returns: Found, task: { support: 'optional', ttlMs: 5000, pollIntervalMs: 100 } })).toEqual([]);
+  });
+
   it('reports an unchanged catalog as no change', () => {
     expect(diff({ returns: Found }, { returns: result({ id: [Field(() => String)] }) })).toEqual([]);
   });

@@ -1,4 +1,4 @@
-import { RateLimit, TaskContext, Tool, ToolError, Toolset, UseInterceptors } from '@toolsets/core';
+import { Cache, RateLimit, TaskContext, Tool, ToolError, Toolset, UseInterceptors } from '@toolsets/core';
 import { PublishForm, ReportArgs, ReportResult } from './report.dto';
 import { TallyArgs, TallyResult } from './tally.dto';
 
@@ -48,6 +48,8 @@ export class ReportsToolset {
     return { message: `Rendered "${title}" (${pages} pages) and published it by ${publishedTo}.`, title, pages, publishedTo };
   }
 
+  // A sum is the same every time: kept a minute (with REDIS_URL, one replica's sum is served by all).
+  @UseInterceptors(Cache({ ttlMs: 60_000, name: 'tally' }))
   @Tool({
     description: 'Add up the whole numbers from 1 to a limit, slowly (about 10 ms a number). Safe to run twice.',
     args: TallyArgs,
