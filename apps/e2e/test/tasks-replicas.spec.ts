@@ -32,24 +32,28 @@ async function startWorker(env: Record<string, string>): Promise<{ child: ChildP
   };
 }
 
+// One redis-server for the file: each describe has a database of its own in it.
+let redis: TestRedis;
+beforeAll(async () => {
+  execFileSync('bash', [join(workspaceRoot, 'tools/redis/ensure-redis.sh')], { stdio: 'inherit' });
+  redis = await startTestRedis();
+}, 60_000);
+afterAll(() => redis?.stop());
+
 /**
  * The demo app's reports on Redis: every replica answers for every task, whichever created it and
  * whichever worker runs it. A real redis-server on loopback, the built app as separate processes.
  */
 describe('tasks shared by replicas through Redis', () => {
-  let redis: TestRedis;
   let a: ServerProcess;
   let b: ServerProcess;
   let c: ServerProcess;
 
   beforeAll(async () => {
-    execFileSync('bash', [join(workspaceRoot, 'tools/redis/ensure-redis.sh')], { stdio: 'inherit' });
-    redis = await startTestRedis();
-    [a, b, c] = await Promise.all([0, 1, 2].map(() => startServerProcess(appMain('demo-server'), { REDIS_URL: redis.url, DRAIN_DELAY_MS: '0' })));
+    [a, b, c] = await Promise.all([0, 1, 2].map(() => startServerProcess(appMain('demo-server'), { REDIS_URL: `${redis.url}/1`, DRAIN_DELAY_MS: '0' })));
   }, 60_000);
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop(), c?.stop()]);
-    await redis?.stop();
   });
 
   const reports = (replica: ServerProcess) => httpDispatch(`${replica.origin}/reports/mcp`);
@@ -84,7 +88,7 @@ describe('tasks shared by replicas through Redis', () => {
 
   it('admits exactly the capacity of a shared rate limit across three replicas', async () => {
     // From full buckets: the calls above took from the same caller's.
-    const direct = new Redis(redis.url);
+    const direct = new Redis(`${redis.url}/1`);
     const keys = await direct.keys('toolsets:rate-limit:*');
     if (keys.length > 0) await direct.del(...keys);
     await direct.quit();
@@ -112,21 +116,18 @@ describe('tasks shared by replicas through Redis', () => {
 });
 
 describe('a worker that dies mid-task', () => {
-  let redis: TestRedis;
   let serving: ServerProcess;
+  const url = () => `${redis.url}/2`;
 
   beforeAll(async () => {
-    execFileSync('bash', [join(workspaceRoot, 'tools/redis/ensure-redis.sh')], { stdio: 'inherit' });
-    redis = await startTestRedis();
     // This replica only serves and queues: the tasks run on --worker processes the test starts and kills.
-    serving = await startServerProcess(appMain('demo-server'), { REDIS_URL: redis.url, TASKS_WORKER: 'off', DRAIN_DELAY_MS: '0' });
+    serving = await startServerProcess(appMain('demo-server'), { REDIS_URL: url(), TASKS_WORKER: 'off', DRAIN_DELAY_MS: '0' });
   }, 60_000);
   afterAll(async () => {
     await serving?.stop();
-    await redis?.stop();
   });
 
-  const workerEnv = () => ({ REDIS_URL: redis.url, TASKS_LOCK_MS: '1000' });
+  const workerEnv = () => ({ REDIS_URL: url(), TASKS_LOCK_MS: '1000' });
   const call = (name: string, args: Record<string, unknown>) => httpDispatch(`${serving.origin}/reports/mcp`)({ method: 'tools/call', params: { name, arguments: args, _meta: meta } });
   const get = async (taskId: string) => taskOf(await httpDispatch(`${serving.origin}/reports/mcp`)({ method: 'tasks/get', params: { taskId, _meta: meta } }));
   const poll = async (taskId: string, done: (task: Task) => boolean): Promise<Task> => {

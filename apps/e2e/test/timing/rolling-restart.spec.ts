@@ -1,9 +1,15 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { httpDispatch, modernMeta, startTestRedis, type RawAnswer, type TestRedis } from '@toolsets/testing';
 import { accountOf, httpClient, type AnyClient, type Era } from '../support/clients';
 import { freePort, startNginx, type Nginx } from '../support/nginx';
-import { appMain, startServerProcess, type ServerProcess } from '../support/server-process';
+import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from '../support/server-process';
 
 const REPLICAS = 3;
 const CLIENTS = 20;
+/** Tasks created through the balancer while the replicas restart, by TASK_CALLERS callers. */
+const TASKS = 200;
+const TASK_CALLERS = 20;
 /** Rolling restarts of every replica in one run (ROLLING_ROUNDS=10 measures a rare failure's rate). */
 const ROUNDS = Number(process.env['ROLLING_ROUNDS'] ?? 1);
 
@@ -14,19 +20,26 @@ interface Tally {
   failures: { at: number; error: string }[];
 }
 
+type Task = { taskId: string; status: string; result?: { structuredContent?: { total: number; label?: string } } };
+
 /**
- * Three replicas of credential-demo behind nginx (default retry policy), clients of both eras each
- * calling whoami with its own token without pause, and every replica restarted in turn with
- * SIGTERM: no call may fail and no caller may get another caller's answer.
+ * Three replicas of the demo app behind nginx (default retry policy), sharing tasks through Redis.
+ * Clients of both eras each call whoami with its own token without pause, while 20 more create
+ * 200 tasks (the reports' idempotent tally) and poll them; every replica is restarted in turn with
+ * SIGTERM, then one is killed outright. No call may fail, no caller may get another caller's
+ * answer, and no task may be lost: each ends completed, with the sum its caller asked for.
  */
 describe('a rolling restart behind nginx', () => {
   const ports: number[] = [];
   const replicas: ServerProcess[] = [];
   let nginx: Nginx;
+  let redis: TestRedis;
 
-  const start = (port: number) => startServerProcess(appMain('credential-demo-server'), { PORT: String(port), DRAIN_DELAY_MS: '1000' });
+  const start = (port: number) => startServerProcess(appMain('demo-server'), { PORT: String(port), DRAIN_DELAY_MS: '1000', REDIS_URL: redis.url, TASKS_LOCK_MS: '2000' });
 
   beforeAll(async () => {
+    execFileSync('bash', [join(workspaceRoot, 'tools/redis/ensure-redis.sh')], { stdio: 'inherit' });
+    redis = await startTestRedis();
     for (let i = 0; i < REPLICAS; i++) ports.push(await freePort());
     for (const port of ports) replicas.push(await start(port));
     nginx = await startNginx(ports);
@@ -34,14 +47,16 @@ describe('a rolling restart behind nginx', () => {
   afterAll(async () => {
     await nginx?.stop();
     await Promise.all(replicas.map((replica) => replica.stop().catch(() => undefined)));
+    await redis?.stop();
   });
 
-  it('loses no call and crosses no callers while every replica restarts, and keeps answering through a SIGKILL', async () => {
+  it('loses no call or task and crosses no callers while every replica restarts, and keeps answering through a SIGKILL', async () => {
+    const tasks = taskCallers(`${nginx.origin}/reports/mcp`);
     const tally: Tally = { ok: 0, failed: 0, crossed: 0, failures: [] };
     const clients: { client: AnyClient; token: string }[] = [];
     for (let i = 0; i < CLIENTS; i++) {
       const token = `rolling-${i}`;
-      clients.push({ client: await httpClient((i % 2 === 0 ? 'modern' : 'legacy') as Era, `${nginx.origin}/mcp`, { 'x-demo-token': token }), token });
+      clients.push({ client: await httpClient((i % 2 === 0 ? 'modern' : 'legacy') as Era, `${nginx.origin}/credential-demo/mcp`, { 'x-demo-token': token }), token });
     }
     let running = true;
     const loops = clients.map(async ({ client, token }) => {
@@ -95,6 +110,7 @@ describe('a rolling restart behind nginx', () => {
     running = false;
     await Promise.all(loops);
     await Promise.all(clients.map(({ client }) => client.close().catch(() => undefined)));
+    const ended = await tasks.ended;
 
     const recovery = killFailures.length ? Math.max(...killFailures.map((f) => f.at)) - killedAt : 0;
     console.log(
@@ -102,6 +118,7 @@ describe('a rolling restart behind nginx', () => {
         `rolling restart of ${REPLICAS} replicas${ROUNDS > 1 ? ` (${ROUNDS} rounds)` : ''}: ${rolling.ok} calls answered, ${rolling.failed} failed, ${rolling.crossed} crossed callers (${CLIENTS} clients, both eras)`,
         `listener closed with idle connections in the balancer: ${REPLICAS * ROUNDS - closedWithoutIdle} of ${REPLICAS * ROUNDS} drains`,
         `SIGKILL of one replica: ${killFailures.length} calls failed; the last failure ${recovery} ms after the kill`,
+        `tasks: ${ended.results.length} created (${ended.failedCreations} creations failed), ended ${JSON.stringify(ended.byStatus)}, ${ended.wrong.length} results not the caller's own; ${ended.errors.length} task requests failed${ended.errors.length ? `: ${[...new Set(ended.errors)].slice(0, 3).join(' | ')}` : ''}`,
       ].join('\n'),
     );
     if (rolling.failed) {
@@ -114,5 +131,55 @@ describe('a rolling restart behind nginx', () => {
     expect(tally.crossed).toBe(0);
     expect(okWhileKilled).toBeGreaterThan(100);
     expect(killFailures.filter((f) => f.at - killedAt > 1_000).map((f) => f.error)).toEqual([]);
+    expect(ended.failedCreations).toBe(0);
+    expect(ended.results).toHaveLength(TASKS);
+    expect(ended.byStatus).toEqual({ completed: TASKS });
+    expect(ended.wrong).toEqual([]);
   }, 180_000 * ROUNDS);
 });
+
+/**
+ * TASK_CALLERS callers, each creating its share of TASKS tasks about every 900 ms (so the restarts
+ * and the SIGKILL find tasks running), then polling them through the balancer until each has ended.
+ */
+function taskCallers(url: string) {
+  const send = httpDispatch(url);
+  const meta = modernMeta();
+  const errors: string[] = [];
+  let failedCreations = 0;
+  const ask = async (request: unknown): Promise<Record<string, unknown> | undefined> => {
+    const answer: RawAnswer = await send(request).catch((error: Error) => ({ kind: 'error', error: { code: 0, message: error.message } }) as RawAnswer);
+    if (answer.kind === 'result') return answer.result;
+    errors.push(answer.error.message.slice(0, 160));
+    return undefined;
+  };
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const callers = Array.from({ length: TASK_CALLERS }, async (_, caller) => {
+    const mine: { label: string; items: number; taskId: string }[] = [];
+    for (let n = 0; n < TASKS / TASK_CALLERS; n++) {
+      const label = `caller-${caller}-task-${n}`;
+      const items = 100 + ((caller * 7 + n * 13) % 100);
+      const task = (await ask({ method: 'tools/call', params: { name: 'tally', arguments: { items, label }, _meta: meta } })) as Task | undefined;
+      if (task?.taskId) mine.push({ label, items, taskId: task.taskId });
+      else failedCreations++;
+      await pause(900);
+    }
+    const ended = new Map<string, Task>();
+    while (ended.size < mine.length) {
+      for (const task of mine.filter((t) => !ended.has(t.taskId))) {
+        const seen = (await ask({ method: 'tasks/get', params: { taskId: task.taskId, _meta: meta } })) as Task | undefined;
+        if (seen && ['completed', 'failed', 'cancelled'].includes(seen.status)) ended.set(task.taskId, seen);
+      }
+      await pause(300);
+    }
+    return mine.map((task) => ({ ...task, end: ended.get(task.taskId)! }));
+  });
+  return {
+    ended: Promise.all(callers).then((all) => {
+      const results = all.flat();
+      const byStatus = results.reduce<Record<string, number>>((counts, task) => ({ ...counts, [task.end.status]: (counts[task.end.status] ?? 0) + 1 }), {});
+      const wrong = results.filter((task) => task.end.status === 'completed' && (task.end.result?.structuredContent?.label !== task.label || task.end.result?.structuredContent?.total !== (task.items * (task.items + 1)) / 2));
+      return { results, byStatus, wrong, errors, failedCreations };
+    }),
+  };
+}
