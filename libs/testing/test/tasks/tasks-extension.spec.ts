@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createTaskSessionFromClient, toolDeclarationFromMcpTool, type ToolDeclarationProvider } from '@modelcontextprotocol/ext-tasks/client';
+import Ajv2020 from 'ajv/dist/2020';
 import { Max, Min } from 'class-validator';
 import { buildServer, Field, RequestContext, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
 import { httpDispatch, MODERN_REVISION as MODERN, modernMeta } from '../../src';
@@ -110,7 +111,7 @@ async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Pr
 describe('tasks over the 2026-07-28 extension, driven by the official requester library', () => {
   it('runs a task tool as a task: working, input_required answered by tasks/update, completed with the typed, valid result', async () => {
     const asked: unknown[] = [];
-    const { session, close } = await modernTaskSession(url, {
+    const { client, session, close } = await modernTaskSession(url, {
       headers: KEY,
       onInput: async (request) => {
         asked.push(request);
@@ -127,6 +128,10 @@ describe('tasks over the 2026-07-28 extension, driven by the official requester 
       const result = (outcome as { result: { structuredContent: unknown; isError?: boolean } }).result;
       expect(result.structuredContent).toEqual({ message: 'Rendered 3 pages.', pages: 3, published: true });
       expect(result.isError).toBeFalsy();
+      // Valid against the output schema the tool advertises, as a client checks it.
+      const advertised = (await client.listTools()).tools.find((tool) => tool.name === 'render_report')!.outputSchema!;
+      const validate = new Ajv2020({ strict: false }).compile(advertised);
+      expect([validate(result.structuredContent), validate.errors]).toEqual([true, null]);
       expect(asked).toEqual([{ kind: 'elicitation', params: expect.objectContaining({ message: 'Publish the 3-page report?', requestedSchema: expect.objectContaining({ properties: { publish: expect.objectContaining({ type: 'boolean' }) } }) }) }]);
       expect(seen.at(-1)).toEqual({ isTask: true, taskId: expect.any(String) });
     } finally {

@@ -41,7 +41,7 @@ export class BullTaskQueue implements TaskQueue {
     await this.queue.add('task', { taskId }, { jobId: taskId });
   }
 
-  work(run: (taskId: string) => Promise<void>): void {
+  work(run: (taskId: string) => Promise<void>, lost: (taskId: string, reason: string) => Promise<void>): void {
     if (this.worker) return;
     const { bullmq } = loadRedisPackages();
     const lockDuration = this.options.lockMs ?? 30_000;
@@ -53,6 +53,11 @@ export class BullTaskQueue implements TaskQueue {
       maxStalledCount: 1,
     });
     this.worker.on('error', (error) => this.options.logger?.warn('task queue error', { error: error.message }));
+    // A job BullMQ fails itself (stalled more than once: a second worker died with it) never reached its end in `run`.
+    this.worker.on('failed', (job, error) => {
+      const taskId = (job?.data as { taskId?: string } | undefined)?.taskId;
+      if (taskId) void lost(taskId, error.message).catch(() => undefined);
+    });
   }
 
   async close(): Promise<void> {

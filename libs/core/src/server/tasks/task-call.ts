@@ -2,6 +2,7 @@ import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode,
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import type { CatalogView } from '../../selection/catalog-view';
 import { TaskAnswer } from '../../wire/task-answer';
+import { checkArgumentLimits } from '../checks/argument-limits';
 import type { CallSite } from '../request/member-scope';
 import { scopedView } from '../request/verified-caller';
 import { callOne, type CallToolSetup } from '../tools/call-tool-handler';
@@ -30,9 +31,9 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
       if (tool.task.support === 'required') throw refusal(generation, tool);
       return direct(request, ctx);
     }
-    // Arguments that do not fit get the ordinary isError answer at once, not a task that fails.
+    // Arguments that do not fit (or pass the request's limits) get the ordinary isError answer at once, not a task that fails.
     const args = request.params.arguments ?? {};
-    if (!tool.inputValidator.Check(args)) return direct(request, ctx);
+    if (checkArgumentLimits(args, site.limits) || !tool.inputValidator.Check(args)) return direct(request, ctx);
     const asked = request.params.task?.ttl;
     const ttlMs = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, tool.task.ttlMs) : tool.task.ttlMs;
     const record = await engine.create(tool, taskOwner(ctx, site, tool.toolset.credentialHeaders), ttlMs, args, originOf(ctx, site, tool));

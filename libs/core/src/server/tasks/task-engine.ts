@@ -103,12 +103,23 @@ export class TaskEngine {
   async start(record: TaskRecord, asker?: TaskAsker): Promise<void> {
     if (this.taskQueue) return this.taskQueue.add(record.taskId);
     if (asker) this.askers.set(record.taskId, asker);
-    void this.run(record.taskId);
+    // Not awaited: the call is answered with the task at once. A fault of the store is logged, never thrown into nowhere.
+    this.run(record.taskId).catch((error: unknown) => this.logger.error('task could not run', { tool: record.tool, error: error instanceof Error ? error.message : String(error) }));
   }
 
   /** Makes this process one of the queue's workers. */
   work(): void {
-    this.taskQueue?.work((taskId) => this.run(taskId));
+    this.taskQueue?.work(
+      (taskId) => this.run(taskId),
+      async (taskId, reason) => {
+        // Ends it unless it ended (a task that finished is never changed).
+        await this.taskStore.update(taskId, {
+          status: 'failed',
+          statusMessage: 'The workers running it stopped before it finished, more than once; it was not run again.',
+          error: { code: INTERNAL_ERROR, message: `The task's workers stopped before it finished (${reason}); it was not run again.` },
+        });
+      },
+    );
   }
 
   /** How many tasks this process is running now. */

@@ -6,8 +6,11 @@
 export interface TaskQueue {
   /** Hands the task to a worker; resolves once it is queued. */
   add(taskId: string): Promise<void>;
-  /** Makes this process a worker: `run` runs one task and resolves when it has ended. */
-  work(run: (taskId: string) => Promise<void>): void;
+  /**
+   * Makes this process a worker: `run` runs one task and resolves when it has ended; `lost` is told
+   * of a task the queue gave up on without running it to its end (its workers kept dying).
+   */
+  work(run: (taskId: string) => Promise<void>, lost: (taskId: string, reason: string) => Promise<void>): void;
   /** Stops taking tasks, waits for those running here, and disconnects. */
   close(): Promise<void>;
 }
