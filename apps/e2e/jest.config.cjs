@@ -10,6 +10,5 @@ module.exports = {
   // Timing-sensitive suites (drain, rolling restart, stall and memory bounds) run on their own, after
   // every other project's tests: `nx run e2e:test-timing` (jest.timing.config.cjs). The packages
   // test is its own target, beside this one: `nx run e2e:test-packages` (jest.packages.config.cjs).
-  // The suites that pack or start the most are `nx run e2e:test-apps` (jest.apps.config.cjs), beside this one.
-  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/timing/', '<rootDir>/test/packages\\.spec\\.ts$', '<rootDir>/test/(publishable-app|container|catalog-page|oauth|tasks-replicas)\\.spec\\.ts$'],
+  testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/timing/', '<rootDir>/test/packages\\.spec\\.ts$'],
 };
