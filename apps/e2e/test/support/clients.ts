@@ -18,8 +18,18 @@ export type Era = 'modern' | 'legacy';
 /** The SDK v2 Client pinned to 2026-07-28, or the v1 SDK Client (2025 era), over streamable HTTP. */
 export async function httpClient(era: Era, url: string, headers: Record<string, string> = {}): Promise<AnyClient> {
   if (era === 'modern') {
-    const client = new Client({ name: 'e2e-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
-    await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+    const connect = async () => {
+      const client = new Client({ name: 'e2e-modern', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+      await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers } }));
+      return client;
+    };
+    // The first POST may go out on a pooled connection from an earlier test that the server closed
+    // after its keep-alive timeout just then ("other side closed"); fetch retries no POST, so the
+    // test connects once more, as a client would.
+    const client = await connect().catch((error: Error) => {
+      if (!/fetch failed/.test(error.message) || !/other side closed/.test(String((error.cause as Error | undefined)?.cause ?? ''))) throw error;
+      return connect();
+    });
     return client as unknown as AnyClient;
   }
   const client = new LegacyClient({ name: 'e2e-legacy', version: '1.0.0' });
