@@ -35,12 +35,14 @@ export { isolateMetadata } from './metadata/isolate-metadata';
 export type { ResultOptions } from './metadata/result-metadata';
 export type { ToolsetOptions } from './metadata/toolset-metadata';
 export type { ToolAnnotations } from './metadata/tool-metadata';
+export { defineView, VIEW_MIME_TYPE, VIEWS_EXTENSION, type ViewOptions, type ViewDefinition, type ViewCsp, type ViewPermissions, type ViewVisibility, type ToolViewDeclaration } from './metadata/tool-view';
+export { viewBundle } from './helpers/view-bundle';
 
 export { runContractGate } from './gate/contract-gate';
 export { findToolsets } from './gate/find-toolsets';
 export { describeCatalog, type DescribeOptions } from './gate/catalog-description';
 export { listHash, listHashOf } from './wire/list-hash';
-export type { ToolCatalog, CompiledTool, CompiledToolset, CompiledPrompt, CompiledResource, CompiledResourceTemplate } from './compiled/tool-catalog';
+export type { ToolCatalog, CompiledTool, CompiledToolset, CompiledPrompt, CompiledResource, CompiledResourceTemplate, CompiledView, ViewContent } from './compiled/tool-catalog';
 
 export {
   buildServer,

@@ -11,6 +11,7 @@ import type { DroppedKeysFinder } from './dropped-keys';
 import type { ElicitationForm } from './elicitation-form';
 import type { InterceptorClass } from '../metadata/tool-interceptor';
 import type { CompiledTaskOptions } from '../metadata/tool-task';
+import type { ViewDefinition, ViewVisibility } from '../metadata/tool-view';
 
 /** One arm of a tool's output: how to clean a returned value and how to check the cleaned value. */
 export interface OutputArm {
@@ -53,6 +54,31 @@ export interface CompiledTool {
   overSchemaBudget?: { bytes: number; budget: number };
   /** `@Tool({ task })`, checked: absent for a tool that never runs as a task. */
   task?: CompiledTaskOptions;
+  /** `@Tool({ view })`, checked and read: the view a host renders this tool's result in. */
+  view?: CompiledToolView;
+}
+
+/** A view's content, read and checked once per `defineView` constant. */
+export interface ViewContent {
+  uri: string;
+  definition: ViewDefinition;
+  /** The entry advertised in `resources/list`. */
+  descriptor: Resource;
+  /** What `resources/read` answers: the HTML, its MIME type and `_meta.ui` (CSP, permissions, border). */
+  contents: { uri: string; mimeType: string; text: string; _meta?: Record<string, unknown> };
+  /** The HTML's size in bytes (UTF-8). */
+  bytes: number;
+}
+
+/** A tool's link to its view. */
+export interface CompiledToolView {
+  content: ViewContent;
+  visibility?: readonly ViewVisibility[];
+}
+
+/** A view served by this server, with the tools that show their results in it. */
+export interface CompiledView extends ViewContent {
+  tools: CompiledTool[];
 }
 
 /** A prompt's or resource template's arguments, compiled once: check, build the DTO, complete. */
@@ -121,6 +147,13 @@ export interface ToolCatalog {
   /** Fixed resources by URI. */
   resources: ReadonlyMap<string, CompiledResource>;
   templates: readonly CompiledResourceTemplate[];
+  /** MCP Apps views (`ui://`) by URI, read by `resources/read` like resources. */
+  toolViews: ReadonlyMap<string, CompiledView>;
   /** App-wide interceptors (`buildServer({ interceptors })`), checked: run first around every tool call. */
   interceptors: readonly InterceptorClass[];
+}
+
+/** Whether the server answers `resources/*`: it has resources, templates or views. */
+export function servesResources(catalog: Pick<ToolCatalog, 'resources' | 'templates' | 'toolViews'>): boolean {
+  return catalog.resources.size > 0 || catalog.templates.length > 0 || catalog.toolViews.size > 0;
 }

@@ -2,6 +2,7 @@ import { metadataStorage } from '../metadata/metadata-storage';
 import { isStandardDecoratorContext } from './standard-decorator-context';
 import type { ToolAnnotations } from '../metadata/tool-metadata';
 import type { ToolTaskDeclaration } from '../metadata/tool-task';
+import type { ToolViewDeclaration } from '../metadata/tool-view';
 import type { ClassType } from '../types/class-type';
 import type { ToolArgs, ToolOutput, ToolReturns } from '../types/tool-returns';
 
@@ -42,6 +43,13 @@ export interface ToolOptions<R extends ToolReturns, A extends ClassType | undefi
    * Options: `{ support, ttlMs, pollIntervalMs, idempotent }` (docs/long-running-tools.md).
    */
   task?: ToolTaskDeclaration;
+  /**
+   * An MCP Apps view (`defineView`) the host renders this tool's result in: it gets the tool's
+   * arguments and its validated `structuredContent`, and may call tools back. Several tools may
+   * share one view. `{ view, visibility: ['app'] }` makes a tool only the view calls. Clients
+   * without MCP Apps get the tool and its typed result as always (docs/views.md).
+   */
+  view?: ToolViewDeclaration;
 }
 
 /** The method shape a `@Tool` accepts: `tsc` rejects a return type outside the declared arm(s). */

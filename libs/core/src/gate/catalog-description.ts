@@ -48,7 +48,8 @@ function describeTool(tool: CompiledTool, options: DescribeOptions): string[] {
   const output = tool.descriptor.outputSchema as JsonSchema;
   const arms = output.anyOf ?? [output];
   const scopes = tool.requiredScopes.length > 0 ? `  [scopes: ${tool.requiredScopes.join(' ')}]` : '';
-  const line = `  ${tool.name}(${args.join(', ')}) -> ${arms.map(describeObject).join(' | ')}${scopes}`;
+  const view = tool.view ? `  [view: ${tool.view.content.uri}]` : '';
+  const line = `  ${tool.name}(${args.join(', ')}) -> ${arms.map(describeObject).join(' | ')}${scopes}${view}`;
   return options.verbose && tool.materialize ? [line, `    arguments: ${describePath(tool.materialize.path)}`] : [line];
 }
 

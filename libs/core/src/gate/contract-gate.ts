@@ -14,6 +14,8 @@ import { checkValidationShortcut } from '../schema/validation-shortcut-check';
 import { DuplicateMemberError } from '../errors/duplicate-member.error';
 import { MemberInspector } from './member-inspector';
 import { ToolInspector } from './tool-inspector';
+import { ViewInspector } from './view-check';
+import { collectViews } from './view-collection';
 import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate, CompiledTool, CompiledToolset, ToolCatalog } from '../compiled/tool-catalog';
 import { MisplacedScopesError } from '../errors/misplaced-scopes.error';
 import { checkedInterceptors, checkRefusals } from './interceptor-check';
@@ -54,9 +56,10 @@ export function runContractGate(serverName: string, toolsetClasses: readonly Cla
       addUnique(templates, uri, template, violations, (existing) => new DuplicateMemberError('resource', uri, where(existing), where(template)));
     }
   }
+  const toolViews = collectViews(tools.values(), report);
   if (violations.length > 0) throw new ContractError(serverName, violations);
   checkValidationShortcut(gate.dtoClasses);
-  return { toolsets, tools, prompts, resources, templates: [...templates.values()], interceptors: appInterceptors };
+  return { toolsets, tools, prompts, resources, templates: [...templates.values()], toolViews, interceptors: appInterceptors };
 }
 
 class ContractGate {
@@ -64,7 +67,7 @@ class ContractGate {
   readonly violations: ContractViolation[] = [];
   private readonly models = new ClassModelBuilder(this.violations);
   private readonly members = new MemberInspector(this.violations, this.models);
-  private readonly tools = new ToolInspector(this.violations, this.models);
+  private readonly tools = new ToolInspector(this.violations, this.models, new ViewInspector(this.violations));
   private standardReported = false;
 
   get dtoClasses(): ClassType[] {

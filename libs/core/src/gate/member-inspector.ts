@@ -4,6 +4,7 @@ import { InvalidArgsError } from '../errors/invalid-args.error';
 import { InvalidMemberNameError } from '../errors/invalid-member-name.error';
 import { InvalidResourceUriError } from '../errors/invalid-resource-uri.error';
 import { InvalidUriTemplateError } from '../errors/invalid-uri-template.error';
+import { MisplacedViewError } from '../errors/misplaced-view.error';
 import { MissingMemberDescriptionError } from '../errors/missing-member-description.error';
 import { PromptArgumentTypeError } from '../errors/prompt-argument-type.error';
 import { NO_ARGS_SCHEMA } from '../helpers/json-schema';
@@ -38,6 +39,7 @@ export class MemberInspector {
       const before = this.violations.length;
       if (!TOOL_NAME_PATTERN.test(name)) this.violations.push(new InvalidMemberNameError(site, '@Prompt', name));
       if (!hasText(options.description)) this.violations.push(new MissingMemberDescriptionError(site, '@Prompt'));
+      this.checkNoView(site, options, `@Prompt on ${toolset.cls.name}.${prompt.methodName}()`);
       const args = this.compileArgs(site, options.args, '@Prompt');
       if (this.violations.length > before || !args) continue;
       const descriptor: Prompt = {
@@ -58,6 +60,14 @@ export class MemberInspector {
 
   inspectResources(toolset: CompiledToolset): void {
     for (const resource of metadataStorage.getResources(toolset.cls)) {
+      const declared = resource.kind === 'resource' ? resource.options.uri : resource.options.uriTemplate;
+      const where = `${resource.kind === 'resource' ? '@Resource' : '@ResourceTemplate'} on ${toolset.cls.name}.${resource.methodName}()`;
+      const site: ViolationSite = { toolset: toolset.name, resource: String(declared) };
+      this.checkNoView(site, resource.options, where);
+      if (typeof declared === 'string' && /^ui:/i.test(declared)) {
+        this.violations.push(new MisplacedViewError(site, where, 'resource'));
+        continue;
+      }
       if (resource.kind === 'resource') this.inspectResource(toolset, resource);
       else this.inspectTemplate(toolset, resource);
     }
@@ -88,6 +98,11 @@ export class MemberInspector {
     if (this.violations.length > before || !matcher || !args) return;
     const descriptor: ResourceTemplate = { uriTemplate: template!, name, ...describe(options) };
     toolset.templates.push({ toolset, methodName: resource.methodName, descriptor, matcher, args });
+  }
+
+  /** Only tools have views: a `view` option anywhere else would silently do nothing. */
+  private checkNoView(site: ViolationSite, options: object, where: string): void {
+    if ('view' in options && (options as { view?: unknown }).view !== undefined) this.violations.push(new MisplacedViewError(site, where, 'option'));
   }
 
   /** The template's matcher, or undefined with the violation reported. */

@@ -39,6 +39,8 @@ import type { ClassModel } from '../schema/type-model';
 import type { ClassType } from '../types/class-type';
 import { checkedInterceptors } from './interceptor-check';
 import { compileTaskOptions } from './task-options';
+import { ViewInspector } from './view-check';
+import type { CompiledToolView } from '../compiled/tool-catalog';
 import { TaskOptionError } from '../errors/task-option.error';
 import type { CompiledTaskOptions } from '../metadata/tool-task';
 import { invalidPatterns, ModelPatternCheck } from './pattern-check';
@@ -57,6 +59,7 @@ export class ToolInspector {
   constructor(
     private readonly violations: ContractViolation[],
     private readonly models: ClassModelBuilder,
+    private readonly views: ViewInspector,
   ) {}
 
   inspectTool(toolset: CompiledToolset, tool: ToolMetadata): CompiledTool | undefined {
@@ -73,6 +76,7 @@ export class ToolInspector {
     const ownScopes = this.checkedScopes(site, `${tool.target.name}.${tool.methodName}()`, metadataStorage.getScopes(toolset.cls, tool.methodName));
     const ownInterceptors = this.interceptorsOf(site, `@UseInterceptors on ${tool.target.name}.${tool.methodName}()`, toolset.cls, tool.methodName);
     const task = this.taskOptions(site, options.task);
+    const view = this.views.inspect(site, options.view);
     if (this.violations.length > before || !arms || args === null) return undefined;
 
     const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : (NO_ARGS_SCHEMA as TSchema));
@@ -83,7 +87,7 @@ export class ToolInspector {
     const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations) };
     const advertised = advertisedSchemas(listed, inputSchema, arms.ok, ok, error, toolset.schemaBudget);
     // `execution.taskSupport` is the 2025-11-25 revision's declaration; the 2026-07-28 wire leaves it out.
-    const descriptor = toWire<Tool>({ ...listed, inputSchema: advertised.input, outputSchema: advertised.output, ...(task && { execution: { taskSupport: task.support } }) });
+    const descriptor = descriptorOf(listed, advertised, task, view);
     return {
       name,
       toolset,
@@ -101,6 +105,7 @@ export class ToolInspector {
       ...(elicitationForms.size > 0 && { elicitationForms }),
       ...optional('overSchemaBudget', advertised.overSchemaBudget),
       ...optional('task', task),
+      ...optional('view', view),
     };
   }
 
@@ -333,4 +338,23 @@ function extendsClass(cls: ClassType, base: ClassType): boolean {
 /** `@Tool({ keywords })` once checked (checkNaming reported anything else): the words, or none. */
 function checkedKeywords(keywords: unknown): readonly string[] {
   return Array.isArray(keywords) ? (keywords as string[]) : [];
+}
+
+/** The `tools/list` entry, JSON-clean. */
+function descriptorOf(listed: object, advertised: { input: unknown; output: unknown }, task: CompiledTaskOptions | undefined, view: CompiledToolView | undefined): Tool {
+  return toWire<Tool>({
+    ...listed,
+    inputSchema: advertised.input,
+    outputSchema: advertised.output,
+    ...(task && { execution: { taskSupport: task.support } }),
+    ...(view && { _meta: viewMeta(view) }),
+  });
+}
+
+/**
+ * A tool's `_meta` for its view: `ui.resourceUri` (and `visibility` when declared), plus the flat
+ * `ui/resourceUri` key hosts built before the nested form still read (`registerAppTool` sends both).
+ */
+function viewMeta(view: CompiledToolView): Record<string, unknown> {
+  return { ui: { resourceUri: view.content.uri, ...(view.visibility && { visibility: [...view.visibility] }) }, 'ui/resourceUri': view.content.uri };
 }

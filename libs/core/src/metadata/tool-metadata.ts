@@ -20,6 +20,7 @@ export interface ToolOptionsRecord {
   keywords?: unknown;
   elicits?: readonly unknown[];
   task?: unknown;
+  view?: unknown;
 }
 
 export interface ToolMetadata {

@@ -1,5 +1,5 @@
 import type { ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult } from '@modelcontextprotocol/server';
-import type { CompiledTool, CompiledToolset, ToolCatalog } from '../compiled/tool-catalog';
+import { servesResources, type CompiledTool, type CompiledToolset, type CompiledView, type ToolCatalog } from '../compiled/tool-catalog';
 import { missingScopes } from '../helpers/scopes';
 import { discoveryDescriptors, SUMMARY_CHARS, type ToolGroup } from './discovery-tools';
 import { firstSentence } from './search-text';
@@ -76,11 +76,17 @@ export class CatalogView {
 /** `prompts/list`, `resources/list` and `resources/templates/list` for a caller with `granted` scopes (all, when undefined). */
 export function servedLists(catalog: ToolCatalog, granted: ReadonlySet<string> | undefined): ServedLists {
   const allowed = (member: { toolset: CompiledToolset }) => !granted || missingScopes(member.toolset.requiredScopes, granted).length === 0;
-  const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
+  // A view is listed to a caller who may call at least one of the tools that show it.
+  const viewAllowed = (view: CompiledView) => !granted || view.tools.some((tool) => missingScopes(tool.requiredScopes, granted).length === 0);
   return {
     ...(catalog.prompts.size > 0 && { 'prompts/list': { prompts: [...catalog.prompts.values()].filter(allowed).map((prompt) => prompt.descriptor) } }),
-    ...(hasResources && {
-      'resources/list': { resources: [...catalog.resources.values()].filter(allowed).map((resource) => resource.descriptor) },
+    ...(servesResources(catalog) && {
+      'resources/list': {
+        resources: [
+          ...[...catalog.resources.values()].filter(allowed).map((resource) => resource.descriptor),
+          ...[...catalog.toolViews.values()].filter(viewAllowed).map((view) => view.descriptor),
+        ],
+      },
       'resources/templates/list': { resourceTemplates: catalog.templates.filter(allowed).map((template) => template.descriptor) },
     }),
   };

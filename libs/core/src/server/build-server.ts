@@ -5,7 +5,8 @@ import { container as globalContainer, type DependencyContainer } from 'tsyringe
 import { fixedHeaders, NO_HEADERS } from '../context/header-source';
 import type { TransportKind } from '../context/request-context';
 import { runContractGate } from '../gate/contract-gate';
-import type { ToolCatalog } from '../compiled/tool-catalog';
+import { servesResources, type ToolCatalog } from '../compiled/tool-catalog';
+import { VIEW_MIME_TYPE, VIEWS_EXTENSION } from '../metadata/tool-view';
 import type { ClassType } from '../types/class-type';
 import type { InterceptorClass } from '../metadata/tool-interceptor';
 import { ServerTelemetry, type TelemetryOptions } from '../telemetry/server-telemetry';
@@ -168,7 +169,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const hasTasks = tasks !== undefined;
   const telemetry = newTelemetry(options.telemetry, catalog);
   const info = { name: options.name, version: options.version };
-  const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
+  const hasResources = servesResources(catalog);
   const serverOptions = {
     capabilities: capabilitiesOf(catalog, hasTasks),
     ...(options.instructions !== undefined && { instructions: options.instructions }),
@@ -308,16 +309,26 @@ function checkServingOptions(options: BuildServerOptions): void {
 
 /** What the server offers, from what the catalog holds. */
 function capabilitiesOf(catalog: ToolCatalog, hasTasks: boolean) {
-  const hasResources = catalog.resources.size > 0 || catalog.templates.length > 0;
+  const hasResources = servesResources(catalog);
   return {
     tools: {},
     // Tasks: the 2026-07-28 extension, and the 2025-11-25 revision's capability (each era reads its own).
-    ...(hasTasks && { extensions: { [TASKS_EXTENSION]: {} }, tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }),
+    ...(extensionsOf(catalog, hasTasks) && { extensions: extensionsOf(catalog, hasTasks) }),
+    ...(hasTasks && { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }),
     logging: {},
     ...(catalog.prompts.size > 0 && { prompts: {} }),
     ...(hasResources && { resources: {} }),
     ...((catalog.prompts.size > 0 || catalog.templates.length > 0) && { completions: {} }),
   };
+}
+
+/** The extensions the server speaks: tasks (2026-07-28) when a tool runs as one, MCP Apps when a tool has a view. */
+function extensionsOf(catalog: ToolCatalog, hasTasks: boolean): Record<string, Record<string, string[]>> | undefined {
+  const extensions: Record<string, Record<string, string[]>> = {
+    ...(hasTasks && { [TASKS_EXTENSION]: {} }),
+    ...(catalog.toolViews.size > 0 && { [VIEWS_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } }),
+  };
+  return Object.keys(extensions).length > 0 ? extensions : undefined;
 }
 
 /**

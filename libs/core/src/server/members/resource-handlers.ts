@@ -1,12 +1,12 @@
 import { ResourceNotFoundError, type ReadResourceResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
-import type { ToolCatalog } from '../../compiled/tool-catalog';
+import type { CompiledView, ToolCatalog } from '../../compiled/tool-catalog';
 import { clip } from '../../helpers/client-text';
 import type { ResourceBody } from '../../wire/resource-body';
 import { base64Of } from '../../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type RequestRoots } from '../request/member-scope';
 import { matchResource } from './resource-match';
-import { refuseWithoutScopes } from '../request/scope-check';
+import { mayUse, refuseWithoutScopes } from '../request/scope-check';
 import { redactValue } from '../logging/redaction';
 
 type ReadRequest = { params: { uri: string } };
@@ -19,6 +19,8 @@ export function resourceHandlers(definition: RequestRoots & { catalog: ToolCatal
     read: (site: CallSite, server: Server) => async (request: ReadRequest, ctx: ServerContext): Promise<ReadResourceResult> => {
       const uri = request.params.uri;
       const unknown = () => new ResourceNotFoundError(uri, `No resource matches '${clip(uri)}'; resources/list and resources/templates/list say what there is.`);
+      const view = catalog.toolViews.get(uri);
+      if (view) return readView(view, ctx, unknown);
       const match = matchResource(catalog, uri);
       if (!match) throw unknown();
       const { toolset, methodName, descriptor } = match.member;
@@ -31,6 +33,16 @@ export function resourceHandlers(definition: RequestRoots & { catalog: ToolCatal
       return { contents: [redactValue(contents, scope.redact) as Contents] };
     },
   };
+}
+
+/**
+ * A view's HTML, read once by the gate: to a caller who may call at least one of the tools that
+ * show it (the others get the answer an unknown URI gets, or the scope refusal).
+ */
+function readView(view: CompiledView, ctx: ServerContext, unknown: () => Error): ReadResourceResult {
+  const open = view.tools.find((tool) => mayUse(ctx, tool.requiredScopes));
+  if (!open) refuseWithoutScopes(ctx, view.tools[0].requiredScopes, `the view '${view.uri}'`, unknown);
+  return { contents: [view.contents as Contents] };
 }
 
 /** A resource body as `resources/read` sends it: the URI and mime type filled in, bytes as base64. */
