@@ -1,15 +1,29 @@
 import type * as Core from '@toolsets/core';
-import type { ToolEntry } from './snapshot';
+import type { ToolEntry, ViewRecord } from './snapshot';
 
 /**
  * A catalog's tools as the snapshot records them: each `tools/list` entry, plus the scopes a call
  * needs and the credential headers its toolset reads (adding either shuts callers out, so the
- * snapshot compares them too).
+ * snapshot compares them too), and its MCP Apps view: URI, who may call it, and the view's CSP
+ * and display settings, in place of the `_meta` that links it.
  */
 export function snapshotEntries(catalog: Core.ToolCatalog): ToolEntry[] {
   return [...catalog.tools.values()].map((tool) => ({
-    ...(tool.descriptor as ToolEntry),
+    ...listed(tool),
+    ...(tool.view && { view: viewRecord(tool.view) }),
     ...(tool.requiredScopes.length > 0 && { requiredScopes: [...tool.requiredScopes] }),
     ...(tool.toolset.credentialHeaders.length > 0 && { credentialHeaders: [...tool.toolset.credentialHeaders].sort() }),
   }));
+}
+
+/** The tools/list entry without the `_meta` that links a view (recorded as `view` instead). */
+function listed(tool: Core.CompiledTool): ToolEntry {
+  const { _meta, ...entry } = tool.descriptor as ToolEntry & { _meta?: Record<string, unknown> };
+  const rest = Object.fromEntries(Object.entries(_meta ?? {}).filter(([key]) => key !== 'ui' && key !== 'ui/resourceUri'));
+  return { ...entry, ...(Object.keys(rest).length > 0 && { _meta: rest }) } as ToolEntry;
+}
+
+function viewRecord(view: NonNullable<Core.CompiledTool['view']>): ViewRecord {
+  const ui = (view.content.contents._meta?.['ui'] ?? {}) as Omit<ViewRecord, 'uri' | 'visibility'>;
+  return { uri: view.content.uri, ...(view.visibility && { visibility: [...view.visibility] }), ...ui };
 }

@@ -2,10 +2,10 @@ import { isDeepStrictEqual } from 'node:util';
 import { appendPointer as pointer } from '../utils/json-pointer';
 import { change, type Change } from './change';
 import { compareSchemas, show } from './compare-schema';
-import type { SnapshotRecords, ToolEntry } from './snapshot';
+import type { SnapshotRecords, ToolEntry, ViewRecord } from './snapshot';
 
 /** The fields of a tools/list entry this comparer reads; any other field that changes is reported as unknown. */
-const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'requiredScopes', 'credentialHeaders', 'execution', 'inputSchema', 'outputSchema']);
+const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'requiredScopes', 'credentialHeaders', 'execution', 'inputSchema', 'outputSchema', 'view']);
 
 /**
  * Every difference between two catalogs (the snapshot and the live one), classified by rule,
@@ -46,6 +46,7 @@ function compareTool(before: ToolEntry, after: ToolEntry, recorded: SnapshotReco
   // A snapshot written before credential headers were recorded says nothing about them: no change to report.
   if (recorded.credentialHeaders) changes.push(...compareCredentialHeaders(name, before.credentialHeaders ?? [], after.credentialHeaders ?? []));
   changes.push(...compareTaskSupport(name, taskSupportOf(before), taskSupportOf(after)));
+  changes.push(...compareViews(name, before.view, after.view));
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
     if (!TOOL_FIELDS.has(key) && !isDeepStrictEqual(before[key], after[key])) {
       changes.push(change(name, 'tool', pointer('', key), 'keyword-changed', `${show(before[key])} → ${show(after[key])}`));
@@ -87,4 +88,35 @@ function compareTaskSupport(name: string, before: TaskSupport, after: TaskSuppor
   if (after === 'required') return [change(name, 'tool', '/execution/taskSupport', 'task-became-required', detail)];
   if (after === 'none') return [change(name, 'tool', '/execution/taskSupport', 'task-support-removed', detail)];
   return [change(name, 'tool', '/execution/taskSupport', before === 'required' ? 'task-became-optional' : 'task-support-added', detail)];
+}
+
+const ALL_CALLERS = ['model', 'app'];
+
+/** A tool's MCP Apps view: whether it has one, where, what it may reach, and who may call the tool. */
+function compareViews(name: string, before: ViewRecord | undefined, after: ViewRecord | undefined): Change[] {
+  if (!before && !after) return [];
+  if (!before) return [change(name, 'tool', '/view', 'view-added', `shows its result in ${after!.uri}`)];
+  if (!after) return [change(name, 'tool', '/view', 'view-removed', `no longer shows its result in ${before.uri}`)];
+  const changes: Change[] = [];
+  if (before.uri !== after.uri) changes.push(change(name, 'tool', '/view/uri', 'view-uri-changed', `${before.uri} → ${after.uri}`));
+  for (const list of new Set([...Object.keys(before.csp ?? {}), ...Object.keys(after.csp ?? {})])) {
+    const was = before.csp?.[list] ?? [];
+    const now = after.csp?.[list] ?? [];
+    for (const origin of now.filter((o) => !was.includes(o))) changes.push(change(name, 'tool', pointer('/view/csp', list), 'view-csp-widened', `may now reach ${origin} (${list})`));
+    for (const origin of was.filter((o) => !now.includes(o))) changes.push(change(name, 'tool', pointer('/view/csp', list), 'view-csp-narrowed', `no longer reaches ${origin} (${list})`));
+  }
+  const wasPermissions = Object.keys(before.permissions ?? {});
+  const nowPermissions = Object.keys(after.permissions ?? {});
+  for (const permission of nowPermissions.filter((p) => !wasPermissions.includes(p))) changes.push(change(name, 'tool', '/view/permissions', 'view-permission-added', `asks for ${permission}`));
+  const wasCallers = before.visibility ?? ALL_CALLERS;
+  const nowCallers = after.visibility ?? ALL_CALLERS;
+  const lost = wasCallers.filter((who) => !nowCallers.includes(who));
+  const gained = nowCallers.filter((who) => !wasCallers.includes(who));
+  if (lost.length > 0) changes.push(change(name, 'tool', '/view/visibility', 'view-visibility-narrowed', `no longer callable by ${lost.join(' and ')}`));
+  if (gained.length > 0) changes.push(change(name, 'tool', '/view/visibility', 'view-visibility-widened', `now callable by ${gained.join(' and ')}`));
+  const display = (record: ViewRecord) => [record.domain, record.prefersBorder, Object.keys(record.permissions ?? {}).sort()];
+  if (changes.length === 0 && !isDeepStrictEqual(display(before), display(after))) {
+    changes.push(change(name, 'tool', '/view', 'view-display-changed', `border ${show(before.prefersBorder)} → ${show(after.prefersBorder)}, domain ${show(before.domain)} → ${show(after.domain)}`));
+  }
+  return changes;
 }

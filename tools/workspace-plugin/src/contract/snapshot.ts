@@ -13,7 +13,19 @@ export interface ToolEntry {
   credentialHeaders?: string[];
   inputSchema: JsonSchema;
   outputSchema?: JsonSchema;
+  /** The MCP Apps view a host shows the result in (`@Tool({ view })`); absent when none. Recorded in place of the `_meta` that links it. */
+  view?: ViewRecord;
   [field: string]: unknown;
+}
+
+/** A tool's view as the snapshot records it: its URI, who may call the tool, and the view's `_meta.ui`. */
+export interface ViewRecord {
+  uri: string;
+  visibility?: string[];
+  csp?: Record<string, string[]>;
+  permissions?: Record<string, object>;
+  domain?: string;
+  prefersBorder?: boolean;
 }
 
 /** `contract.json`: a toolset library's catalog as served, and the package version that served it. */

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
-import { Tool, ToolError, ToolResult, Toolset, runContractGate, type ClassType, type ToolAnnotations, type ToolTaskDeclaration } from '@toolsets/core';
+import { Tool, ToolError, ToolResult, Toolset, runContractGate, type ClassType, type ToolAnnotations, type ToolTaskDeclaration, type ToolViewDeclaration } from '@toolsets/core';
+import { snapshotEntries } from '../../src/contract/catalog-entries';
 import type { ToolEntry } from '../../src/contract/snapshot';
 
 export interface LookupSpec {
@@ -12,11 +13,12 @@ export interface LookupSpec {
   description?: string;
   annotations?: ToolAnnotations;
   task?: ToolTaskDeclaration;
+  view?: ToolViewDeclaration;
 }
 
 let toolsets = 0;
 
-/** The tools/list entries, as the real gate builds them, of a toolset with one tool (`lookup` by default). */
+/** The tools/list entries as the snapshot records them (built by the real gate), of a toolset with one tool (`lookup` by default). */
 export function catalogOf(...specs: LookupSpec[]): ToolEntry[] {
   const classes = specs.map((spec) => {
     @Toolset({ name: `contract_${++toolsets}` })
@@ -29,6 +31,7 @@ export function catalogOf(...specs: LookupSpec[]): ToolEntry[] {
         returns: (spec.canFail ? [spec.returns, ToolError] : spec.returns) as ClassType<ToolResult>,
         annotations: spec.annotations,
         task: spec.task,
+        view: spec.view,
       })
       lookup(): never {
         throw new Error('not called');
@@ -37,7 +40,7 @@ export function catalogOf(...specs: LookupSpec[]): ToolEntry[] {
     return LookupToolset;
   });
   const catalog = runContractGate('contract-test', classes);
-  return [...catalog.tools.values()].map((tool) => tool.descriptor as ToolEntry);
+  return snapshotEntries(catalog);
 }
 
 type PropertyDecorators = readonly PropertyDecorator[];

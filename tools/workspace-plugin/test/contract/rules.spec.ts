@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { ArrayMaxSize, IsIn, IsInt, IsOptional, Matches, Max, MaxLength, Min, MinLength } from 'class-validator';
-import { Field, Result, ToolResult, unionOf, type ClassType } from '@toolsets/core';
+import { defineView, Field, Result, ToolResult, unionOf, type ClassType } from '@toolsets/core';
 import { compareCatalogs } from '../../src/contract/compare-catalogs';
 import type { Change } from '../../src/contract/change';
 import type { ToolEntry } from '../../src/contract/snapshot';
@@ -20,6 +20,24 @@ const Found = result({ id: [Field(() => String)] });
 
 describe('contract rules: tools', () => {
   const Counted = dto('CountResult', { count: [Field(() => Number)] }, ToolResult);
+
+  it('classifies a view: added, moved, reaching new origins, and who may call the tool', () => {
+    const board = (extra: Partial<Parameters<typeof defineView>[0]> = {}) => defineView({ uri: 'ui://lookup/board', html: '<p>board</p>', ...extra });
+    expect(diff({ returns: Found }, { returns: Found, view: board() })).toEqual(['tool /view view-added safe']);
+    expect(diff({ returns: Found, view: board() }, { returns: Found })).toEqual(['tool /view view-removed dangerous']);
+    expect(diff({ returns: Found, view: board() }, { returns: Found, view: board({ uri: 'ui://lookup/cards' }) })).toEqual(['tool /view/uri view-uri-changed dangerous']);
+    const reaching = (...origins: string[]) => board({ csp: { connectDomains: origins } });
+    expect(diff({ returns: Found, view: reaching('https://a.example.com') }, { returns: Found, view: reaching('https://b.example.com') })).toEqual([
+      'tool /view/csp/connectDomains view-csp-widened dangerous',
+      'tool /view/csp/connectDomains view-csp-narrowed safe',
+    ]);
+    expect(diff({ returns: Found, view: board() }, { returns: Found, view: board({ permissions: { clipboardWrite: {} } }) })).toEqual(['tool /view/permissions view-permission-added dangerous']);
+    expect(diff({ returns: Found, view: board() }, { returns: Found, view: { view: board(), visibility: ['app'] } })).toEqual(['tool /view/visibility view-visibility-narrowed breaking']);
+    expect(diff({ returns: Found, view: { view: board(), visibility: ['model'] } }, { returns: Found, view: board() })).toEqual(['tool /view/visibility view-visibility-widened safe']);
+    expect(diff({ returns: Found, view: board() }, { returns: Found, view: board({ prefersBorder: false }) })).toEqual(['tool /view view-display-changed safe']);
+    // The view's HTML is not part of the contract: a new build of the same view changes nothing for clients.
+    expect(diff({ returns: Found, view: board() }, { returns: Found, view: board({ html: '<p>board, restyled</p>' }) })).toEqual([]);
+  });
 
   it('classifies how a tool runs as a task: required shuts out clients without tasks, dropping it makes task clients wait', () => {
     expect(diff({ returns: Found }, { returns: Found, task: 'optional' })).toEqual(['tool /execution/taskSupport task-support-added safe']);
