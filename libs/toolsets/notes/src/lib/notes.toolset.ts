@@ -2,6 +2,7 @@ import { inject, Lifecycle, registry } from 'tsyringe';
 import { AuthContext, RequireScopes, Tool, ToolError, Toolset } from '@toolsets/core';
 import { AddNoteArgs, DeletedNote, ListNotesArgs, NoteIdArgs, NoteList, NoteResult } from './note.dto';
 import { InMemoryNotesStore, MAX_NOTES_PER_OWNER, NOTES_STORE, type NotesStore } from './notes-store';
+import { NotesBoardView } from './notes-board.view';
 
 export const NOTES_READ = 'notes:read';
 export const NOTES_WRITE = 'notes:write';
@@ -21,6 +22,7 @@ export class NotesToolset {
   ) {}
 
   @Tool({
+    view: NotesBoardView,
     description: "List the caller's newest notes, newest first.",
     args: ListNotesArgs,
     returns: [NoteList, ToolError],
@@ -51,6 +53,7 @@ export class NotesToolset {
   }
 
   @Tool({
+    view: NotesBoardView,
     description: 'Add a note for the caller; returns it with its id.',
     args: AddNoteArgs,
     returns: [NoteResult, ToolError],
