@@ -40,7 +40,22 @@ export interface ToolsetClient {
   listTools(): Promise<Tool[]>;
   /** Calls a tool; `isError` results come back as results, protocol errors reject. */
   call(name: string, args?: Record<string, unknown>): Promise<CallToolResult>;
+  /**
+   * The MCP Apps view a tool shows its result in, as a host gets it: the tool's
+   * `_meta.ui.resourceUri` from tools/list, then that resource from resources/read. Throws when
+   * the tool has none.
+   */
+  readView(toolName: string): Promise<ToolView>;
   close(): Promise<void>;
+}
+
+/** A tool's view as `resources/read` serves it. */
+export interface ToolView {
+  uri: string;
+  mimeType: string | undefined;
+  html: string;
+  /** The view's `_meta.ui`: CSP, permissions, domain, border preference. */
+  ui: Record<string, unknown> | undefined;
 }
 
 /**
@@ -90,6 +105,14 @@ export async function connectToolset(
     },
     async call(name, args = {}) {
       return (await client.callTool({ name, arguments: args })) as CallToolResult;
+    },
+    async readView(toolName) {
+      const tool = ((await client.listTools()).tools as Tool[]).find((candidate) => candidate.name === toolName);
+      if (!tool) throw new Error(`No tool '${toolName}' in tools/list.`);
+      const uri = (tool._meta?.['ui'] as { resourceUri?: string } | undefined)?.resourceUri;
+      if (!uri) throw new Error(`The tool '${toolName}' has no view (no _meta.ui.resourceUri in tools/list).`);
+      const [content] = (await client.readResource({ uri })).contents as { uri: string; mimeType?: string; text?: string; _meta?: Record<string, unknown> }[];
+      return { uri, mimeType: content?.mimeType, html: content?.text ?? '', ui: content?._meta?.['ui'] as Record<string, unknown> | undefined };
     },
     async close() {
       await client.close();

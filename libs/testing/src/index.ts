@@ -1,4 +1,4 @@
-export { connectToolset, type ConnectToolsetOptions, type ElicitAnswer, type LegacyClient, type ToolsetClient } from './connect-toolset';
+export { connectToolset, type ConnectToolsetOptions, type ElicitAnswer, type LegacyClient, type ToolsetClient, type ToolView } from './connect-toolset';
 export { textOf } from './result-text';
 export { logMessage, startServerCommand, startServerProcess, type ServerProcess } from './server-process';
 export { startTestIssuer, type MintOptions, type TestClient, type TestIssuer } from './test-issuer';

@@ -30,6 +30,22 @@ describe('NotesToolset where no token is checked (stdio, in memory)', () => {
   });
 });
 
+describe('the notes board view', () => {
+  it.each(['modern', 'legacy'] as const)('is linked from list_notes and add_note and served as one MCP Apps page (%s era)', async (era) => {
+    const toolset = await connectToolset(NotesToolset, { era });
+    const view = await toolset.readView('list_notes');
+    expect(view).toMatchObject({ uri: 'ui://notes/notes-board', mimeType: 'text/html;profile=mcp-app', ui: { prefersBorder: true } });
+    // The built bundle: the page, its App bridge and script inlined (nothing to fetch in a sandboxed frame).
+    expect(view.html).toMatch(/^<!doctype html>/i);
+    expect(view.html).toContain('<ul id="notes">');
+    expect(view.html).not.toMatch(/<script[^>]+src=/);
+    expect(view.html).toContain('ui/initialize');
+    expect((await toolset.readView('add_note')).uri).toBe(view.uri);
+    await expect(toolset.readView('get_note')).rejects.toThrow("The tool 'get_note' has no view");
+    await toolset.close();
+  });
+});
+
 describe('NotesToolset behind token checks', () => {
   let issuer: TestIssuer;
   let http: HttpServerHandle;
@@ -70,6 +86,21 @@ describe('NotesToolset behind token checks', () => {
     expect(await list([NOTES_READ])).toEqual(['list_notes', 'get_note']);
     expect(await list([NOTES_WRITE])).toEqual(['add_note', 'delete_note']);
     expect(await list([])).toEqual([]);
+  });
+
+  it('serves the board to a caller who may call one of its tools, and to no one else', async () => {
+    const read = async (scopes: string[]) => {
+      const response = await fetch(url, {
+        method: 'POST',
+        headers: { accept: 'application/json, text/event-stream', 'content-type': 'application/json', authorization: `Bearer ${await issuer.mint({ scopes })}` },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'resources/read', params: { uri: 'ui://notes/notes-board' } }),
+      });
+      const message = JSON.parse((await response.text()).replace(/^event: message\ndata: /, '').trim());
+      return message.result ? `${message.result.contents[0].mimeType}` : `error ${message.error.code}: ${message.error.message}`;
+    };
+    expect(await read([NOTES_READ])).toBe('text/html;profile=mcp-app');
+    expect(await read([NOTES_WRITE])).toBe('text/html;profile=mcp-app');
+    expect(await read([])).toMatch(/^error -32602: The access token lacks the scope\(s\) notes:read that the view 'ui:\/\/notes\/notes-board' needs/);
   });
 
   it('keeps each subject to its own notes: 1,000 calls from 100 subjects with mixed scopes, 0 notes seen across subjects', async () => {
