@@ -35,6 +35,8 @@ details.groups { margin: .5rem 0; }
 details.groups > summary { cursor: pointer; }
 .picker label { margin-right: 1rem; white-space: nowrap; }
 [hidden] { display: none !important; }
+.badge.view { border-color: var(--accent); color: var(--accent); }
+.view-preview iframe { width: 100%; height: 240px; border: 1px solid var(--line); border-radius: .4rem; background: #fff; }
 `;
 
 /**
@@ -99,6 +101,34 @@ for (const picker of document.querySelectorAll('.picker')) {
 const query = new URL(location.href).searchParams.get('q');
 if (query) search.value = query;
 filter();
+// A tool's view, previewed: the page plays the MCP Apps host for a sandboxed frame, answering
+// ui/initialize and sending the sample arguments and result; it makes no calls for the view.
+for (const preview of document.querySelectorAll('.view-preview')) {
+  preview.querySelector('button.preview').addEventListener('click', () => {
+    const frame = document.createElement('iframe');
+    frame.setAttribute('sandbox', 'allow-scripts');
+    frame.title = 'View of ' + preview.dataset.tool + ' with a sample result';
+    const send = (message) => frame.contentWindow.postMessage(Object.assign({ jsonrpc: '2.0' }, message), '*');
+    window.addEventListener('message', (event) => {
+      if (event.source !== frame.contentWindow || !event.data || event.data.jsonrpc !== '2.0') return;
+      const { id, method, params } = event.data;
+      if (method === 'ui/initialize') {
+        const theme = matchMedia('(prefers-color-scheme: dark)').matches ? 'dark' : 'light';
+        send({ id, result: { protocolVersion: params.protocolVersion, hostInfo: { name: 'toolsets catalog page', version: '1' }, hostCapabilities: {}, hostContext: { theme, displayMode: 'inline' } } });
+      } else if (method === 'ui/notifications/initialized') {
+        const sample = JSON.parse(preview.dataset.sample);
+        send({ method: 'ui/notifications/tool-input', params: { arguments: JSON.parse(preview.dataset.args) } });
+        send({ method: 'ui/notifications/tool-result', params: { content: [{ type: 'text', text: JSON.stringify(sample) }], structuredContent: sample } });
+      } else if (method === 'ui/notifications/size-changed' && params && params.height) {
+        frame.style.height = Math.min(Math.max(params.height, 80), 800) + 'px';
+      } else if (id !== undefined && method) {
+        send({ id, error: { code: -32601, message: 'The catalog page previews the view with a sample result and makes no calls (' + method + ').' } });
+      }
+    });
+    frame.src = new URL(preview.dataset.src, root).href;
+    preview.replaceChildren(frame);
+  });
+}
 if (location.hash) { const target = document.getElementById(decodeURIComponent(location.hash.slice(1))); if (target && target.tagName === 'DETAILS') { target.open = true; target.scrollIntoView(); } }
 `;
 
@@ -110,6 +140,8 @@ export const PAGE_CSP = [
   `style-src ${sha256(PAGE_STYLE)}`,
   `script-src ${sha256(PAGE_SCRIPT)}`,
   "img-src 'self' data:",
+  // Tool views are previewed in sandboxed frames from this server (_view/<server>/<tool>).
+  "frame-src 'self'",
   "base-uri 'none'",
   "form-action 'none'",
   "frame-ancestors 'none'",

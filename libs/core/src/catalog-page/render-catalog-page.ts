@@ -1,9 +1,12 @@
 import type { Tool } from '@modelcontextprotocol/server';
+import type { CompiledTool } from '../compiled/tool-catalog';
 import type { ServerDefinition } from '../server/build-server';
 import { clientConfigs } from './client-config';
 import { html, SafeHtml } from './html';
 import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets';
+import { sampleValue } from './sample-value';
 import { schemaView, type JsonSchema } from './schema-view';
+import { viewPreviewPath } from './view-preview';
 
 /** One served server, as the page lists it. */
 export interface PageMount {
@@ -79,7 +82,7 @@ function memberLists(server: ServerDefinition, path: string): SafeHtml {
   return html`${groupList(server, path)}
 <div class="tools">
 <h3>Tools (${catalog.tools.size})</h3>
-${[...catalog.tools.values()].map(({ descriptor, requiredScopes }) => toolEntry(server.name, descriptor, requiredScopes))}
+${[...catalog.tools.values()].map((tool) => toolEntry(server.name, tool))}
 </div>
 ${promptList(server)}
 ${resourceList(server)}`;
@@ -128,7 +131,8 @@ function resourceList({ catalog }: ServerDefinition): SafeHtml | false {
   )}</ul>`;
 }
 
-function toolEntry(serverName: string, tool: Tool, scopes: readonly string[]): SafeHtml {
+function toolEntry(serverName: string, compiled: CompiledTool): SafeHtml {
+  const { descriptor: tool, requiredScopes: scopes } = compiled;
   const input = tool.inputSchema as JsonSchema;
   const output = tool.outputSchema as JsonSchema | undefined;
   const argumentNames = Object.keys(input.properties ?? {});
@@ -136,6 +140,7 @@ function toolEntry(serverName: string, tool: Tool, scopes: readonly string[]): S
   const badges = [
     ...ANNOTATION_BADGES.filter(([key]) => tool.annotations?.[key] === true).map(([key, label]) => html`<span class="badge${key === 'destructiveHint' ? ' destructive' : ''}">${label}</span>`),
     ...scopes.map((scope) => html`<span class="badge scope" title="OAuth scope a caller's token needs">${scope}</span>`),
+    compiled.view && html`<span class="badge view" title="Hosts with MCP Apps show the result in a view">view</span>`,
   ];
   return html`<details class="tool" id="tool-${serverName}-${tool.name}" data-search="${search}">
 <summary><code class="name">${tool.name}</code>${tool.title && html` ${tool.title}`}${badges}<span class="summary-text">${firstSentence(tool.description)}</span></summary>
@@ -144,7 +149,23 @@ ${tool.description && html`<p>${tool.description}</p>`}
 ${argumentNames.length === 0 ? html`<p class="muted">None.</p>` : schemaView(input)}
 <h4>Result</h4>
 ${output ? schemaView(output) : html`<p class="muted">Unstructured content (no output schema).</p>`}
+${compiled.view && viewSection(serverName, compiled, output)}
 </details>`;
+}
+
+/**
+ * A tool's view: its URI, size and declared origins, and a button that loads it in a sandboxed
+ * frame fed a sample result made up from the output schema (the page's script plays the host).
+ */
+function viewSection(serverName: string, tool: CompiledTool, output: JsonSchema | undefined): SafeHtml {
+  const { content } = tool.view!;
+  const csp = (content.contents._meta?.['ui'] as { csp?: Record<string, string[]> } | undefined)?.csp ?? {};
+  const origins = Object.entries(csp).flatMap(([list, values]) => values.map((origin) => `${origin} (${list})`));
+  const sample = JSON.stringify(output ? sampleValue(output) : { message: 'A sample result.' });
+  const args = JSON.stringify(sampleValue(tool.descriptor.inputSchema));
+  return html`<h4>View</h4>
+<p>Hosts with MCP Apps show the result in <code>${content.uri}</code> (${content.bytes.toLocaleString('en')} bytes); it reaches ${origins.length > 0 ? origins.join(', ') : 'no other origin'}.</p>
+<div class="view-preview" data-src="./${viewPreviewPath(serverName, tool.name)}" data-tool="${tool.name}" data-args="${args}" data-sample="${sample}"><button class="preview" type="button">Preview with a sample result</button></div>`;
 }
 
 function firstSentence(text: string | undefined): string {

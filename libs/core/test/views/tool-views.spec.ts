@@ -4,6 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListResourcesResultSchema, ListToolsResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
 import { buildServer, ContractError, defineView, Field, Prompt, Resource, Result, Tool, ToolResult, Toolset, userMessage, VIEW_MIME_TYPE, viewBundle } from '../../src';
+import { sampleValue } from '../../src/catalog-page/sample-value';
+import { viewPreviewCsp } from '../../src/catalog-page/view-preview';
 import { connectClient, connectLegacyClient } from '../support/connect';
 
 const folder = mkdtempSync(join(tmpdir(), 'views-'));
@@ -241,6 +243,46 @@ describe('views at the startup gate', () => {
     expect(messages(build(Misplaced))).toEqual([
       "[toolset 'misplaced' > prompt 'p'] @Prompt on Misplaced.p() has a `view` option, but only tools have views: a host renders a view for a tool's result. Fix: move `view` to the @Tool whose result it shows, or remove it.",
       "[toolset 'misplaced' > resource 'ui://misplaced/page'] @Resource on Misplaced.page() declares a ui:// resource by hand: ui:// is the MCP Apps scheme for views, which hosts render only with the view's MIME type and CSP. Fix: declare it with `defineView({ uri, bundle })` and link it with `@Tool({ view })`; the server registers the resource itself.",
+    ]);
+  });
+});
+
+describe('previewing a view on the catalog page', () => {
+  it('makes a sample result from the output schema: examples and defaults first, one item per list, moments as dates', () => {
+    
+    const tool = server().catalog.tools.get('show_board')!;
+    expect(sampleValue(tool.descriptor.outputSchema!)).toEqual({ message: 'A sample result, made up from the output schema.', cards: [{ title: 'sample title' }] });
+    expect(
+      sampleValue({
+        type: 'object',
+        properties: {
+          createdAt: { type: 'string' },
+          status: { type: 'string', enum: ['open', 'closed'] },
+          size: { type: 'integer', minimum: 5 },
+          tags: { type: 'array', items: { type: 'string' }, examples: [['urgent']] },
+          owner: { anyOf: [{ type: 'null' }, { $ref: '#/$defs/Person' }] },
+        },
+        $defs: { Person: { type: 'object', properties: { email: { type: 'string', format: 'email' } } } },
+      }),
+    ).toEqual({ createdAt: '2026-01-15T09:30:00.000Z', status: 'open', size: 5, tags: ['urgent'], owner: { email: 'someone@example.com' } });
+  });
+
+  it('serves the view under the CSP a host builds from its declared origins, in a sandbox of its own', () => {
+    
+    const view = server().catalog.toolViews.get('ui://tasks/board')!;
+    expect(viewPreviewCsp(view).split('; ')).toEqual([
+      'sandbox allow-scripts',
+      "default-src 'none'",
+      "script-src 'self' 'unsafe-inline' https://*.cdn.example.com",
+      "style-src 'self' 'unsafe-inline' https://*.cdn.example.com",
+      'connect-src https://api.example.com',
+      "img-src 'self' data: https://*.cdn.example.com",
+      "font-src 'self' https://*.cdn.example.com",
+      "media-src 'self' data: https://*.cdn.example.com",
+      "frame-src 'none'",
+      "object-src 'none'",
+      "base-uri 'self'",
+      "frame-ancestors 'self'",
     ]);
   });
 });

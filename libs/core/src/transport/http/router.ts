@@ -14,7 +14,7 @@ import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../guards/prototype-key'
 import { headerCounts, headerValue } from '../guards/request-target';
 import { idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY } from '../jsonrpc-errors';
 import type { ServingLimits } from '../serving-limits';
-import { CatalogPage, wantsHtml } from './catalog-page-route';
+import { CatalogPage, VIEW_PREFIX, wantsHtml } from './catalog-page-route';
 import type { RequestTracker } from './drain/request-tracker';
 import { bridgeParsedRequest, webRequest } from './fetch-bridge';
 import { sendJson, sendJsonRpcError } from './http-replies';
@@ -88,6 +88,7 @@ export class Router {
     if (mount) return this.serveMcp(mount, req, res);
     if (path.startsWith(PROTECTED_RESOURCE_PREFIX)) return this.protectedResource(req, res, path);
     if (path === METRICS_PATH && this.metrics) return this.metrics.serve(req, res);
+    if (path.startsWith(VIEW_PREFIX) && (req.method === 'GET' || req.method === 'HEAD') && this.catalogPage.sendView(req, res, path)) return;
     const page = this.page(path);
     if (!page) return sendJson(res, 404, { error: `Nothing at ${clip(path)}. MCP endpoints: ${[...this.#byPath.keys()].join(', ')}.` });
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'Method not allowed: use GET.' }, { allow: 'GET, HEAD' });
