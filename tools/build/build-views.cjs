@@ -5,43 +5,49 @@
 // view from that one document in a sandboxed iframe with no server of its own behind it, so
 // nothing may be left to fetch: Vite bundles and vite-plugin-singlefile inlines (the pairing the
 // MCP Apps SDK's own examples use). Usage: build-views.cjs <projectRoot>
+// (or build-views.cjs --page <folder> <out.html>: one folder's index.html, as the e2e tests build their host page).
 const fs = require('node:fs');
 const path = require('node:path');
 const os = require('node:os');
 
-const [rootArg] = process.argv.slice(2);
-if (!rootArg) {
-  console.error('Usage: build-views.cjs <projectRoot>');
+const args = process.argv.slice(2);
+if (args.length === 0 || (args[0] === '--page' && args.length !== 3)) {
+  console.error('Usage: build-views.cjs <projectRoot> | build-views.cjs --page <folder> <out.html>');
   process.exit(2);
 }
-const root = path.resolve(rootArg);
-const viewsDir = path.join(root, 'views');
-const outDir = path.join(root, 'dist', 'views');
+
+/** Bundles `folder`/index.html and everything it loads into the one file `target`. */
+async function buildPage(folder, target) {
+  const { build } = await import('vite');
+  const { viteSingleFile } = await import('vite-plugin-singlefile');
+  const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'view-'));
+  try {
+    await build({
+      root: folder,
+      configFile: false,
+      logLevel: 'warn',
+      plugins: [viteSingleFile()],
+      build: { outDir: scratch, emptyOutDir: true, minify: true, reportCompressedSize: false },
+    });
+    fs.mkdirSync(path.dirname(target), { recursive: true });
+    fs.copyFileSync(path.join(scratch, 'index.html'), target);
+  } finally {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+}
 
 async function main() {
+  if (args[0] === '--page') return buildPage(path.resolve(args[1]), path.resolve(args[2]));
+  const root = path.resolve(args[0]);
+  const viewsDir = path.join(root, 'views');
+  const outDir = path.join(root, 'dist', 'views');
   const names = fs.existsSync(viewsDir)
     ? fs.readdirSync(viewsDir, { withFileTypes: true }).filter((entry) => entry.isDirectory() && fs.existsSync(path.join(viewsDir, entry.name, 'index.html'))).map((entry) => entry.name)
     : [];
-  if (names.length === 0) return;
-  const { build } = await import('vite');
-  const { viteSingleFile } = await import('vite-plugin-singlefile');
-  fs.mkdirSync(outDir, { recursive: true });
   for (const name of names) {
-    const scratch = fs.mkdtempSync(path.join(os.tmpdir(), `view-${name}-`));
-    try {
-      await build({
-        root: path.join(viewsDir, name),
-        configFile: false,
-        logLevel: 'warn',
-        plugins: [viteSingleFile()],
-        build: { outDir: scratch, emptyOutDir: true, minify: true, reportCompressedSize: false },
-      });
-      const target = path.join(outDir, `${name}.html`);
-      fs.copyFileSync(path.join(scratch, 'index.html'), target);
-      console.log(`built view ${name}: ${path.relative(process.cwd(), target)} (${fs.statSync(target).size} bytes)`);
-    } finally {
-      fs.rmSync(scratch, { recursive: true, force: true });
-    }
+    const target = path.join(outDir, `${name}.html`);
+    await buildPage(path.join(viewsDir, name), target);
+    console.log(`built view ${name}: ${path.relative(process.cwd(), target)} (${fs.statSync(target).size} bytes)`);
   }
 }
 

@@ -185,6 +185,35 @@ describe('the catalog page in a browser', () => {
     await page.close();
   });
 
+  it("marks the tools with a view and previews one in a sandboxed frame, fed a sample result made from the tool's output schema", async () => {
+    const { page, problems } = await open(`${demo.origin}/#tool-notes-list_notes`);
+    const notes = page.locator('section#server-notes');
+    expect(await notes.locator('details.tool:has(.badge.view) code.name').allTextContents()).toEqual(['list_notes', 'add_note']);
+    const tool = page.locator('#tool-notes-list_notes');
+    expect(await tool.innerText()).toMatch(/Hosts with MCP Apps show the result in ui:\/\/notes\/notes-board \([\d,]+ bytes\); it reaches no other origin\./);
+    await tool.locator('button.preview').click();
+    const frameElement = tool.locator('.view-preview iframe');
+    expect(await frameElement.getAttribute('sandbox')).toBe('allow-scripts');
+    const view = (await frameElement.elementHandle())!.contentFrame();
+    const frame = (await view)!;
+    // The sample: one note per list, each string named after its field, the message saying it is made up.
+    await frame.waitForFunction(() => document.querySelectorAll('#notes li').length === 1);
+    expect(await frame.locator('#summary').textContent()).toBe('A sample result, made up from the output schema.');
+    expect(await frame.locator('#notes li').textContent()).toContain('sample text');
+    // The view asks for nothing the page does not answer; a call from it is declined, not sent.
+    await frame.locator('#text').fill('from the preview');
+    await frame.locator('#add-button').click();
+    await frame.waitForFunction(() => document.querySelector('#status')?.className === 'error');
+    expect(await frame.locator('#status').textContent()).toMatch(/previews the view with a sample result and makes no calls \(tools\/call\)/);
+    await page.screenshot({ path: shot('catalog-page-view-preview.png'), fullPage: false });
+    expect(problems).toEqual([]);
+    await page.close();
+
+    const served = await fetch(`${demo.origin}/_view/notes/list_notes`);
+    expect(served.headers.get('content-security-policy')).toMatch(/^sandbox allow-scripts; default-src 'none'; .*connect-src 'none'; .*frame-ancestors 'self'$/);
+    expect((await fetch(`${demo.origin}/_view/notes/get_note`)).status).toBe(404);
+  });
+
   it('completes the URLs from the address the browser used, path prefix kept, with or without a trailing slash', async () => {
     const html = await (await fetch(`${demo.origin}/`, { headers: { accept: 'text/html' } })).text();
     const csp = (await fetch(`${demo.origin}/`, { headers: { accept: 'text/html' } })).headers.get('content-security-policy')!;

@@ -8,7 +8,7 @@ type CallResult = { structuredContent?: unknown; isError?: boolean };
 
 const summary = document.getElementById('summary')!;
 const list = document.getElementById('notes')!;
-const form = document.getElementById('add') as HTMLFormElement;
+const addButton = document.getElementById('add-button') as HTMLButtonElement;
 const input = document.getElementById('text') as HTMLInputElement;
 const status = document.getElementById('status')!;
 
@@ -22,9 +22,10 @@ app.ontoolresult = (result) => {
   void refresh();
 };
 
-form.addEventListener('submit', (event) => {
-  event.preventDefault();
-  void addNote(input.value.trim());
+// No <form>: hosts sandbox views, and a sandbox without allow-forms blocks form submission.
+addButton.addEventListener('click', () => void addNote(input.value.trim()));
+input.addEventListener('keydown', (event) => {
+  if (event.key === 'Enter') void addNote(input.value.trim());
 });
 
 /** Adds the note through the host (`tools/call` from the view), then lists the notes again. */
