@@ -1,11 +1,12 @@
 #!/usr/bin/env node
 // The edit loop of a server app: serves it, and on every change to a project's sources rebuilds the
 // changed files with swc and restarts the server on the same port. A server that fails to start
-// (the startup gate refusing a tool) prints why and the watcher waits for the next change.
+// (the startup gate refusing a tool) prints why and the watcher waits for the next change. A
+// change under a project's views/ rebuilds its views (build-views.cjs) before the restart.
 // Usage: dev-app.cjs <appRoot> [server arguments...]   (from the workspace root, after a build)
 const fs = require('node:fs');
 const path = require('node:path');
-const { spawn } = require('node:child_process');
+const { execFileSync, spawn } = require('node:child_process');
 const swc = require('@swc/core');
 const options = require('./swc-options.cjs');
 
@@ -38,7 +39,7 @@ function swcProjects() {
     if (entries.some((entry) => entry.name === 'project.json')) {
       const command = JSON.stringify(JSON.parse(fs.readFileSync(path.join(dir, 'project.json'), 'utf-8')).targets?.build ?? {});
       const match = /build-project\.cjs\s+(\S+)\s+([^\s"&]+)/.exec(command);
-      if (match) found.push({ name: path.relative(root, dir), src: path.resolve(root, match[1]), dist: path.resolve(root, match[2]) });
+      if (match) found.push({ name: path.relative(root, dir), root: dir, src: path.resolve(root, match[1]), dist: path.resolve(root, match[2]) });
     }
     for (const entry of entries) {
       if (entry.isDirectory() && !['node_modules', 'dist', 'tmp', '.git', '.nx', 'coverage'].includes(entry.name) && !entry.name.startsWith('.')) visit(path.join(dir, entry.name), depth + 1);
@@ -121,6 +122,8 @@ function stop() {
 }
 
 const pending = new Map();
+/** Projects with a changed file under views/: their views are rebuilt before the restart. */
+const pendingViews = new Set();
 let timer;
 
 async function restart() {
@@ -130,38 +133,53 @@ async function restart() {
   }
   starting = true;
   const changed = [...pending.entries()];
+  const viewProjects = [...pendingViews];
   pending.clear();
+  pendingViews.clear();
   const began = Date.now();
   try {
     for (const [file, project] of changed) compile(project, file);
+    for (const project of viewProjects) execFileSync(process.execPath, [path.join(__dirname, 'build-views.cjs'), project.root], { stdio: ['ignore', 'ignore', 'inherit'] });
   } catch (error) {
     console.error(`[dev] ${error.message}`);
     starting = false;
     return;
   }
   await stop();
-  const names = [...new Set(changed.map(([file]) => path.relative(root, file)))];
+  const names = [...new Set([...changed.map(([file]) => path.relative(root, file)), ...viewProjects.map((project) => `${project.name}/views`)])];
   console.log(`\n[dev] ${names.slice(0, 3).join(', ')}${names.length > 3 ? ` and ${names.length - 3} more` : ''} changed: rebuilt in ${Date.now() - began} ms, restarting`);
   // The standby loaded the shared packages before this change: a change to one of them needs a fresh process.
   await start(changed.some(([, project]) => preloaded.has(project)));
   starting = false;
   if (restartAgain) {
     restartAgain = false;
-    if (pending.size > 0) restart();
+    if (pending.size > 0 || pendingViews.size > 0) restart();
   }
+}
+
+function schedule() {
+  clearTimeout(timer);
+  // Editors save in bursts (write, rename, chmod): one rebuild for the burst.
+  timer = setTimeout(restart, 60);
 }
 
 function watch(projects) {
   for (const project of projects) {
+    const views = path.join(project.root, 'views');
+    if (fs.existsSync(views)) {
+      fs.watch(views, { recursive: true }, (_event, name) => {
+        if (!name) return;
+        pendingViews.add(project);
+        schedule();
+      });
+    }
     if (!fs.existsSync(project.src)) continue;
     fs.watch(project.src, { recursive: true }, (_event, name) => {
       if (!name) return;
       const file = path.join(project.src, name.toString());
       if (!isSource(file)) return;
       pending.set(file, project);
-      clearTimeout(timer);
-      // Editors save in bursts (write, rename, chmod): one rebuild for the burst.
-      timer = setTimeout(restart, 60);
+      schedule();
     });
   }
 }

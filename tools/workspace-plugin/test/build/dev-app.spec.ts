@@ -76,6 +76,35 @@ async function greeting(port: number): Promise<string | undefined> {
   }
 }
 
+/** The text of the view `ui://greet/card` as resources/read serves it, or undefined while no server answers. */
+async function cardView(port: number): Promise<string | undefined> {
+  const client = new Client({ name: 'dev-app-test', version: '1' });
+  try {
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
+    const [content] = (await client.readResource({ uri: 'ui://greet/card' })).contents as { text?: string }[];
+    return content?.text;
+  } catch {
+    return undefined;
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}
+
+const viewToolset = `import { defineView, Tool, ToolResult, Toolset, viewBundle } from '@toolsets/core';
+
+const Card = defineView({ uri: 'ui://greet/card', bundle: viewBundle(__dirname, 'card') });
+
+@Toolset({ name: 'greet' })
+export class GreetToolset {
+  @Tool({ description: 'Greets someone, as a card.', returns: ToolResult, view: Card })
+  greet(): ToolResult {
+    return { message: 'Hello' };
+  }
+}
+`;
+
+const cardPage = (word: string) => `<!doctype html><html><body><p id="word">${word}</p><script type="module" src="./main.ts"></script></body></html>`;
+
 describe('the dev loop (tools/build/dev-app.cjs)', () => {
   let root: string;
   let watcher: ChildProcess | undefined;
@@ -109,5 +138,28 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
 
     write(root, 'libs/greet/src/index.ts', toolsetSource('Hi again'));
     await waitUntil(async () => (await greeting(port)) === 'Hi again', { timeoutMs: 20_000, what: 'the fixed server to answer' });
+  });
+
+  it('rebuilds a view when a file under views/ changes, and serves the new one', async () => {
+    root = scratchWorkspace();
+    write(root, 'libs/greet/package.json', '{ "name": "greet", "private": true }\n');
+    write(root, 'libs/greet/src/index.ts', viewToolset);
+    write(root, 'libs/greet/views/card/index.html', cardPage('first'));
+    write(root, 'libs/greet/views/card/main.ts', "document.body.dataset['ready'] = 'yes';\n");
+    for (const command of [['tools/build/build-project.cjs', 'libs/greet/src', 'libs/greet/dist'], ['tools/build/build-views.cjs', 'libs/greet']]) {
+      const built = spawnSync(process.execPath, [join(WORKSPACE_ROOT, command[0]!), ...command.slice(1)], { cwd: root, encoding: 'utf-8' });
+      if (built.status !== 0) throw new Error(built.stderr);
+    }
+    const port = await freePort();
+    watcher = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
+    watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitUntil(async () => (await cardView(port))?.includes('<p id="word">first</p>') === true, { timeoutMs: 20_000, what: `the first view (output so far:\n${output})` });
+
+    write(root, 'libs/greet/views/card/index.html', cardPage('second'));
+    await waitUntil(async () => (await cardView(port))?.includes('<p id="word">second</p>') === true, { timeoutMs: 20_000, what: `the rebuilt view (output so far:\n${output})` });
+    expect(output).toMatch(/\[dev\] libs\/greet\/views changed: rebuilt in \d+ ms, restarting/);
+    // Bundled: the script is inlined, nothing left to fetch.
+    expect(await cardView(port)).toContain("dataset.ready=`yes`");
   });
 });
