@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync, type Stats } from 'node:fs';
 import type { Resource } from '@modelcontextprotocol/server';
 import type { ContractViolation, ViolationSite } from '../errors/contract-violation';
 import { InvalidViewError } from '../errors/invalid-view.error';
@@ -18,6 +18,11 @@ const ORIGIN_SCHEMES = new Set(['http:', 'https:', 'ws:', 'wss:']);
 const VIEW_URI = /^ui:\/\/[A-Za-z0-9._-]+(\/[A-Za-z0-9._~-]+)*\/?$/;
 /** Bigger than any view a host will load quickly; a bundle this size has swallowed something by mistake. */
 const MAX_VIEW_BYTES = 5 * 2 ** 20;
+/**
+ * Bundles read in this process, by path: an app that builds several servers sharing a view (the
+ * demo app builds five) reads it once. A bundle rebuilt since (another size or time) is read again.
+ */
+const bundles = new Map<string, { mtimeMs: number; size: number; html: string }>();
 
 /**
  * The gate's part for `@Tool({ view })`: checks each `defineView` constant once (URI, CSP origins,
@@ -107,8 +112,9 @@ export class ViewInspector {
     if (view.html !== undefined) return view.html;
     const bundle = view.bundle!;
     let size: number;
+    let stat: Stats;
     try {
-      const stat = statSync(bundle);
+      stat = statSync(bundle);
       if (!stat.isFile()) throw Object.assign(new Error('it is not a file'), { code: 'NOTFILE' });
       size = stat.size;
     } catch (error) {
@@ -120,7 +126,11 @@ export class ViewInspector {
       this.violations.push(new MissingViewBundleError(site, view.uri, bundle, size === 0 ? 'the file is empty' : `the file is ${size} bytes, over the ${MAX_VIEW_BYTES}-byte limit for one view`));
       return undefined;
     }
-    return readFileSync(bundle, 'utf8');
+    const read = bundles.get(bundle);
+    if (read && read.mtimeMs === stat.mtimeMs && read.size === size) return read.html;
+    const html = readFileSync(bundle, 'utf8');
+    bundles.set(bundle, { mtimeMs: stat.mtimeMs, size, html });
+    return html;
   }
 }
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildServer, Field, Prompt, Resource, ResourceTemplate, serveHttp, Tool, ToolResult, Toolset, userMessage, type HttpServerHandle } from '../../src';
+import { buildServer, defineView, Field, Prompt, RequireScopes, Resource, ResourceTemplate, serveHttp, Tool, ToolResult, Toolset, userMessage, type HttpServerHandle } from '../../src';
 import { recordingLogger } from '../support/connect';
 
 class Answer extends ToolResult {}
@@ -38,6 +38,17 @@ class MapsToolset {
   @ResourceTemplate({ uriTemplate: 'maps://users/{id}', description: 'A user.', mimeType: 'application/json', args: UserArgs })
   user(args: UserArgs) {
     return JSON.stringify(args);
+  }
+}
+
+const RouteView = defineView({ uri: 'ui://maps/route', html: `<!doctype html><p class="route">${'a "quoted" route \u00e9 '.repeat(2000)}</p>`, csp: { connectDomains: ['https://tiles.example.com'] } });
+
+@Toolset({ name: 'routes', description: 'Routes.' })
+class RoutesToolset {
+  @Tool({ description: 'Show a route.', returns: Answer, view: RouteView })
+  @RequireScopes('routes:read')
+  route(): Answer {
+    return { message: 'route' };
   }
 }
 
@@ -168,6 +179,23 @@ describe('list answers served from cache', () => {
     } finally {
       await handle.close();
       await sdkHandle.close();
+    }
+  });
+
+  it.each(['modern', 'legacy'] as const)("answers resources/read of a tool's view from bytes serialised once, byte for byte the SDK's (%s)", async (era) => {
+    const routes = buildServer({ name: 'routes', version: '1.0.0', toolsets: [RoutesToolset], logger: recordingLogger().logger });
+    const [fast, sdk] = await Promise.all([serveHttp(routes, { port: 0, drainTimeoutMs: 300 }), serveHttp(routes, { port: 0, cacheLists: false, drainTimeoutMs: 300 })]);
+    try {
+      const read = (handle: HttpServerHandle, id: number | string) => post(handle.mounts[0]!.url, era, 'resources/read', id, era === 'modern' ? { 'mcp-name': 'ui://maps/route' } : {}, { uri: 'ui://maps/route' });
+      for (const id of [3, 'three']) {
+        const [answer, fromSdk] = [await read(fast, id), await read(sdk, id)];
+        expect(fromSdk.status).toBe(200);
+        expect({ status: answer.status, type: answer.type, body: answer.body }).toEqual({ status: fromSdk.status, type: fromSdk.type, body: fromSdk.body });
+        expect(answer.etag).toMatch(/^"[\w-]{22}"$/);
+      }
+    } finally {
+      await fast.close();
+      await sdk.close();
     }
   });
 

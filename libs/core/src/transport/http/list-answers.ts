@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest, isJsonContentType, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import type { ServerDefinition } from '../../server/build-server';
+import type { CompiledView } from '../../compiled/tool-catalog';
 import type { CatalogView } from '../../selection/catalog-view';
 import { listHash } from '../../wire/list-hash';
 import { LEGACY_VERSIONS, MODERN_REVISIONS } from '../../wire/protocol-revisions';
@@ -21,7 +22,8 @@ interface SerialisedList {
 }
 
 /**
- * Answers `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list` over
+ * Answers `tools/list`, `prompts/list`, `resources/list` and `resources/templates/list` (and
+ * `resources/read` of a tool's view: a fixed page, often hundreds of kilobytes) over
  * stateless HTTP from bytes serialised once per list (per selection, for tools), instead of
  * building an SDK server, validating and serialising a list that never changes, per request. The
  * bytes are what the SDK sends, field for field (a test compares them with the SDK's own answer),
@@ -36,22 +38,16 @@ export class ListAnswers {
 
   /** Answers `parsed` from cache and returns true, or returns false for the SDK to answer. */
   tryAnswer(server: ServerDefinition, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, sessions: boolean): boolean {
-    const message = parsed as { method?: unknown; id?: unknown; params?: { cursor?: unknown } };
-    if (typeof message.method !== 'string' || !LIST_METHODS.has(message.method)) return false;
+    const message = parsed as { method?: unknown; id?: unknown; params?: { cursor?: unknown; uri?: unknown } };
+    const read = message.method === 'resources/read' ? readableView(server, view, message.params?.uri) : undefined;
+    if (typeof message.method !== 'string' || (!LIST_METHODS.has(message.method) && !read)) return false;
     if (typeof message.id !== 'string' && typeof message.id !== 'number') return false;
     if (message.params?.cursor !== undefined || !isJsonContentType(req.headers['content-type'] ?? '')) return false;
     const era = eraOf(req, parsed, sessions);
     if (!era) return false;
-    const list = this.#listFor(server, view, message.method);
+    const list = read ? this.#viewFor(server, read) : this.#listFor(server, view, message.method);
     if (!list) return false;
-    const id = Buffer.from(`${JSON.stringify(message.id)}}`);
-    if (era === 'modern') {
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': list.modern.length + id.length, etag: list.etag });
-    } else {
-      res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', etag: list.etag });
-    }
-    res.write(era === 'modern' ? list.modern : list.legacy);
-    res.end(era === 'modern' ? id : Buffer.concat([id, SSE_END]));
+    send(res, list, era, message.id);
     return true;
   }
 
@@ -73,6 +69,20 @@ export class ListAnswers {
     return list;
   }
 
+  /** A view's `resources/read` answer, serialised once per view (it is the same for every caller allowed to read it). */
+  #viewFor(server: ServerDefinition, view: CompiledView): SerialisedList {
+    const entries = this.#lists.get(view) ?? new Map<string, SerialisedList>();
+    this.#lists.delete(view);
+    this.#lists.set(view, entries);
+    const cached = entries.get('resources/read');
+    if (cached) return cached;
+    const answer = serialise({ contents: [view.contents] }, { name: server.name, version: server.version });
+    entries.set('resources/read', answer);
+    this.#bytes += answer.modern.length + answer.legacy.length;
+    this.#evict();
+    return answer;
+  }
+
   #evict(): void {
     for (const [owner, entries] of this.#lists) {
       if (this.#bytes <= this.budgetBytes || this.#lists.size <= 1) return;
@@ -83,6 +93,29 @@ export class ListAnswers {
 }
 
 const SSE_END = Buffer.from('\n\n');
+
+/** Writes a serialised answer for `era` with the request's id: JSON for 2026-07-28, one SSE event for the 2025 era. */
+function send(res: ServerResponse, list: SerialisedList, era: 'modern' | 'legacy', requestId: string | number): void {
+  const id = Buffer.from(`${JSON.stringify(requestId)}}`);
+  if (era === 'modern') {
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': list.modern.length + id.length, etag: list.etag });
+  } else {
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', etag: list.etag });
+  }
+  res.write(era === 'modern' ? list.modern : list.legacy);
+  res.end(era === 'modern' ? id : Buffer.concat([id, SSE_END]));
+}
+
+/**
+ * The view `uri` names, when this request's view of the catalog lists it (the caller may call one
+ * of its tools): its HTML never changes, so its answer is served like a list's. Anything else
+ * (another resource, a view the caller may not read) goes to the SDK.
+ */
+function readableView(server: ServerDefinition, view: CatalogView, uri: unknown): CompiledView | undefined {
+  if (typeof uri !== 'string') return undefined;
+  const compiled = server.catalog.toolViews.get(uri);
+  return compiled && view.lists['resources/list']?.resources.some((resource) => resource.uri === uri) ? compiled : undefined;
+}
 
 /** Which era's answer to write, or undefined when the SDK must answer (refusal, session, other revision). */
 function eraOf(req: IncomingMessage, parsed: object, sessions: boolean): 'modern' | 'legacy' | undefined {
