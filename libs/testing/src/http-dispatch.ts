@@ -23,7 +23,7 @@ let nextId = 1_000_000;
 
 /**
  * Sends JSON-RPC requests to an MCP endpoint over Streamable HTTP, one POST each, with the
- * 2026-07-28 routing headers (`Mcp-Method`, and `Mcp-Name`: the tool, or the task id): for
+ * 2026-07-28 routing headers (`Mcp-Method`, and `Mcp-Name`: the tool, prompt, resource URI or task id): for
  * requests an SDK client will not send as written (the tasks extension's `rawDispatch`, or a
  * test of the wire itself). `headers` go with every request (credentials).
  */
@@ -31,7 +31,7 @@ export function httpDispatch(url: URL | string, headers: Readonly<Record<string,
   return async (request, options) => {
     const { method, params } = request as { method: string; params?: Record<string, unknown> };
     const id = nextId++;
-    const name = method === 'tools/call' ? params?.['name'] : method.startsWith('tasks/') ? params?.['taskId'] : undefined;
+    const name = method === 'tools/call' || method === 'prompts/get' ? params?.['name'] : method === 'resources/read' ? params?.['uri'] : method.startsWith('tasks/') ? params?.['taskId'] : undefined;
     // Later values win, whatever their case: this request's own headers over the defaults.
     const sent = new Headers({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN_REVISION, 'mcp-method': method });
     if (typeof name === 'string') sent.set('mcp-name', name);

@@ -15,6 +15,7 @@ import { tasksScenario } from './scenarios/tasks';
 import { authScenario } from './scenarios/auth';
 import { telemetryScenario } from './scenarios/telemetry';
 import { upstreamTransportScenario } from './scenarios/upstream-transport';
+import { viewsScenario } from './scenarios/views';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -34,6 +35,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'upstream-transport': upstreamTransportScenario,
   'dev-loop': devLoopScenario,
   tasks: tasksScenario,
+  views: viewsScenario,
 };
 
 async function main(): Promise<void> {
