@@ -106,7 +106,7 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
       expect(files.filter((file) => !/^package\/(dist\/.*\.(js|d\.ts)|README\.md|package\.json)$/.test(file))).toEqual([]);
     }
     const plugin = contents('toolsets-workspace-plugin-');
-    expect(plugin).toEqual(expect.arrayContaining(['package/src/index.js', 'package/generators.json', 'package/versions.json', 'package/build/build-project.cjs', 'package/build/dev-app.cjs', 'package/build/dev-standby.cjs', 'package/src/generators/init/generator.js']));
+    expect(plugin).toEqual(expect.arrayContaining(['package/src/index.js', 'package/generators.json', 'package/versions.json', 'package/build/build-project.cjs', 'package/build/build-views.cjs', 'package/build/dev-app.cjs', 'package/build/dev-standby.cjs', 'package/src/generators/init/generator.js']));
     expect(plugin.filter((file) => /\.ts$/.test(file) && !/\.d\.ts$|__tmpl__$|\/files\//.test(file))).toEqual([]);
     const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball('toolsets-workspace-plugin-'), 'package/package.json'], { encoding: 'utf-8' }));
     expect(manifest.dependencies).toEqual(expect.objectContaining({ '@nx/devkit': expect.any(String), yaml: expect.any(String), swagger2openapi: expect.any(String) }));

@@ -35,6 +35,7 @@ describe('in a throwaway copy of the workspace', () => {
   it('generated projects, with every documented example in them, pass lint, typecheck, test, contract and build, and the app serves', async () => {
     nx('g', '@toolsets/workspace-plugin:toolset', 'library', '--description=Books and loans.', '--credentialHeader=x-library-key', '--skipInstall', '--no-interactive');
     nx('g', '@toolsets/workspace-plugin:tool', 'library', 'find-book', '--description=Find a book by its title.', '--no-interactive');
+    nx('g', '@toolsets/workspace-plugin:view', 'library', 'echo-card', '--tool=echo', '--description=The echoed text as a card.', '--no-interactive');
     nx('g', '@toolsets/workspace-plugin:app', 'library-server', '--toolsets=library,hello', '--no-interactive');
 
     // What `npm install` does for the new workspace package (skipped: this copy shares node_modules).
@@ -43,7 +44,7 @@ describe('in a throwaway copy of the workspace', () => {
     // Every ts block of the README and of docs/ goes into the generated projects, so lint, typecheck and
     // test below check the examples too; a block that shows generated code must match what the generator wrote.
     const blocks = documentedBlocks(copy);
-    expect(blocks.map((block) => block.mode).sort()).toEqual(['file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'generated', 'spec', 'spec', 'spec', 'spec', 'spec']);
+    expect(blocks.map((block) => block.mode).sort()).toEqual(['file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'generated', 'generated', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec']);
     for (const block of blocks) {
       const target = join(copy, block.path);
       if (block.mode === 'generated') {
@@ -60,9 +61,12 @@ describe('in a throwaway copy of the workspace', () => {
     expect(output).toMatch(/PASS .*test\/readme-schemas\.spec\.ts/);
     expect(output).toMatch(/PASS .*test\/readme-vault\.spec\.ts/);
     expect(output).toMatch(/PASS .*test\/readme-forecast\.spec\.ts/);
+    expect(output).toMatch(/PASS .*test\/readme-views\.spec\.ts/);
+    // The library's build bundled the view (docs/views.md's main.ts) into one page.
+    expect(output).toMatch(/built view echo-card: libs\/toolsets\/library\/dist\/views\/echo-card\.html \(\d+ bytes\)/);
     // The app's own contract target built its servers without listening.
     expect(output).toContain('server library-server\n  toolset library');
-    expect(output).toContain('library_echo(text) -> EchoResult { message: string, text: string, length: integer } | ToolError');
+    expect(output).toContain('library_echo(text) -> EchoResult { message: string, text: string, length: integer } | ToolError { error: string, detail: string }  [view: ui://library/echo-card]');
     expect(output).toContain('library_find_book(input) -> FindBookResult { message: string, input: string } | ToolError');
     expect(output).toContain('library_check_access() -> AccessResult { message: string, headers: string[] }');
 
@@ -82,6 +86,11 @@ describe('in a throwaway copy of the workspace', () => {
       message: 'library_find_book received "Dune".',
       input: 'Dune',
     });
+    // The built app serves the view the library's build bundled: the page with the App bridge inlined.
+    const [view] = (await client.readResource({ uri: 'ui://library/echo-card' })).contents as { mimeType?: string; text?: string }[];
+    expect(view?.mimeType).toBe('text/html;profile=mcp-app');
+    expect(view?.text).toContain('Echo it louder');
+    expect(view?.text).toContain('ui/initialize');
     expect((await client.callTool({ name: 'library_check_access', arguments: {} })).structuredContent).toEqual({
       message: 'Received 1 credential header(s).',
       headers: ['x-library-key'],

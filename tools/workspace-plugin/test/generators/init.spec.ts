@@ -39,7 +39,7 @@ describe('init generator', () => {
     await initGenerator(tree, { skipInstall: true });
     expect(tree.read('tools/build/swc-options.cjs', 'utf-8')).toContain('decoratorMetadata: true');
     // The edit loop of every app the app generator makes (its dev target).
-    expect(tree.exists('tools/build/dev-app.cjs') && tree.exists('tools/build/dev-standby.cjs')).toBe(true);
+    expect(tree.exists('tools/build/dev-app.cjs') && tree.exists('tools/build/dev-standby.cjs') && tree.exists('tools/build/build-views.cjs')).toBe(true);
     expect(tree.read('jest.preset.js', 'utf-8')).toContain("transformIgnorePatterns: ['node_modules/(?!(typebox|jose)/)']");
     expect(tree.read('eslint.config.mjs', 'utf-8')).toContain("{ sourceTag: 'type:toolset', onlyDependOnLibsWithTags: ['type:shared', 'type:testing'] }");
     const pkg = readJson(tree, 'package.json');
