@@ -1,6 +1,6 @@
 import { Compile } from 'typebox/compile';
 import type { TLocalizedValidationError } from 'typebox/error' with { 'resolution-mode': 'import' };
-import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
+import type { SchemaNode } from '../types/schema-node';
 
 /** What the call path needs of a compiled schema. */
 export interface SchemaValidator {
@@ -14,7 +14,7 @@ export interface SchemaValidator {
  * What could make compiling fail (a `pattern` that is not a regular expression) is checked at
  * startup by the gate (`gate/pattern-check.ts`), so the first call cannot be the one to find it.
  */
-export function lazyValidator(schema: TSchema | (() => TSchema)): SchemaValidator {
+export function lazyValidator(schema: SchemaNode | (() => SchemaNode)): SchemaValidator {
   let compiled: ReturnType<typeof Compile> | undefined;
   // A thunk defers emitting the schema too (a union arm's), not only compiling it.
   const validator = () => (compiled ??= Compile(typeof schema === 'function' ? schema() : schema));

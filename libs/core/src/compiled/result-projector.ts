@@ -1,6 +1,6 @@
 import { lazyValidator } from './lazy-validator';
 import { Value } from 'typebox/value';
-import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
+import type { SchemaNode } from '../types/schema-node';
 import { emitType } from '../schema/schema-emitter';
 import type { ClassModel, TypeModel } from '../schema/type-model';
 
@@ -69,6 +69,6 @@ function compileUnionProjector(arms: readonly TypeModel[]): Projector {
 }
 
 /** A raw TypeBox field: TypeBox's own Clean, on a clone because Clean mutates. */
-function compileSchemaProjector(schema: TSchema): Projector {
+function compileSchemaProjector(schema: SchemaNode): Projector {
   return (value) => Value.Clean(schema, Value.Clone(value));
 }

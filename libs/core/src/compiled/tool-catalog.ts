@@ -2,7 +2,7 @@ import type { ClassType } from '../types/class-type';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool, UriTemplate } from '@modelcontextprotocol/server';
 import type { Completer } from '../metadata/completer-metadata';
 import type { SchemaValidator } from './lazy-validator';
-import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
+import type { SchemaNode } from '../types/schema-node';
 import type { ClassModel } from '../schema/type-model';
 import type { Materializer } from './args-materializer';
 import type { Projector } from './result-projector';
@@ -17,7 +17,7 @@ import type { ViewDefinition, ViewVisibility } from '../metadata/tool-view';
 export interface OutputArm {
   model: ClassModel;
   /** The arm's whole output schema (TypeBox), emitted on first use: what results are validated against. */
-  schema: () => TSchema;
+  schema: () => SchemaNode;
   project: Projector;
   validator: SchemaValidator;
   /** class-validator, for rules the schema cannot express; absent when the class has none. */
@@ -39,7 +39,7 @@ export interface CompiledTool {
   descriptor: Tool;
   /** `@Tool({ keywords })`, checked: more words for discovery search to find the tool by. */
   keywords: readonly string[];
-  inputSchema: TSchema;
+  inputSchema: SchemaNode;
   inputValidator: SchemaValidator;
   /** Undefined for a tool without `args`: it receives `{}`. */
   materialize?: Materializer;

@@ -1,5 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
-import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
+import type { SchemaNode } from '../types/schema-node';
 import { compileMaterializer, passThrough } from '../compiled/args-materializer';
 import { compileDroppedKeysFinder } from '../compiled/dropped-keys';
 import { compileElicitationForm, type ElicitationForm } from '../compiled/elicitation-form';
@@ -79,7 +79,7 @@ export class ToolInspector {
     const view = this.views.inspect(site, options.view);
     if (this.violations.length > before || !arms || args === null) return undefined;
 
-    const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : (NO_ARGS_SCHEMA as TSchema));
+    const inputSchema = rawInput ?? (args ? emitClass(args, 'input') : (NO_ARGS_SCHEMA as SchemaNode));
     const ok = this.outputArm(arms.ok);
     const error = arms.error && this.outputArm(arms.error);
     this.checkPatterns(site, inputSchema, arms);
@@ -229,7 +229,7 @@ export class ToolInspector {
    * A tool's arguments given as a raw JSON Schema (2020-12) instead of a DTO: advertised exactly as
    * written, object-rooted, every `$ref` inside it, compiled at startup.
    */
-  private inspectRawInputSchema(site: ViolationSite, schema: unknown, alsoArgs: boolean): TSchema | undefined {
+  private inspectRawInputSchema(site: ViolationSite, schema: unknown, alsoArgs: boolean): SchemaNode | undefined {
     const before = this.violations.length;
     if (alsoArgs) this.report(new InvalidInputSchemaError(site, 'is given together with `args`; a tool takes one or the other'));
     if (typeof schema !== 'object' || schema === null || Array.isArray(schema) || (schema as { type?: unknown }).type !== 'object') {
@@ -240,7 +240,7 @@ export class ToolInspector {
       if (!ref.startsWith('#') || resolvePointer(schema, ref.slice(1), true) === undefined) this.report(new InvalidInputSchemaError(site, `has a $ref ${JSON.stringify(ref)} that does not resolve inside it`));
     }
     if (this.violations.length > before) return undefined;
-    const wire = toWire<TSchema>(schema);
+    const wire = toWire<SchemaNode>(schema);
     try {
       lazyValidator(wire).Check({});
     } catch (error) {
@@ -260,7 +260,7 @@ export class ToolInspector {
     if (!arm) {
       // The whole schema is emitted when first needed: a budgeted catalog advertises cut schemas,
       // written only as deep as they are advertised, and validates on a tool's first call.
-      let schema: TSchema | undefined;
+      let schema: SchemaNode | undefined;
       const full = () => (schema ??= emitClass(model, 'output'));
       arm = {
         model,

@@ -1,5 +1,5 @@
 import { Type } from 'typebox';
-import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
+import type { SchemaNode } from '../types/schema-node';
 import type { ClassModel, FieldModel, TypeModel } from './type-model';
 
 /**
@@ -21,11 +21,11 @@ interface Emission {
 
 /** The schema nodes an emission makes. Both make the same JSON, key for key. */
 interface Builders {
-  object(properties: Record<string, TSchema>, optional: ReadonlySet<string>, options: Record<string, unknown>): TSchema;
-  array(items: TSchema, options: Record<string, unknown>): TSchema;
-  union(arms: TSchema[], options: Record<string, unknown>): TSchema;
-  scalar(kind: string, options: Record<string, unknown>): TSchema;
-  unsafe(schema: Record<string, unknown>): TSchema;
+  object(properties: Record<string, SchemaNode>, optional: ReadonlySet<string>, options: Record<string, unknown>): SchemaNode;
+  array(items: SchemaNode, options: Record<string, unknown>): SchemaNode;
+  union(arms: SchemaNode[], options: Record<string, unknown>): SchemaNode;
+  scalar(kind: string, options: Record<string, unknown>): SchemaNode;
+  unsafe(schema: Record<string, unknown>): SchemaNode;
 }
 
 /** TypeBox's builders: what validators are compiled from. */
@@ -45,12 +45,12 @@ const TYPEBOX: Builders = {
 const PLAIN: Builders = {
   object: (properties, optional, options) => {
     const required = Object.keys(properties).filter((name) => !optional.has(name));
-    return { type: 'object', ...(required.length > 0 && { required }), properties, ...options } as TSchema;
+    return { type: 'object', ...(required.length > 0 && { required }), properties, ...options } as SchemaNode;
   },
-  array: (items, options) => ({ type: 'array', items, ...options }) as TSchema,
-  union: (arms, options) => ({ anyOf: arms, ...options }) as TSchema,
+  array: (items, options) => ({ type: 'array', items, ...options }) as SchemaNode,
+  union: (arms, options) => ({ anyOf: arms, ...options }) as SchemaNode,
   scalar: (kind, options) => PLAIN_SCALARS[kind]!(options),
-  unsafe: (schema) => schema as TSchema,
+  unsafe: (schema) => schema as SchemaNode,
 };
 
 /** Where a schema is cut, and what the cut has cost so far. */
@@ -73,18 +73,18 @@ const TOO_LARGE = Symbol('too large');
  * to with a local `$ref`, so the schema grows with its distinct classes, not with its paths; a class
  * used once stays inline, where a reader expects it.
  */
-export function emitClass(model: ClassModel, direction: SchemaDirection, options: Record<string, unknown> = {}): TSchema {
+export function emitClass(model: ClassModel, direction: SchemaDirection, options: Record<string, unknown> = {}): SchemaNode {
   const shared = sharedClasses(model.fields.map((field) => field.type), model);
   const emission: Emission = { direction, shared, build: TYPEBOX };
   return withDefs(emitClassBody(model, emission, options), emission);
 }
 
 /** A schema with the `$defs` its emission shares, when it shares any. */
-function withDefs(schema: TSchema, emission: Emission): TSchema {
+function withDefs(schema: SchemaNode, emission: Emission): SchemaNode {
   if (emission.shared.size === 0) return schema;
-  const defs: Record<string, TSchema> = {};
+  const defs: Record<string, SchemaNode> = {};
   for (const [sharedModel, key] of emission.shared) defs[key] = emitClassBody(sharedModel, emission);
-  return { ...schema, $defs: defs } as TSchema;
+  return { ...schema, $defs: defs } as SchemaNode;
 }
 
 /**
@@ -120,7 +120,7 @@ function sharedClasses(start: readonly TypeModel[], root?: ClassModel): Map<Clas
 
 /** A class's schema written down to `depth` levels (see emitClassWithin), with how it went. */
 export interface CutEmission {
-  schema: TSchema;
+  schema: SchemaNode;
   /** Whether anything was cut: when not, this is the whole schema. */
   cut: boolean;
 }
@@ -152,12 +152,12 @@ function emitWithin(model: ClassModel, direction: SchemaDirection, shared: Reado
   const emission: Emission = { direction, shared, cut, build: PLAIN };
   try {
     const body = emitClassBody(model, emission, {}, 0);
-    const defs: Record<string, TSchema> = {};
+    const defs: Record<string, SchemaNode> = {};
     for (const [sharedModel, key] of shared) {
       const at = cut.defDepth.get(sharedModel);
       if (at !== undefined) defs[key] = emitClassBody(sharedModel, emission, {}, at);
     }
-    return { schema: Object.keys(defs).length > 0 ? ({ ...body, $defs: defs } as TSchema) : body, cut: cut.cutAny };
+    return { schema: Object.keys(defs).length > 0 ? ({ ...body, $defs: defs } as SchemaNode) : body, cut: cut.cutAny };
   } catch (error) {
     if (error === TOO_LARGE) return undefined;
     throw error;
@@ -185,12 +185,12 @@ function isStructured(type: TypeModel): boolean {
 }
 
 /** An open value in place of a cut part: the same JSON type (so values still validate), and a note of what was there. */
-function openValue(type: TypeModel, cut: CutState): TSchema {
+function openValue(type: TypeModel, cut: CutState): SchemaNode {
   cut.cutAny = true;
   const raw = type.kind === 'schema' ? (type.schema as Record<string, unknown>) : undefined;
   const jsonType = type.kind === 'object' || raw?.['type'] === 'object' || raw?.['properties'] !== undefined ? 'object' : type.kind === 'array' || raw?.['type'] === 'array' ? 'array' : undefined;
   const what = type.kind === 'object' ? `${type.model.name}, ` : typeof raw?.['title'] === 'string' ? `${raw['title']}, ` : '';
-  return { ...(jsonType && { type: jsonType }), description: `(${what}${cut.note})` } as TSchema;
+  return { ...(jsonType && { type: jsonType }), description: `(${what}${cut.note})` } as SchemaNode;
 }
 
 /** The shallowest depth, within `depth`, at which each shared class is referenced. */
@@ -219,11 +219,11 @@ function counted(emission: Emission): void {
   if (cut && ++cut.nodes > cut.maxNodes) throw TOO_LARGE;
 }
 
-function emitClassBody(model: ClassModel, emission: Emission, options: Record<string, unknown> = {}, at = 0): TSchema {
+function emitClassBody(model: ClassModel, emission: Emission, options: Record<string, unknown> = {}, at = 0): SchemaNode {
   const { direction, build } = emission;
   counted(emission);
   const defaults = direction === 'input' ? readDefaults(model) : undefined;
-  const properties: Record<string, TSchema> = {};
+  const properties: Record<string, SchemaNode> = {};
   const optional = new Set<string>();
   for (const field of model.fields) {
     properties[field.name] = emitField(field, emission, defaults?.[field.name], at + 1);
@@ -237,7 +237,7 @@ function emitClassBody(model: ClassModel, emission: Emission, options: Record<st
   });
 }
 
-function emitField(field: FieldModel, emission: Emission, initialValue: unknown, at: number): TSchema {
+function emitField(field: FieldModel, emission: Emission, initialValue: unknown, at: number): SchemaNode {
   if (opensAt(field.type, at, emission.cut)) return openValue(field.type, emission.cut!);
   counted(emission);
   const { build } = emission;
@@ -261,7 +261,7 @@ function emitField(field: FieldModel, emission: Emission, initialValue: unknown,
 }
 
 /** The schema of each kind that has no parts of its own. */
-const SCALARS: Record<string, (options: Record<string, unknown>) => TSchema> = {
+const SCALARS: Record<string, (options: Record<string, unknown>) => SchemaNode> = {
   string: (options) => Type.String(options),
   number: (options) => Type.Number(options),
   integer: (options) => Type.Integer(options),
@@ -271,24 +271,24 @@ const SCALARS: Record<string, (options: Record<string, unknown>) => TSchema> = {
   null: () => Type.Null(),
 };
 
-const PLAIN_SCALARS: Record<string, (options: Record<string, unknown>) => TSchema> = {
-  string: (options) => ({ type: 'string', ...options }) as TSchema,
-  number: (options) => ({ type: 'number', ...options }) as TSchema,
-  integer: (options) => ({ type: 'integer', ...options }) as TSchema,
-  boolean: (options) => ({ type: 'boolean', ...options }) as TSchema,
-  date: (options) => ({ type: 'string', format: 'date-time', ...options }) as TSchema,
-  'json-object': (options) => ({ type: 'object', ...options }) as TSchema,
-  null: () => ({ type: 'null' }) as TSchema,
+const PLAIN_SCALARS: Record<string, (options: Record<string, unknown>) => SchemaNode> = {
+  string: (options) => ({ type: 'string', ...options }) as SchemaNode,
+  number: (options) => ({ type: 'number', ...options }) as SchemaNode,
+  integer: (options) => ({ type: 'integer', ...options }) as SchemaNode,
+  boolean: (options) => ({ type: 'boolean', ...options }) as SchemaNode,
+  date: (options) => ({ type: 'string', format: 'date-time', ...options }) as SchemaNode,
+  'json-object': (options) => ({ type: 'object', ...options }) as SchemaNode,
+  null: () => ({ type: 'null' }) as SchemaNode,
 };
 
 /** A type's schema on its own (a union's arm, say): any class in it is emitted as a root, with its own `$defs`. */
-export function emitType(type: TypeModel, direction: SchemaDirection, options: Record<string, unknown> = {}): TSchema {
+export function emitType(type: TypeModel, direction: SchemaDirection, options: Record<string, unknown> = {}): SchemaNode {
   if (type.kind === 'object') return emitClass(type.model, direction, options);
   const emission: Emission = { direction, shared: sharedClasses([type]), build: TYPEBOX };
   return withDefs(emitIn(type, emission, options), emission);
 }
 
-function emitIn(type: TypeModel, emission: Emission, options: Record<string, unknown> = {}, at = 0): TSchema {
+function emitIn(type: TypeModel, emission: Emission, options: Record<string, unknown> = {}, at = 0): SchemaNode {
   if (opensAt(type, at, emission.cut)) return openValue(type, emission.cut!);
   counted(emission);
   const { build } = emission;

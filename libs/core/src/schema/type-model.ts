@@ -1,5 +1,5 @@
 import type { ClassType } from '../types/class-type';
-import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
+import type { SchemaNode } from '../types/schema-node';
 
 /**
  * The resolved shape of a DTO, built once per class at startup from `@Field`, `design:type` and
@@ -11,7 +11,7 @@ export type TypeModel =
   | { kind: 'object'; model: ClassModel }
   | { kind: 'array'; items: TypeModel }
   | { kind: 'union'; arms: readonly TypeModel[] }
-  | { kind: 'schema'; schema: TSchema };
+  | { kind: 'schema'; schema: SchemaNode };
 
 /** JSON Schema keywords a class-validator decorator contributes, split by where they apply. */
 export interface FieldKeywords {

@@ -1,4 +1,4 @@
-import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
+import type { SchemaNode } from './schema-node';
 import type { ClassType } from './class-type';
 
 /** A TypeScript enum object or any object of string/number values. */
@@ -16,7 +16,7 @@ export interface UnionSpec {
  * What a `@Field` type thunk may return: `String`, `Number`, `Boolean`, `Date`, a DTO class, an
  * array of one of these (`[Match]`), an enum object, `unionOf(...)`, or a TypeBox schema as is.
  */
-export type TypeSpec = ClassType | readonly [TypeSpec] | EnumLike | UnionSpec | TSchema;
+export type TypeSpec = ClassType | readonly [TypeSpec] | EnumLike | UnionSpec | SchemaNode;
 
 export type TypeThunk = () => TypeSpec;
 

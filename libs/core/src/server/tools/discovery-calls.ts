@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
-import type { TSchema } from 'typebox' with { 'resolution-mode': 'import' };
+import type { SchemaNode } from '../../types/schema-node';
 import { lazyValidator, type SchemaValidator } from '../../compiled/lazy-validator';
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import { clip } from '../../helpers/client-text';
@@ -40,7 +40,7 @@ interface BrowseArgs {
 /** The argument schemas of the discovery tools (a group name is checked against the view in words). */
 const [SEARCH, BROWSE, DESCRIBE, CALL] = discoveryDescriptors(0, 0).map((tool) => {
   const schema = tool.inputSchema as { properties: Record<string, unknown> };
-  return { validator: lazyValidator(schema as unknown as TSchema), declared: Object.keys(schema.properties) };
+  return { validator: lazyValidator(schema as unknown as SchemaNode), declared: Object.keys(schema.properties) };
 });
 
 /**
