@@ -52,32 +52,26 @@ export class ListAnswers {
   }
 
   #listFor(server: ServerDefinition, view: CatalogView, method: string): SerialisedList | undefined {
-    // Prompt and resource lists are shared by every view with the same scopes: serialised once for all.
-    const owner = method === 'tools/list' ? view : view.lists;
-    const entries = this.#lists.get(owner) ?? new Map<string, SerialisedList>();
-    // Most recently served last: eviction takes from the front.
-    this.#lists.delete(owner);
-    this.#lists.set(owner, entries);
-    const cached = entries.get(method);
-    if (cached) return cached;
     const result = method === 'tools/list' ? view.listResult : view.lists[method as keyof CatalogView['lists']];
-    if (!result) return undefined;
-    const list = serialise(result, { name: server.name, version: server.version });
-    entries.set(method, list);
-    this.#bytes += list.modern.length + list.legacy.length;
-    this.#evict();
-    return list;
+    // Prompt and resource lists are shared by every view with the same scopes: serialised once for all.
+    return result && this.#cached(method === 'tools/list' ? view : view.lists, method, server, result);
   }
 
   /** A view's `resources/read` answer, serialised once per view (it is the same for every caller allowed to read it). */
   #viewFor(server: ServerDefinition, view: CompiledView): SerialisedList {
-    const entries = this.#lists.get(view) ?? new Map<string, SerialisedList>();
-    this.#lists.delete(view);
-    this.#lists.set(view, entries);
-    const cached = entries.get('resources/read');
+    return this.#cached(view, 'resources/read', server, { contents: [view.contents] });
+  }
+
+  /** `result` serialised once under `owner` and `key`; the owner becomes the most recently served. */
+  #cached(owner: object, key: string, server: ServerDefinition, result: object): SerialisedList {
+    const entries = this.#lists.get(owner) ?? new Map<string, SerialisedList>();
+    // Most recently served last: eviction takes from the front.
+    this.#lists.delete(owner);
+    this.#lists.set(owner, entries);
+    const cached = entries.get(key);
     if (cached) return cached;
-    const answer = serialise({ contents: [view.contents] }, { name: server.name, version: server.version });
-    entries.set('resources/read', answer);
+    const answer = serialise(result, { name: server.name, version: server.version });
+    entries.set(key, answer);
     this.#bytes += answer.modern.length + answer.legacy.length;
     this.#evict();
     return answer;
