@@ -32,7 +32,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
         },
         // Without AUTH_ISSUER the notes mount checks no token: every caller is the one local owner.
         { name: 'notes', url: `${server.origin}/notes/mcp`, tools: ['list_notes', 'get_note', 'add_note', 'delete_note'], credentialHeaders: [] },
-        { name: 'reports', url: `${server.origin}/reports/mcp`, tools: ['render_report', 'tally'], credentialHeaders: [] },
+        { name: 'reports', url: `${server.origin}/reports/mcp`, tools: ['render_report', 'tally'], credentialHeaders: ['x-reports-key'] },
       ],
     });
   });

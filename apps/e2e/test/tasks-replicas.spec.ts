@@ -9,6 +9,8 @@ import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from '
 type Task = { taskId: string; status: string; statusMessage?: string; inputRequests?: Record<string, { method: string; params: { message: string } }>; result?: { structuredContent?: Record<string, unknown>; isError?: boolean }; error?: { code: number; message: string } };
 
 const meta = modernMeta();
+/** The demo's reports belong to the key their caller sends. */
+const REPORTS_KEY = { 'x-reports-key': 'replicas-test' };
 const taskOf = (answer: RawAnswer): Task => {
   if (answer.kind === 'error') throw new Error(`${answer.error.code} ${answer.error.message}`);
   return answer.result as unknown as Task;
@@ -59,7 +61,7 @@ describe('tasks shared by replicas through Redis', () => {
     await Promise.all([a?.stop(), b?.stop(), c?.stop()]);
   });
 
-  const reports = (replica: ServerProcess) => httpDispatch(`${replica.origin}/reports/mcp`);
+  const reports = (replica: ServerProcess) => httpDispatch(`${replica.origin}/reports/mcp`, REPORTS_KEY);
   const get = async (replica: ServerProcess, taskId: string) => taskOf(await reports(replica)({ method: 'tasks/get', params: { taskId, _meta: meta } }));
   const poll = async (replica: ServerProcess, taskId: string, done: (task: Task) => boolean): Promise<Task> => {
     for (let i = 0; i < 400; i++) {
@@ -131,8 +133,8 @@ describe('a worker that dies mid-task', () => {
   });
 
   const workerEnv = () => ({ REDIS_URL: url(), TASKS_LOCK_MS: '1000' });
-  const call = (name: string, args: Record<string, unknown>) => httpDispatch(`${serving.origin}/reports/mcp`)({ method: 'tools/call', params: { name, arguments: args, _meta: meta } });
-  const get = async (taskId: string) => taskOf(await httpDispatch(`${serving.origin}/reports/mcp`)({ method: 'tasks/get', params: { taskId, _meta: meta } }));
+  const call = (name: string, args: Record<string, unknown>) => httpDispatch(`${serving.origin}/reports/mcp`, REPORTS_KEY)({ method: 'tools/call', params: { name, arguments: args, _meta: meta } });
+  const get = async (taskId: string) => taskOf(await httpDispatch(`${serving.origin}/reports/mcp`, REPORTS_KEY)({ method: 'tasks/get', params: { taskId, _meta: meta } }));
   const poll = async (taskId: string, done: (task: Task) => boolean): Promise<Task> => {
     for (let i = 0; i < 400; i++) {
       const task = await get(taskId);

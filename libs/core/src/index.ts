@@ -67,6 +67,7 @@ export { RedisTaskStore } from './server/tasks/redis-task-store';
 export { BullTaskQueue, type BullTaskQueueOptions } from './server/tasks/bull-task-queue';
 export type { TaskQueue } from './server/tasks/task-queue';
 export type { TaskEngine } from './server/tasks/task-engine';
+export { DEFAULT_TASK_LIMITS, type TaskLimits, type TaskQuota, type TaskQuotaRefusal } from './server/tasks/task-limits';
 export type { Elicitation, SampleRequest } from './context/client-requests';
 export { ClientInputUnavailableError } from './server/request/sdk-client-input';
 export { credentialEnvironmentVariable } from './context/credential-env';

@@ -143,12 +143,12 @@ describe('a rolling restart behind nginx', () => {
  * and the SIGKILL find tasks running), then polling them through the balancer until each has ended.
  */
 function taskCallers(url: string) {
-  const send = httpDispatch(url);
   const meta = modernMeta();
   const errors: string[] = [];
   let failedCreations = 0;
-  const ask = async (request: unknown): Promise<Record<string, unknown> | undefined> => {
-    const answer: RawAnswer = await send(request).catch((error: Error) => ({ kind: 'error', error: { code: 0, message: error.message } }) as RawAnswer);
+  // Each caller its own reports key: its tasks are its own, and counted against its own share.
+  const ask = async (caller: number, request: unknown): Promise<Record<string, unknown> | undefined> => {
+    const answer: RawAnswer = await httpDispatch(url, { 'x-reports-key': `rolling-caller-${caller}` })(request).catch((error: Error) => ({ kind: 'error', error: { code: 0, message: error.message } }) as RawAnswer);
     if (answer.kind === 'result') return answer.result;
     errors.push(answer.error.message.slice(0, 160));
     return undefined;
@@ -159,7 +159,7 @@ function taskCallers(url: string) {
     for (let n = 0; n < TASKS / TASK_CALLERS; n++) {
       const label = `caller-${caller}-task-${n}`;
       const items = 100 + ((caller * 7 + n * 13) % 100);
-      const task = (await ask({ method: 'tools/call', params: { name: 'tally', arguments: { items, label }, _meta: meta } })) as Task | undefined;
+      const task = (await ask(caller, { method: 'tools/call', params: { name: 'tally', arguments: { items, label }, _meta: meta } })) as Task | undefined;
       if (task?.taskId) mine.push({ label, items, taskId: task.taskId });
       else failedCreations++;
       await pause(900);
@@ -167,7 +167,7 @@ function taskCallers(url: string) {
     const ended = new Map<string, Task>();
     while (ended.size < mine.length) {
       for (const task of mine.filter((t) => !ended.has(t.taskId))) {
-        const seen = (await ask({ method: 'tasks/get', params: { taskId: task.taskId, _meta: meta } })) as Task | undefined;
+        const seen = (await ask(caller, { method: 'tasks/get', params: { taskId: task.taskId, _meta: meta } })) as Task | undefined;
         if (seen && ['completed', 'failed', 'cancelled'].includes(seen.status)) ended.set(task.taskId, seen);
       }
       await pause(300);

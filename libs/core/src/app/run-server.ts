@@ -43,7 +43,7 @@ ${LIMIT_VARIABLES.map(([, variable]) => variable).join(', ')}
 (see docs/serving-and-deploying.md for their defaults).
 OAuth access tokens on HTTP: ${AUTH_VARIABLES.join(', ')} (see docs/authorization.md).
 Prometheus metrics: METRICS=on serves /metrics, on METRICS_PORT if set, asking for METRICS_TOKEN if set (see docs/observability.md).
-Tasks: REDIS_URL shares them between replicas (TASKS_WORKER=off, TASKS_CONCURRENCY, TASKS_LOCK_MS, TASKS_DRAIN_MS; see docs/long-running-tools.md).`;
+Tasks: TASKS_MAX, TASKS_MAX_PER_CALLER and TASKS_INPUT_TIMEOUT_MS bound them; REDIS_URL shares them between replicas (TASKS_WORKER=off, TASKS_CONCURRENCY, TASKS_LOCK_MS, TASKS_DRAIN_MS; see docs/long-running-tools.md).`;
 
 /**
  * The entry point of a server app: serves over HTTP (or stdio with `--stdio`), prints where and how

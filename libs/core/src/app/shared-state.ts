@@ -23,6 +23,8 @@ export function appTasks(servers: readonly ServerDefinition[], env: NodeJS.Proce
   if (engines.length === 0) return undefined;
   const url = env['REDIS_URL'];
   const drainMs = whole(env, 'TASKS_DRAIN_MS', 30_000);
+  const limits = { maxActive: optionalWhole(env, 'TASKS_MAX'), maxActivePerCaller: optionalWhole(env, 'TASKS_MAX_PER_CALLER'), inputTimeoutMs: optionalWhole(env, 'TASKS_INPUT_TIMEOUT_MS') };
+  for (const server of engines) server.tasks!.useLimits(limits);
   if (url) {
     const lockMs = whole(env, 'TASKS_LOCK_MS', 30_000);
     const concurrency = whole(env, 'TASKS_CONCURRENCY', 16);
@@ -41,8 +43,12 @@ export function appTasks(servers: readonly ServerDefinition[], env: NodeJS.Proce
 }
 
 function whole(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  return optionalWhole(env, name) ?? fallback;
+}
+
+function optionalWhole(env: NodeJS.ProcessEnv, name: string): number | undefined {
   const text = env[name];
-  if (text === undefined || text === '') return fallback;
+  if (text === undefined || text === '') return undefined;
   const value = Number(text);
   if (!Number.isSafeInteger(value) || value < 1) throw new Error(`Not starting: ${name} must be a whole number of at least 1, got ${JSON.stringify(text)}.`);
   return value;

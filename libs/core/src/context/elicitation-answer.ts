@@ -26,6 +26,15 @@ export function sdkAnswerProblems(sdkMessage: string): string[] {
   return [...byField.values()];
 }
 
+/**
+ * The action of a client's answer, or undefined when it is none of the three: an answer is data like
+ * any argument, and a made-up action ("maybe") must never reach a tool typed to expect three.
+ */
+export function answerAction(answer: unknown): 'accept' | 'decline' | 'cancel' | undefined {
+  const action = (answer as { action?: unknown } | null | undefined)?.action;
+  return action === 'accept' || action === 'decline' || action === 'cancel' ? action : undefined;
+}
+
 /** A 2025-era answer the SDK found not to fit the form it was asked with. */
 export class ElicitationAnswerMismatch extends Error {
   constructor(readonly problems: readonly string[]) {

@@ -1,5 +1,6 @@
 import type { CreateMessageResult, LoggingLevel } from '@modelcontextprotocol/server';
 import { ToolError } from '../results/tool-error';
+import { clip } from '../helpers/client-text';
 import type { ClassType } from '../types/class-type';
 import type { ElicitationForm } from '../compiled/elicitation-form';
 import type { ClientInput, Elicitation, SampleRequest } from './client-requests';
@@ -8,7 +9,7 @@ import { UndeclaredCredentialError } from '../errors/undeclared-credential.error
 import { UndeclaredElicitationFormError } from '../errors/undeclared-elicitation-form.error';
 import { credentialEnvironmentVariable } from './credential-env';
 import { AuthContext } from './auth-context';
-import { answerProblem, ElicitationAnswerMismatch } from './elicitation-answer';
+import { answerAction, answerProblem, ElicitationAnswerMismatch } from './elicitation-answer';
 import { TaskContext, type TaskChannel } from './task-context';
 
 export type TransportKind = 'http' | 'stdio' | 'memory';
@@ -159,7 +160,9 @@ export class RequestContext {
     } catch (error) {
       throw error instanceof ElicitationAnswerMismatch ? doesNotFit(error.problems) : error;
     }
-    if (answer.action !== 'accept') return { action: answer.action };
+    const action = answerAction(answer);
+    if (action === undefined) throw doesNotFit([`its action is ${clip(JSON.stringify((answer as { action?: unknown } | undefined)?.action) ?? 'missing')}; an answer's action is "accept", "decline" or "cancel"`]);
+    if (action !== 'accept') return { action };
     const content = answer.content ?? {};
     const problems = compiled.validator.Check(content)
       ? (compiled.checkRules?.(compiled.materialize(content as Record<string, unknown>)) ?? []).map((p) => `'${p.path.join('.')}': ${p.message}`)

@@ -36,6 +36,7 @@ import { taskCallHandler, taskRunner } from './tasks/task-call';
 import type { TaskQueue } from './tasks/task-queue';
 import { registerTaskHandlers } from './tasks/task-handlers';
 import { TASKS_EXTENSION } from './tasks/task-wire';
+import type { TaskLimits } from './tasks/task-limits';
 
 export interface BuildServerOptions {
   name: string;
@@ -89,6 +90,12 @@ export interface BuildServerOptions {
    * `REDIS_URL` sets up in an app) hands it to a worker on any replica.
    */
   taskQueue?: TaskQueue;
+  /**
+   * Bounds on the tasks: unfinished tasks in all (`maxActive`, default 1,000) and per caller
+   * (`maxActivePerCaller`, default 32), and how long one may wait for input (`inputTimeoutMs`,
+   * default ten minutes). An app reads TASKS_MAX, TASKS_MAX_PER_CALLER and TASKS_INPUT_TIMEOUT_MS.
+   */
+  taskLimits?: Partial<TaskLimits>;
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -264,7 +271,7 @@ function useTaskRunner(tasks: TaskEngine | undefined, definition: CallToolSetup,
 /** The tasks of `@Tool({ task })` tools, in `store` (the process by default); undefined when no tool runs as a task. */
 function taskEngineOf(catalog: ToolCatalog, options: BuildServerOptions, logger: Logger): TaskEngine | undefined {
   if (![...catalog.tools.values()].some((tool) => tool.task !== undefined)) return undefined;
-  return new TaskEngine(options.taskStore ?? new MemoryTaskStore(), catalog.tools, logger, options.taskQueue);
+  return new TaskEngine(options.taskStore ?? new MemoryTaskStore(), catalog.tools, logger, options.taskQueue, options.taskLimits);
 }
 
 /** Spans and metrics for every request, unless turned off. */

@@ -1,3 +1,3 @@
-export { ReportsToolset } from './lib/reports.toolset';
+export { REPORTS_KEY_HEADER, ReportsToolset } from './lib/reports.toolset';
 export { PublishForm, ReportArgs, ReportResult } from './lib/report.dto';
 export { TallyArgs, TallyResult } from './lib/tally.dto';

@@ -1,11 +1,12 @@
 import 'reflect-metadata';
-import { connectToolset } from '@toolsets/testing';
-import { ReportsToolset } from '../src';
+import { connectToolset, textOf } from '@toolsets/testing';
+import { REPORTS_KEY_HEADER, ReportsToolset } from '../src';
 
 describe('ReportsToolset, called by a client without task support (a blocking call)', () => {
   it('renders, asks whether to publish through an ordinary elicitation, and returns the typed result', async () => {
     const asked: unknown[] = [];
     const toolset = await connectToolset(ReportsToolset, {
+      headers: { [REPORTS_KEY_HEADER]: 'team-q3' },
       onElicit: async (params: { message: string }) => {
         asked.push(params.message);
         return { action: 'accept', content: { publish: true, channel: 'email' } };
@@ -14,6 +15,14 @@ describe('ReportsToolset, called by a client without task support (a blocking ca
     const result = await toolset.call('render_report', { title: 'Q3', pages: 2 });
     expect(result.structuredContent).toEqual({ message: 'Rendered "Q3" (2 pages) and published it by email.', title: 'Q3', pages: 2, publishedTo: 'email' });
     expect(asked).toEqual(['Publish "Q3" (2 pages)?']);
+    await toolset.close();
+  });
+
+  it('refuses to render a report for a caller without the reports key, saying what to configure', async () => {
+    const toolset = await connectToolset(ReportsToolset);
+    const result = await toolset.call('render_report', { title: 'Q3', pages: 1 });
+    expect(result.isError).toBe(true);
+    expect(textOf(result)).toContain('x-reports-key');
     await toolset.close();
   });
 

@@ -15,9 +15,9 @@ export function interceptorCaller(
   mount: string,
   ctx: ServerContext,
   toolset: CompiledToolset,
-  transport: TransportKind,
-  headers: HeaderSource,
-  environment: Readonly<Record<string, string | undefined>> | undefined,
+  { transport, headers, environment }: { transport: TransportKind; headers: HeaderSource; environment?: Readonly<Record<string, string | undefined>> },
+  /** The address where no HTTP request of this call brings one (a task's call keeps its creator's). */
+  siteAddress?: string,
 ): CallCaller {
   const verified = callerOf(ctx);
   const hash = createHash('sha256');
@@ -28,7 +28,7 @@ export function interceptorCaller(
     credentials.push(header);
     hash.update(`${header}\n${value}\n`);
   }
-  const address = clientAddressOf(ctx.http?.req);
+  const address = clientAddressOf(ctx.http?.req) ?? siteAddress;
   const issuer = verified?.claims['iss'];
   return {
     mount,

@@ -26,6 +26,8 @@ export interface CallSite {
   headers: HeaderSource;
   environment?: Readonly<Record<string, string | undefined>>;
   limits: Readonly<ArgumentLimits>;
+  /** The client's address, where no HTTP request brings it (a task's call, rebuilt from the request that created it). */
+  address?: string;
 }
 
 /** Built once per server definition: what every call into a toolset needs that does not vary per call. */

@@ -1,13 +1,39 @@
 import type { Redis } from 'ioredis';
 import { redisConnection } from './redis-packages';
+import type { TaskQuota, TaskQuotaRefusal } from './task-limits';
 import { RUNNING_ONLY, type TaskChange, type TaskRecord } from './task-record';
 import type { TaskSignal, TaskStore } from './task-store';
 
 /**
+ * Saves a new task unless the limits are reached, in one step: KEYS[1] the task's hash, KEYS[2] its
+ * owner's index, KEYS[3] the unfinished tasks of the server, KEYS[4] those of its quota key (sorted
+ * sets scored by expiry, so expired ones are dropped first). ARGV: now, expiry, ttl, the two
+ * limits (0: none), the task id, then field/value pairs. Returns 'server', 'caller' or 'ok'.
+ */
+const CREATE = `
+local now, expiry, ttl = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local maxActive, maxPerCaller = tonumber(ARGV[4]), tonumber(ARGV[5])
+redis.call('ZREMRANGEBYSCORE', KEYS[3], '-inf', now)
+redis.call('ZREMRANGEBYSCORE', KEYS[4], '-inf', now)
+if maxActive > 0 and redis.call('ZCARD', KEYS[3]) >= maxActive then return 'server' end
+if maxPerCaller > 0 and redis.call('ZCARD', KEYS[4]) >= maxPerCaller then return 'caller' end
+for i = 7, #ARGV, 2 do redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
+redis.call('PEXPIRE', KEYS[1], ttl)
+for _, key in ipairs({ KEYS[2], KEYS[3], KEYS[4] }) do
+  redis.call('ZADD', key, expiry, ARGV[6])
+  if redis.call('PTTL', key) < ttl then redis.call('PEXPIRE', key, ttl) end
+end
+redis.call('ZREMRANGEBYSCORE', KEYS[2], '-inf', now)
+return 'ok'
+`;
+
+/**
  * Changes a task unless it is terminal, in one step on the server (no reader sees half of it):
- * KEYS[1] the task's hash; ARGV field/value pairs, an empty value deleting the field. Values are
- * JSON, so a status reads `"completed"`. Once terminal, the fields a task keeps only while it runs
- * (its input requests, arguments and origin) are deleted. Returns the hash after, or nil.
+ * KEYS[1] the task's hash, KEYS[2] the server's unfinished tasks; ARGV[1] the prefix of each
+ * quota key's set, then field/value pairs, an empty value deleting the field. Values are JSON, so
+ * a status reads `"completed"`. Once terminal, the fields a task keeps only while it runs (its
+ * input requests, arguments and origin) are deleted, and it no longer counts against the limits.
+ * Returns the hash after, or nil.
  */
 const UPDATE = `
 local function terminal(status)
@@ -15,11 +41,15 @@ local function terminal(status)
 end
 if redis.call('EXISTS', KEYS[1]) == 0 then return nil end
 if not terminal(redis.call('HGET', KEYS[1], 'status')) then
-  for i = 1, #ARGV, 2 do
+  for i = 2, #ARGV, 2 do
     if ARGV[i + 1] == '' then redis.call('HDEL', KEYS[1], ARGV[i]) else redis.call('HSET', KEYS[1], ARGV[i], ARGV[i + 1]) end
   end
   if terminal(redis.call('HGET', KEYS[1], 'status')) then
     redis.call('HDEL', KEYS[1], ${RUNNING_ONLY.map((field) => `'${field}'`).join(', ')})
+    local id = cjson.decode(redis.call('HGET', KEYS[1], 'taskId'))
+    redis.call('ZREM', KEYS[2], id)
+    local quota = redis.call('HGET', KEYS[1], 'quota') or redis.call('HGET', KEYS[1], 'owner')
+    redis.call('ZREM', ARGV[1] .. cjson.decode(quota), id)
   end
 end
 return redis.call('HGETALL', KEYS[1])
@@ -46,17 +76,12 @@ export class RedisTaskStore implements TaskStore {
     return new RedisTaskStore(redisConnection(url), redisConnection(url), prefix);
   }
 
-  async create(record: TaskRecord): Promise<void> {
-    const key = this.key(record.taskId);
-    const index = this.ownerKey(record.owner);
-    await this.redis
-      .multi()
-      .hset(key, fields(record))
-      .pexpire(key, record.ttlMs)
-      .zadd(index, Date.parse(record.createdAt) + record.ttlMs, record.taskId)
-      .zremrangebyscore(index, '-inf', Date.now())
-      .pexpire(index, record.ttlMs)
-      .exec();
+  async create(record: TaskRecord, quota?: TaskQuota): Promise<TaskQuotaRefusal | undefined> {
+    const keys = [this.key(record.taskId), this.ownerKey(record.owner), this.activeKey(), this.activeKey(record.quota ?? record.owner)];
+    const limits = quota ? [quota.maxActive, quota.maxActivePerCaller] : [0, 0];
+    const args = [Date.now(), Date.parse(record.createdAt) + record.ttlMs, record.ttlMs, ...limits, record.taskId, ...Object.entries(fields(record)).flat()];
+    const answer = (await this.redis.eval(CREATE, keys.length, ...keys, ...args.map(String))) as string;
+    return answer === 'ok' ? undefined : (answer as TaskQuotaRefusal);
   }
 
   async get(taskId: string): Promise<TaskRecord | undefined> {
@@ -66,7 +91,7 @@ export class RedisTaskStore implements TaskStore {
   async update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined> {
     const args: string[] = [];
     for (const [field, value] of Object.entries({ ...change, lastUpdatedAt: new Date().toISOString() })) args.push(field, value === undefined ? '' : JSON.stringify(value));
-    const after = (await this.redis.eval(UPDATE, 1, this.key(taskId), ...args)) as string[] | null;
+    const after = (await this.redis.eval(UPDATE, 2, this.key(taskId), this.activeKey(), this.activeKey(''), ...args)) as string[] | null;
     return after ? recordOf(pairs(after)) : undefined;
   }
 
@@ -121,6 +146,11 @@ export class RedisTaskStore implements TaskStore {
 
   private ownerKey(owner: string): string {
     return `${this.prefix}:owner:${owner}`;
+  }
+
+  /** The unfinished tasks: of the server, or (with a key) of one caller; the key alone is appended to the prefix in Lua. */
+  private activeKey(quota?: string): string {
+    return quota === undefined ? `${this.prefix}:active` : `${this.prefix}:active:${quota}`;
   }
 
   private channel(): string {

@@ -1,29 +1,53 @@
 import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/server';
 import type { ClientInput } from '../../context/client-requests';
 import type { TaskChannel } from '../../context/task-context';
+import { TaskStop } from './task-stop';
 import type { TaskSignal, TaskStore } from './task-store';
 
 /** Sends one of a task's questions to the client as a request of its own, and resolves with the answer. */
 export type TaskAsker = (method: string, params: unknown) => Promise<unknown>;
 
+/** What the engine is told of a running task while it waits for the client. */
+export interface TaskParking {
+  /** How long one question may wait for its answer, in milliseconds. */
+  inputTimeoutMs(): number;
+  /** The task starts waiting for input; returns a reason to stop it at once instead (the server is shutting down). */
+  parked(task: RunningTask): TaskStop | undefined;
+  /** The task got its answer (or stopped waiting). */
+  resumed(task: RunningTask): void;
+}
+
 /**
  * One task while it runs in this process: its status goes to the store, its questions to the
  * client become `input_required` with `inputRequests` (answered by `tasks/update`, on any
- * replica), and `tasks/cancel` aborts its signal.
+ * replica), `tasks/cancel` aborts its signal, and so does the server when the task's time runs
+ * out, its question waits too long, or the server stops while it waits.
  */
 export class RunningTask implements TaskChannel {
   readonly abort = new AbortController();
   private asked = 0;
+  private waitingFor = 0;
   private readonly waiting = new Map<string, (answer: unknown) => void>();
   private readonly stopListening: () => void;
 
   constructor(
     readonly taskId: string,
     private readonly store: TaskStore,
+    private readonly parking: TaskParking,
     /** Asks the client directly, where the connection that created the task carries requests (2025-11-25 over stdio or a session). */
     private readonly asker?: TaskAsker,
   ) {
     this.stopListening = store.listen(taskId, (signal) => this.onSignal(signal));
+  }
+
+  /** Whether it waits for the client's answer now. */
+  get parked(): boolean {
+    return this.waitingFor > 0;
+  }
+
+  /** Stops the run: its signal aborts with `reason`. */
+  stop(reason: TaskStop | Error): void {
+    this.abort.abort(reason);
   }
 
   async status(message: string): Promise<void> {
@@ -48,20 +72,31 @@ export class RunningTask implements TaskChannel {
     const key = `input-${++this.asked}`;
     const answer = new Promise<unknown>((resolve) => this.waiting.set(key, resolve));
     await this.store.update(this.taskId, { status: 'input_required', inputRequests: { [key]: { method, params } } });
+    this.waitingFor++;
+    const refused = this.parking.parked(this);
+    if (refused) this.stop(refused);
     // Where it can, the question goes to the client at once; otherwise it waits for tasks/update or tasks/result.
     this.asker?.(method, params).then(
       (answer) => this.waiting.get(key)?.(answer),
       () => undefined,
     );
-    const answered = await untilAborted(answer, this.abort.signal);
-    this.waiting.delete(key);
-    await this.store.update(this.taskId, { status: 'working', inputRequests: undefined });
-    return answered as T;
+    const waitMs = this.parking.inputTimeoutMs();
+    const timer = setTimeout(() => this.stop(TaskStop.unanswered(waitMs)), waitMs).unref();
+    try {
+      const answered = await untilAborted(answer, this.abort.signal);
+      await this.store.update(this.taskId, { status: 'working', inputRequests: undefined });
+      return answered as T;
+    } finally {
+      clearTimeout(timer);
+      this.waiting.delete(key);
+      this.waitingFor--;
+      this.parking.resumed(this);
+    }
   }
 
   private onSignal(signal: TaskSignal): void {
     if (signal.kind === 'cancel') {
-      this.abort.abort(new Error('The client cancelled the task.'));
+      this.stop(new Error('The client cancelled the task.'));
       return;
     }
     // Keys not outstanding (never issued, answered already) are ignored, as the extension says.
@@ -69,7 +104,8 @@ export class RunningTask implements TaskChannel {
   }
 }
 
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+/** `promise`, or a rejection with the signal's reason once `signal` aborts, whichever comes first. */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
   if (signal.aborted) return Promise.reject(signal.reason);
   return new Promise<T>((resolve, reject) => {
     const onAbort = () => reject(signal.reason);
@@ -79,7 +115,10 @@ function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
         signal.removeEventListener('abort', onAbort);
         resolve(value);
       },
-      reject,
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
     );
   });
 }

@@ -8,7 +8,8 @@ import { scopedView } from '../request/verified-caller';
 import { callOne, type CallToolSetup } from '../tools/call-tool-handler';
 import type { RunningTask, TaskAsker } from './running-task';
 import type { TaskEngine } from './task-engine';
-import { taskOwner } from './task-owner';
+import type { TaskQuotaRefusal } from './task-limits';
+import { taskCaller } from './task-owner';
 import { detachedCall, originOf } from './task-origin';
 import type { TaskRecord } from './task-record';
 import { declaresTasks, generationOf, TASKS_EXTENSION, v1Task, v2Task, type TaskGeneration } from './task-wire';
@@ -36,7 +37,8 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
     if (checkArgumentLimits(args, site.limits) || !tool.inputValidator.Check(args)) return direct(request, ctx);
     const asked = request.params.task?.ttl;
     const ttlMs = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, tool.task.ttlMs) : tool.task.ttlMs;
-    const record = await engine.create(tool, taskOwner(ctx, site, tool.toolset.credentialHeaders), ttlMs, args, originOf(ctx, site, tool));
+    const record = await engine.create(tool, taskCaller(ctx, site, tool.toolset.credentialHeaders), ttlMs, args, originOf(ctx, site, tool));
+    if (typeof record === 'string') throw tooManyTasks(record, engine);
     await engine.start(record, generation === 'v1' ? directAsker(server, site, ctx, record.taskId) : undefined);
     throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });
   };
@@ -61,6 +63,19 @@ function directAsker(server: Server, site: CallSite, ctx: ServerContext, taskId:
 
 function wantsTask(generation: TaskGeneration, request: CallRequest, ctx: ServerContext): boolean {
   return generation === 'v2' ? declaresTasks(ctx) : request.params.task !== undefined;
+}
+
+/** JSON-RPC's "server error" code for a busy server, as the transport answers one (which this layer may not import). */
+const SERVER_BUSY = -32000;
+
+/** The answer to a task call past the limits: a transient condition, as a busy server's, saying which limit and what to do. */
+function tooManyTasks(limit: TaskQuotaRefusal, engine: TaskEngine): ProtocolError {
+  const { maxActive, maxActivePerCaller } = engine.limits;
+  const message =
+    limit === 'caller'
+      ? `Too many unfinished tasks from this caller (at most ${maxActivePerCaller}, TASKS_MAX_PER_CALLER): wait for one to end, or cancel one with tasks/cancel, then call again.`
+      : `Too many unfinished tasks on this server (at most ${maxActive}, TASKS_MAX); retry shortly.`;
+  return new ProtocolError(SERVER_BUSY, message, { limit: limit === 'caller' ? 'TASKS_MAX_PER_CALLER' : 'TASKS_MAX' });
 }
 
 function refusal(generation: TaskGeneration, tool: CompiledTool): ProtocolError {

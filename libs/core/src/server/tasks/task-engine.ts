@@ -4,10 +4,13 @@ import type { CompiledTool } from '../../compiled/tool-catalog';
 import type { Logger } from '../logging/logger';
 import { stackField } from '../logging/error-stack';
 import { UnexpectedToolFailure } from '../tools/tool-call';
-import { RunningTask, type TaskAsker } from './running-task';
+import { RunningTask, untilAborted, type TaskAsker, type TaskParking } from './running-task';
+import { resolveTaskLimits, type TaskLimits, type TaskQuotaRefusal } from './task-limits';
 import type { TaskOrigin } from './task-origin';
+import type { TaskCaller } from './task-owner';
 import type { TaskQueue } from './task-queue';
 import { isTerminal, type TaskRecord } from './task-record';
+import { TaskStop } from './task-stop';
 import type { TaskStore } from './task-store';
 
 /** The JSON-RPC "internal error" a task that failed ends with. */
@@ -25,14 +28,42 @@ export type TaskRunner = (record: TaskRecord, task: RunningTask) => Promise<Call
 export class TaskEngine {
   private readonly running = new Map<string, RunningTask>();
   private readonly askers = new Map<string, TaskAsker>();
+  /** Gives a queued task's worker slot back, once: when it first waits for input, or when it ends. */
+  private readonly releases = new Map<string, () => void>();
   private runner: TaskRunner | undefined;
+  private closing = false;
+  private taskLimits: TaskLimits;
 
   constructor(
     private taskStore: TaskStore,
     private readonly tools: ReadonlyMap<string, CompiledTool>,
     private readonly logger: Logger,
     private taskQueue?: TaskQueue,
-  ) {}
+    limits?: Partial<TaskLimits>,
+  ) {
+    this.taskLimits = resolveTaskLimits(limits);
+  }
+
+  /** The bounds on these tasks (how many unfinished, in all and per caller; how long one waits for input). */
+  get limits(): Readonly<TaskLimits> {
+    return this.taskLimits;
+  }
+
+  /** Changes the bounds (an app's TASKS_* settings), before it serves. */
+  useLimits(limits: Partial<TaskLimits>): void {
+    this.taskLimits = resolveTaskLimits({ ...this.taskLimits, ...limits });
+  }
+
+  /** What a running task tells the engine while it waits for the client. */
+  private readonly parking: TaskParking = {
+    inputTimeoutMs: () => this.taskLimits.inputTimeoutMs,
+    parked: (task) => {
+      // Waiting for input, a task holds no worker slot: another queued task may run meanwhile.
+      this.release(task.taskId);
+      return this.closing ? TaskStop.shutdown() : undefined;
+    },
+    resumed: () => undefined,
+  };
 
   /** Where the tasks live. */
   get store(): TaskStore {
@@ -60,7 +91,10 @@ export class TaskEngine {
    * running then is given to another worker once its lock lapses (run again only if idempotent).
    */
   async close(drainMs = 30_000): Promise<void> {
-    const drained = this.taskQueue ? this.taskQueue.close() : this.idle();
+    this.closing = true;
+    // A task waiting for input could wait longer than any drain: it ends now, saying why.
+    for (const task of this.running.values()) if (task.parked) task.stop(TaskStop.shutdown());
+    const drained = Promise.all([this.taskQueue?.close(), this.idle()]);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
     clearTimeout(timer);
@@ -76,13 +110,18 @@ export class TaskEngine {
     this.runner = runner;
   }
 
-  /** Saves a new `working` task for `tool`; resolves once `tasks/get` finds it on any replica. */
-  async create(tool: CompiledTool, owner: string, ttlMs: number, args: Record<string, unknown>, origin: TaskOrigin): Promise<TaskRecord> {
+  /**
+   * Saves a new `working` task for `tool`; resolves once `tasks/get` finds it on any replica. When
+   * the server or `caller` has as many unfinished tasks as the limits allow, nothing is saved and
+   * the answer says which limit was reached.
+   */
+  async create(tool: CompiledTool, caller: TaskCaller, ttlMs: number, args: Record<string, unknown>, origin: TaskOrigin): Promise<TaskRecord | TaskQuotaRefusal> {
     const now = new Date().toISOString();
     const record: TaskRecord = {
       // A UUID and 128 random bits: unguessable, so an id is never a way into another caller's task.
       taskId: `${randomUUID()}.${randomBytes(16).toString('base64url')}`,
-      owner,
+      owner: caller.owner,
+      quota: caller.quota,
       tool: tool.name,
       status: 'working',
       createdAt: now,
@@ -92,8 +131,8 @@ export class TaskEngine {
       arguments: args,
       origin,
     };
-    await this.taskStore.create(record);
-    return record;
+    const { maxActive, maxActivePerCaller } = this.taskLimits;
+    return (await this.taskStore.create(record, { key: caller.quota, maxActive, maxActivePerCaller })) ?? record;
   }
 
   /**
@@ -129,7 +168,8 @@ export class TaskEngine {
 
   /**
    * Runs one task here and records how it ended; terminal states never change. A task that was
-   * started before (its worker died) runs again only if its tool is declared idempotent.
+   * started before (its worker died) runs again only if its tool is declared idempotent. Resolves
+   * when the run ends or first waits for input (then its queue slot is free; the run goes on here).
    */
   async run(taskId: string): Promise<void> {
     const record = await this.taskStore.get(taskId);
@@ -146,25 +186,37 @@ export class TaskEngine {
     await this.taskStore.update(taskId, { attempts: (record.attempts ?? 0) + 1 });
     // Listening before the tool runs: an answer or a cancellation is never sent before this replica hears it.
     await this.taskStore.ready?.();
-    const task = new RunningTask(taskId, this.taskStore, this.askers.get(taskId));
+    const task = new RunningTask(taskId, this.taskStore, this.parking, this.askers.get(taskId));
     this.running.set(taskId, task);
-    try {
-      await this.settle(record, task);
-    } finally {
+    const released = new Promise<void>((resolve) => this.releases.set(taskId, resolve));
+    // At its time to live the run stops and the task ends failed, a moment before the record expires so clients see why.
+    const deadline = setTimeout(() => task.stop(TaskStop.expired(record.ttlMs)), Math.max(0, runDeadline(record) - Date.now())).unref();
+    const ended = this.settle(record, task).finally(() => {
+      clearTimeout(deadline);
       task.done();
       this.running.delete(taskId);
       this.askers.delete(taskId);
-    }
+      this.release(taskId);
+    });
+    await Promise.race([ended, released]);
+  }
+
+  private release(taskId: string): void {
+    this.releases.get(taskId)?.();
+    this.releases.delete(taskId);
   }
 
   private async settle(record: TaskRecord, task: RunningTask): Promise<void> {
     try {
-      const result = await this.runner!(record, task);
+      const call = this.runner!(record, task);
+      // A tool that ignores its signal may still be running when the task ends: its outcome is dropped, never unhandled.
+      call.catch(() => undefined);
+      const result = await untilAborted(call, task.abort.signal);
       if (task.abort.signal.aborted) return;
       // A ToolError is the tool's own answer: `completed`, with the isError result, as a direct call's.
       await this.taskStore.update(record.taskId, { status: 'completed', result: result as Record<string, unknown>, statusMessage: undefined });
     } catch (error) {
-      if (task.abort.signal.aborted) return;
+      if (task.abort.signal.aborted) return this.stopped(record, task.abort.signal.reason);
       // The call logged its tool's throw already; anything else failed around it (the store, an interceptor's bug).
       const correlationId = error instanceof UnexpectedToolFailure ? error.correlationId : randomUUID();
       if (!(error instanceof UnexpectedToolFailure)) this.logger.error('task failed', { correlationId, tool: record.tool, error: error instanceof Error ? error.message : String(error), ...stackField(error) });
@@ -177,4 +229,20 @@ export class TaskEngine {
         .catch(() => undefined);
     }
   }
+
+  /** A run the server stopped ends failed, saying why; one the client cancelled is cancelled already. */
+  private async stopped(record: TaskRecord, reason: unknown): Promise<void> {
+    if (!(reason instanceof TaskStop)) return;
+    await this.taskStore
+      .update(record.taskId, { status: 'failed', statusMessage: reason.statusMessage, error: { code: INTERNAL_ERROR, message: reason.statusMessage }, inputRequests: undefined })
+      .catch((error: unknown) => this.logger.error('task could not be ended', { tool: record.tool, error: error instanceof Error ? error.message : String(error) }));
+  }
+}
+
+/**
+ * When a run must have ended: its time to live, less a margin (a tenth of it, at most a second)
+ * in which the failed task can still be read before its record expires.
+ */
+export function runDeadline(record: TaskRecord): number {
+  return Date.parse(record.createdAt) + record.ttlMs - Math.min(1_000, Math.floor(record.ttlMs / 10));
 }

@@ -2,7 +2,7 @@ import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode,
 import type { ToolCatalog } from '../../compiled/tool-catalog';
 import type { CallSite } from '../request/member-scope';
 import type { TaskEngine } from './task-engine';
-import { taskOwner } from './task-owner';
+import { taskCaller } from './task-owner';
 import { isTerminal, type TaskRecord } from './task-record';
 import { declaresTasks, generationOf, taskParams, TASKS_EXTENSION, v1Task, v2Task } from './task-wire';
 
@@ -22,7 +22,7 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
   const find = async (ctx: ServerContext, taskId: string): Promise<TaskRecord> => {
     const record = await engine.store.get(taskId);
     const tool = record && catalog.tools.get(record.tool);
-    if (!record || !tool || record.owner !== taskOwner(ctx, site, tool.toolset.credentialHeaders)) {
+    if (!record || !tool || record.owner !== taskCaller(ctx, site, tool.toolset.credentialHeaders).owner) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found (or expired).');
     }
     return record;
@@ -62,8 +62,10 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
 
   server.setRequestHandler('tasks/result', { params: taskParams('tasks/result') }, async (params, ctx) => v1Result(await find(ctx, params.taskId), ctx));
 
+  // Where every anonymous caller is one owner (stateless HTTP with no token, credential or session), nothing is listed: a task id is its bearer's secret.
   server.setRequestHandler('tasks/list', { params: NO_PARAMS }, async (_params, ctx) => {
-    const owners = new Set([...catalog.toolsets].map((toolset) => taskOwner(ctx, site, toolset.credentialHeaders)));
+    const callers = [...catalog.toolsets].map((toolset) => taskCaller(ctx, site, toolset.credentialHeaders));
+    const owners = new Set(callers.filter((caller) => caller.listable).map((caller) => caller.owner));
     const records = (await Promise.all([...owners].map((owner) => engine.store.list(owner, LIST_LIMIT)))).flat();
     return { tasks: records.slice(0, LIST_LIMIT).map(v1Task) };
   });

@@ -1,5 +1,6 @@
 import { CLIENT_INFO_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
 import type { VerifiedCaller } from '../../context/auth-context';
+import { clientAddressOf } from '../../context/client-address';
 import { credentialEnvironmentVariable } from '../../context/credential-env';
 import { fixedHeaders, headersOf } from '../../context/header-source';
 import type { ClientInfo, ProtocolEra, TransportKind } from '../../context/request-context';
@@ -18,29 +19,54 @@ export interface TaskOrigin {
   transport: TransportKind;
   /** The declared credential headers the request sent, by lower-case name. */
   credentials: Record<string, string>;
+  /**
+   * Who the verified token named: what a worker needs to act as the caller (subject, client,
+   * scopes, and the issuer as the one claim kept), never the rest of the token's payload.
+   */
   caller?: VerifiedCaller;
   client?: ClientInfo;
   limits: ArgumentLimits;
+  /** The client's address over HTTP: a task's rate limits and cache keys are the direct call's. */
+  address?: string;
 }
 
 /** The origin of a call of `tool` made by this request. */
 export function originOf(ctx: ServerContext, site: CallSite, tool: CompiledTool): TaskOrigin {
   const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
+  const credentials = declaredCredentials(ctx, site, tool, transport);
+  const caller = callerOf(ctx);
+  const client = ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined;
+  const address = clientAddressOf(ctx.http?.req) ?? site.address;
+  return {
+    era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'),
+    transport,
+    credentials,
+    ...(caller && { caller: keptCaller(caller) }),
+    ...(client && { client: { name: client.name, version: client.version } }),
+    limits: { ...site.limits },
+    ...(address !== undefined && { address }),
+  };
+}
+
+/** The credential headers `tool`'s toolset declares, as this request sent them (over stdio: from the environment). */
+function declaredCredentials(ctx: ServerContext, site: CallSite, tool: CompiledTool, transport: TransportKind): Record<string, string> {
   const headers = ctx.http?.req ? headersOf(ctx.http.req.headers) : site.headers;
   const credentials: Record<string, string> = {};
   for (const header of tool.toolset.credentialHeaders) {
     const value = transport === 'stdio' ? site.environment?.[credentialEnvironmentVariable(header)] : headers.get(header);
     if (value) credentials[header] = value;
   }
-  const caller = callerOf(ctx);
-  const client = ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined;
+  return credentials;
+}
+
+/** The caller as a task keeps it: the token's e-mail, names and other claims stay out of the store. */
+function keptCaller(caller: VerifiedCaller): VerifiedCaller {
+  const issuer = caller.claims['iss'];
   return {
-    era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'),
-    transport,
-    credentials,
-    ...(caller && { caller: { subject: caller.subject, clientId: caller.clientId, scopes: [...caller.scopes], claims: { ...caller.claims } } }),
-    ...(client && { client: { name: client.name, version: client.version } }),
-    limits: { ...site.limits },
+    ...(caller.subject !== undefined && { subject: caller.subject }),
+    ...(caller.clientId !== undefined && { clientId: caller.clientId }),
+    scopes: [...caller.scopes],
+    claims: typeof issuer === 'string' ? { iss: issuer } : {},
   };
 }
 
@@ -60,6 +86,7 @@ export function detachedCall(origin: TaskOrigin, signal: AbortSignal): { site: C
     headers: fixedHeaders(stdio ? {} : origin.credentials),
     environment: stdio ? Object.fromEntries(Object.entries(origin.credentials).map(([header, value]) => [credentialEnvironmentVariable(header), value])) : undefined,
     limits: origin.limits,
+    ...(origin.address !== undefined && { address: origin.address }),
   };
   const quiet = async () => undefined;
   const unreachable = async () => {

@@ -26,6 +26,8 @@ export interface TaskRecord {
   taskId: string;
   /** A hash of who created it (token subject and client, else its credentials, else the process). */
   owner: string;
+  /** A hash of the caller its unfinished tasks are counted under (its owner, or its address where it has no identity). */
+  quota?: string;
   tool: string;
   status: TaskStatus;
   statusMessage?: string;

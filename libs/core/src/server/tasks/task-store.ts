@@ -1,3 +1,4 @@
+import type { TaskQuota, TaskQuotaRefusal } from './task-limits';
 import type { TaskChange, TaskRecord } from './task-record';
 
 /** What a task's worker is told: the client answered input requests, or cancelled it. */
@@ -8,8 +9,12 @@ export type TaskSignal = { kind: 'answer'; responses: Record<string, unknown> } 
  * (`REDIS_URL`) in Redis, so any replica can answer for a task another one created.
  */
 export interface TaskStore {
-  /** Saves a new task; once it resolves, `get` finds it on every replica. */
-  create(record: TaskRecord): Promise<void>;
+  /**
+   * Saves a new task; once it resolves, `get` finds it on every replica. With `quota`, it is saved
+   * only while fewer unfinished tasks than its limits exist, in all and under its key (checked and
+   * saved in one step); otherwise nothing is saved and the answer names the limit reached.
+   */
+  create(record: TaskRecord, quota?: TaskQuota): Promise<TaskQuotaRefusal | undefined>;
   /** The task, or undefined when it is unknown or its time to live has passed. */
   get(taskId: string): Promise<TaskRecord | undefined>;
   /** Applies `change` unless the task is terminal; the record after, or undefined when unknown. */

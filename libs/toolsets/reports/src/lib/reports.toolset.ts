@@ -1,4 +1,4 @@
-import { Cache, RateLimit, TaskContext, Tool, ToolError, Toolset, UseInterceptors } from '@toolsets/core';
+import { Cache, RateLimit, RequestContext, TaskContext, Tool, ToolError, Toolset, UseInterceptors } from '@toolsets/core';
 import { PublishForm, ReportArgs, ReportResult } from './report.dto';
 import { TallyArgs, TallyResult } from './tally.dto';
 
@@ -15,27 +15,40 @@ function pause(ms: number, signal: AbortSignal): Promise<void> {
   });
 }
 
+/** Who a report is for: its tasks (and the question each asks) belong to the caller who sent this key. */
+export const REPORTS_KEY_HEADER = 'x-reports-key';
+
 /**
  * The demo of long-running tools: each runs as an MCP task for a client that supports tasks
  * (it polls, answers questions with tasks/update, may cancel) and as a blocking call otherwise.
+ * A task belongs to the credential its caller sent: without one, every caller of a stateless
+ * HTTP mount would be the same owner, so `render_report`, whose question names the report, needs it.
  */
 @Toolset({
   name: 'reports',
   description: 'Reports that take a while: tasks the client polls, with a question mid-way.',
+  credentialHeaders: [REPORTS_KEY_HEADER],
 })
 export class ReportsToolset {
-  constructor(private readonly task: TaskContext) {}
+  constructor(
+    private readonly task: TaskContext,
+    private readonly context: RequestContext,
+  ) {}
 
   // Reports are costly: 20 per caller, then one a minute; with REDIS_URL the limit holds across replicas.
   @UseInterceptors(RateLimit({ capacity: 20, refillPerSecond: 1 / 60, name: 'render-report' }))
   @Tool({
-    description: 'Render a report page by page (about 100 ms a page), then ask the user whether and where to publish it.',
+    description:
+      'Render a report page by page (about 100 ms a page), then ask the user whether and where to publish it. ' +
+      `Requires the caller's key in the \`${REPORTS_KEY_HEADER}\` HTTP header (over stdio: the X_REPORTS_KEY environment variable); if it is missing, ask the user to configure their MCP client to send it.`,
     args: ReportArgs,
     returns: [ReportResult, ToolError],
     elicits: [PublishForm],
     task: { support: 'optional', pollIntervalMs: 500 },
   })
   async renderReport({ title, pages }: ReportArgs): Promise<ReportResult | ToolError> {
+    // Without the key, a MissingCredentialError result says what to configure, before any work.
+    this.context.credential(REPORTS_KEY_HEADER);
     for (let page = 1; page <= pages; page++) {
       await pause(100, this.task.signal);
       if (this.task.signal.aborted) return new ToolError('cancelled', `Stopped after ${page - 1} of ${pages} pages.`);
