@@ -41,7 +41,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
     expect(await (await fetch(`${server.origin}/health`)).json()).toEqual({
       status: 'ok',
       tools: ['hello', 'greet_team', 'hello_card', 'whoami', 'list_notes', 'get_note', 'add_note', 'delete_note', 'render_report', 'tally'],
-      credentialHeaders: ['x-demo-token'],
+      credentialHeaders: ['x-demo-token', 'x-reports-key'],
     });
   });
 

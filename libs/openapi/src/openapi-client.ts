@@ -115,7 +115,7 @@ export class OpenApiClient {
    * resource's URI names the toolset and the path, never the upstream's address or query.
    */
   private mediaResult(operation: OperationCall, url: URL, outcome: string, status: number, contentType: string | undefined, bytes: Buffer): OperationResult | ResultWithContent<OperationResult> {
-    const mediaType = (contentType ?? operation.accept?.split(',')[0] ?? 'application/octet-stream').split(';')[0]!.trim().slice(0, 100);
+    const mediaType = answerMediaType(contentType, operation.accept);
     if (operation.responseType === 'text') {
       const text = bytes.toString('utf8');
       return { message: `${outcome}: ${text.length} characters of ${mediaType}.`, status, text, mediaType };
@@ -132,7 +132,8 @@ export class OpenApiClient {
 
   /**
    * Sends the caller's credentials upstream as the document's schemes say (an optional one only
-   * when given); returns them, so no message can repeat any.
+   * when given); returns each value and the exact text it went on the wire as (a Basic header's
+   * base64, a query value's form encoding), so no message can repeat any of them.
    */
   private applyCredentials(headers: Record<string, string>, url: URL, context: RequestContext): string[] {
     const sent: string[] = [];
@@ -140,14 +141,35 @@ export class OpenApiClient {
       if (credential.optional && !context.hasCredential(credential.header)) continue;
       const value = context.credential(credential.header);
       const { sendAs } = credential;
-      if (sendAs.in === 'bearer') headers['authorization'] = `Bearer ${value}`;
-      else if (sendAs.in === 'basic') headers['authorization'] = `Basic ${Buffer.from(value.includes(':') ? value : `${value}:`).toString('base64')}`;
-      else if (sendAs.in === 'query') url.searchParams.set(sendAs.name, value);
-      else headers[sendAs.name.toLowerCase()] = value;
       sent.push(value);
+      if (sendAs.in === 'bearer') headers['authorization'] = `Bearer ${value}`;
+      else if (sendAs.in === 'basic') {
+        const basic = Buffer.from(value.includes(':') ? value : `${value}:`).toString('base64');
+        headers['authorization'] = `Basic ${basic}`;
+        sent.push(basic);
+      } else if (sendAs.in === 'query') {
+        url.searchParams.set(sendAs.name, value);
+        sent.push(new URLSearchParams([[sendAs.name, value]]).toString().slice(sendAs.name.length + 1));
+      } else headers[sendAs.name.toLowerCase()] = value;
     }
     return sent;
   }
+}
+
+/**
+ * The media type an answer is passed on as: the upstream's, when it is one the document declares
+ * (or matches a declared `type/*`); else the first declared. An upstream cannot turn a PDF into
+ * `text/html;profile=mcp-app`, which a host may render.
+ */
+function answerMediaType(contentType: string | undefined, accept: string | undefined): string {
+  const declared = (accept ?? '')
+    .split(',')
+    .map((type) => type.split(';')[0]!.trim().toLowerCase())
+    .filter(Boolean);
+  const sent = contentType?.split(';')[0]!.trim().toLowerCase().slice(0, 100);
+  const fits = (type: string) => declared.some((range) => range === type || range === '*/*' || (range.endsWith('/*') && type.startsWith(range.slice(0, -1))));
+  if (sent && /^[\w.+-]+\/[\w.+-]+$/.test(sent) && (declared.length === 0 || fits(sent))) return sent;
+  return declared.find((type) => !type.includes('*')) ?? 'application/octet-stream';
 }
 
 /**

@@ -1,5 +1,5 @@
 import { brotliCompressSync, gzipSync } from 'node:zlib';
-import { RequestContext, ToolError, type Logger } from '@toolsets/core';
+import { RequestContext, ToolError, type Logger, type ResultWithContent } from '@toolsets/core';
 import { DEFAULT_MAX_RESPONSE_BYTES, OpenApiClient, settingsFromEnvironment, type ApiSettings, type OperationCall } from '../src';
 import { dribble, endless, json, raw, redirect, startUpstream, type Upstream } from './support/hostile-upstream';
 
@@ -285,6 +285,44 @@ describe('error text', () => {
   it.each(['/plain', '/url-encoded', '/url-encoded-lower', '/base64', '/base64url', '/upper'])('redacts the credential echoed at %s', async (path) => {
     const result = (await client().call(get(path), context())) as ToolError;
     expect(result.detail).toBe(`GET /v1${path} returned 401 Unauthorized: key [redacted] is invalid`);
+  });
+
+  it('redacts every spelling the client put on the wire: HTTP Basic from a key without a colon, a query key with ~ ! \' ( ) *', async () => {
+    const key = "sk_live~it's(odd)!*";
+    const keyed = (): RequestContext =>
+      new RequestContext({ transport: 'http', era: 'modern', toolset: 'items', tool: 't', credentialHeaders: ['x-api-key'], headers: { get: (name) => (name === 'x-api-key' ? key : undefined), entries: () => ({ 'x-api-key': key }) }, signal: new AbortController().signal, client: () => undefined });
+    const echoing = await startUpstream({
+      '/v1/basic': (req, res) => void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `bad credentials ${String(req.headers['authorization'])}` })),
+      '/v1/query': (req, res) => void res.writeHead(401, { 'content-type': 'application/json' }).end(JSON.stringify({ message: `bad request ${req.url}` })),
+    });
+    try {
+      const basic = new OpenApiClient({ baseUrl: `${echoing.origin}/v1`, credential: { header: 'x-api-key', sendAs: { in: 'basic' } } }, recordingLogger());
+      const sentBasic = (await basic.call(get('/basic'), keyed())) as ToolError;
+      expect(sentBasic.detail).toBe('GET /v1/basic returned 401 Unauthorized: bad credentials Basic [redacted]');
+      const query = new OpenApiClient({ baseUrl: `${echoing.origin}/v1`, credential: { header: 'x-api-key', sendAs: { in: 'query', name: 'api_key' } } }, recordingLogger());
+      const sentQuery = (await query.call(get('/query'), keyed())) as ToolError;
+      expect(sentQuery.detail).toBe('GET /v1/query returned 401 Unauthorized: bad request /v1/query?api_key=[redacted]');
+    } finally {
+      await echoing.close();
+    }
+  });
+
+  it("keeps the declared media type of a binary answer when the upstream's is not among those declared", async () => {
+    const html = await startUpstream({
+      '/v1/invoice': (_req, res) => void res.writeHead(200, { 'content-type': 'text/html; profile=mcp-app' }).end('<script>alert(1)</script>'),
+      '/v1/scan': (_req, res) => void res.writeHead(200, { 'content-type': 'image/png' }).end(Buffer.from([0x89, 0x50])),
+    });
+    try {
+      const client = new OpenApiClient({ baseUrl: `${html.origin}/v1`, name: 'billing' });
+      const invoice = (await client.call(get('/invoice', { responseType: 'binary', accept: 'application/pdf' }), context())) as ResultWithContent<{ mediaType: string }>;
+      expect(invoice.result.mediaType).toBe('application/pdf');
+      expect(invoice.content).toEqual([expect.objectContaining({ type: 'resource', resource: expect.objectContaining({ mimeType: 'application/pdf' }) })]);
+      // One of the declared types (here through image/*) is passed on as the upstream sent it.
+      const scan = (await client.call(get('/scan', { responseType: 'binary', accept: 'application/pdf, image/*' }), context())) as ResultWithContent<{ mediaType: string }>;
+      expect(scan.result.mediaType).toBe('image/png');
+    } finally {
+      await html.close();
+    }
   });
 
   it("never repeats the upstream's own reason phrase", async () => {

@@ -1,5 +1,5 @@
 /**
- * Every form in which a secret may be echoed back in text: as sent, URL- and form-encoded,
+ * Every form in which a secret may be echoed back in text: as sent, URL- and form-encoded (both spellings),
  * JSON-escaped, base64 and base64url (padded or not). Matched in any letter case by `secretPattern`.
  */
 export function secretForms(secret: string): string[] {
@@ -9,6 +9,8 @@ export function secretForms(secret: string): string[] {
       secret,
       encodeURIComponent(secret),
       encodeURIComponent(secret).replace(/%20/g, '+'),
+      // application/x-www-form-urlencoded (URLSearchParams) also escapes ~ ! ' ( ) *, which encodeURIComponent leaves.
+      new URLSearchParams([['', secret]]).toString().slice(1),
       JSON.stringify(secret).slice(1, -1),
       base64,
       base64.replace(/=+$/, ''),
