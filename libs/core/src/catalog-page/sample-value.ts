@@ -24,28 +24,37 @@ const FORMATS: Record<string, string> = {
   uuid: '0b9f5c1e-8d3a-4f7e-9a51-2c6d8e4f1a37',
 };
 const MAX_DEPTH = 6;
+/** Items per list: a preview needs a few, and `minItems: 2000` nested three deep must not build eight billion. */
+const MAX_ITEMS = 3;
+/** Values in one whole sample; past it, lists and objects are left empty. */
+const MAX_NODES = 500;
 
 /**
- * A value that fits `schema`, for the catalog page to show a view with before anyone calls the
- * tool: each declared example or default where there is one, else one item per list and a
- * plausible value per type. The first arm of a union (a tool's result before its ToolError).
+ * A value shaped like `schema`, for the catalog page to show a view with before anyone calls the
+ * tool: each declared example or default where there is one, else one item per list (up to three
+ * where `minItems` asks for more) and a plausible value per type. The first arm of a union (a
+ * tool's result before its ToolError). Bounded in depth, items and values, so a schema cannot
+ * make a request to the page build a huge value; such a sample may have fewer items than the
+ * schema asks for, which a preview can live with.
  */
 export function sampleValue(schema: object, name = 'value'): unknown {
   const root = schema as SampleSchema;
-  return sampleOf(root, root, name, 0);
+  return sampleOf(root, root, name, 0, { left: MAX_NODES });
 }
 
-function sampleOf(root: SampleSchema, schema: SampleSchema, name: string, depth: number): unknown {
-  if (schema.$ref) return sampleOf(root, root.$defs?.[schema.$ref.split('/').pop()!] ?? {}, name, depth);
+function sampleOf(root: SampleSchema, schema: SampleSchema, name: string, depth: number, budget: { left: number }): unknown {
+  budget.left--;
+  if (schema.$ref) return sampleOf(root, root.$defs?.[schema.$ref.split('/').pop()!] ?? {}, name, depth, budget);
   const declared = declaredSample(schema);
   if (declared !== undefined) return declared;
-  if (schema.anyOf) return sampleOf(root, schema.anyOf.find((arm) => arm.type !== 'null') ?? schema.anyOf[0], name, depth);
+  if (schema.anyOf) return sampleOf(root, schema.anyOf.find((arm) => arm.type !== 'null') ?? schema.anyOf[0], name, depth, budget);
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  const spent = depth >= MAX_DEPTH || budget.left <= 0;
   if (type === 'object' || schema.properties) {
-    if (depth >= MAX_DEPTH) return {};
-    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, property]) => [key, sampleOf(root, property, key, depth + 1)]));
+    if (spent) return {};
+    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, property]) => [key, sampleOf(root, property, key, depth + 1, budget)]));
   }
-  if (type === 'array') return depth >= MAX_DEPTH ? [] : Array.from({ length: Math.max(1, schema.minItems ?? 1) }, () => sampleOf(root, schema.items ?? {}, name, depth + 1));
+  if (type === 'array') return spent ? [] : Array.from({ length: Math.min(MAX_ITEMS, Math.max(1, schema.minItems ?? 1)) }, () => sampleOf(root, schema.items ?? {}, name, depth + 1, budget));
   return scalarSample(schema, type, name);
 }
 

@@ -3,11 +3,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ListResourcesResultSchema, ListToolsResultSchema, ReadResourceResultSchema } from '@modelcontextprotocol/sdk/types.js';
-import { buildServer, ContractError, defineView, Field, Prompt, Resource, Result, Tool, ToolResult, Toolset, userMessage, VIEW_MIME_TYPE, viewBundle } from '../../src';
+import { ArrayMinSize } from 'class-validator';
+import { buildServer, ContractError, defineView, Field, Prompt, Resource, Result, serveHttp, Tool, ToolResult, Toolset, userMessage, VIEW_MIME_TYPE, viewBundle } from '../../src';
 import { sampleValue } from '../../src/catalog-page/sample-value';
 import { viewPreviewCsp } from '../../src/catalog-page/view-preview';
 import { connectClient, connectLegacyClient } from '../support/connect';
 
+const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const folder = mkdtempSync(join(tmpdir(), 'views-'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 const bundlePath = join(folder, 'board.html');
@@ -265,6 +267,49 @@ describe('previewing a view on the catalog page', () => {
         $defs: { Person: { type: 'object', properties: { email: { type: 'string', format: 'email' } } } },
       }),
     ).toEqual({ createdAt: '2026-01-15T09:30:00.000Z', status: 'open', size: 5, tags: ['urgent'], owner: { email: 'someone@example.com' } });
+  });
+
+  it('bounds the sample: lists declared with a huge minItems, nested, give a small page, not an exhausted heap', async () => {
+    class Cell {
+      @Field({ description: 'A value.' })
+      value!: string;
+    }
+    class Row {
+      @Field(() => [Cell], { description: 'Cells.' })
+      @ArrayMinSize(2000)
+      cells!: Cell[];
+    }
+    class Sheet {
+      @Field(() => [Row], { description: 'Rows.' })
+      @ArrayMinSize(2000)
+      rows!: Row[];
+    }
+    @Result({ description: 'Sheets.' })
+    class Workbook extends ToolResult {
+      @Field(() => [Sheet], { description: 'Sheets.' })
+      @ArrayMinSize(2000)
+      sheets!: Sheet[];
+    }
+    @Toolset({ name: 'sheets' })
+    class SheetsToolset {
+      @Tool({ description: 'Show the workbook.', returns: Workbook, view: defineView({ uri: 'ui://sheets/workbook', html: '<p>workbook</p>' }) })
+      show(): Workbook {
+        return { message: 'empty', sheets: [] };
+      }
+    }
+    const sample = sampleValue(buildServer({ name: 'sheets', version: '1', toolsets: [SheetsToolset], logger: quiet }).catalog.tools.get('show')!.descriptor.outputSchema!) as { sheets: { rows: { cells: unknown[] }[] }[] };
+    expect(sample.sheets).toHaveLength(3);
+    expect(sample.sheets[0]!.rows[0]!.cells).toHaveLength(3);
+    expect(JSON.stringify(sample).length).toBeLessThan(20_000);
+    // Through a real server: the unauthenticated catalog page answers at once.
+    const http = await serveHttp(buildServer({ name: 'sheets', version: '1', toolsets: [SheetsToolset], logger: quiet }), { port: 0, drainDelayMs: 0, logger: quiet });
+    try {
+      const page = await fetch(`${http.origin}/`, { headers: { accept: 'text/html' } });
+      expect(page.status).toBe(200);
+      expect((await page.text()).length).toBeLessThan(200_000);
+    } finally {
+      await http.close();
+    }
   });
 
   it('serves the view under the CSP a host builds from its declared origins, in a sandbox of its own', () => {
