@@ -25,7 +25,7 @@ export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[
 ];
 
 /** The variables that configure token verification (docs/authorization.md). */
-export const AUTH_VARIABLES = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'AUTH_ALGORITHMS', 'AUTH_MOUNTS', 'AUTH_OUT_OF_SCOPE', 'PUBLIC_URL'] as const;
+export const AUTH_VARIABLES = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'AUTH_ALGORITHMS', 'AUTH_MOUNTS', 'AUTH_OUT_OF_SCOPE', 'AUTH_ALLOW_LOOPBACK_ISSUER', 'PUBLIC_URL'] as const;
 
 /**
  * Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS,
@@ -65,6 +65,7 @@ function authFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'au
       ...(env['AUTH_ALGORITHMS'] && { algorithms: list(env['AUTH_ALGORITHMS']) }),
       ...(env['AUTH_MOUNTS'] && { mounts: list(env['AUTH_MOUNTS']) }),
       ...(env['AUTH_OUT_OF_SCOPE'] && { outOfScope: env['AUTH_OUT_OF_SCOPE'].trim() as AuthOptions['outOfScope'] }),
+      ...(parseSwitch(env['AUTH_ALLOW_LOOPBACK_ISSUER'], 'AUTH_ALLOW_LOOPBACK_ISSUER') && { allowLoopbackIssuer: true }),
     },
   };
 }

@@ -113,6 +113,25 @@ describe('token verification settings', () => {
     expect(error.message).toContain('set PUBLIC_URL to the origin clients reach this server at');
   });
 
+  it('refuse a loopback issuer on a server whose PUBLIC_URL is a public origin, unless AUTH_ALLOW_LOOPBACK_ISSUER allows it', async () => {
+    const issuer = await serveJson({ '/keys': () => ({ keys: [] }) });
+    try {
+      const auth = { issuer: issuer.origin, jwksUrl: `${issuer.origin}/keys` };
+      const error = await refusal(() => serveHttp(plain(), { port: 0, publicUrl: 'https://mcp.example.com', allowedHosts: ['mcp.example.com'], auth }));
+      expect(error.variable).toBe('AUTH_ISSUER');
+      expect(error.message).toContain(`is "${issuer.origin}", a loopback address, while PUBLIC_URL is "https://mcp.example.com"`);
+      expect(error.message).toContain('set AUTH_ALLOW_LOOPBACK_ISSUER=on');
+      const allowed = servingOptionsFromEnvironment({ AUTH_ISSUER: issuer.origin, AUTH_JWKS_URL: `${issuer.origin}/keys`, AUTH_ALLOW_LOOPBACK_ISSUER: 'on', PUBLIC_URL: 'https://mcp.example.com', ALLOWED_HOSTS: 'mcp.example.com' });
+      const served = await serveHttp(plain(), { ...allowed, port: 0, logger: quiet });
+      await served.close();
+      // A loopback PUBLIC_URL (local development) needs no setting.
+      const local = await serveHttp(plain(), { port: 0, publicUrl: 'http://127.0.0.1:8000', auth, logger: quiet });
+      await local.close();
+    } finally {
+      issuer.server.close();
+    }
+  });
+
   it("refuse a toolset whose credential header is 'authorization', which would receive the MCP token", async () => {
     const server = buildServer({ name: 'up', version: '1', toolsets: [UpstreamToolset], logger: quiet });
     const error = await refusal(() => serveHttp(server, { port: 0, auth: { issuer: 'https://auth.example.com', jwksUrl: 'https://auth.example.com/keys' } }));

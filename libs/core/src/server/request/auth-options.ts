@@ -12,6 +12,12 @@ export interface AuthOptions {
   jwksUrl?: string;
   /** Accepted signing algorithms (`AUTH_ALGORITHMS`); asymmetric only. Default: every asymmetric one. */
   algorithms?: readonly string[];
+  /**
+   * Accept a loopback issuer (`http://127.0.0.1:…`, what `toolsets-issuer` prints) on a server whose
+   * PUBLIC_URL is not a loopback origin (`AUTH_ALLOW_LOOPBACK_ISSUER=on`): only for an issuer that
+   * runs beside the server on purpose. Refused otherwise.
+   */
+  allowLoopbackIssuer?: boolean;
   /** The servers (mount names) that check tokens (`AUTH_MOUNTS`); default: every one. */
   mounts?: readonly string[];
   /** After a key set fetch, how long an unknown key id waits before another fetch (default 30 s). */

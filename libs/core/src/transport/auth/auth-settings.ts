@@ -22,6 +22,8 @@ export interface CheckedAuthOptions {
   hideOutOfScope: boolean;
   /** The clock tokens are checked against. */
   now: () => number;
+  /** A loopback issuer is accepted on a server with a public PUBLIC_URL (`AUTH_ALLOW_LOOPBACK_ISSUER=on`). */
+  allowLoopbackIssuer: boolean;
 }
 
 /** Checks `options` against the app's mount names; throws `AuthSettingError` naming the variable. */
@@ -46,6 +48,7 @@ export function checkAuthOptions(options: AuthOptions, mountNames: readonly stri
     fetchTimeoutMs: positive(options.fetchTimeoutMs, DEFAULT_TIMEOUT_MS, 'AUTH_FETCH_TIMEOUT_MS'),
     hideOutOfScope: outOfScope(options.outOfScope),
     now: clockOf(options.now),
+    allowLoopbackIssuer: options.allowLoopbackIssuer === true,
   };
 }
 

@@ -35,6 +35,7 @@ export async function prepareMountAuth(
     const settings = server.auth === false ? undefined : server.auth ? checkAuthOptions(server.auth, names) : checkedApp && (!checkedApp.mounts || checkedApp.mounts.has(server.name)) ? checkedApp : undefined;
     if (!settings) continue;
     refuseTokenPassthrough(server);
+    refuseLoopbackIssuer(settings, where.publicUrl);
     const jwksUrl = await (settings.jwksUrl ? Promise.resolve(settings.jwksUrl) : memo(keySets, settings.issuer.href, () => discoverJwksUrl(settings.issuer, settings.issuerText, settings.fetchTimeoutMs)));
     const verifier = (audience: string) => new TokenVerifier({ ...verifierSettings(settings), issuer: settings.issuerText, audience, jwksUrl });
     doors.set(server, new MountAuth(server, path, settings.issuerText, settings.audience, verifier, logger, settings.hideOutOfScope));
@@ -67,6 +68,27 @@ function refuseTokenPassthrough(server: ServerDefinition): void {
     'AUTH_ISSUER',
     `is set for server '${server.name}', whose toolset '${toolset.name}' declares the credential header 'authorization': it would receive the MCP access token, which is meant for this server alone`,
     `declare the upstream credential under another header in @Toolset({ credentialHeaders }) (such as 'x-upstream-authorization'), or serve '${server.name}' without token checks (buildServer({ auth: false }) or AUTH_MOUNTS)`,
+  );
+}
+
+/**
+ * A loopback issuer (a local one for development, as `toolsets-issuer` prints) on a server clients
+ * reach at a public origin: no client elsewhere can get a token from it, and whoever runs an
+ * issuer on that port of this machine mints tokens the server accepts. Refused unless allowed.
+ */
+function refuseLoopbackIssuer(settings: CheckedAuthOptions, publicUrl: string | undefined): void {
+  if (!publicUrl || settings.allowLoopbackIssuer || !isLoopback(settings.issuer.hostname)) return;
+  let publicHost: string;
+  try {
+    publicHost = new URL(publicUrl).hostname;
+  } catch {
+    return;
+  }
+  if (isLoopback(publicHost)) return;
+  throw new AuthSettingError(
+    'AUTH_ISSUER',
+    `is ${JSON.stringify(settings.issuerText)}, a loopback address, while PUBLIC_URL is ${JSON.stringify(publicUrl)}: clients elsewhere cannot get tokens from it, and anyone who runs an issuer on that port of this machine could mint tokens this server accepts`,
+    "give your authorization server's public issuer identifier (https://…); if the issuer runs beside this server on purpose, set AUTH_ALLOW_LOOPBACK_ISSUER=on (allowLoopbackIssuer: true)",
   );
 }
 
