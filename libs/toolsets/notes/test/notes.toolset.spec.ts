@@ -100,7 +100,9 @@ describe('NotesToolset behind token checks', () => {
     };
     expect(await read([NOTES_READ])).toBe('text/html;profile=mcp-app');
     expect(await read([NOTES_WRITE])).toBe('text/html;profile=mcp-app');
-    expect(await read([])).toMatch(/^error -32602: The access token lacks the scope\(s\) notes:read that the view 'ui:\/\/notes\/notes-board' needs/);
+    expect(await read([])).toBe(
+      "error -32602: The access token lacks a scope the view 'ui://notes/notes-board' needs: any one of notes:read (as for 'list_notes'); or notes:write (as for 'add_note') would do. Sign in again asking for one of them.",
+    );
   });
 
   it('keeps each subject to its own notes: 1,000 calls from 100 subjects with mixed scopes, 0 notes seen across subjects', async () => {

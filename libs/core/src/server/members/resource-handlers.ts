@@ -6,7 +6,7 @@ import { base64Of } from '../../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type RequestRoots } from '../request/member-scope';
 import { matchResource } from './resource-match';
-import { mayUse, refuseWithoutScopes } from '../request/scope-check';
+import { mayUse, refuseWithoutAnyScopes, refuseWithoutScopes } from '../request/scope-check';
 import { redactValue } from '../logging/redaction';
 
 type ReadRequest = { params: { uri: string } };
@@ -37,11 +37,12 @@ export function resourceHandlers(definition: RequestRoots & { catalog: ToolCatal
 
 /**
  * A view's HTML, read once by the gate: to a caller who may call at least one of the tools that
- * show it (the others get the answer an unknown URI gets, or the scope refusal).
+ * show it. The others get the scope refusal naming each tool's scopes, any one set of which would
+ * do (or, with AUTH_OUT_OF_SCOPE=hide, the answer an unknown URI gets).
  */
 function readView(view: CompiledView, ctx: ServerContext, unknown: () => Error): ReadResourceResult {
   const open = view.tools.find((tool) => mayUse(ctx, tool.requiredScopes));
-  if (!open) refuseWithoutScopes(ctx, view.tools[0].requiredScopes, `the view '${view.uri}'`, unknown);
+  if (!open) refuseWithoutAnyScopes(ctx, view.tools.map((tool) => ({ scopes: tool.requiredScopes, by: `'${tool.name}'` })), `the view '${view.uri}'`, unknown);
   return { contents: [view.contents as Contents] };
 }
 

@@ -24,3 +24,20 @@ export function refuseWithoutScopes(ctx: ServerContext, required: readonly strin
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The access token lacks the scope(s) ${missing.join(' ')} that ${what} needs: sign in again asking for them.`);
   }
 }
+
+/**
+ * Refuses a member any one of several scope sets would open (a view: the scopes of any tool that
+ * shows it), naming every set, so a client can ask for whichever its user may get.
+ */
+export function refuseWithoutAnyScopes(ctx: ServerContext, alternatives: readonly { scopes: readonly string[]; by: string }[], what: string, unknown: () => Error): void {
+  if (alternatives.length === 0 || alternatives.some((alternative) => mayUse(ctx, alternative.scopes))) return;
+  if (!callerOf(ctx)) return;
+  if (hidesOutOfScope(ctx)) throw unknown();
+  const sets = new Map<string, string[]>();
+  for (const { scopes, by } of alternatives) {
+    const key = [...scopes].sort().join(' ');
+    sets.set(key, [...(sets.get(key) ?? []), by]);
+  }
+  const options = [...sets].map(([scopes, members]) => `${scopes} (as for ${members.join(', ')})`);
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, `The access token lacks a scope ${what} needs: any one of ${options.join('; or ')} would do. Sign in again asking for one of them.`);
+}
