@@ -2,13 +2,21 @@
 import { parseArgs } from 'node:util';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 
+/** Headers from the environment, one 'name: value' per line: credentials stay out of \`ps\` and shell history. */
+const HEADERS_VARIABLE = 'TOOLSETS_CALL_HEADERS';
+
 const USAGE = `Usage: toolsets-call <MCP URL> <tool> ['<arguments as JSON>'] [-H 'name: value' ...]
 
 Calls one tool of a server over streamable HTTP and prints its result: the structuredContent as
 JSON, else its text. Exits 1 when the tool answers with an error.
   toolsets-call http://127.0.0.1:8000/hello/mcp hello '{"name":"Ada"}'
   toolsets-call http://127.0.0.1:8000/credential-demo/mcp whoami -H 'x-demo-token: abc'
-  toolsets-call http://127.0.0.1:8000/hello/mcp --list      (the tools, one per line)`;
+  toolsets-call http://127.0.0.1:8000/hello/mcp --list      (the tools, one per line)
+
+Credentials are better sent from the environment than as -H arguments, which other users see in
+ps and which shell history keeps: ${HEADERS_VARIABLE} holds one 'name: value' header per line
+(-H of the same name wins).
+  read -rs TOKEN && ${HEADERS_VARIABLE}="x-demo-token: $TOKEN" toolsets-call http://127.0.0.1:8000/credential-demo/mcp whoami`;
 
 /** One tool call from the shell, with the SDK's own client: for the edit loop and for scripts. */
 async function main(): Promise<number> {
@@ -23,11 +31,14 @@ async function main(): Promise<number> {
   }
   if (!URL.canParse(url)) throw new Error(`${JSON.stringify(url)} is not a URL: give the server's MCP endpoint, such as http://127.0.0.1:8000/mcp.`);
   const headers: Record<string, string> = {};
-  for (const header of values.header) {
+  const add = (header: string, where: string) => {
     const colon = header.indexOf(':');
-    if (colon <= 0) throw new Error(`-H ${JSON.stringify(header)} is not a header: write it as 'name: value'.`);
+    // The name alone in the message: the value may be a credential.
+    if (colon <= 0) throw new Error(`${where} holds a line that is not a header (${header.trim() === '' ? 'empty' : `no 'name: value'`}): write each as 'name: value'.`);
     headers[header.slice(0, colon).trim().toLowerCase()] = header.slice(colon + 1).trim();
-  }
+  };
+  for (const line of (process.env[HEADERS_VARIABLE] ?? '').split(/\r?\n/)) if (line.trim() !== '') add(line, HEADERS_VARIABLE);
+  for (const header of values.header) add(header, `-H ${JSON.stringify(header.slice(0, Math.max(0, header.indexOf(':'))) || '…')}`);
   let args: Record<string, unknown> = {};
   if (json !== undefined) {
     try {
