@@ -130,6 +130,38 @@ describe('the drain on SIGTERM loses no call', () => {
     expect(await server.exited).toBe(0);
   });
 
+  it('loses none of the calls 300 kept-alive clients send when SIGTERM comes while their connections are still opening', async () => {
+    // Load that never pauses: after half of DRAIN_TIMEOUT_MS every answer closes its connection while the listener stays open.
+    const server = await startServerProcess(appMain('hello-server'), { DRAIN_TIMEOUT_MS: '4000' });
+    const call = toolsCall('greet_team', { names: ['Ada', 'Grace', 'Edsger'] });
+    const failures: string[] = [];
+    let answered = 0;
+    const started = Date.now();
+    // Each client opens its connection at its own moment over two seconds (SIGTERM comes after one), then
+    // calls back to back on it until the server says close, as a balancer's upstream keep-alive does.
+    const client = async (i: number): Promise<void> => {
+      await new Promise((resolve) => setTimeout(resolve, Math.floor((i * 2_000) / 300)));
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        for (const until = started + 30_000; Date.now() < until; ) {
+          const answer = await post(server.origin, agent, call);
+          if (!answer.startsWith('200 ')) return void failures.push(answer);
+          answered++;
+          if (answer === '200 close') return;
+        }
+      } finally {
+        agent.destroy();
+      }
+    };
+    const clients = Array.from({ length: 300 }, (_, i) => client(i));
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+    server.child.kill('SIGTERM');
+    await Promise.all(clients);
+    expect(answered).toBeGreaterThan(300);
+    expect({ lost: failures.length, kinds: [...new Set(failures)] }).toEqual({ lost: 0, kinds: [] });
+    expect(await server.exited).toBe(0);
+  });
+
   it('turns readiness to 503 at once and keeps serving through DRAIN_DELAY_MS', async () => {
     const server = await startServerProcess(appMain('hello-server'), { DRAIN_DELAY_MS: '1500' });
     expect((await fetch(`${server.origin}/ready`)).status).toBe(200);

@@ -12,6 +12,7 @@ import { HostPolicy } from '../guards/host-policy';
 import { headerCounts, requestTarget } from '../guards/request-target';
 import { INTERNAL_ERROR, INVALID_REQUEST, SERVER_BUSY } from '../jsonrpc-errors';
 import { argumentLimitsOf, resolveServingLimits, type ServingLimits } from '../serving-limits';
+import { connectionsWithin, openFileLimit } from './open-file-limit';
 import { ConnectionTracker } from './drain/connection-tracker';
 import { drain } from './drain/drain';
 import { RequestTracker } from './drain/request-tracker';
@@ -125,7 +126,7 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
     // Node checks the two timeouts above on this interval (30 s by default): check often enough to honour them.
     connectionsCheckingInterval: Math.max(250, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
   });
-  const connections = new ConnectionTracker(http, limits.maxConnections);
+  const connections = new ConnectionTracker(http, fittedConnections(limits.maxConnections, logger));
   const requests = new RequestTracker(connections);
   let origin = '';
   const describe = (): MountInfo[] => mounts.map((mount) => describeMount(mount, origin));
@@ -172,6 +173,23 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
 }
 
 const HOST_HEADER: ReadonlySet<string> = new Set(['host']);
+
+/**
+ * The connection cap, lowered to fit the process's open-file limit: a cap the limit cannot reach
+ * never answers 503; the process runs out of files first, and a new connection meets silence or a
+ * reset instead of an answer, however few requests it brings.
+ */
+function fittedConnections(maxConnections: number, logger: Logger): number {
+  const fileLimit = openFileLimit();
+  if (fileLimit === undefined || maxConnections <= connectionsWithin(fileLimit)) return maxConnections;
+  const fitted = connectionsWithin(fileLimit);
+  logger.warn(
+    `MAX_CONNECTIONS (${maxConnections}) does not fit this process's open-file limit (${fileLimit}, ulimit -n): at most ${fitted} connections are held, so one more still gets its 503. ` +
+      'Raise the limit (ulimit -n 65536; LimitNOFILE= under systemd; --ulimit nofile= for a container) or lower MAX_CONNECTIONS.',
+    { maxConnections, fileLimit, fitted },
+  );
+  return fitted;
+}
 
 /** Gives each mount that checks tokens its door (settings checked, key sets found), before anything listens. */
 async function guardMounts(mounts: Mount[], options: HttpServeOptions, host: string, logger: Logger): Promise<void> {

@@ -24,9 +24,18 @@ export async function drain(
   // net.Server's close stops accepting only; http.Server's would also cut idle keep-alive
   // connections at once, resetting requests that are already on their way over them.
   let stopped!: Promise<void>;
-  const moment = await atQuietMoment(connections, limits, () => {
+  const closeListener = () => {
     stopped = new Promise<void>((resolve) => NetServer.prototype.close.call(http, () => resolve()));
-  });
+  };
+  const half = { drainQuietMs: limits.drainQuietMs, drainTimeoutMs: Math.max(1, Math.floor(limits.drainTimeoutMs / 2)) };
+  let moment = await atQuietMoment(connections, half, (outcome) => outcome !== 'never_quiet' && closeListener());
+  if (moment === 'never_quiet') {
+    // Load that never pauses (clients calling back to back on kept-alive connections, connections
+    // still opening): every answer now closes its connection, so the load falls away, while the
+    // listener keeps accepting (a connection queued at its close would be reset) until quiet.
+    requests.closeConnections();
+    moment = await atQuietMoment(connections, half, closeListener);
+  }
   if (moment === 'never_quiet') logger.warn(`stopped accepting connections after DRAIN_TIMEOUT_MS although they kept arriving: some may have been reset`);
   if (moment === 'no_idle') logger.warn('stopped accepting connections without idle ones in the balancer: it may have had new connections on their way');
   // Only now: closing connections earlier makes a balancer open new ones, which the listener's
@@ -37,6 +46,9 @@ export async function drain(
   http.closeAllConnections();
   await stopped;
 }
+
+/** How the wait for a quiet moment ended: found, quiet without idle connections in the balancer, or never quiet. */
+export type QuietMoment = 'found' | 'no_idle' | 'never_quiet';
 
 /** How long the drain waits, once quiet, for a moment when the balancer holds idle connections to this replica. */
 const IDLE_MOMENT_WAIT_MS = 2_000;
@@ -56,9 +68,13 @@ const QUICK_POLL_MS = 1;
  *   it opens a new connection only when it has no idle one;
  * - the check phase right after a quick poll phase: what the kernel queued before it was accepted
  *   in it (libuv accepts the whole queue), and little time was left for more.
- * Says which condition it gave up on, if any.
+ * Says which condition it gave up on, if any; `close` is told too, and runs in that same phase.
  */
-export async function atQuietMoment(connections: ListenerActivity, limits: Pick<ServingLimits, 'drainQuietMs' | 'drainTimeoutMs'>, close: () => void): Promise<'found' | 'no_idle' | 'never_quiet'> {
+export async function atQuietMoment(
+  connections: ListenerActivity,
+  limits: Pick<ServingLimits, 'drainQuietMs' | 'drainTimeoutMs'>,
+  close: (outcome: QuietMoment) => void,
+): Promise<QuietMoment> {
   const started = Date.now();
   let quietSince: number | undefined;
   for (;;) {
@@ -70,11 +86,11 @@ export async function atQuietMoment(connections: ListenerActivity, limits: Pick<
     const quiet = connections.sinceLastArrival() >= limits.drainQuietMs;
     quietSince = quiet ? (quietSince ?? now) : undefined;
     const idle = connections.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
-    let outcome: 'found' | 'no_idle' | 'never_quiet' | undefined;
+    let outcome: QuietMoment | undefined;
     if (quickPoll && quiet) outcome = idle ? 'found' : now - quietSince! >= IDLE_MOMENT_WAIT_MS ? 'no_idle' : undefined;
     if (!outcome && now - started >= limits.drainTimeoutMs) outcome = 'never_quiet';
     if (outcome) {
-      close();
+      close(outcome);
       return outcome;
     }
     await sleep(2);
