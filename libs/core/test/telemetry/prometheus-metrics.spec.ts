@@ -5,7 +5,8 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { buildServer, serveHttp, servingOptionsFromEnvironment, type HttpServeOptions, type HttpServerHandle } from '../../src';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { buildServer, serveHttp, servingOptionsFromEnvironment, type HttpServeOptions, type HttpServerHandle, type ServerDefinition } from '../../src';
 import { loadMetricsPackages, METRICS_PACKAGES } from '../../src/transport/http/metrics-endpoint';
 import { recordingLogger } from '../support/connect';
 import { parsePrometheus } from '../support/prometheus-text';
@@ -120,26 +121,40 @@ async function callUnknown(client: Client, name: string): Promise<void> {
 
 describe('/metrics under made-up tool names', () => {
   let http: HttpServerHandle;
-  beforeAll(async () => (http = await serve({ metrics: true })));
+  let definition: ServerDefinition;
+  beforeAll(async () => {
+    const logger = recordingLogger().logger;
+    definition = buildServer({ name: 'weather', version: '1', toolsets: [WeatherToolset], logger });
+    http = await serveHttp(definition, { port: 0, logger, drainDelayMs: 0, metrics: true });
+  });
   afterAll(() => http.close());
 
   it('labels names the catalog lacks as one _OTHER series, however long or many, so a scrape still works and real tools keep their own series', async () => {
+    // Most calls over the same server definition in memory (the same telemetry, a fraction of HTTP's cost), some over HTTP.
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const connection = await definition.connect(serverSide);
     const client = new Client({ name: 'hostile', version: '1' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(http.mounts[0]!.url)));
+    await client.connect(clientSide);
+    const overHttp = new Client({ name: 'hostile-http', version: '1' });
+    await overHttp.connect(new StreamableHTTPClientTransport(new URL(http.mounts[0]!.url)));
     // 60 names of 590,000 characters once made the next scrape throw RangeError: Invalid string length and end the process.
-    for (let i = 0; i < 60; i++) await callUnknown(client, `${i}${'x'.repeat(590_000)}`);
+    for (let i = 0; i < 60; i++) await callUnknown(i % 10 === 0 ? overHttp : client, `${i}${'x'.repeat(590_000)}`);
     // 2,100 short names once filled the SDK's 2,000-series limit, and real tools' figures fell into its overflow series.
-    for (let i = 0; i < 2_100; i++) await callUnknown(client, `made_up_${i}`);
-    await client.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
-    await client.close();
+    for (let i = 0; i < 2_100; i++) await callUnknown(i % 100 === 0 ? overHttp : client, `made_up_${i}`);
+    await overHttp.callTool({ name: 'get_weather', arguments: { city: 'Oslo' } });
+    await Promise.all([client.close(), overHttp.close()]);
+    await connection.close();
 
     const scraped = await get(http.metricsUrl!);
     expect(scraped.status).toBe(200);
     expect(scraped.body.length).toBeLessThan(200_000);
     const calls = parsePrometheus(scraped.body).histogram('mcp_server_operation_duration_seconds').filter((m) => m.labels['mcp_method_name'] === 'tools/call');
-    expect(calls.map((m) => m.labels['gen_ai_tool_name']).sort()).toEqual(['_OTHER', 'get_weather']);
-    expect(calls.find((m) => m.labels['gen_ai_tool_name'] === '_OTHER')!.count).toBe(2_160);
-    expect(calls.find((m) => m.labels['gen_ai_tool_name'] === 'get_weather')!.count).toBe(1);
+    // One series per tool label and transport (in memory, HTTP): the made-up names add none.
+    expect([...new Set(calls.map((m) => m.labels['gen_ai_tool_name']))].sort()).toEqual(['_OTHER', 'get_weather']);
+    expect(calls.length).toBe(3);
+    const count = (tool: string) => calls.filter((m) => m.labels['gen_ai_tool_name'] === tool).reduce((sum, m) => sum + m.count, 0);
+    expect(count('_OTHER')).toBe(2_160);
+    expect(count('get_weather')).toBe(1);
     expect(scraped.body).not.toContain('otel_metric_overflow');
   }, 120_000);
 
