@@ -49,13 +49,17 @@ function sampleOf(root: SampleSchema, schema: SampleSchema, name: string, depth:
   if (declared !== undefined) return declared;
   if (schema.anyOf) return sampleOf(root, schema.anyOf.find((arm) => arm.type !== 'null') ?? schema.anyOf[0], name, depth, budget);
   const type = Array.isArray(schema.type) ? schema.type.find((t) => t !== 'null') : schema.type;
+  if (type === 'object' || schema.properties || type === 'array') return containerSample(root, schema, type, name, depth, budget);
+  return scalarSample(schema, type, name);
+}
+
+/** An object's or a list's sample: empty once the depth or the budget is spent. */
+function containerSample(root: SampleSchema, schema: SampleSchema, type: string | undefined, name: string, depth: number, budget: { left: number }): unknown {
   const spent = depth >= MAX_DEPTH || budget.left <= 0;
   if (type === 'object' || schema.properties) {
-    if (spent) return {};
-    return Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, property]) => [key, sampleOf(root, property, key, depth + 1, budget)]));
+    return spent ? {} : Object.fromEntries(Object.entries(schema.properties ?? {}).map(([key, property]) => [key, sampleOf(root, property, key, depth + 1, budget)]));
   }
-  if (type === 'array') return spent ? [] : Array.from({ length: Math.min(MAX_ITEMS, Math.max(1, schema.minItems ?? 1)) }, () => sampleOf(root, schema.items ?? {}, name, depth + 1, budget));
-  return scalarSample(schema, type, name);
+  return spent ? [] : Array.from({ length: Math.min(MAX_ITEMS, Math.max(1, schema.minItems ?? 1)) }, () => sampleOf(root, schema.items ?? {}, name, depth + 1, budget));
 }
 
 /** What the schema itself offers as a value: an example, the default, the const, the first enum value. */
