@@ -1,8 +1,11 @@
 import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { createTaskSessionFromClient, toolDeclarationFromMcpTool } from '@modelcontextprotocol/ext-tasks/client';
 import { Min } from 'class-validator';
-import { BullTaskQueue, buildServer, Field, RateLimit, RedisTaskStore, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, UseInterceptors, type HttpServerHandle, type ServerDefinition } from '@toolsets/core';
+import { BullTaskQueue, buildServer, Field, RateLimit, RedisTaskStore, RequestContext, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, UseInterceptors, type HttpServerHandle, type ServerDefinition } from '@toolsets/core';
 import { httpDispatch, modernMeta, startTestIssuer, startTestRedis, type RawAnswer, type TestRedis } from '../../src';
 
 /**
@@ -39,7 +42,15 @@ const aborted = new Map<string, string>();
 
 @Toolset({ name: 'bounded', credentialHeaders: ['x-api-key'] })
 class BoundedToolset {
-  constructor(private readonly task: TaskContext) {}
+  constructor(
+    private readonly task: TaskContext,
+    private readonly context: RequestContext,
+  ) {}
+
+  @Tool({ description: 'Say which client calls.', returns: Outcome, task: { support: 'optional', pollIntervalMs: 20 } })
+  whoCalls(): Outcome {
+    return { message: `${this.task.isTask ? 'task' : 'blocking'} call`, label: this.context.client?.name ?? 'nobody' };
+  }
 
   @Tool({ description: 'Ask a question, then answer.', args: AskArgs, returns: [Outcome, ToolError], elicits: [ConfirmForm], task: { support: 'optional', pollIntervalMs: 20 } })
   async ask({ label }: AskArgs): Promise<Outcome | ToolError> {
@@ -196,6 +207,29 @@ describe('tasks in one process', () => {
     await own.tasks!.close(20_000);
     expect(Date.now() - started).toBeLessThan(5_000);
     expect(aborted.get('parked-at-shutdown')).toMatch(/server shut down while the task waited for input/);
+  });
+});
+
+describe("a task's call sees what the same call made blocking sees", () => {
+  it('knows the 2025-era client that created it (RequestContext.client), as the blocking call does', async () => {
+    const definition = buildServer({ name: 'probe', version: '1', toolsets: [BoundedToolset], logger: quiet });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const connection = await definition.connect(serverSide);
+    const client = new Client({ name: 'legacy-probe', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
+    await client.connect(clientSide);
+    const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, toolDeclarationFromMcpTool(tool)]));
+    const session = createTaskSessionFromClient(client as never, { endpointId: 'memory#probe', tools: { currentTool: (name) => tools.get(name) } });
+    try {
+      expect((await client.callTool({ name: 'who_calls', arguments: {} })).structuredContent).toEqual({ message: 'blocking call', label: 'legacy-probe' });
+      const execution = await session.callTool('who_calls', {}, { task: { preference: 'prefer' } });
+      expect(execution.kind).toBe('task');
+      expect((await execution.settle()).outcome).toMatchObject({ status: 'completed', result: { structuredContent: { message: 'task call', label: 'legacy-probe' } } });
+    } finally {
+      await session.close();
+      await client.close();
+      await connection.close();
+      await definition.tasks!.close(1_000);
+    }
   });
 });
 

@@ -37,7 +37,7 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
     if (checkArgumentLimits(args, site.limits) || !tool.inputValidator.Check(args)) return direct(request, ctx);
     const asked = request.params.task?.ttl;
     const ttlMs = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, tool.task.ttlMs) : tool.task.ttlMs;
-    const record = await engine.create(tool, taskCaller(ctx, site, tool.toolset.credentialHeaders), ttlMs, args, originOf(ctx, site, tool));
+    const record = await engine.create(tool, taskCaller(ctx, site, tool.toolset.credentialHeaders), ttlMs, args, originOf(ctx, site, tool, server));
     if (typeof record === 'string') throw tooManyTasks(record, engine);
     await engine.start(record, generation === 'v1' ? directAsker(server, site, ctx, record.taskId) : undefined);
     throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });

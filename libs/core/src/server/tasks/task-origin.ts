@@ -1,4 +1,4 @@
-import { CLIENT_INFO_META_KEY, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_INFO_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { VerifiedCaller } from '../../context/auth-context';
 import { clientAddressOf } from '../../context/client-address';
 import { credentialEnvironmentVariable } from '../../context/credential-env';
@@ -30,12 +30,13 @@ export interface TaskOrigin {
   address?: string;
 }
 
-/** The origin of a call of `tool` made by this request. */
-export function originOf(ctx: ServerContext, site: CallSite, tool: CompiledTool): TaskOrigin {
+/** The origin of a call of `tool` made by this request; `server` answered it (a 2025-era client introduced itself to it). */
+export function originOf(ctx: ServerContext, site: CallSite, tool: CompiledTool, server: Server): TaskOrigin {
   const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
   const credentials = declaredCredentials(ctx, site, tool, transport);
   const caller = callerOf(ctx);
-  const client = ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined;
+  // The client as the call's RequestContext sees it: a 2026-07-28 request names it, a 2025-era one introduced itself at initialize.
+  const client = (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion();
   const address = clientAddressOf(ctx.http?.req) ?? site.address;
   return {
     era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'),
@@ -97,7 +98,8 @@ export function detachedCall(origin: TaskOrigin, signal: AbortSignal): { site: C
       id: 0,
       method: 'tools/call',
       signal,
-      ...(origin.era === 'modern' && origin.client && { envelope: { [CLIENT_INFO_META_KEY]: origin.client } }),
+      // The client rides in the envelope in both eras (the era itself is the site's): the call's RequestContext reads it there.
+      ...(origin.client && { envelope: { [CLIENT_INFO_META_KEY]: origin.client } }),
       notify: quiet,
       log: quiet,
       send: unreachable,
