@@ -41,7 +41,9 @@ const layersRule = {
       if (typeof source !== 'string' || !source.startsWith('.') || node.importKind === 'type' || node.exportKind === 'type') return;
       if (node.specifiers?.length > 0 && node.specifiers.every((s) => s.importKind === 'type' || s.exportKind === 'type')) return;
       const to = layerOf(path.resolve(path.dirname(context.filename), source));
-      if (to === undefined || to === from || from.startsWith(`${to}/`)) return;
+      // A child folder may import its parent's files only where the parent is ranked below it
+      // (transport/http from transport), never where it composes them (server/tasks from server).
+      if (to === undefined || to === from) return;
       const [rankFrom, rankTo] = [ranks.get(from), ranks.get(to)];
       if (rankTo < rankFrom) return;
       const why = rankTo === rankFrom ? `'${to}' is a peer of '${from}'` : `'${to}' is above '${from}'`;
