@@ -3,7 +3,8 @@
 // descriptions from the app's own catalog, each credential header as a sensitive user_config
 // entry mapped to its environment variable, and the package installed with its production
 // dependencies. `mcpb validate` checks the manifest and `mcpb pack` packs it into
-// <appRoot>/dist-package/<bin>.mcpb. Usage: mcpb-app.cjs <appRoot>
+// <appRoot>/dist-package/<bin>.mcpb. Usage: mcpb-app.cjs <appRoot> [outDir], outDir being where
+// package-app.cjs packed it (default <appRoot>/dist-package).
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
@@ -11,7 +12,7 @@ const path = require('node:path');
 
 const root = path.join(__dirname, '../..');
 const appRoot = path.resolve(root, process.argv[2] ?? '');
-const out = path.join(appRoot, 'dist-package');
+const out = process.argv[3] ? path.resolve(process.argv[3]) : path.join(appRoot, 'dist-package');
 const pkg = JSON.parse(fs.readFileSync(path.join(out, 'package.json'), 'utf-8'));
 const tarball = fs.readdirSync(out).find((file) => file.endsWith('.tgz'));
 if (!tarball) {

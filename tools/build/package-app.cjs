@@ -2,7 +2,8 @@
 // Assembles a publishable server app into <appRoot>/dist-package and packs it there:
 // the app's build, and every workspace library it needs (`bundleDependencies` in its package.json:
 // @toolsets/core and its toolset libraries) bundled inside, so `npx -y <package> --stdio` needs
-// only the registry's third-party packages. Usage: package-app.cjs <appRoot>
+// only the registry's third-party packages. Usage: package-app.cjs <appRoot> [outDir], outDir
+// defaulting to <appRoot>/dist-package.
 const { execFileSync } = require('node:child_process');
 const fs = require('node:fs');
 const path = require('node:path');
@@ -14,7 +15,7 @@ if (manifest.private || !manifest.bin) {
   console.error(`${path.relative(root, appRoot)}/package.json is not publishable: it needs a "bin" and no "private". Generate the app with --publishable.`);
   process.exit(1);
 }
-const out = path.join(appRoot, 'dist-package');
+const out = process.argv[3] ? path.resolve(process.argv[3]) : path.join(appRoot, 'dist-package');
 fs.rmSync(out, { recursive: true, force: true });
 fs.mkdirSync(out, { recursive: true });
 fs.cpSync(path.join(appRoot, 'dist'), path.join(out, 'dist'), { recursive: true, filter: (file) => !file.endsWith('.map') });

@@ -1,9 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { networkInterfaces, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { accountOf, httpClient } from './support/clients';
 import { freePort } from './support/nginx';
+import { packedApp } from './support/packed-app';
 import { startServerCommand, workspaceRoot } from './support/server-process';
 
 const APP = 'credential-demo-server';
@@ -31,13 +32,9 @@ describe(`the ${APP} image and manifests`, () => {
   });
 
   it('runs the runtime stage outside Docker: production install, start, /health, the health check, one call and a scrape as the manifests configure it; no start without ALLOWED_HOSTS', async () => {
-    execFileSync(process.execPath, [join(workspaceRoot, 'tools/build/package-app.cjs'), join('apps', APP)], { cwd: workspaceRoot, stdio: 'pipe' });
-    const tarball = join(workspaceRoot, 'apps', APP, 'dist-package', readdirSync(join(workspaceRoot, 'apps', APP, 'dist-package')).find((file) => file.endsWith('.tgz'))!);
-    const app = mkdtempSync(join(tmpdir(), 'toolsets-image-'));
-    scratch.push(app);
     // RUN: echo '{"private":true}' > package.json && npm install --omit=dev --no-audit --no-fund /tmp/app.tgz
-    writeFileSync(join(app, 'package.json'), '{"private":true}');
-    execFileSync('npm', ['install', '--omit=dev', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error', tarball], { cwd: app, stdio: 'pipe' });
+    expect(dockerfile).toMatch(/npm install --omit=dev --no-audit --no-fund \/tmp\/app\.tgz/);
+    const app = packedApp(APP).installed;
 
     const cmd = execForm(instruction('CMD')[0]);
     const port = await freePort();

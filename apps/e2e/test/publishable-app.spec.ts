@@ -1,10 +1,11 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { accountOf } from './support/clients';
+import { packedApp } from './support/packed-app';
 import { workspaceRoot } from './support/server-process';
 
 const app = join(workspaceRoot, 'apps/credential-demo-server');
@@ -24,12 +25,8 @@ describe('the publishable credential-demo app', () => {
   afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
   it('packs into a self-contained package that starts through its bin over stdio, the token from the environment', async () => {
-    execFileSync(process.execPath, [join(workspaceRoot, 'tools/build/package-app.cjs'), app], { stdio: 'pipe' });
-    const tarball = readdirSync(join(app, 'dist-package')).find((file) => file.endsWith('.tgz'))!;
-    const folder = mkdtempSync(join(tmpdir(), 'toolsets-installed-'));
-    scratch.push(folder);
-    writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'user', private: true }));
-    execFileSync('npm', ['install', join(app, 'dist-package', tarball), '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: folder, stdio: 'pipe' });
+    // Packed by package-app.cjs and installed from its tarball once per run, shared with the image's test.
+    const folder = packedApp('credential-demo-server').installed;
     // @toolsets/core and the toolset library ride inside the package (bundleDependencies).
     expect(readdirSync(join(folder, 'node_modules/@toolsets/credential-demo-server/node_modules/@toolsets')).sort()).toEqual(['core', 'credential-demo']);
     expect(await whoami(join(folder, 'node_modules/.bin/credential-demo-server'), ['--stdio'], 'installed-token')).toEqual({
@@ -39,8 +36,9 @@ describe('the publishable credential-demo app', () => {
   }, 180_000);
 
   it('builds an MCP Bundle that mcpb validates, with the tools and the credential as a sensitive user_config entry, and that serves', async () => {
-    execFileSync(process.execPath, [join(workspaceRoot, 'tools/build/mcpb-app.cjs'), app], { stdio: 'pipe' });
-    const bundle = join(app, 'dist-package/credential-demo-server.mcpb');
+    const { packageDir } = packedApp('credential-demo-server');
+    execFileSync(process.execPath, [join(workspaceRoot, 'tools/build/mcpb-app.cjs'), app, packageDir], { stdio: 'pipe' });
+    const bundle = join(packageDir, 'credential-demo-server.mcpb');
     expect(execFileSync(process.execPath, [mcpbCli, 'info', bundle], { encoding: 'utf-8' })).toContain('File: credential-demo-server.mcpb');
     const unpacked = mkdtempSync(join(tmpdir(), 'toolsets-mcpb-'));
     scratch.push(unpacked);
