@@ -7,8 +7,8 @@ module.exports = {
   testTimeout: 60_000,
   // The suites start servers as child processes; one at a time keeps them off each other's CPU.
   maxWorkers: 1,
-  // Timing-sensitive suites (drain, rolling restart, stall and memory bounds) run on their own, after
-  // every other project's tests: `nx run e2e:test-timing` (jest.timing.config.cjs). The packages
+  // Timing-sensitive suites (drain, rolling restart, stall and memory bounds) run on their own, beside
+  // the other targets at a higher priority: `nx run e2e:test-timing` (jest.timing.config.cjs). The packages
   // test is its own target, beside this one: `nx run e2e:test-packages` (jest.packages.config.cjs).
   testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/timing/', '<rootDir>/test/packages\\.spec\\.ts$'],
 };

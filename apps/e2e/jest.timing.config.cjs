@@ -1,5 +1,6 @@
 // The timing-sensitive end-to-end suites: drain and rolling restart (calls lost), stall and memory
-// bounds. `npm test` runs them alone, after the parallel targets, so no other suite shares the CPU.
+// bounds. `npm test` runs them beside the run-many of every other target, which it runs at low
+// priority (tools/test-run/test-all.sh), so these suites get the CPU first.
 const base = require('./jest.config.cjs');
 
 module.exports = {
