@@ -5,8 +5,9 @@ module.exports = {
   rootDir: __dirname,
   roots: ['<rootDir>/test'],
   testTimeout: 60_000,
-  // The suites start servers as child processes; one at a time keeps them off each other's CPU.
-  maxWorkers: 1,
+  // Two suites at a time: they start servers as child processes, and in CI this lane finishes last,
+  // alone, with the second core otherwise idle. Each suite owns its ports, folders and packs.
+  maxWorkers: 2,
   // Timing-sensitive suites (drain, rolling restart, stall and memory bounds) run on their own, beside
   // the other targets at a higher priority: `nx run e2e:test-timing` (jest.timing.config.cjs). The packages
   // test is its own target, beside this one: `nx run e2e:test-packages` (jest.packages.config.cjs).

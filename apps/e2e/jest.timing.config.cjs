@@ -5,6 +5,8 @@ const base = require('./jest.config.cjs');
 
 module.exports = {
   ...base,
+  // One at a time: these suites measure what a server does under load of their own making.
+  maxWorkers: 1,
   displayName: 'e2e-timing',
   roots: ['<rootDir>/test/timing'],
   testPathIgnorePatterns: ['/node_modules/'],
