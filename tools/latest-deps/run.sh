@@ -1,17 +1,18 @@
 #!/usr/bin/env bash
 # Runs core's tests against the newest releases of the libraries whose private internals core reads
-# (class-validator's metadata map, TypeBox's '~kind'), so an upgrade that breaks them shows here
+# (class-validator's metadata map, TypeBox's '~kind', the MCP server SDK's protected _wrapHandler,
+# which two of core's classes override), so an upgrade that breaks them shows here
 # before users meet it. The pinned versions stay what the workspace installs and ships.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT
 if ! npm install --prefix "$dir" --no-save --no-package-lock --no-audit --no-fund --loglevel=error \
-  class-validator@latest class-transformer@latest typebox@latest > "$dir/install.log" 2>&1; then
+  class-validator@latest class-transformer@latest typebox@latest @modelcontextprotocol/server@latest > "$dir/install.log" 2>&1; then
   echo "newest releases: could not install them from the registry:"; cat "$dir/install.log"; exit 2
 fi
 newer=0
-for name in class-validator class-transformer typebox; do
+for name in class-validator class-transformer typebox @modelcontextprotocol/server; do
   newest="$(node -p "require('$dir/node_modules/$name/package.json').version")"
   pinned="$(node -p "require('./package.json').dependencies['$name']")"
   printf 'newest %s: %s (pinned: %s)\n' "$name" "$newest" "$pinned"
