@@ -1,7 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { Redis } from 'ioredis';
 import { join } from 'node:path';
-import { httpDispatch, modernMeta, startTestRedis, waitUntil, type RawAnswer, type TestRedis } from '@toolsets/testing';
+import { httpDispatch, modernMeta, pollUntil, startTestRedis, waitUntil, type RawAnswer, type TestRedis } from '@toolsets/testing';
 import { httpClient } from './support/clients';
 import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
@@ -63,14 +63,7 @@ describe('tasks shared by replicas through Redis', () => {
 
   const reports = (replica: ServerProcess) => httpDispatch(`${replica.origin}/reports/mcp`, REPORTS_KEY);
   const get = async (replica: ServerProcess, taskId: string) => taskOf(await reports(replica)({ method: 'tasks/get', params: { taskId, _meta: meta } }));
-  const poll = async (replica: ServerProcess, taskId: string, done: (task: Task) => boolean): Promise<Task> => {
-    for (let i = 0; i < 400; i++) {
-      const task = await get(replica, taskId);
-      if (done(task)) return task;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`task ${taskId} never reached the state wanted: ${JSON.stringify(await get(replica, taskId))}`);
-  };
+  const poll = (replica: ServerProcess, taskId: string, done: (task: Task) => boolean): Promise<Task> => pollUntil(() => get(replica, taskId), done, { deadlineMs: 20_000, everyMs: 50, what: `task ${taskId}` });
 
   it('creates a task on one replica; another shows it, takes the answer to its question, and either gives the typed result', async () => {
     const created = taskOf(await reports(a)({ method: 'tools/call', params: { name: 'render_report', arguments: { title: 'Q3', pages: 2 }, _meta: meta } }));
@@ -135,14 +128,7 @@ describe('a worker that dies mid-task', () => {
   const workerEnv = () => ({ REDIS_URL: url(), TASKS_LOCK_MS: '1000' });
   const call = (name: string, args: Record<string, unknown>) => httpDispatch(`${serving.origin}/reports/mcp`, REPORTS_KEY)({ method: 'tools/call', params: { name, arguments: args, _meta: meta } });
   const get = async (taskId: string) => taskOf(await httpDispatch(`${serving.origin}/reports/mcp`, REPORTS_KEY)({ method: 'tasks/get', params: { taskId, _meta: meta } }));
-  const poll = async (taskId: string, done: (task: Task) => boolean): Promise<Task> => {
-    for (let i = 0; i < 400; i++) {
-      const task = await get(taskId);
-      if (done(task)) return task;
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-    throw new Error(`task ${taskId} never reached the state wanted: ${JSON.stringify(await get(taskId))}`);
-  };
+  const poll = (taskId: string, done: (task: Task) => boolean): Promise<Task> => pollUntil(() => get(taskId), done, { deadlineMs: 20_000, everyMs: 50, what: `task ${taskId}` });
 
   it('runs an idempotent tool again on another worker, and ends a tool that is not idempotent failed, saying why', async () => {
     const first = await startWorker(workerEnv());

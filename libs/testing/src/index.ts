@@ -2,7 +2,7 @@ export { connectToolset, type ConnectToolsetOptions, type ElicitAnswer, type Leg
 export { textOf } from './result-text';
 export { logMessage, startServerCommand, startServerProcess, type ServerProcess } from './server-process';
 export { startTestIssuer, type MintOptions, type TestClient, type TestIssuer } from './test-issuer';
-export { waitUntil } from './wait-until';
+export { pollUntil, waitUntil } from './wait-until';
 export { freePort } from './free-port';
 export { startTestRedis, type TestRedis } from './test-redis';
 export { httpDispatch, modernMeta, MODERN_REVISION, type RawAnswer, type RawDispatch } from './http-dispatch';

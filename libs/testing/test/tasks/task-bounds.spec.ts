@@ -6,7 +6,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createTaskSessionFromClient, toolDeclarationFromMcpTool } from '@modelcontextprotocol/ext-tasks/client';
 import { Min } from 'class-validator';
 import { BullTaskQueue, buildServer, Field, RateLimit, RedisTaskStore, RequestContext, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, UseInterceptors, type HttpServerHandle, type ServerDefinition } from '@toolsets/core';
-import { httpDispatch, modernMeta, startTestIssuer, startTestRedis, type RawAnswer, type TestRedis } from '../../src';
+import { httpDispatch, modernMeta, pollUntil, startTestIssuer, startTestRedis, type RawAnswer, type TestRedis } from '../../src';
 
 /**
  * The bounds on tasks, through real HTTP (and a real redis-server): a task cannot wait for input
@@ -99,14 +99,7 @@ async function openSession(url: string): Promise<string> {
   return session!;
 }
 
-async function poll(get: () => Promise<Task>, done: (task: Task) => boolean, deadlineMs = 10_000): Promise<Task> {
-  const until = Date.now() + deadlineMs;
-  for (;;) {
-    const task = await get();
-    if (done(task) || Date.now() > until) return task;
-    await new Promise((resolve) => setTimeout(resolve, 25));
-  }
-}
+const poll = (get: () => Promise<Task>, done: (task: Task) => boolean, deadlineMs = 10_000): Promise<Task> => pollUntil(get, done, { deadlineMs, what: 'The task' });
 
 describe('tasks in one process', () => {
   let http: HttpServerHandle;

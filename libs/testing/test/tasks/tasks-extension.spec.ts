@@ -5,7 +5,7 @@ import { createTaskSessionFromClient, toolDeclarationFromMcpTool, type ToolDecla
 import Ajv2020 from 'ajv/dist/2020';
 import { Max, Min } from 'class-validator';
 import { buildServer, Field, RequestContext, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
-import { httpDispatch, MODERN_REVISION as MODERN, modernMeta } from '../../src';
+import { httpDispatch, MODERN_REVISION as MODERN, modernMeta, pollUntil } from '../../src';
 
 /** A 2026-07-28 client over HTTP, and the tasks extension's requester session on it (its V2 path). */
 async function modernTaskSession(url: URL, options: { headers?: Record<string, string>; onInput?: Parameters<typeof createTaskSessionFromClient>[1]['onInputRequest'] } = {}) {
@@ -99,15 +99,6 @@ afterAll(async () => {
   await http.close();
 });
 
-async function until<T>(read: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
-  for (let i = 0; i < 500; i++) {
-    const value = await read();
-    if (done(value)) return value;
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-  throw new Error('timed out');
-}
-
 describe('tasks over the 2026-07-28 extension, driven by the official requester library', () => {
   it('runs a task tool as a task: working, input_required answered by tasks/update, completed with the typed, valid result', async () => {
     const asked: unknown[] = [];
@@ -121,7 +112,7 @@ describe('tasks over the 2026-07-28 extension, driven by the official requester 
     try {
       const execution = await session.callTool('render_report', { pages: 3 });
       expect(execution.kind).toBe('task');
-      await until(async () => gates.length, (n) => n > 0);
+      await pollUntil(async () => gates.length, (n) => n > 0, { what: 'the tool waiting for the test' });
       releaseAll();
       const { outcome } = await execution.settle();
       expect(outcome.status).toBe('completed');
@@ -250,7 +241,7 @@ describe('tasks over the 2025-11-25 revision, driven by the official requester l
     try {
       const execution = await session.callTool('render_report', { pages: 5 }, { task: { preference: 'prefer' } });
       expect(execution.kind).toBe('task');
-      await until(async () => gates.length, (n) => n > 0);
+      await pollUntil(async () => gates.length, (n) => n > 0, { what: 'the tool waiting for the test' });
       releaseAll();
       const { outcome } = await execution.settle();
       expect(outcome).toMatchObject({ status: 'completed', result: { structuredContent: { message: 'Rendered 5 pages.', pages: 5, published: false } } });
