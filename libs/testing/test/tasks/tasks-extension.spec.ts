@@ -50,6 +50,8 @@ const gates: (() => void)[] = [];
 const waitForTest = () => new Promise<void>((resolve) => gates.push(resolve));
 const releaseAll = () => gates.splice(0).forEach((release) => release());
 const seen: { isTask: boolean; taskId?: string }[] = [];
+/** The archive tasks whose signal aborted and whose tool then returned. */
+const archivesStopped: string[] = [];
 
 @Toolset({ name: 'reports', credentialHeaders: ['x-team-key'] })
 class ReportsToolset {
@@ -79,6 +81,8 @@ class ReportsToolset {
   @Tool({ description: 'Archive everything; only as a task.', returns: ReportResult, task: { support: 'required', pollIntervalMs: 20 } })
   async archive(): Promise<ReportResult> {
     await new Promise<void>((resolve) => this.task.signal.addEventListener('abort', () => resolve(), { once: true }));
+    archivesStopped.push(this.task.taskId!);
+    // A result after cancellation, which the task must not take.
     return { message: 'stopped', pages: 0, published: false };
   }
 }
@@ -165,10 +169,13 @@ describe('tasks over the 2026-07-28 extension, driven by the official requester 
       const execution = await session.callTool('archive', {});
       expect(execution.kind).toBe('task');
       await execution.cancel();
-      const dispatch = httpDispatch(url, KEY);
-      const meta = modernMeta();
-      const get = await dispatch({ method: 'tasks/get', params: { taskId: execution.handle!.taskId, _meta: meta } });
+      const taskId = execution.handle!.taskId;
+      // The tool saw its signal abort, and returned a result after the cancellation.
+      await pollUntil(async () => archivesStopped.includes(taskId), (stopped) => stopped, { what: "the archive tool's abort" });
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const get = await httpDispatch(url, KEY)({ method: 'tasks/get', params: { taskId, _meta: modernMeta() } });
       expect(get).toMatchObject({ kind: 'result', result: { status: 'cancelled' } });
+      expect((get as { result: Record<string, unknown> }).result['result']).toBeUndefined();
     } finally {
       await close();
     }
