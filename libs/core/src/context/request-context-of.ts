@@ -1,4 +1,4 @@
-import { CLIENT_INFO_META_KEY, type LoggingLevel, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
 import type { ElicitationForm } from '../compiled/elicitation-form';
 import type { ClassType } from '../types/class-type';
 import type { Logger } from '../server/logging/logger';
@@ -13,6 +13,8 @@ export interface RequestOrigin {
   era: ProtocolEra;
   headers: HeaderSource;
   environment?: Readonly<Record<string, string | undefined>>;
+  /** The client, as the request names it or it introduced itself. */
+  client: () => ClientInfo | undefined;
   signal: AbortSignal;
   /** The task the call runs as, if it does. */
   task?: TaskChannel;
@@ -46,7 +48,6 @@ export function requestContextOf(
   toolset: { name: string; credentialHeaders: readonly string[] },
   member: string,
   ctx: ServerContext,
-  server: Server,
   origin: RequestOrigin,
   outlets: RequestOutlets,
   elicitationForms: ReadonlyMap<ClassType, ElicitationForm> | undefined,
@@ -65,7 +66,7 @@ export function requestContextOf(
     tool: member,
     credentialHeaders: toolset.credentialHeaders,
     signal: origin.signal,
-    client: () => (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion(),
+    client: origin.client,
     sendProgress:
       progressToken === undefined
         ? undefined

@@ -1,34 +1,21 @@
 import { createHash } from 'node:crypto';
-import type { ServerContext } from '@modelcontextprotocol/server';
-import { clientAddressOf } from '../../context/client-address';
-import { credentialEnvironmentVariable } from '../../context/credential-env';
-import type { HeaderSource, TransportKind } from '../../context/request-context';
 import type { CompiledToolset } from '../../compiled/tool-catalog';
 import type { CallCaller } from '../../metadata/tool-interceptor';
-import { callerOf } from './verified-caller';
+import { credentialsOf, type CallOrigin } from './call-origin';
 
 /**
  * Who makes this call, for interceptors: the verified token's subject, which declared credentials
- * it sent (by name, and a hash of their values to key on), and its address over HTTP.
+ * it sent (by name, and a hash of their values to key on), and its address over HTTP. The same for
+ * a task's call as for the request that created it: both read the same origin.
  */
-export function interceptorCaller(
-  mount: string,
-  ctx: ServerContext,
-  toolset: CompiledToolset,
-  { transport, headers, environment }: { transport: TransportKind; headers: HeaderSource; environment?: Readonly<Record<string, string | undefined>> },
-  /** The address where no HTTP request of this call brings one (a task's call keeps its creator's). */
-  siteAddress?: string,
-): CallCaller {
-  const verified = callerOf(ctx);
+export function interceptorCaller(mount: string, origin: CallOrigin, toolset: CompiledToolset): CallCaller {
+  const verified = origin.caller;
   const hash = createHash('sha256');
   const credentials: string[] = [];
-  for (const header of toolset.credentialHeaders) {
-    const value = transport === 'stdio' ? environment?.[credentialEnvironmentVariable(header)] : headers.get(header);
-    if (!value) continue;
+  for (const [header, value] of credentialsOf(origin, toolset.credentialHeaders)) {
     credentials.push(header);
     hash.update(`${header}\n${value}\n`);
   }
-  const address = clientAddressOf(ctx.http?.req) ?? siteAddress;
   const issuer = verified?.claims['iss'];
   return {
     mount,
@@ -38,6 +25,6 @@ export function interceptorCaller(
     ...(verified?.clientId !== undefined && { clientId: verified.clientId }),
     credentials,
     ...(credentials.length > 0 && { credentialHash: hash.digest('hex') }),
-    ...(address !== undefined && { address }),
+    ...(origin.address !== undefined && { address: origin.address }),
   };
 }

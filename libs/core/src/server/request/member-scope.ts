@@ -1,7 +1,5 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
-import { credentialEnvironmentVariable } from '../../context/credential-env';
-import { headersOf } from '../../context/header-source';
 import { RequestContext, type HeaderSource, type ProtocolEra, type TransportKind } from '../../context/request-context';
 import { requestContextOf } from '../../context/request-context-of';
 import type { CompiledToolset } from '../../compiled/tool-catalog';
@@ -14,7 +12,7 @@ import type { ToolsetInstantiator } from '../tools/tool-call';
 import type { ClientInput } from '../../context/client-requests';
 import { clientInput } from './sdk-client-input';
 import { AuthContext } from '../../context/auth-context';
-import { callerOf } from './verified-caller';
+import { callOrigin, credentialsOf, type CallOrigin } from './call-origin';
 import type { ElicitationForm } from '../../compiled/elicitation-form';
 import { TaskContext, type TaskRun } from '../../context/task-context';
 
@@ -26,8 +24,6 @@ export interface CallSite {
   headers: HeaderSource;
   environment?: Readonly<Record<string, string | undefined>>;
   limits: Readonly<ArgumentLimits>;
-  /** The client's address, where no HTTP request brings it (a task's call, rebuilt from the request that created it). */
-  address?: string;
 }
 
 /** Built once per server definition: what every call into a toolset needs that does not vary per call. */
@@ -47,8 +43,8 @@ export interface MemberScope {
   resolve<T>(cls: new (...args: never[]) => T): T;
   /** Hides this request's credential values in anything sent or logged. */
   redact: Redactor;
-  /** Where the request's headers and credentials come from. */
-  where: { transport: TransportKind; headers: HeaderSource; environment?: CallSite['environment'] };
+  /** The request's origin: who calls, over which transport, with which credentials. */
+  origin: CallOrigin;
 }
 
 /**
@@ -68,9 +64,8 @@ export function memberScope(
   /** The task the call runs as: its questions to the client go through the task. */
   task?: TaskRun,
 ): MemberScope {
-  const headers = ctx.http?.req ? headersOf(ctx.http.req.headers) : site.headers;
-  const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
-  const redact = redactorOf(toolset, transport, headers, site.environment);
+  const origin = callOrigin(site, ctx, server);
+  const redact = redactorOf(toolset, origin);
   const logger = redactingLogger(definition.logger, redact);
   const cls = toolset.cls as new () => Record<string, (input: unknown) => unknown>;
   let container: DependencyContainer | undefined;
@@ -78,15 +73,15 @@ export function memberScope(
   const scoped = () => {
     if (container) return container;
     container = definition.root.createChildContainer();
-    const where = { transport, era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'), headers, environment: site.environment, signal: signal ? signal() : (task?.signal ?? ctx.mcpReq.signal), task: task?.channel } as const;
-    const auth = AuthContext.of(callerOf(ctx));
+    const where = { transport: origin.transport, era: origin.era, headers: origin.headers, environment: origin.environment, client: origin.client, signal: signal ? signal() : (task?.signal ?? ctx.mcpReq.signal), task: task?.channel };
+    const auth = AuthContext.of(origin.caller);
     const outlets = {
       logger,
       redact,
       redactValue: (value: unknown) => redactValue(value, redact),
       clientInput: () => redactedInput(task ? task.input : clientInput(ctx, server, where.era, where.transport), redact),
     };
-    container.register(RequestContext, { useValue: requestContextOf(toolset, member, ctx, server, where, outlets, elicitationForms, auth) });
+    container.register(RequestContext, { useValue: requestContextOf(toolset, member, ctx, where, outlets, elicitationForms, auth) });
     container.register(AuthContext, { useValue: auth });
     container.register(TaskContext, { useFactory: (c) => c.resolve(RequestContext).task });
     if (logger !== definition.logger) container.register(LOGGER, { useValue: logger });
@@ -96,7 +91,7 @@ export function memberScope(
   const instantiate = definition.direct.has(cls) && !definition.root.isRegistered(cls as never, true) ? () => new cls() : () => scoped().resolve(cls);
   // An interceptor whose constructor takes nothing needs no container either, unless the app registered it.
   const resolve = <T>(target: new (...args: never[]) => T): T => (target.length === 0 && !definition.root.isRegistered(target as never, true) ? new target() : scoped().resolve(target as never));
-  return { instantiate, logger, resolve, redact, where: { transport, headers, environment: site.environment } };
+  return { instantiate, logger, resolve, redact, origin };
 }
 
 /**
@@ -104,19 +99,10 @@ export function memberScope(
  * access token never gets this far: the mount's door removes it from the headers). Built on first
  * use: most calls carry no secret into their output.
  */
-function redactorOf(toolset: CompiledToolset, transport: TransportKind, headers: HeaderSource, environment: CallSite['environment']): Redactor {
+function redactorOf(toolset: CompiledToolset, origin: CallOrigin): Redactor {
   if (toolset.credentialHeaders.length === 0) return NO_REDACTION;
   let redact: Redactor | undefined;
-  return (text) => (redact ??= secretsRedactor(toolset, transport, headers, environment))(text);
-}
-
-function secretsRedactor(toolset: CompiledToolset, transport: TransportKind, headers: HeaderSource, environment: CallSite['environment']): Redactor {
-  const secrets: [string, string][] = [];
-  for (const header of toolset.credentialHeaders) {
-    const value = transport === 'stdio' ? environment?.[credentialEnvironmentVariable(header)] : headers.get(header);
-    if (value) secrets.push([header, value]);
-  }
-  return redactorFor(secrets);
+  return (text) => (redact ??= redactorFor(credentialsOf(origin, toolset.credentialHeaders)))(text);
 }
 
 /** Elicitation messages and sampling prompts reach the client too: the request's secrets stay out of them. */

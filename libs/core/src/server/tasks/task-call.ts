@@ -10,7 +10,8 @@ import type { RunningTask, TaskAsker } from './running-task';
 import type { TaskEngine } from './task-engine';
 import type { TaskQuotaRefusal } from './task-limits';
 import { taskCaller } from './task-owner';
-import { detachedCall, originOf } from './task-origin';
+import { detachedCall, storedOrigin } from './task-origin';
+import { callOrigin, type CallOrigin } from '../request/call-origin';
 import type { TaskRecord } from './task-record';
 import { declaresTasks, generationOf, TASKS_EXTENSION, v1Task, v2Task, type TaskGeneration } from './task-wire';
 
@@ -27,7 +28,8 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
   return async (request, ctx) => {
     const tool = scopedView(definition.views, selected, ctx).tools.get(request.params.name);
     if (!tool?.task) return direct(request, ctx);
-    const generation = generationOf(site, ctx);
+    const origin = callOrigin(site, ctx, server);
+    const generation = generationOf(origin);
     if (!wantsTask(generation, request, ctx)) {
       if (tool.task.support === 'required') throw refusal(generation, tool);
       return direct(request, ctx);
@@ -37,9 +39,9 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
     if (checkArgumentLimits(args, site.limits) || !tool.inputValidator.Check(args)) return direct(request, ctx);
     const asked = request.params.task?.ttl;
     const ttlMs = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, tool.task.ttlMs) : tool.task.ttlMs;
-    const record = await engine.create(tool, taskCaller(ctx, site, tool.toolset.credentialHeaders), ttlMs, args, originOf(ctx, site, tool, server));
+    const record = await engine.create(tool, taskCaller(origin, tool.toolset.credentialHeaders), ttlMs, args, storedOrigin(origin, tool));
     if (typeof record === 'string') throw tooManyTasks(record, engine);
-    await engine.start(record, generation === 'v1' ? directAsker(server, site, ctx, record.taskId) : undefined);
+    await engine.start(record, generation === 'v1' ? directAsker(server, origin, record.taskId) : undefined);
     throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });
   };
 }
@@ -49,9 +51,8 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
  * on the connection that created it, when that connection carries requests back (stdio, in
  * memory, an HTTP session) and the client declared elicitation or sampling.
  */
-function directAsker(server: Server, site: CallSite, ctx: ServerContext, taskId: string): TaskAsker | undefined {
-  const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
-  if (transport === 'http' && !ctx.sessionId) return undefined;
+function directAsker(server: Server, origin: CallOrigin, taskId: string): TaskAsker | undefined {
+  if (origin.transport === 'http' && !origin.sessionId) return undefined;
   const related = { [RELATED_TASK_META_KEY]: { taskId } };
   return async (method, params) => {
     const capabilities = server.getClientCapabilities();

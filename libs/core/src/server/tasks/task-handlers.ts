@@ -3,6 +3,7 @@ import type { ToolCatalog } from '../../compiled/tool-catalog';
 import type { CallSite } from '../request/member-scope';
 import type { TaskEngine } from './task-engine';
 import { taskCaller } from './task-owner';
+import { callOrigin } from '../request/call-origin';
 import { isTerminal, type TaskRecord } from './task-record';
 import { declaresTasks, generationOf, taskParams, TASKS_EXTENSION, v1Task, v2Task } from './task-wire';
 
@@ -22,20 +23,20 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
   const find = async (ctx: ServerContext, taskId: string): Promise<TaskRecord> => {
     const record = await engine.store.get(taskId);
     const tool = record && catalog.tools.get(record.tool);
-    if (!record || !tool || record.owner !== taskCaller(ctx, site, tool.toolset.credentialHeaders).owner) {
+    if (!record || !tool || record.owner !== taskCaller(callOrigin(site, ctx, server), tool.toolset.credentialHeaders).owner) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found (or expired).');
     }
     return record;
   };
   // A 2026-07-28 request must declare the extension to use its methods.
   const declared = (ctx: ServerContext) => {
-    if (generationOf(site, ctx) === 'v2' && !declaresTasks(ctx)) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+    if (generationOf(callOrigin(site, ctx, server)) === 'v2' && !declaresTasks(ctx)) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
   };
 
   server.setRequestHandler('tasks/get', { params: taskParams('tasks/get') }, async (params, ctx) => {
     declared(ctx);
     const record = await find(ctx, params.taskId);
-    return generationOf(site, ctx) === 'v2' ? v2Task(record) : v1Task(record);
+    return generationOf(callOrigin(site, ctx, server)) === 'v2' ? v2Task(record) : v1Task(record);
   });
 
   server.setRequestHandler('tasks/update', { params: taskParams<{ taskId: string; inputResponses?: Record<string, unknown> }>('tasks/update', ['inputResponses']) }, async (params, ctx) => {
@@ -50,7 +51,7 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
   server.setRequestHandler('tasks/cancel', { params: taskParams('tasks/cancel') }, async (params, ctx) => {
     declared(ctx);
     const record = await find(ctx, params.taskId);
-    const v1 = generationOf(site, ctx) === 'v1';
+    const v1 = generationOf(callOrigin(site, ctx, server)) === 'v1';
     if (isTerminal(record.status)) {
       if (v1) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${record.status}.`);
       return {};
@@ -64,7 +65,8 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
 
   // Where every anonymous caller is one owner (stateless HTTP with no token, credential or session), nothing is listed: a task id is its bearer's secret.
   server.setRequestHandler('tasks/list', { params: NO_PARAMS }, async (_params, ctx) => {
-    const callers = [...catalog.toolsets].map((toolset) => taskCaller(ctx, site, toolset.credentialHeaders));
+    const origin = callOrigin(site, ctx, server);
+    const callers = [...catalog.toolsets].map((toolset) => taskCaller(origin, toolset.credentialHeaders));
     const owners = new Set(callers.filter((caller) => caller.listable).map((caller) => caller.owner));
     const records = (await Promise.all([...owners].map((owner) => engine.store.list(owner, LIST_LIMIT)))).flat();
     return { tasks: records.slice(0, LIST_LIMIT).map(v1Task) };

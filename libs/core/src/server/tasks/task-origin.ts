@@ -1,18 +1,17 @@
-import { CLIENT_INFO_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { ServerContext } from '@modelcontextprotocol/server';
 import type { VerifiedCaller } from '../../context/auth-context';
-import { clientAddressOf } from '../../context/client-address';
 import { credentialEnvironmentVariable } from '../../context/credential-env';
-import { fixedHeaders, headersOf } from '../../context/header-source';
+import { fixedHeaders } from '../../context/header-source';
 import type { ClientInfo, ProtocolEra, TransportKind } from '../../context/request-context';
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import type { ArgumentLimits } from '../checks/argument-limits';
+import { credentialsOf, useOrigin, type CallOrigin } from '../request/call-origin';
 import type { CallSite } from '../request/member-scope';
-import { authInfoOf, callerOf } from '../request/verified-caller';
 
 /**
- * What a task's call needs of the request that created it, to run anywhere, later: plain JSON
- * kept in the task's record while it runs (and removed when it ends). Only the credential headers
- * the tool's toolset declares are kept, never the others.
+ * A request's origin as a task keeps it, to make the call anywhere, later: plain JSON kept in the
+ * task's record while it runs (and removed when it ends). Only the credential headers the tool's
+ * toolset declares are kept, never the others.
  */
 export interface TaskOrigin {
   era: ProtocolEra;
@@ -30,34 +29,18 @@ export interface TaskOrigin {
   address?: string;
 }
 
-/** The origin of a call of `tool` made by this request; `server` answered it (a 2025-era client introduced itself to it). */
-export function originOf(ctx: ServerContext, site: CallSite, tool: CompiledTool, server: Server): TaskOrigin {
-  const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
-  const credentials = declaredCredentials(ctx, site, tool, transport);
-  const caller = callerOf(ctx);
-  // The client as the call's RequestContext sees it: a 2026-07-28 request names it, a 2025-era one introduced itself at initialize.
-  const client = (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion();
-  const address = clientAddressOf(ctx.http?.req) ?? site.address;
+/** What a task of `tool` keeps of the origin of the request that created it. */
+export function storedOrigin(origin: CallOrigin, tool: CompiledTool): TaskOrigin {
+  const client = origin.client();
   return {
-    era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'),
-    transport,
-    credentials,
-    ...(caller && { caller: keptCaller(caller) }),
+    era: origin.era,
+    transport: origin.transport,
+    credentials: Object.fromEntries(credentialsOf(origin, tool.toolset.credentialHeaders)),
+    ...(origin.caller && { caller: keptCaller(origin.caller) }),
     ...(client && { client: { name: client.name, version: client.version } }),
-    limits: { ...site.limits },
-    ...(address !== undefined && { address }),
+    limits: { ...origin.limits },
+    ...(origin.address !== undefined && { address: origin.address }),
   };
-}
-
-/** The credential headers `tool`'s toolset declares, as this request sent them (over stdio: from the environment). */
-function declaredCredentials(ctx: ServerContext, site: CallSite, tool: CompiledTool, transport: TransportKind): Record<string, string> {
-  const headers = ctx.http?.req ? headersOf(ctx.http.req.headers) : site.headers;
-  const credentials: Record<string, string> = {};
-  for (const header of tool.toolset.credentialHeaders) {
-    const value = transport === 'stdio' ? site.environment?.[credentialEnvironmentVariable(header)] : headers.get(header);
-    if (value) credentials[header] = value;
-  }
-  return credentials;
 }
 
 /** The caller as a task keeps it: the token's e-mail, names and other claims stay out of the store. */
@@ -71,42 +54,34 @@ function keptCaller(caller: VerifiedCaller): VerifiedCaller {
   };
 }
 
-/** Stands in for a verified caller's token resource in a task's call: the token is not kept. */
-const TASK_RESOURCE = new URL('urn:toolsets:task');
+/** The origin a task's call reads, back from what its record kept: the same transport, era, credentials, caller, client and address. */
+export function restoredOrigin(stored: TaskOrigin): CallOrigin {
+  const stdio = stored.transport === 'stdio';
+  return {
+    transport: stored.transport,
+    era: stored.era,
+    headers: fixedHeaders(stdio ? {} : stored.credentials),
+    ...(stdio && { environment: Object.fromEntries(Object.entries(stored.credentials).map(([header, value]) => [credentialEnvironmentVariable(header), value])) }),
+    ...(stored.caller && { caller: stored.caller }),
+    client: () => stored.client,
+    limits: stored.limits,
+    ...(stored.address !== undefined && { address: stored.address }),
+  };
+}
 
 /**
- * Where a task's call runs, rebuilt from its origin: the same transport, era, credentials, caller
- * and client, the task's own signal, and no way to send the client anything on the side (a task
- * reports through its status).
+ * Where a task's call runs: its origin restored from the record (registered for the call's
+ * context, so nothing is derived from that context), the task's own signal, and no way to send the
+ * client anything on the side (a task reports through its status and asks through its input requests).
  */
-export function detachedCall(origin: TaskOrigin, signal: AbortSignal): { site: CallSite; ctx: ServerContext } {
-  const stdio = origin.transport === 'stdio';
-  const site: CallSite = {
-    transport: origin.transport,
-    era: origin.era,
-    headers: fixedHeaders(stdio ? {} : origin.credentials),
-    environment: stdio ? Object.fromEntries(Object.entries(origin.credentials).map(([header, value]) => [credentialEnvironmentVariable(header), value])) : undefined,
-    limits: origin.limits,
-    ...(origin.address !== undefined && { address: origin.address }),
-  };
+export function detachedCall(stored: TaskOrigin, signal: AbortSignal): { site: CallSite; ctx: ServerContext } {
+  const origin = restoredOrigin(stored);
+  const site: CallSite = { transport: origin.transport, era: origin.era, headers: origin.headers, environment: origin.environment, limits: origin.limits };
   const quiet = async () => undefined;
   const unreachable = async () => {
     throw new Error('A task asks the client through its own input requests.');
   };
-  const ctx = {
-    mcpReq: {
-      id: 0,
-      method: 'tools/call',
-      signal,
-      // The client rides in the envelope in both eras (the era itself is the site's): the call's RequestContext reads it there.
-      ...(origin.client && { envelope: { [CLIENT_INFO_META_KEY]: origin.client } }),
-      notify: quiet,
-      log: quiet,
-      send: unreachable,
-      elicitInput: unreachable,
-      requestSampling: unreachable,
-    },
-    ...(origin.caller && { http: { authInfo: authInfoOf(origin.caller, undefined, TASK_RESOURCE) } }),
-  } as unknown as ServerContext;
+  const ctx = { mcpReq: { id: 0, method: 'tools/call', signal, notify: quiet, log: quiet, send: unreachable, elicitInput: unreachable, requestSampling: unreachable } } as unknown as ServerContext;
+  useOrigin(ctx, origin);
   return { site, ctx };
 }

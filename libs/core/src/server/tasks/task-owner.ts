@@ -1,10 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { ServerContext } from '@modelcontextprotocol/server';
-import { clientAddressOf } from '../../context/client-address';
-import { credentialEnvironmentVariable } from '../../context/credential-env';
-import { headersOf } from '../../context/header-source';
-import type { CallSite } from '../request/member-scope';
-import { callerOf } from '../request/verified-caller';
+import { credentialsOf, type CallOrigin } from '../request/call-origin';
 
 /** Who a task belongs to, and whom it is counted against, as hashes (a store never holds a credential). */
 export interface TaskCaller {
@@ -24,19 +19,15 @@ export interface TaskCaller {
  * process serves one client; stateless HTTP, everyone). Another caller asking for the task gets
  * the answer an unknown id gets.
  */
-export function taskCaller(ctx: ServerContext, site: CallSite, credentialHeaders: readonly string[]): TaskCaller {
-  const caller = callerOf(ctx);
+export function taskCaller(origin: CallOrigin, credentialHeaders: readonly string[]): TaskCaller {
+  const { caller } = origin;
   if (caller) return named(digest(['token', caller.subject ?? '', caller.clientId ?? '']));
-  const stdio = site.transport === 'stdio';
-  const headers = ctx.http?.req ? headersOf(ctx.http.req.headers) : site.headers;
-  const credentials = credentialHeaders.map((header) => [header, (stdio ? site.environment?.[credentialEnvironmentVariable(header)] : headers.get(header)) ?? '']);
-  if (credentials.some(([, value]) => value !== '')) return named(digest(['credentials', ...credentials.flat()]));
-  if (ctx.sessionId) return named(digest(['session', ctx.sessionId]));
-  const transport = site.transport ?? (ctx.http?.req ? 'http' : 'memory');
-  const owner = digest(['connection', transport]);
-  if (transport !== 'http') return named(owner);
-  const address = clientAddressOf(ctx.http?.req) ?? site.address;
-  return { owner, quota: address === undefined ? owner : digest(['address', address]), listable: false };
+  const sent = new Map(credentialsOf(origin, credentialHeaders));
+  if (sent.size > 0) return named(digest(['credentials', ...credentialHeaders.flatMap((header) => [header, sent.get(header) ?? ''])]));
+  if (origin.sessionId) return named(digest(['session', origin.sessionId]));
+  const owner = digest(['connection', origin.transport]);
+  if (origin.transport !== 'http') return named(owner);
+  return { owner, quota: origin.address === undefined ? owner : digest(['address', origin.address]), listable: false };
 }
 
 function named(owner: string): TaskCaller {

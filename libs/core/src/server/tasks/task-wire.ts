@@ -1,5 +1,5 @@
 import { CLIENT_CAPABILITIES_META_KEY, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
-import type { CallSite } from '../request/member-scope';
+import type { CallOrigin } from '../request/call-origin';
 import type { TaskRecord } from './task-record';
 
 /** The extension's identifier, in capabilities on both sides. */
@@ -8,9 +8,8 @@ export const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
 /** Which task protocol a request speaks: the 2026-07-28 extension, or the 2025-11-25 revision's tasks. */
 export type TaskGeneration = 'v2' | 'v1';
 
-export function generationOf(site: CallSite, ctx: ServerContext): TaskGeneration {
-  const era = site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy');
-  return era === 'modern' ? 'v2' : 'v1';
+export function generationOf(origin: CallOrigin): TaskGeneration {
+  return origin.era === 'modern' ? 'v2' : 'v1';
 }
 
 /** Whether this 2026-07-28 request declares the extension in its own client capabilities. */

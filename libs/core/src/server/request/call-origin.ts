@@ -1,0 +1,76 @@
+import { CLIENT_INFO_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import type { VerifiedCaller } from '../../context/auth-context';
+import { clientAddressOf } from '../../context/client-address';
+import { credentialEnvironmentVariable } from '../../context/credential-env';
+import { headersOf } from '../../context/header-source';
+import type { ClientInfo, HeaderSource, ProtocolEra, TransportKind } from '../../context/request-context';
+import type { ArgumentLimits } from '../checks/argument-limits';
+import type { CallSite } from './member-scope';
+import { callerOf } from './verified-caller';
+
+/**
+ * The facts of one request that every part of its handling reads: who calls (the verified token,
+ * the client, its address, its 2025-era session), over which transport, in which era, with which
+ * headers (credentials among them) and limits. Made once per request (`callOrigin`) and read
+ * everywhere: the RequestContext, the interceptors' caller, a task's owner and the record a task
+ * keeps, from which its call gets the same origin back (`useOrigin`).
+ */
+export interface CallOrigin {
+  readonly transport: TransportKind;
+  readonly era: ProtocolEra;
+  readonly headers: HeaderSource;
+  /** Where stdio reads credentials (`X_DEMO_TOKEN` for `x-demo-token`). */
+  readonly environment?: Readonly<Record<string, string | undefined>>;
+  /** The verified access token's caller, on a mount that checks tokens. */
+  readonly caller?: VerifiedCaller;
+  /** The client: as a 2026-07-28 request names it, or as a 2025-era client introduced itself at initialize. */
+  client(): ClientInfo | undefined;
+  readonly limits: Readonly<ArgumentLimits>;
+  /** The client's address over HTTP. */
+  readonly address?: string;
+  /** The 2025-era HTTP session the request came in. */
+  readonly sessionId?: string;
+}
+
+const origins = new WeakMap<ServerContext, CallOrigin>();
+
+/** The origin of the request `ctx` belongs to, made on first use and the same object after. */
+export function callOrigin(site: CallSite, ctx: ServerContext, server: Server): CallOrigin {
+  let origin = origins.get(ctx);
+  if (!origin) origins.set(ctx, (origin = originOfRequest(site, ctx, server)));
+  return origin;
+}
+
+/** Gives the context made for a task's call the origin its record kept, so nothing is derived from that context. */
+export function useOrigin(ctx: ServerContext, origin: CallOrigin): void {
+  origins.set(ctx, origin);
+}
+
+/** The values of the declared credential headers the origin carries (from the environment over stdio), absent ones left out. */
+export function credentialsOf(origin: CallOrigin, credentialHeaders: readonly string[]): [header: string, value: string][] {
+  const found: [string, string][] = [];
+  for (const header of credentialHeaders) {
+    const value = origin.transport === 'stdio' ? origin.environment?.[credentialEnvironmentVariable(header)] : origin.headers.get(header);
+    if (value) found.push([header, value]);
+  }
+  return found;
+}
+
+function originOfRequest(site: CallSite, ctx: ServerContext, server: Server): CallOrigin {
+  const request = ctx.http?.req;
+  const caller = callerOf(ctx);
+  const address = clientAddressOf(request);
+  let client: ClientInfo | undefined | null = null;
+  return {
+    transport: site.transport ?? (request ? 'http' : 'memory'),
+    era: site.era ?? (ctx.mcpReq.envelope ? 'modern' : 'legacy'),
+    headers: request ? headersOf(request.headers) : site.headers,
+    ...(site.environment && { environment: site.environment }),
+    ...(caller && { caller }),
+    // Read when asked: most calls never ask.
+    client: () => (client === null ? (client = (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion()) : client),
+    limits: site.limits,
+    ...(address !== undefined && { address }),
+    ...(ctx.sessionId && { sessionId: ctx.sessionId }),
+  };
+}
