@@ -13,8 +13,6 @@ export interface TaskParking {
   inputTimeoutMs(): number;
   /** The task starts waiting for input; returns a reason to stop it at once instead (the server is shutting down). */
   parked(task: RunningTask): TaskStop | undefined;
-  /** The task got its answer (or stopped waiting). */
-  resumed(task: RunningTask): void;
 }
 
 /**
@@ -90,7 +88,6 @@ export class RunningTask implements TaskChannel {
       clearTimeout(timer);
       this.waiting.delete(key);
       this.waitingFor--;
-      this.parking.resumed(this);
     }
   }
 

@@ -62,7 +62,6 @@ export class TaskEngine {
       this.release(task.taskId);
       return this.closing ? TaskStop.shutdown() : undefined;
     },
-    resumed: () => undefined,
   };
 
   /** Where the tasks live. */
@@ -198,7 +197,9 @@ export class TaskEngine {
       this.askers.delete(taskId);
       this.release(taskId);
     });
-    await Promise.race([ended, released]);
+    // Once released, nobody awaits the run: a fault of the store while ending it is logged here, never thrown into nowhere.
+    const logged = ended.catch((error: unknown) => this.logger.error('task could not be ended', { tool: record.tool, error: error instanceof Error ? error.message : String(error) }));
+    await Promise.race([logged, released]);
   }
 
   private release(taskId: string): void {
