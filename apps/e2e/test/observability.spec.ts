@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { waitUntil } from '@toolsets/testing';
 import { httpClient, stdioClient } from './support/clients';
 import { freePort } from './support/nginx';
 import { appMain, startServerCommand, workspaceRoot } from './support/server-process';
@@ -88,9 +89,10 @@ describe('the tracing example in docs/observability.md', () => {
 
       const expected = documentedSpans();
       expect(expected.map((span) => span.name)).toEqual(['server/discover', 'tools/call hello', 'tools/call greet_team']);
-      for (let waited = 0; waited < 10_000 && !expected.every((e) => receiver.spans.some((s) => s.name === e.name)); waited += 100) {
-        await new Promise((resolve) => setTimeout(resolve, 100));
-      }
+      await waitUntil(() => expected.every((e) => receiver.spans.some((s) => s.name === e.name)), {
+        deadlineMs: 10_000,
+        failure: () => `the collector received ${JSON.stringify(receiver.spans.map((s) => s.name))}, not every documented span`,
+      });
       for (const span of expected) {
         const received = receiver.spans.find((s) => s.name === span.name);
         expect({ name: span.name, attributes: received?.attributes }).toEqual({ name: span.name, attributes: expect.objectContaining(span.attributes) });
@@ -112,7 +114,10 @@ describe('the tracing example in docs/observability.md', () => {
         OTEL_BSP_SCHEDULE_DELAY: '100',
       });
       expect((await client.callTool({ name: 'hello', arguments: { name: 'Ada' } }))['structuredContent']).toEqual({ message: 'Hello, Ada!' });
-      for (let waited = 0; waited < 10_000 && !receiver.spans.some((s) => s.name === 'tools/call hello'); waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      await waitUntil(() => receiver.spans.some((s) => s.name === 'tools/call hello'), {
+        deadlineMs: 10_000,
+        failure: () => `no 'tools/call hello' span reached the collector; it has ${JSON.stringify(receiver.spans.map((s) => s.name))}`,
+      });
       await client.close();
       expect(receiver.spans.find((s) => s.name === 'initialize')?.attributes).toMatchObject({ 'mcp.method.name': 'initialize', 'network.transport': 'pipe' });
       expect(receiver.spans.find((s) => s.name === 'tools/call hello')?.attributes).toMatchObject({ 'network.transport': 'pipe', 'mcp.protocol.version': expect.stringMatching(/^2025-/) });

@@ -2,7 +2,7 @@ import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort } from '@toolsets/testing';
+import { freePort, waitUntil } from '@toolsets/testing';
 import { workspaceRoot } from './server-process';
 
 export { freePort };
@@ -60,12 +60,11 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
   const child: ChildProcess = spawn(binary, ['-c', join(dir, 'nginx.conf'), '-p', dir, '-e', join(dir, 'error.log')], { stdio: 'ignore' });
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const origin = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; ; attempt++) {
-    const up = await fetch(`${origin}/health`).then(() => true, () => false);
-    if (up) break;
-    if (attempt > 100) throw new Error('nginx did not start');
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
+  await waitUntil(() => fetch(`${origin}/health`).then(() => true, () => false), {
+    deadlineMs: 5_000,
+    givenUp: () => child.exitCode !== null,
+    failure: () => `nginx did not start${child.exitCode !== null ? ` (it exited with ${child.exitCode})` : ' within 5 s'}: ${existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8').slice(-500) : 'no error log'}`,
+  });
   return {
     origin,
     errors: () => (existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8') : ''),

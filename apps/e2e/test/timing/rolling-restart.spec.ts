@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
-import { httpDispatch, modernMeta, startTestRedis, type RawAnswer, type TestRedis } from '@toolsets/testing';
+import { httpDispatch, modernMeta, pollUntil, startTestRedis, type RawAnswer, type TestRedis } from '@toolsets/testing';
 import { accountOf, httpClient, type AnyClient, type Era } from '../support/clients';
 import { freePort, startNginx, type Nginx } from '../support/nginx';
 import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from '../support/server-process';
@@ -165,13 +165,15 @@ function taskCallers(url: string) {
       await pause(900);
     }
     const ended = new Map<string, Task>();
-    while (ended.size < mine.length) {
+    const stillOpen = async () => {
       for (const task of mine.filter((t) => !ended.has(t.taskId))) {
         const seen = (await ask(caller, { method: 'tasks/get', params: { taskId: task.taskId, _meta: meta } })) as Task | undefined;
         if (seen && ['completed', 'failed', 'cancelled'].includes(seen.status)) ended.set(task.taskId, seen);
       }
-      await pause(300);
-    }
+      return mine.filter((t) => !ended.has(t.taskId)).map((t) => t.label);
+    };
+    // A task that never ends fails here, naming it, instead of at Jest's timeout.
+    await pollUntil(stillOpen, (open) => open.length === 0, { deadlineMs: 120_000, everyMs: 300, what: `caller ${caller}'s open tasks` });
     return mine.map((task) => ({ ...task, end: ended.get(task.taskId)! }));
   });
   return {

@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { freePort } from '@toolsets/testing';
+import { freePort, waitUntil } from '@toolsets/testing';
 
 const WORKSPACE_ROOT = join(__dirname, '../../../..');
 
@@ -51,15 +51,6 @@ function scratchWorkspace(): string {
     if (built.status !== 0) throw new Error(built.stderr);
   }
   return root;
-}
-
-/** Polls `done` every 100 ms until it holds; past `timeoutMs`, fails naming `what`. */
-async function waitUntil(done: () => boolean | Promise<boolean>, { timeoutMs, what }: { timeoutMs: number; what: string }): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
 }
 
 
@@ -120,24 +111,24 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
     watcher = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
     watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitUntil(async () => (await greeting(port)) === 'Hello', { timeoutMs: 20_000, what: `the first server to answer (output so far:\n${output})` });
+    await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: 20_000, failure: () => `timed out waiting for the first server to answer (output so far:\n${output})` });
     expect(output).toContain('[dev] watching 2 projects (apps/greet-server, libs/greet)');
     expect(output).toContain(`inspect: npx @modelcontextprotocol/inspector (Node 22.19+), then "Streamable HTTP" and http://127.0.0.1:${port}/mcp`);
 
     write(root, 'libs/greet/src/index.ts', toolsetSource('Howdy'));
-    await waitUntil(async () => (await greeting(port)) === 'Howdy', { timeoutMs: 20_000, what: 'the restarted server to answer with the new greeting' });
+    await waitUntil(async () => (await greeting(port)) === 'Howdy', { deadlineMs: 20_000, failure: () => `timed out waiting for the restarted server to answer with the new greeting (output so far:\n${output})` });
     expect(output).toMatch(/\[dev\] libs\/greet\/src\/index\.ts changed: rebuilt in \d+ ms, restarting/);
     // The banner again, on the same port.
     expect(output.split(`MCP over streamable HTTP on http://127.0.0.1:${port}`)).toHaveLength(3);
 
     // A tool the gate refuses: the server says why and stops; the watcher does not.
     write(root, 'libs/greet/src/index.ts', toolsetSource('Hi', ''));
-    await waitUntil(() => output.includes('the server stopped (exit 1)'), { timeoutMs: 20_000, what: 'the gate failure to be reported' });
+    await waitUntil(() => output.includes('the server stopped (exit 1)'), { deadlineMs: 20_000, failure: () => `timed out waiting for the gate failure to be reported (output so far:\n${output})` });
     expect(output).toContain('description');
     expect(watcher.exitCode).toBeNull();
 
     write(root, 'libs/greet/src/index.ts', toolsetSource('Hi again'));
-    await waitUntil(async () => (await greeting(port)) === 'Hi again', { timeoutMs: 20_000, what: 'the fixed server to answer' });
+    await waitUntil(async () => (await greeting(port)) === 'Hi again', { deadlineMs: 20_000, failure: () => `timed out waiting for the fixed server to answer (output so far:\n${output})` });
   });
 
   it('rebuilds a view when a file under views/ changes, and serves the new one', async () => {
@@ -154,10 +145,10 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
     watcher = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
     watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    await waitUntil(async () => (await cardView(port))?.includes('<p id="word">first</p>') === true, { timeoutMs: 20_000, what: `the first view (output so far:\n${output})` });
+    await waitUntil(async () => (await cardView(port))?.includes('<p id="word">first</p>') === true, { deadlineMs: 20_000, failure: () => `timed out waiting for the first view (output so far:\n${output})` });
 
     write(root, 'libs/greet/views/card/index.html', cardPage('second'));
-    await waitUntil(async () => (await cardView(port))?.includes('<p id="word">second</p>') === true, { timeoutMs: 20_000, what: `the rebuilt view (output so far:\n${output})` });
+    await waitUntil(async () => (await cardView(port))?.includes('<p id="word">second</p>') === true, { deadlineMs: 20_000, failure: () => `timed out waiting for the rebuilt view (output so far:\n${output})` });
     expect(output).toMatch(/\[dev\] libs\/greet\/views changed: rebuilt in \d+ ms, restarting/);
     // Bundled: the script is inlined, nothing left to fetch.
     expect(await cardView(port)).toContain("dataset.ready=`yes`");
