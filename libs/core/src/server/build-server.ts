@@ -4,6 +4,7 @@ import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdi
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
 import { fixedHeaders, NO_HEADERS } from '../context/header-source';
 import type { TransportKind } from '../context/request-context';
+import { routingOf } from '../context/routed-request';
 import { runContractGate } from '../gate/contract-gate';
 import { servesResources, type ToolCatalog } from '../compiled/tool-catalog';
 import { VIEW_MIME_TYPE, VIEWS_EXTENSION } from '../metadata/tool-view';
@@ -16,7 +17,6 @@ import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
 import { DISCOVERY_TOOL_NAMES } from '../selection/discovery-tools';
 import { KNOWN_PROTOCOL_VERSIONS } from '../wire/protocol-revisions';
-import { scopedView } from './request/verified-caller';
 import type { AuthOptions } from './request/auth-options';
 import type { CatalogMode, Selection } from '../selection/selection';
 import { stderrLogger, type Logger } from './logging/logger';
@@ -24,7 +24,8 @@ import { LOGGER } from './logging/logger-token';
 import { droppedKeyWarner, warnsDroppedKeys } from './tools/dropped-key-warner';
 import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './checks/argument-limits';
 import { callToolHandler, type CallToolSetup } from './tools/call-tool-handler';
-import type { CallSite } from './request/member-scope';
+import type { ServingSite } from './request/member-scope';
+import { seenView } from './request/call-origin';
 import { completionHandler } from './members/completion-handler';
 import { promptHandlers } from './members/prompt-handlers';
 import { resourceHandlers } from './members/resource-handlers';
@@ -203,19 +204,19 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     (factoryContext?: McpRequestContext): Server => {
       const sdkOptions = connection.subscriptions ? subscribingOptions : serverOptions;
       const server = telemetry ? new TracedServer(info, sdkOptions, telemetry, connection.transport) : new TaskAnsweringServer(info, sdkOptions);
-      const site: CallSite = {
+      const site: ServingSite = {
         transport: connection.transport,
         era: factoryContext?.era,
         headers: connection.headers ? fixedHeaders(connection.headers) : NO_HEADERS,
         environment: connection.environment,
         limits: connection.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS,
+        served: { views, view: viewOf(views, connection.selection, factoryContext) },
       };
-      const view = viewOf(views, connection.selection, factoryContext);
-      // With token verification, each request sees what its own token's scopes allow (a 2025-era session outlives a token).
-      const current = (ctx: ServerContext) => scopedView(views, view, ctx);
+      // Each request sees what its origin allows: the router's choice, or with token verification what its own token's scopes allow.
+      const current = (ctx: ServerContext) => seenView(site, ctx, server);
       server.setRequestHandler('tools/list', (_request, ctx) => current(ctx).listResult);
-      const call = callToolHandler(definition, site, server, view);
-      server.setRequestHandler('tools/call', tasks ? taskCallHandler(call, definition, site, server, view, tasks) : call);
+      const call = callToolHandler(definition, site, server);
+      server.setRequestHandler('tools/call', tasks ? taskCallHandler(call, definition, site, server, tasks) : call);
       if (tasks) registerTaskHandlers(server, site, tasks, catalog);
       if (prompts) {
         server.setRequestHandler('prompts/list', (_request, ctx) => current(ctx).lists['prompts/list']!);
@@ -295,13 +296,14 @@ function directlyConstructible(catalog: ToolCatalog): Set<ClassType> {
 }
 
 /**
- * The view one SDK `Server` instance serves: its connection's selection, else the one its HTTP
- * request makes (query and headers; the router has already refused a bad one), else the default.
+ * The view one SDK `Server` instance serves: its connection's selection, else the one the router
+ * chose for its HTTP request (query and headers; a bad one was refused there), else the default.
  */
 function viewOf(views: CatalogViews, selection: Selection | undefined, context: McpRequestContext | undefined) {
   if (selection) return views.view(selection);
   const request = context?.requestInfo;
-  return request ? views.forHttp(request.url, (name) => request.headers.get(name)) : views.whole;
+  if (!request) return views.whole;
+  return routingOf(request)?.selected ?? views.forHttp(request.url, (name) => request.headers.get(name));
 }
 
 function checkServingOptions(options: BuildServerOptions): void {

@@ -1,17 +1,18 @@
 import { CLIENT_INFO_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { VerifiedCaller } from '../../context/auth-context';
-import { clientAddressOf } from '../../context/client-address';
+import { routingOf } from '../../context/routed-request';
 import { credentialEnvironmentVariable } from '../../context/credential-env';
 import { headersOf } from '../../context/header-source';
 import type { ClientInfo, HeaderSource, ProtocolEra, TransportKind } from '../../context/request-context';
 import type { ArgumentLimits } from '../checks/argument-limits';
-import type { CallSite } from './member-scope';
+import type { CatalogView } from '../../selection/catalog-view';
+import type { CallSite, ServingSite } from './member-scope';
 import { callerOf } from './verified-caller';
 
 /**
  * The facts of one request that every part of its handling reads: who calls (the verified token,
  * the client, its address, its 2025-era session), over which transport, in which era, with which
- * headers (credentials among them) and limits. Made once per request (`callOrigin`) and read
+ * headers (credentials among them) and limits, and what of the catalog it may see. Made once per request (`callOrigin`) and read
  * everywhere: the RequestContext, the interceptors' caller, a task's owner and the record a task
  * keeps, from which its call gets the same origin back (`useOrigin`).
  */
@@ -30,6 +31,12 @@ export interface CallOrigin {
   readonly address?: string;
   /** The 2025-era HTTP session the request came in. */
   readonly sessionId?: string;
+  /**
+   * What the request may see of the catalog: the view the HTTP router chose for it (query, headers,
+   * the verified token's scopes), else its server's view narrowed to the token's scopes. Absent for
+   * a task's call, whose tool was chosen when the task was made.
+   */
+  readonly view?: CatalogView;
 }
 
 const origins = new WeakMap<ServerContext, CallOrigin>();
@@ -39,6 +46,11 @@ export function callOrigin(site: CallSite, ctx: ServerContext, server: Server): 
   let origin = origins.get(ctx);
   if (!origin) origins.set(ctx, (origin = originOfRequest(site, ctx, server)));
   return origin;
+}
+
+/** What the request `ctx` belongs to may see of the catalog (`CallOrigin.view`), decided once per request. */
+export function seenView(site: ServingSite, ctx: ServerContext, server: Server): CatalogView {
+  return callOrigin(site, ctx, server).view ?? site.served.view;
 }
 
 /** Gives the context made for a task's call the origin its record kept, so nothing is derived from that context. */
@@ -59,7 +71,9 @@ export function credentialsOf(origin: CallOrigin, credentialHeaders: readonly st
 function originOfRequest(site: CallSite, ctx: ServerContext, server: Server): CallOrigin {
   const request = ctx.http?.req;
   const caller = callerOf(ctx);
-  const address = clientAddressOf(request);
+  const routing = routingOf(request);
+  const address = routing?.address;
+  const view = routing?.seen ?? scoped(site, caller);
   let client: ClientInfo | undefined | null = null;
   return {
     transport: site.transport ?? (request ? 'http' : 'memory'),
@@ -72,5 +86,12 @@ function originOfRequest(site: CallSite, ctx: ServerContext, server: Server): Ca
     limits: site.limits,
     ...(address !== undefined && { address }),
     ...(ctx.sessionId && { sessionId: ctx.sessionId }),
+    ...(view && { view }),
   };
+}
+
+/** The site's view narrowed to what a verified caller's scopes allow (a 2025-era session outlives a token). */
+function scoped(site: CallSite, caller: VerifiedCaller | undefined): CatalogView | undefined {
+  if (!site.served) return undefined;
+  return caller ? site.served.views.view(site.served.view.selection, caller.scopes) : site.served.view;
 }

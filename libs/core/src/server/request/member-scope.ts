@@ -4,6 +4,8 @@ import { RequestContext, type HeaderSource, type ProtocolEra, type TransportKind
 import { requestContextOf } from '../../context/request-context-of';
 import type { CompiledToolset } from '../../compiled/tool-catalog';
 import type { ClassType } from '../../types/class-type';
+import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogViews } from '../../selection/catalog-views';
 import type { ArgumentLimits } from '../checks/argument-limits';
 import type { Logger } from '../logging/logger';
 import { LOGGER } from '../logging/logger-token';
@@ -24,7 +26,16 @@ export interface CallSite {
   headers: HeaderSource;
   environment?: Readonly<Record<string, string | undefined>>;
   limits: Readonly<ArgumentLimits>;
+  /**
+   * The view this server instance serves (its connection's selection, or the one its first HTTP
+   * request made) and the views it is drawn from; absent where a task's call runs, its tool chosen
+   * when the task was made.
+   */
+  served?: { readonly views: CatalogViews; readonly view: CatalogView };
 }
+
+/** The site of a server instance that serves a view: its requests' handlers. */
+export type ServingSite = CallSite & Required<Pick<CallSite, 'served'>>;
 
 /** Built once per server definition: what every call into a toolset needs that does not vary per call. */
 export interface RequestRoots {

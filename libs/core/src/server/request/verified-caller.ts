@@ -1,7 +1,5 @@
 import type { AuthInfo, ServerContext } from '@modelcontextprotocol/server';
 import type { VerifiedCaller } from '../../context/auth-context';
-import type { CatalogView } from '../../selection/catalog-view';
-import type { CatalogViews } from '../../selection/catalog-views';
 
 /** Where the HTTP transport puts the verified caller in the SDK's pass-through `AuthInfo`. */
 const CALLER_KEY = 'toolsets:caller';
@@ -29,10 +27,4 @@ export function callerOf(ctx: ServerContext): VerifiedCaller | undefined {
 /** The verified caller `authInfo` carries, if `authInfoOf` made it. */
 export function callerIn(authInfo: AuthInfo | undefined): VerifiedCaller | undefined {
   return authInfo?.extra?.[CALLER_KEY] as VerifiedCaller | undefined;
-}
-
-/** `view` narrowed to what the request's verified token may see; `view` itself where no token is checked. */
-export function scopedView(views: CatalogViews, view: CatalogView, ctx: ServerContext): CatalogView {
-  const caller = callerOf(ctx);
-  return caller ? views.view(view.selection, caller.scopes) : view;
 }

@@ -1,17 +1,15 @@
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../../compiled/tool-catalog';
-import type { CatalogView } from '../../selection/catalog-view';
 import { TaskAnswer } from '../../wire/task-answer';
 import { checkArgumentLimits } from '../checks/argument-limits';
-import type { CallSite } from '../request/member-scope';
-import { scopedView } from '../request/verified-caller';
+import type { ServingSite } from '../request/member-scope';
 import { callOne, type CallToolSetup } from '../tools/call-tool-handler';
 import type { RunningTask, TaskAsker } from './running-task';
 import type { TaskEngine } from './task-engine';
 import type { TaskQuotaRefusal } from './task-limits';
 import { taskCaller } from './task-owner';
 import { detachedCall, storedOrigin } from './task-origin';
-import { callOrigin, type CallOrigin } from '../request/call-origin';
+import { callOrigin, seenView, type CallOrigin } from '../request/call-origin';
 import type { TaskRecord } from './task-record';
 import { declaresTasks, generationOf, TASKS_EXTENSION, v1Task, v2Task, type TaskGeneration } from './task-wire';
 
@@ -24,9 +22,9 @@ type CallHandler = (request: CallRequest, ctx: ServerContext) => Promise<CallToo
  * other call goes to `direct` unchanged. Server-directed, as the extension says: a 2026-07-28
  * request gets a task only when it declares the extension, a 2025-11-25 one when it asks (`task`).
  */
-export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, site: CallSite, server: Server, selected: CatalogView, engine: TaskEngine): CallHandler {
+export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, site: ServingSite, server: Server, engine: TaskEngine): CallHandler {
   return async (request, ctx) => {
-    const tool = scopedView(definition.views, selected, ctx).tools.get(request.params.name);
+    const tool = seenView(site, ctx, server).tools.get(request.params.name);
     if (!tool?.task) return direct(request, ctx);
     const origin = callOrigin(site, ctx, server);
     const generation = generationOf(origin);

@@ -5,11 +5,12 @@ import type { CatalogView } from '../../selection/catalog-view';
 import type { CatalogViews } from '../../selection/catalog-views';
 import { DISCOVERY_TOOL_NAMES } from '../../selection/discovery-tools';
 import type { DroppedKeyWarner } from './dropped-key-warner';
-import { memberScope, type CallSite, type RequestRoots } from '../request/member-scope';
+import { memberScope, type CallSite, type RequestRoots, type ServingSite } from '../request/member-scope';
+import { seenView } from '../request/call-origin';
 import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from '../request/sdk-client-input';
 import { callDiscoveryTool } from './discovery-calls';
-import { hidesOutOfScope, scopedView } from '../request/verified-caller';
+import { hidesOutOfScope } from '../request/verified-caller';
 import { runInterceptors } from './interceptor-chain';
 import { CallAbort, InterceptedCall } from './intercepted-call';
 import { interceptorCaller } from '../request/interceptor-caller';
@@ -30,10 +31,10 @@ type CallRequest = { params: { name: string; arguments?: Record<string, unknown>
  * The `tools/call` handler of one SDK `Server` instance, serving one view of the catalog: a tool
  * outside it is unknown here. In discovery mode the three discovery tools are served too.
  */
-export function callToolHandler(definition: CallToolSetup, site: CallSite, server: Server, selected: CatalogView) {
+export function callToolHandler(definition: CallToolSetup, site: ServingSite, server: Server) {
   return async (request: CallRequest, ctx: ServerContext): Promise<CallToolResult> => {
     const { name } = request.params;
-    const view = scopedView(definition.views, selected, ctx);
+    const view = seenView(site, ctx, server);
     try {
       // In discovery mode its three tools come first: a catalog tool of the same name stays reachable through call_tool.
       if (view.selection.mode === 'discovery' && DISCOVERY_TOOL_NAMES.has(name)) {
@@ -46,7 +47,7 @@ export function callToolHandler(definition: CallToolSetup, site: CallSite, serve
       if (signal instanceof InputRequiredSignal) return signal.toResult() as unknown as CallToolResult;
       throw signal;
     }
-    const outside = definition.catalog.tools.has(name) ? outsideView(definition.catalog.tools.get(name)!, selected, view, hidesOutOfScope(ctx)) : '';
+    const outside = definition.catalog.tools.has(name) ? outsideView(definition.catalog.tools.get(name)!, site.served.view, view, hidesOutOfScope(ctx)) : '';
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${clip(name)}'.${outside} ${view.availableTools}`);
   };
 }

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
-import { rememberClientAddress } from '../../context/client-address';
+import { rememberRouting, routingOf } from '../../context/routed-request';
 
 /** Request headers that describe a body the bridged request does not carry (the body goes parsed). */
 const BODY_FRAMING = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
@@ -65,7 +65,9 @@ export function webRequest(req: IncomingMessage, signal?: AbortSignal): Request 
     else headers.set(name, value);
   }
   const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, { method: req.method, headers, signal });
-  rememberClientAddress(request, req.socket.remoteAddress);
+  const address = req.socket.remoteAddress;
+  // The router's decisions about `req` travel with the request the SDK's handler and the server see.
+  rememberRouting(request, { ...routingOf(req), ...(address && { address }) });
   return request;
 }
 

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isLegacyRequest, PROTOCOL_VERSION_META_KEY, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { SelectionError } from '../../errors/selection.error';
+import { rememberRouting } from '../../context/routed-request';
 import { clip } from '../../helpers/client-text';
 import { CatalogView } from '../../selection/catalog-view';
 import type { ServerDefinition } from '../../server/build-server';
@@ -144,6 +145,8 @@ export class Router {
     if (forbidden) return sendJson(res, forbidden.status, forbidden.body, forbidden.headers);
     // Lists are cached per view: with a token, the view its scopes allow.
     const seen = auth ? mount.server.views.view(view.selection, auth.caller.scopes) : view;
+    // Decided once here: the server this request reaches reads both instead of deciding again.
+    rememberRouting(req, { selected: view, seen });
     if (this.answerList(mount, seen, req, res, parsed)) return;
     if (mount.sessions && (await isLegacyRequest(webRequest(req), parsed))) return mount.sessions.handle(req, res, parsed);
     return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror, auth?.authInfo);
