@@ -1,3 +1,4 @@
+import type { ParamHeader } from './param-headers';
 import type { ClassType } from '../types/class-type';
 import type { Prompt, Resource, ResourceTemplateType as ResourceTemplate, Tool, UriTemplate } from '@modelcontextprotocol/server';
 import type { Completer } from '../metadata/completer-metadata';
@@ -52,6 +53,10 @@ export interface CompiledTool {
   elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>;
   /** Set when the entry is over its toolset's `schemaBudget`: its input schema alone does not fit (inputs are never cut). */
   overSchemaBudget?: { bytes: number; budget: number };
+  /** The arguments 2026-07-28 clients mirror into `Mcp-Param-*` headers (`@Field({ header })`, `x-mcp-header`). */
+  paramHeaders?: readonly ParamHeader[];
+  /** `@Tool({ text: 'message' })`: the text block is the result's message, not its JSON. */
+  textIsMessage?: boolean;
   /** `@Tool({ task })`, checked: absent for a tool that never runs as a task. */
   task?: CompiledTaskOptions;
   /** `@Tool({ view })`, checked and read: the view a host renders this tool's result in. */

@@ -1,9 +1,19 @@
-import type { CreateMessageRequestParams, CreateMessageResult, ElicitResult } from '@modelcontextprotocol/server';
+import type { CreateMessageRequestParams, CreateMessageResult, ElicitResult, ListRootsResult } from '@modelcontextprotocol/server';
 
-/** How a tool reaches the client mid-call: ask the user (elicitation) or the client's model (sampling). */
+/**
+ * How one question is put to the client. `key` names it: a 2026-07-28 client answers it under that
+ * name (`inputResponses[key]`), so a flow survives a deploy that reorders the questions; without
+ * it, questions are named by their order in the call (`elicit-1`, `sample-2`).
+ */
+export interface AskOptions {
+  key?: string;
+}
+
+/** How a tool reaches the client mid-call: ask the user (elicitation), the client's model (sampling), or its roots. */
 export interface ClientInput {
-  elicit(params: { message: string; requestedSchema: Record<string, unknown> }): Promise<ElicitResult>;
-  sample(params: CreateMessageRequestParams): Promise<CreateMessageResult>;
+  elicit(params: { message: string; requestedSchema: Record<string, unknown> }, options?: AskOptions): Promise<ElicitResult>;
+  sample(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult>;
+  listRoots(options?: AskOptions): Promise<ListRootsResult>;
 }
 
 /** The user's answer to `RequestContext.elicit`: the form's DTO, filled in and checked, unless declined or cancelled. */

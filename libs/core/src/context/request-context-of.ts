@@ -1,4 +1,4 @@
-import type { LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
 import type { ElicitationForm } from '../compiled/elicitation-form';
 import type { ClassType } from '../types/class-type';
 import type { Logger } from '../server/logging/logger';
@@ -15,6 +15,8 @@ export interface RequestOrigin {
   environment?: Readonly<Record<string, string | undefined>>;
   /** The client, as the request names it or it introduced itself. */
   client: () => ClientInfo | undefined;
+  /** What the client declared it supports. */
+  clientCapabilities?: () => ClientCapabilities | undefined;
   signal: AbortSignal;
   /** The task the call runs as, if it does. */
   task?: TaskChannel;
@@ -67,6 +69,7 @@ export function requestContextOf(
     credentialHeaders: toolset.credentialHeaders,
     signal: origin.signal,
     client: origin.client,
+    clientCapabilities: origin.clientCapabilities,
     sendProgress:
       progressToken === undefined
         ? undefined

@@ -1,9 +1,9 @@
-import type { CreateMessageResult, LoggingLevel } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, CreateMessageResult, ListRootsResult, LoggingLevel } from '@modelcontextprotocol/server';
 import { ToolError } from '../results/tool-error';
 import { clip } from '../helpers/client-text';
 import type { ClassType } from '../types/class-type';
 import type { ElicitationForm } from '../compiled/elicitation-form';
-import type { ClientInput, Elicitation, SampleRequest } from './client-requests';
+import type { AskOptions, ClientInput, Elicitation, SampleRequest } from './client-requests';
 import { MissingCredentialError } from '../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../errors/undeclared-credential.error';
 import { UndeclaredElicitationFormError } from '../errors/undeclared-elicitation-form.error';
@@ -37,6 +37,8 @@ export interface RequestContextInit {
   environment?: Readonly<Record<string, string | undefined>>;
   signal: AbortSignal;
   client: () => ClientInfo | undefined;
+  /** What the client declared it supports (elicitation, sampling, roots, extensions), when it said. */
+  clientCapabilities?: () => ClientCapabilities | undefined;
   sendProgress?: (progress: number, total?: number, message?: string) => Promise<void>;
   sendLog?: (level: LoggingLevel, data: unknown) => Promise<void>;
   /** Elicitation and sampling, as this request's era and transport allow. */
@@ -106,6 +108,15 @@ export class RequestContext {
     return this.#init.client();
   }
 
+  /**
+   * What the client declared it supports (`elicitation`, `sampling`, `roots`, `extensions`), in
+   * either era; undefined when it declared nothing. A tool that can do without a question checks
+   * here first: asking a 2026-07-28 client for what it did not declare refuses the whole call (-32021).
+   */
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.#init.clientCapabilities?.();
+  }
+
   /** One header by name, any case. */
   header(name: string): string | undefined {
     return this.#init.headers.get(name.toLowerCase());
@@ -148,22 +159,26 @@ export class RequestContext {
    * cancel. 2026-07-28 clients answer through an `input_required` round trip, which runs the tool
    * again from the start with the answer (keep what comes before `elicit` free of side effects);
    * 2025-era clients over stdio answer a server-to-client request. A client that cannot answer (no
-   * elicitation capability; a 2025-era client over stateless HTTP) gets an isError result saying why.
+   * elicitation capability; a 2025-era client over stateless HTTP) gets an isError result saying why;
+   * a 2026-07-28 client that declared no elicitation capability is refused (-32021). Questions asked
+   * together (`Promise.all`) reach a 2026-07-28 client in one round; `options.key` names a question
+   * on the wire (default: its order in the call).
    */
-  async elicit<T extends object>(message: string, form: ClassType<T>): Promise<Elicitation<T>> {
+  async elicit<T extends object>(message: string, form: ClassType<T>, options?: AskOptions): Promise<Elicitation<T>> {
     const compiled = this.#init.elicitationForms?.get(form);
     if (!compiled) throw new UndeclaredElicitationFormError(this.toolset, this.tool, form.name);
     const doesNotFit = (problems: readonly string[]) => new ToolError('invalid_elicitation_answer', `The answer to "${message}" does not fit ${form.name}: ${problems.join('; ')}.`);
     let answer;
     try {
-      answer = await this.requireInput().elicit({ message, requestedSchema: compiled.requestedSchema });
+      answer = await this.requireInput().elicit({ message, requestedSchema: compiled.requestedSchema }, options);
     } catch (error) {
       throw error instanceof ElicitationAnswerMismatch ? doesNotFit(error.problems) : error;
     }
     const action = answerAction(answer);
     if (action === undefined) throw doesNotFit([`its action is ${clip(JSON.stringify((answer as { action?: unknown } | undefined)?.action) ?? 'missing')}; an answer's action is "accept", "decline" or "cancel"`]);
     if (action !== 'accept') return { action };
-    const content = answer.content ?? {};
+    // Keys the form does not ask for are dropped, as undeclared keys of a result are: a client that adds one still answered the form.
+    const content = declaredOnly(answer.content ?? {}, compiled.requestedSchema);
     const problems = compiled.validator.Check(content)
       ? (compiled.checkRules?.(compiled.materialize(content as Record<string, unknown>)) ?? []).map((p) => `'${p.path.join('.')}': ${p.message}`)
       : [...compiled.validator.Errors(content)].map((error) => answerProblem(error.instancePath, error.message));
@@ -175,8 +190,16 @@ export class RequestContext {
    * Asks the client's model (`sampling/createMessage`), through the same paths as `elicit`:
    * `sample({ messages: [{ role: 'user', content: { type: 'text', text } }], maxTokens: 100 })`.
    */
-  async sample(request: SampleRequest): Promise<CreateMessageResult> {
-    return this.requireInput().sample(request);
+  async sample(request: SampleRequest, options?: AskOptions): Promise<CreateMessageResult> {
+    return this.requireInput().sample(request, options);
+  }
+
+  /**
+   * The client's roots (`roots/list`: the directories or files it lets the server see), through
+   * the same paths as `elicit`.
+   */
+  async roots(options?: AskOptions): Promise<ListRootsResult['roots']> {
+    return (await this.requireInput().listRoots(options)).roots;
   }
 
   private requireInput(): ClientInput {
@@ -193,4 +216,10 @@ export class RequestContext {
     const value = this.transport === 'stdio' ? this.#init.environment?.[credentialEnvironmentVariable(header)] : this.#init.headers.get(header);
     return value === undefined || value === '' ? undefined : value;
   }
+}
+
+/** The keys of `content` the form's schema declares. */
+function declaredOnly(content: object, schema: { properties?: object }): object {
+  const declared = schema.properties ?? {};
+  return Object.fromEntries(Object.entries(content).filter(([key]) => Object.hasOwn(declared, key)));
 }

@@ -37,6 +37,13 @@ export interface ToolOptions<R extends ToolReturns, A extends ClassType | undefi
    */
   elicits?: readonly ClassType[];
   /**
+   * What the result's text block carries, beside `structuredContent`: `'json'` (the default, as the
+   * specification recommends) is the result serialised; `'message'` is its `message` alone, for a
+   * tool whose message says everything a client that shows only text needs (the data stays in
+   * `structuredContent`).
+   */
+  text?: 'json' | 'message';
+  /**
    * Runs the tool as an MCP task for clients that support tasks: the call answers at once with a
    * task the client polls, and the tool gets a `TaskContext` (status, progress, `requireInput`,
    * cancellation). `'optional'` serves other clients the blocking result; `'required'` refuses them.

@@ -17,6 +17,9 @@ import { InvalidMessageFieldError } from '../errors/invalid-message-field.error'
 import { InvalidPatternError } from '../errors/invalid-pattern.error';
 import { InvalidReturnsUnionError } from '../errors/invalid-returns-union.error';
 import { InvalidScopeError } from '../errors/invalid-scope.error';
+import { InvalidTextBlockError } from '../errors/invalid-text-block.error';
+import { InvalidParamHeaderError } from '../errors/invalid-param-header.error';
+import { paramHeadersOf } from '../compiled/param-headers';
 import { InvalidToolNameError } from '../errors/invalid-tool-name.error';
 import { MissingDescriptionError } from '../errors/missing-description.error';
 import { MissingReturnsError } from '../errors/missing-returns.error';
@@ -73,6 +76,7 @@ export class ToolInspector {
     const args = this.inspectArgs(site, toolset, options.args);
     const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
     const elicitationForms = this.inspectForms(site, options.elicits);
+    if (options.text !== undefined && options.text !== 'json' && options.text !== 'message') this.report(new InvalidTextBlockError(site, options.text));
     const ownScopes = this.checkedScopes(site, `${tool.target.name}.${tool.methodName}()`, metadataStorage.getScopes(toolset.cls, tool.methodName));
     const ownInterceptors = this.interceptorsOf(site, `@UseInterceptors on ${tool.target.name}.${tool.methodName}()`, toolset.cls, tool.methodName);
     const task = this.taskOptions(site, options.task);
@@ -83,6 +87,8 @@ export class ToolInspector {
     const ok = this.outputArm(arms.ok);
     const error = arms.error && this.outputArm(arms.error);
     this.checkPatterns(site, inputSchema, arms);
+    const paramHeaders = paramHeadersOf(inputSchema);
+    if (typeof paramHeaders === 'string') this.report(new InvalidParamHeaderError(site, paramHeaders));
     if (this.violations.length > before) return undefined;
     const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations) };
     const advertised = advertisedSchemas(listed, inputSchema, arms.ok, ok, error, toolset.schemaBudget);
@@ -103,6 +109,8 @@ export class ToolInspector {
       ok,
       error,
       ...(elicitationForms.size > 0 && { elicitationForms }),
+      ...(options.text === 'message' && { textIsMessage: true }),
+      ...(Array.isArray(paramHeaders) && paramHeaders.length > 0 && { paramHeaders }),
       ...optional('overSchemaBudget', advertised.overSchemaBudget),
       ...optional('task', task),
       ...optional('view', view),

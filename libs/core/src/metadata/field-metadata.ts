@@ -29,6 +29,13 @@ export interface FieldOptions {
    * protocol 2025-11-25 read them, `enumNames` beside `enum` (deprecated by SEP-1330).
    */
   legacyEnumNames?: boolean;
+  /**
+   * An argument 2026-07-28 clients mirror into the `Mcp-Param-{header}` HTTP header (SEP-2243,
+   * `x-mcp-header`), so gateways and load balancers can route by it without reading the body; the
+   * server refuses a call whose header and argument differ (400, -32020). A string, integer or
+   * boolean argument; the name is an HTTP token, unique in the tool (any case).
+   */
+  header?: string;
 }
 
 export interface FieldMetadata {

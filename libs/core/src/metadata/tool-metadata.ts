@@ -19,6 +19,7 @@ export interface ToolOptionsRecord {
   annotations?: ToolAnnotations;
   keywords?: unknown;
   elicits?: readonly unknown[];
+  text?: unknown;
   task?: unknown;
   view?: unknown;
 }

@@ -187,7 +187,11 @@ function fieldModelOf(field: FieldMetadata, type: TypeModel, rules: PropertyVali
     optional: rules?.optional ?? false,
     type,
     keywords: {
-      value: { ...(rules?.value ?? {}), ...(field.options.format !== undefined && { format: field.options.format }) },
+      value: {
+        ...(rules?.value ?? {}),
+        ...(field.options.format !== undefined && { format: field.options.format }),
+        ...(field.options.header !== undefined && { 'x-mcp-header': field.options.header }),
+      },
       items: rules?.items ?? {},
     },
     description: field.options.description,

@@ -25,6 +25,7 @@ import { droppedKeyWarner, warnsDroppedKeys } from './tools/dropped-key-warner';
 import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './checks/argument-limits';
 import { callToolHandler, type CallToolSetup } from './tools/call-tool-handler';
 import type { ServingSite } from './request/member-scope';
+import { REQUEST_STATE_KEY_VARIABLE, requestStateSeal, type RequestStateSeal } from './request/request-state';
 import { seenView } from './request/call-origin';
 import { completionHandler } from './members/completion-handler';
 import { promptHandlers } from './members/prompt-handlers';
@@ -97,6 +98,13 @@ export interface BuildServerOptions {
    * default ten minutes). An app reads TASKS_MAX, TASKS_MAX_PER_CALLER and TASKS_INPUT_TIMEOUT_MS.
    */
   taskLimits?: Partial<TaskLimits>;
+  /**
+   * The key (32 bytes or more) that seals the `requestState` of 2026-07-28 multi round-trips (a
+   * tool's questions to a stateless client), so a client can neither alter the answers it carries
+   * nor replay them on another call. Default: `MCP_REQUEST_STATE_KEY`, else a random key of this
+   * process (then every round of a call must reach the same process: replicas share a key).
+   */
+  requestStateKey?: string;
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -178,9 +186,12 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const telemetry = newTelemetry(options.telemetry, catalog);
   const info = { name: options.name, version: options.version };
   const hasResources = servesResources(catalog);
+  const requestState = sealOf(options);
   const serverOptions = {
     capabilities: capabilitiesOf(catalog, hasTasks),
     ...(options.instructions !== undefined && { instructions: options.instructions }),
+    // A 2026-07-28 retry's requestState is opened (seal and expiry checked) before any handler runs; a bad one is -32602.
+    requestState: { verify: requestState.verify },
   };
 
   const definition: CallToolSetup = {
@@ -190,6 +201,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     direct: directlyConstructible(catalog),
     logger,
     views,
+    requestState,
     ...((options.warnDroppedKeys ?? warnsDroppedKeys()) && { warnDropped: droppedKeyWarner(logger) }),
   };
 
@@ -304,6 +316,17 @@ function viewOf(views: CatalogViews, selection: Selection | undefined, context: 
   const request = context?.requestInfo;
   if (!request) return views.whole;
   return routingOf(request)?.selected ?? views.forHttp(request.url, (name) => request.headers.get(name));
+}
+
+/** The seal of the server's `requestState`: its option, else `MCP_REQUEST_STATE_KEY`, else a key of this process. */
+function sealOf(options: BuildServerOptions): RequestStateSeal {
+  const key = options.requestStateKey ?? (process.env[REQUEST_STATE_KEY_VARIABLE] || undefined);
+  const seal = requestStateSeal(key);
+  if (typeof seal === 'string') {
+    const option = options.requestStateKey !== undefined ? 'requestStateKey' : REQUEST_STATE_KEY_VARIABLE;
+    throw new ServerOptionError(options.name, option, seal, 'give every replica the same random key of 32 bytes or more; it seals the state of multi round-trip calls, so keep it secret.');
+  }
+  return seal;
 }
 
 function checkServingOptions(options: BuildServerOptions): void {

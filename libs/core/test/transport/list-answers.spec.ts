@@ -76,15 +76,18 @@ interface Raw {
 /** A list request as the SDK's clients send it: a 2026-07-28 request with its envelope, or a 2025-era one. */
 async function post(url: string, era: 'modern' | 'legacy', method: string, id: number | string, headers: Record<string, string> = {}, params?: object): Promise<Raw> {
   const modern = era === 'modern';
+  const sent: Record<string, string> = {
+    accept: 'application/json, text/event-stream',
+    'content-type': 'application/json',
+    'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
+    ...(modern && { 'mcp-method': method }),
+    ...headers,
+  };
+  // A header given as '' is left out (the case of a client that omits it).
+  for (const [name, value] of Object.entries(sent)) if (value === '') delete sent[name];
   const response = await fetch(url, {
     method: 'POST',
-    headers: {
-      accept: 'application/json, text/event-stream',
-      'content-type': 'application/json',
-      'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
-      ...(modern && { 'mcp-method': method }),
-      ...headers,
-    },
+    headers: sent,
     body: JSON.stringify({ method, jsonrpc: '2.0', id, ...(modern ? { params: { _meta: MODERN_META, ...params } } : params && { params }) }),
   });
   return { status: response.status, type: response.headers.get('content-type'), etag: response.headers.get('etag'), body: await response.text() };
@@ -150,6 +153,7 @@ describe('list answers served from cache', () => {
   it('leave to the SDK what it would answer otherwise: a refused header, an unknown version, a cursor, a list the server lacks', async () => {
     const cases: [era: 'modern' | 'legacy', method: string, headers: Record<string, string>, params?: object][] = [
       ['modern', 'tools/list', { 'mcp-method': 'prompts/list' }],
+      ['modern', 'tools/list', { 'mcp-method': '' }],
       ['legacy', 'tools/list', { 'mcp-protocol-version': '2099-01-01' }],
       ['legacy', 'tools/list', { accept: 'application/json' }],
       ['modern', 'tools/list', {}, { cursor: 'next' }],

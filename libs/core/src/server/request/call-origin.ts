@@ -1,4 +1,4 @@
-import { CLIENT_INFO_META_KEY, type Server, type ServerContext } from '@modelcontextprotocol/server';
+import { CLIENT_CAPABILITIES_META_KEY, CLIENT_INFO_META_KEY, type ClientCapabilities, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { VerifiedCaller } from '../../context/auth-context';
 import { routingOf } from '../../context/routed-request';
 import { credentialEnvironmentVariable } from '../../context/credential-env';
@@ -26,6 +26,8 @@ export interface CallOrigin {
   readonly caller?: VerifiedCaller;
   /** The client: as a 2026-07-28 request names it, or as a 2025-era client introduced itself at initialize. */
   client(): ClientInfo | undefined;
+  /** What the client declared it supports: in the 2026-07-28 request's envelope, or at a 2025-era initialize. */
+  clientCapabilities?(): ClientCapabilities | undefined;
   readonly limits: Readonly<ArgumentLimits>;
   /** The client's address over HTTP. */
   readonly address?: string;
@@ -83,6 +85,7 @@ function originOfRequest(site: CallSite, ctx: ServerContext, server: Server): Ca
     ...(caller && { caller }),
     // Read when asked: most calls never ask.
     client: () => (client === null ? (client = (ctx.mcpReq.envelope?.[CLIENT_INFO_META_KEY as never] as ClientInfo | undefined) ?? server.getClientVersion()) : client),
+    clientCapabilities: () => (ctx.mcpReq.envelope ? (ctx.mcpReq.envelope[CLIENT_CAPABILITIES_META_KEY as never] as ClientCapabilities | undefined) : server.getClientCapabilities()),
     limits: site.limits,
     ...(address !== undefined && { address }),
     ...(ctx.sessionId && { sessionId: ctx.sessionId }),

@@ -13,6 +13,7 @@ import { NO_REDACTION, redactingLogger, redactorFor, redactValue, type Redactor 
 import type { ToolsetInstantiator } from '../tools/tool-call';
 import type { ClientInput } from '../../context/client-requests';
 import { clientInput } from './sdk-client-input';
+import { callIdentity, type RequestStateSeal } from './request-state';
 import { AuthContext } from '../../context/auth-context';
 import { callOrigin, credentialsOf, type CallOrigin } from './call-origin';
 import type { ElicitationForm } from '../../compiled/elicitation-form';
@@ -43,6 +44,8 @@ export interface RequestRoots {
   /** Toolsets with no constructor parameters: built with `new` while nothing is registered for them. */
   direct: ReadonlySet<ClassType>;
   logger: Logger;
+  /** Seals the `requestState` of 2026-07-28 multi round-trips. */
+  requestState: RequestStateSeal;
 }
 
 /** How one request reaches a toolset member (tool, prompt, resource): its instance and its logger. */
@@ -84,13 +87,13 @@ export function memberScope(
   const scoped = () => {
     if (container) return container;
     container = definition.root.createChildContainer();
-    const where = { transport: origin.transport, era: origin.era, headers: origin.headers, environment: origin.environment, client: origin.client, signal: signal ? signal() : (task?.signal ?? ctx.mcpReq.signal), task: task?.channel };
+    const where = { transport: origin.transport, era: origin.era, headers: origin.headers, environment: origin.environment, client: origin.client, clientCapabilities: origin.clientCapabilities, signal: signal ? signal() : (task?.signal ?? ctx.mcpReq.signal), task: task?.channel };
     const auth = AuthContext.of(origin.caller);
     const outlets = {
       logger,
       redact,
       redactValue: (value: unknown) => redactValue(value, redact),
-      clientInput: () => redactedInput(task ? task.input : clientInput(ctx, server, where.era, where.transport), redact),
+      clientInput: () => redactedInput(task ? task.input : clientInput(ctx, server, where.era, where.transport, { seal: definition.requestState, identity: () => callIdentity(ctx, principalOf(toolset, origin), `${toolset.name}.${member}`) }), redact),
     };
     container.register(RequestContext, { useValue: requestContextOf(toolset, member, ctx, where, outlets, elicitationForms, auth) });
     container.register(AuthContext, { useValue: auth });
@@ -116,11 +119,24 @@ function redactorOf(toolset: CompiledToolset, origin: CallOrigin): Redactor {
   return (text) => (redact ??= redactorFor(credentialsOf(origin, toolset.credentialHeaders)))(text);
 }
 
+/**
+ * Who a call's sealed `requestState` belongs to: the verified token's subject, else the values of
+ * the toolset's declared credentials (hashed with the rest), else the 2025-era session; anonymous
+ * callers share one principal, and the arguments and member still bind the state.
+ */
+function principalOf(toolset: CompiledToolset, origin: CallOrigin): string {
+  if (origin.caller) return `token:${String(origin.caller.claims['iss'] ?? '')}|${origin.caller.subject ?? ''}|${origin.caller.clientId ?? ''}`;
+  const credentials = credentialsOf(origin, toolset.credentialHeaders);
+  if (credentials.length > 0) return `credentials:${JSON.stringify(credentials)}`;
+  return origin.sessionId ? `session:${origin.sessionId}` : 'anonymous';
+}
+
 /** Elicitation messages and sampling prompts reach the client too: the request's secrets stay out of them. */
 function redactedInput(input: ClientInput, redact: Redactor): ClientInput {
   if (redact === NO_REDACTION) return input;
   return {
-    elicit: (params) => input.elicit(redactValue(params, redact) as typeof params),
-    sample: (params) => input.sample(redactValue(params, redact) as typeof params),
+    elicit: (params, options) => input.elicit(redactValue(params, redact) as typeof params, options),
+    sample: (params, options) => input.sample(redactValue(params, redact) as typeof params, options),
+    listRoots: (options) => input.listRoots(options),
   };
 }

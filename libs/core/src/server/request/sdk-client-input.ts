@@ -1,55 +1,89 @@
 import {
+  CLIENT_CAPABILITIES_META_KEY,
   inputRequired,
+  inputResponse,
+  MissingRequiredClientCapabilityError,
   ProtocolError,
   ProtocolErrorCode,
-  inputResponse,
+  type ClientCapabilities,
   type CreateMessageResult,
   type ElicitResult,
   type InputRequest,
+  type InputRequiredResult,
+  type ListRootsResult,
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { ClientInput } from '../../context/client-requests';
+import type { AskOptions, ClientInput } from '../../context/client-requests';
 import { ElicitationAnswerMismatch, sdkAnswerProblems } from '../../context/elicitation-answer';
 import type { ProtocolEra, TransportKind } from '../../context/request-context';
 import { ToolError } from '../../results/tool-error';
+import type { RequestStateSeal } from './request-state';
 
-/**
- * Thrown by `elicit`/`sample` on a 2026-07-28 request that does not yet carry the answer: the
- * call ends with an `input_required` result, and the client retries it with the answers, which
- * runs the tool again from the start (the protocol's multi round-trip).
- */
-export class InputRequiredSignal {
+/** The questions one 2026-07-28 call asks in this round, and how its `requestState` is sealed. */
+class Round {
+  readonly requests: Record<string, InputRequest> = {};
+
   constructor(
-    readonly requests: Record<string, InputRequest>,
-    readonly state: string,
+    private readonly answers: Record<string, unknown>,
+    private readonly seal: (answers: Record<string, unknown>) => Promise<string>,
   ) {}
 
-  toResult() {
-    return inputRequired({ inputRequests: this.requests, requestState: this.state });
+  /** The `input_required` result: every question asked this round, and the answers so far, sealed. */
+  async result(): Promise<InputRequiredResult> {
+    return inputRequired({ inputRequests: this.requests, requestState: await this.seal(this.answers) });
+  }
+}
+
+/**
+ * Thrown by `elicit`/`sample`/`listRoots` on a 2026-07-28 request that does not yet carry the
+ * answer: the call ends with an `input_required` result listing every question the call asked
+ * before it noticed (questions asked together, `Promise.all`, go in one round), and the client
+ * retries with the answers, which runs the tool again from the start (the protocol's multi round-trip).
+ */
+export class InputRequiredSignal {
+  constructor(private readonly round: Round) {}
+
+  toResult(): Promise<InputRequiredResult> {
+    return this.round.result();
+  }
+}
+
+/** A retried call's `requestState` that cannot be its own: the request is refused (-32602), not the tool's failure. */
+export class RequestStateRefusal extends ProtocolError {
+  constructor(why: string) {
+    super(ProtocolErrorCode.InvalidParams, `Invalid requestState: ${why}`);
   }
 }
 
 /** Elicitation or sampling cannot reach this client: sent to it as an isError result that says why. */
 export class ClientInputUnavailableError extends ToolError {
-  constructor(what: 'elicitation' | 'sampling', why: string) {
-    super(`${what}_unavailable`, `This tool needs ${what === 'elicitation' ? 'to ask the user a question (elicitation)' : "the client's model (sampling)"}, which ${why}`);
+  constructor(what: 'elicitation' | 'sampling' | 'roots', why: string) {
+    const needs = { elicitation: 'to ask the user a question (elicitation)', sampling: "the client's model (sampling)", roots: "the client's roots" }[what];
+    super(`${what}_unavailable`, `This tool needs ${needs}, which ${why}`);
   }
 }
 
+/** What a 2026-07-28 call's questions need beyond its context: the seal of its `requestState`, and what the call was. */
+export interface RoundTripSetup {
+  seal: RequestStateSeal;
+  /** The call's identity (who asked, which member, with which arguments): a `requestState` made for another is refused. */
+  identity: () => string;
+}
+
 /**
- * Elicitation and sampling for one request, in the way its era and transport allow:
+ * Elicitation, sampling and roots for one request, in the way its era and transport allow:
  * 2026-07-28 clients get `input_required` results; 2025-era clients get server-to-client
- * requests, which need a connection that carries the answer back (stdio, in memory).
+ * requests, which need a connection that carries the answer back (stdio, in memory, a session).
  */
-export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra, transport: TransportKind): ClientInput {
-  if (era === 'modern') return roundTrips(ctx);
+export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra, transport: TransportKind, setup: RoundTripSetup): ClientInput {
+  if (era === 'modern') return roundTrips(ctx, setup);
   // A 2025-era HTTP session carries answers back; stateless HTTP has no session to carry them.
-  const ensureReachable = (what: 'elicitation' | 'sampling') => {
+  const ensureReachable = (what: 'elicitation' | 'sampling' | 'roots') => {
     if (transport === 'http' && !ctx.sessionId) {
       throw new ClientInputUnavailableError(
         what,
-        "a 2025-era client over stateless HTTP cannot answer: its answer arrives on a new request no server instance is waiting for. Use a 2026-07-28 client or stdio, or serve with MCP_SESSIONS=on.",
+        'a 2025-era client over stateless HTTP cannot answer: its answer arrives on a new request no server instance is waiting for. Use a 2026-07-28 client or stdio, or serve with MCP_SESSIONS=on.',
       );
     }
     if (!server.getClientCapabilities()?.[what]) throw new ClientInputUnavailableError(what, `this client does not support (it declared no ${what} capability).`);
@@ -69,45 +103,78 @@ export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra
       ensureReachable('sampling');
       return (await ctx.mcpReq.requestSampling(params)) as CreateMessageResult;
     },
+    listRoots: async () => {
+      ensureReachable('roots');
+      return server.listRoots();
+    },
+  };
+}
+
+/** The sealed `requestState` of a round: the answers so far, and the identity of the call they belong to. */
+interface SealedAnswers {
+  answers: Record<string, unknown>;
+  call: string;
+}
+
+/**
+ * The 2026-07-28 way: each question has a key (its own, or by its order: `elicit-1`, `sample-2`).
+ * An answer the retried request carries is returned; a missing one ends the call with
+ * `input_required`. Answers already given ride along in `requestState`, since a retry carries only
+ * the answers to the latest questions: sealed (HMAC, with an expiry) and bound to the caller, the
+ * member and its arguments, so a client can neither alter them nor replay them on another call.
+ * A question the client declared no capability for is never sent: the call is refused with
+ * "missing required client capability" (-32021), as the revision says.
+ */
+function roundTrips(ctx: ServerContext, setup: RoundTripSetup): ClientInput {
+  const identity = setup.identity();
+  const earlier = earlierAnswers(ctx, identity);
+  const answers: Record<string, unknown> = { ...earlier, ...(ctx.mcpReq.inputResponses ?? {}) };
+  const declared = (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] ?? {}) as ClientCapabilities;
+  const round = new Round(answers, (kept) => setup.seal.mint({ answers: kept, call: identity } satisfies SealedAnswers));
+  let order = 0;
+  const ask = (kind: 'elicitation' | 'sampling' | 'roots', key: string, request: () => InputRequest): never => {
+    if (!declared[kind]) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [kind]: {} } });
+    round.requests[key] = request();
+    throw new InputRequiredSignal(round);
+  };
+  const keyOf = (prefix: string, options: AskOptions | undefined) => {
+    order++;
+    return options?.key ?? `${prefix}-${order}`;
+  };
+  return {
+    elicit: async (params, options) => {
+      const key = keyOf('elicit', options);
+      const answer = inputResponse(answers, key);
+      if (answer.kind !== 'elicit') return ask('elicitation', key, () => inputRequired.elicit(params as never));
+      return { action: answer.action, ...(answer.content && { content: answer.content }) } as ElicitResult;
+    },
+    sample: async (params, options) => {
+      const key = keyOf('sample', options);
+      const answer = inputResponse(answers, key);
+      if (answer.kind !== 'sampling') return ask('sampling', key, () => inputRequired.createMessage(params));
+      return answer.result as CreateMessageResult;
+    },
+    listRoots: async (options) => {
+      const key = keyOf('roots', options);
+      const answer = inputResponse(answers, key);
+      if (answer.kind !== 'roots') return ask('roots', key, () => inputRequired.listRoots());
+      return { roots: answer.roots } as ListRootsResult;
+    },
   };
 }
 
 /**
- * The 2026-07-28 way: each `elicit`/`sample` in a call has a key by its order (`elicit-1`,
- * `sample-2`). An answer the retried request carries is returned; the first one missing ends the
- * call with `input_required`. Answers already given ride along in `requestState`, since a retry
- * carries only the answers to the latest requests; they are the client's own answers, checked
- * again like any argument.
+ * The answers a verified `requestState` carries (the SDK checked its seal and expiry before the
+ * handler ran), or none when the request has no state. State made for another call is refused.
  */
-function roundTrips(ctx: ServerContext): ClientInput {
-  const earlier = parseState(ctx.mcpReq.requestState<string>());
-  const answers: Record<string, unknown> = { ...earlier, ...(ctx.mcpReq.inputResponses ?? {}) };
-  let order = 0;
-  const ask = (key: string, request: InputRequest): never => {
-    throw new InputRequiredSignal({ [key]: request }, JSON.stringify(answers));
-  };
-  return {
-    elicit: async (params) => {
-      const key = `elicit-${++order}`;
-      const answer = inputResponse(answers, key);
-      if (answer.kind !== 'elicit') return ask(key, inputRequired.elicit(params as never));
-      return { action: answer.action, ...(answer.content && { content: answer.content }) } as ElicitResult;
-    },
-    sample: async (params) => {
-      const key = `sample-${++order}`;
-      const answer = inputResponse(answers, key);
-      if (answer.kind !== 'sampling') return ask(key, inputRequired.createMessage(params));
-      return answer.result as CreateMessageResult;
-    },
-  };
-}
-
-function parseState(state: string | undefined): Record<string, unknown> {
-  if (typeof state !== 'string') return {};
-  try {
-    const parsed = JSON.parse(state) as unknown;
-    return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
-  } catch {
-    return {};
+function earlierAnswers(ctx: ServerContext, identity: string): Record<string, unknown> {
+  const state = ctx.mcpReq.requestState<SealedAnswers | string>();
+  if (state === undefined) return {};
+  if (typeof state !== 'object' || state === null || typeof state.answers !== 'object' || state.answers === null) {
+    throw new RequestStateRefusal('echo back exactly the requestState of the last input_required answer.');
   }
+  if (state.call !== identity) {
+    throw new RequestStateRefusal('it was made for another call (another caller, tool or arguments); retry the call it came from, or start again without it.');
+  }
+  return state.answers;
 }

@@ -1,4 +1,4 @@
-import type { CreateMessageResult, ElicitResult } from '@modelcontextprotocol/server';
+import type { CreateMessageResult, ElicitResult, ListRootsResult } from '@modelcontextprotocol/server';
 import type { ClientInput } from '../../context/client-requests';
 import type { TaskChannel } from '../../context/task-context';
 import { TaskStop } from './task-stop';
@@ -24,8 +24,9 @@ export interface TaskParking {
 export class RunningTask implements TaskChannel {
   readonly abort = new AbortController();
   private asked = 0;
-  private waitingFor = 0;
   private readonly waiting = new Map<string, (answer: unknown) => void>();
+  /** The questions sent and not answered yet: several when the tool asks in parallel, all listed in the task's `inputRequests`. */
+  private readonly outstanding = new Map<string, { method: string; params: unknown }>();
   private readonly stopListening: () => void;
 
   constructor(
@@ -40,7 +41,7 @@ export class RunningTask implements TaskChannel {
 
   /** Whether it waits for the client's answer now. */
   get parked(): boolean {
-    return this.waitingFor > 0;
+    return this.outstanding.size > 0;
   }
 
   /** Stops the run: its signal aborts with `reason`. */
@@ -56,6 +57,7 @@ export class RunningTask implements TaskChannel {
   readonly input: ClientInput = {
     elicit: (params) => this.ask<ElicitResult>('elicitation/create', { mode: 'form', ...params }),
     sample: (params) => this.ask<CreateMessageResult>('sampling/createMessage', params),
+    listRoots: () => this.ask<ListRootsResult>('roots/list', {}),
   };
 
   /** Stops listening for answers and cancellation (the run ended). */
@@ -69,8 +71,8 @@ export class RunningTask implements TaskChannel {
     // Each key is used once over the task's lifetime, as the extension requires.
     const key = `input-${++this.asked}`;
     const answer = new Promise<unknown>((resolve) => this.waiting.set(key, resolve));
-    await this.store.update(this.taskId, { status: 'input_required', inputRequests: { [key]: { method, params } } });
-    this.waitingFor++;
+    this.outstanding.set(key, { method, params });
+    await this.store.update(this.taskId, { status: 'input_required', inputRequests: Object.fromEntries(this.outstanding) });
     const refused = this.parking.parked(this);
     if (refused) this.stop(refused);
     // Where it can, the question goes to the client at once; otherwise it waits for tasks/update or tasks/result.
@@ -82,12 +84,15 @@ export class RunningTask implements TaskChannel {
     const timer = setTimeout(() => this.stop(TaskStop.unanswered(waitMs)), waitMs).unref();
     try {
       const answered = await untilAborted(answer, this.abort.signal);
-      await this.store.update(this.taskId, { status: 'working', inputRequests: undefined });
+      this.outstanding.delete(key);
+      // Answered one of several: the task waits, listing only the questions still open.
+      const open = this.outstanding.size > 0;
+      await this.store.update(this.taskId, open ? { status: 'input_required', inputRequests: Object.fromEntries(this.outstanding) } : { status: 'working', inputRequests: undefined });
       return answered as T;
     } finally {
       clearTimeout(timer);
       this.waiting.delete(key);
-      this.waitingFor--;
+      this.outstanding.delete(key);
     }
   }
 

@@ -7,6 +7,7 @@ import { DISCOVERY_TOOL_NAMES } from '../../selection/discovery-tools';
 import type { DroppedKeyWarner } from './dropped-key-warner';
 import { memberScope, type CallSite, type RequestRoots, type ServingSite } from '../request/member-scope';
 import { seenView } from '../request/call-origin';
+import { rememberArguments } from '../request/request-state';
 import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from '../request/sdk-client-input';
 import { callDiscoveryTool } from './discovery-calls';
@@ -44,7 +45,7 @@ export function callToolHandler(definition: CallToolSetup, site: ServingSite, se
       const tool = view.tools.get(name);
       if (tool) return server.projectCallToolResult(await callOne(definition, site, server, ctx, tool, request.params.arguments), tool.descriptor.outputSchema) as CallToolResult;
     } catch (signal) {
-      if (signal instanceof InputRequiredSignal) return signal.toResult() as unknown as CallToolResult;
+      if (signal instanceof InputRequiredSignal) return (await signal.toResult()) as unknown as CallToolResult;
       throw signal;
     }
     const outside = definition.catalog.tools.has(name) ? outsideView(definition.catalog.tools.get(name)!, site.served.view, view, hidesOutOfScope(ctx)) : '';
@@ -60,6 +61,8 @@ export function callToolHandler(definition: CallToolSetup, site: ServingSite, se
 export function callOne(definition: CallToolSetup, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown, task?: TaskRun): Promise<CallToolResult> {
   const app = definition.catalog.interceptors;
   const rethrowUnexpected = task !== undefined;
+  // A 2026-07-28 call's sealed requestState is bound to these arguments.
+  if (!task) rememberArguments(ctx, args);
   if (app.length === 0 && tool.interceptors.length === 0) {
     const { instantiate, logger, redact } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, undefined, task);
     return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped, redact, rethrowUnexpected });

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CallToolResult } from '@modelcontextprotocol/server';
+import { MissingRequiredClientCapabilityError, type CallToolResult } from '@modelcontextprotocol/server';
 import { MissingCredentialError } from '../../errors/missing-credential.error';
 import { UndeclaredCredentialError } from '../../errors/undeclared-credential.error';
 import { UndeclaredElicitationFormError } from '../../errors/undeclared-elicitation-form.error';
@@ -7,7 +7,7 @@ import type { CompiledTool } from '../../compiled/tool-catalog';
 import { isToolError } from '../../results/is-tool-error';
 import { ResultWithContent, type ExtraContent } from '../../wire/tool-content';
 import { contentProblems } from '../checks/content-check';
-import { InputRequiredSignal } from '../request/sdk-client-input';
+import { InputRequiredSignal, RequestStateRefusal } from '../request/sdk-client-input';
 import { argumentProblems, describeResultErrors } from '../checks/argument-errors';
 import { checkArgumentLimits, type ArgumentLimits } from '../checks/argument-limits';
 import type { DroppedKeyWarner } from './dropped-key-warner';
@@ -106,7 +106,8 @@ function withExtraContent(tool: CompiledTool, result: CallToolResult, extra: rea
 function thrownResult(tool: CompiledTool, error: unknown, scope: CallScope, redact: Redactor): CallToolResult {
   const { logger, warnDropped } = scope;
   // Not an error: the call ends with `input_required`, which the handler sends.
-  if (error instanceof InputRequiredSignal) throw error;
+  // Nor is a question the client cannot be asked: the request is refused (-32021).
+  if (error instanceof InputRequiredSignal || error instanceof MissingRequiredClientCapabilityError || error instanceof RequestStateRefusal) throw error;
   if (isToolError(error)) return toResult(tool, error, logger, warnDropped, redact);
   if (error instanceof MissingCredentialError) {
     logger.info('call without a required credential', { tool: tool.name, header: error.header });
@@ -160,7 +161,8 @@ export function toResult(tool: CompiledTool, returned: unknown, logger: Logger, 
     );
   }
   // No spread here: this literal is built on every call, and V8 builds a fixed one much faster.
-  const result: CallToolResult = { content: [{ type: 'text', text: JSON.stringify(structuredContent) }], structuredContent: structuredContent as Record<string, unknown> };
+  const text = tool.textIsMessage && !failed ? (structuredContent as { message: string }).message : JSON.stringify(structuredContent);
+  const result: CallToolResult = { content: [{ type: 'text', text }], structuredContent: structuredContent as Record<string, unknown> };
   if (failed) result.isError = true;
   return result;
 }

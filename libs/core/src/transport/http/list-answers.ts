@@ -122,7 +122,12 @@ function eraOf(req: IncomingMessage, parsed: object, sessions: boolean): 'modern
     mcpNameHeader: headerValue(req, 'mcp-name'),
     body: parsed,
   });
-  if (outcome.kind === 'modern') return outcome.messageKind === 'request' && MODERN_REVISIONS.has(outcome.classification.revision ?? '') ? 'modern' : undefined;
+  if (outcome.kind === 'modern') {
+    // The 2026-07-28 wire repeats the method (Mcp-Method) and a read's URI (Mcp-Name) in headers; a request whose headers are missing or disagree gets the SDK's refusal (400, -32020).
+    const message = parsed as { method?: unknown; params?: { uri?: unknown } };
+    const named = headerValue(req, 'mcp-method')?.trim() === message.method && (message.method !== 'resources/read' || headerValue(req, 'mcp-name')?.trim() === message.params?.uri);
+    return named && outcome.messageKind === 'request' && MODERN_REVISIONS.has(outcome.classification.revision ?? '') ? 'modern' : undefined;
+  }
   if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim' || sessions || req.headers['mcp-session-id'] !== undefined) return undefined;
   if (!accept.includes('text/event-stream')) return undefined;
   return outcome.requestedVersion === undefined || LEGACY_VERSIONS.has(outcome.requestedVersion) ? 'legacy' : undefined;

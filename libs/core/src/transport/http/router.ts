@@ -4,6 +4,8 @@ import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { SelectionError } from '../../errors/selection.error';
 import { rememberRouting } from '../../context/routed-request';
 import { clip } from '../../helpers/client-text';
+import { paramHeaderMismatch } from '../../compiled/param-headers';
+import { MODERN_REVISIONS } from '../../wire/protocol-revisions';
 import { CatalogView } from '../../selection/catalog-view';
 import type { ServerDefinition } from '../../server/build-server';
 import type { BodyBudget } from '../guards/body-budget';
@@ -13,7 +15,7 @@ import { invalidInitializeParams } from '../guards/initialize-check';
 import { prescanJson, type PrescanLimits } from '../guards/json-prescan';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../guards/prototype-key';
 import { headerCounts, headerValue } from '../guards/request-target';
-import { idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY } from '../jsonrpc-errors';
+import { HEADER_MISMATCH, idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR, SERVER_BUSY } from '../jsonrpc-errors';
 import type { ServingLimits } from '../serving-limits';
 import { CatalogPage, VIEW_PREFIX, wantsHtml } from './catalog-page-route';
 import type { RequestTracker } from './drain/request-tracker';
@@ -139,14 +141,17 @@ export class Router {
 
   /** One parsed POST body: refused, answered from the list cache, or handed to the SDK. */
   private async serveMessage(mount: Mount, req: IncomingMessage, res: ServerResponse, parsed: object, { view, auth }: Admitted): Promise<void> {
+    // A 2025-era initialize with bad params gets one readable line; on the 2026-07-28 wire initialize is a removed method, answered by the SDK (404, -32601).
     const badInitialize = invalidInitializeParams(parsed);
-    if (badInitialize) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
+    if (badInitialize && (await isLegacyRequest(webRequest(req), parsed))) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
     const forbidden = auth && mount.auth!.scopeRefusal(parsed, view, auth.caller);
     if (forbidden) return sendJson(res, forbidden.status, forbidden.body, forbidden.headers);
     // Lists are cached per view: with a token, the view its scopes allow.
     const seen = auth ? mount.server.views.view(view.selection, auth.caller.scopes) : view;
     // Decided once here: the server this request reaches reads both instead of deciding again.
     rememberRouting(req, { selected: view, seen });
+    const headerMismatch = paramHeaderRefusal(req, parsed, seen);
+    if (headerMismatch) return sendJson(res, 400, headerMismatch);
     if (this.answerList(mount, seen, req, res, parsed)) return;
     if (mount.sessions && (await isLegacyRequest(webRequest(req), parsed))) return mount.sessions.handle(req, res, parsed);
     return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror, auth?.authInfo);
@@ -180,8 +185,9 @@ export class Router {
     }
     const repeated = [...headerCounts(req, mount.credentialHeaders)].find(([, count]) => count > 1);
     if (repeated) return { status: 400, code: INVALID_REQUEST, message: `The ${repeated[0]} header was sent ${repeated[1]} times; send it once, with one credential.` };
+    // On a POST the SDK answers a version it does not serve with UnsupportedProtocolVersion (the request's id, the versions it supports); a stream or a DELETE has no id to answer.
     const version = req.headers['mcp-protocol-version'] as string | undefined;
-    if (version !== undefined && !PROTOCOL_VERSION.test(version)) {
+    if (req.method !== 'POST' && version !== undefined && !PROTOCOL_VERSION.test(version)) {
       return { status: 400, code: INVALID_REQUEST, message: `Bad MCP-Protocol-Version header ${JSON.stringify(clip(version, 40))}: expected a version such as 2025-06-18.` };
     }
     // A listener opened while draining would hold the drain to its timeout: send it elsewhere.
@@ -236,6 +242,20 @@ interface Refusal {
  * or, for a selection this server cannot serve, a 400 that says what it has. Checked here, before
  * the SDK builds a server for the request.
  */
+/**
+ * A 2026-07-28 `tools/call` whose `Mcp-Param-*` headers (the arguments its tool marks with
+ * `x-mcp-header`) disagree with its arguments: the answer refusing it (400, -32020 HeaderMismatch).
+ */
+function paramHeaderRefusal(req: IncomingMessage, parsed: object, view: CatalogView): object | undefined {
+  const message = parsed as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
+  if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
+  const headers = view.tools.get(message.params.name)?.paramHeaders;
+  if (!headers || !MODERN_REVISIONS.has(headerValue(req, 'mcp-protocol-version') ?? '')) return undefined;
+  const mismatch = paramHeaderMismatch(headers, message.params.arguments, (name) => headerValue(req, name));
+  if (!mismatch) return undefined;
+  return { jsonrpc: '2.0', id: idOf(parsed), error: { code: HEADER_MISMATCH, message: `Bad Request: the request headers and body disagree: ${mismatch.problem}`, data: { mismatch: { header: mismatch.header, body: mismatch.problem } } } };
+}
+
 function selectedView(mount: Mount, req: IncomingMessage): CatalogView | Refusal {
   try {
     return mount.server.views.forHttp(req.url ?? '/', (name) => headerValue(req, name));

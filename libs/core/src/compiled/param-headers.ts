@@ -1,0 +1,103 @@
+/** The annotation that mirrors an argument into an `Mcp-Param-{name}` header (SEP-2243). */
+export const X_MCP_HEADER = 'x-mcp-header';
+/** RFC 9110 `token`: the characters an HTTP field name may hold. */
+const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
+const PRIMITIVES = new Set(['string', 'integer', 'boolean']);
+/** Keywords whose subschemas are not statically reachable through `properties` alone. */
+const ELSEWHERE = ['items', 'prefixItems', 'additionalProperties', 'patternProperties', 'contains', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', '$defs', 'definitions', 'dependentSchemas'];
+
+/** One argument a 2026-07-28 client mirrors into a header. */
+export interface ParamHeader {
+  /** The chain of `properties` keys from the root to the argument. */
+  readonly path: readonly string[];
+  /** The name part: the header is `Mcp-Param-{header}`. */
+  readonly header: string;
+  readonly type: 'string' | 'integer' | 'boolean';
+}
+
+/**
+ * The `x-mcp-header` annotations of an input schema, or the first problem that makes the tool
+ * definition invalid (clients drop such a tool): not on a primitive, not reachable through
+ * `properties` alone, not an HTTP token, or not unique in any case.
+ */
+export function paramHeadersOf(schema: object): ParamHeader[] | string {
+  const found: ParamHeader[] = [];
+  const problem = visit(schema as Record<string, unknown>, [], true, found);
+  if (problem) return problem;
+  const seen = new Map<string, string>();
+  for (const { header } of found) {
+    const prior = seen.get(header.toLowerCase());
+    if (prior !== undefined) return `the header names '${prior}' and '${header}' are the same in any case; each must be unique`;
+    seen.set(header.toLowerCase(), header);
+  }
+  return found;
+}
+
+function visit(node: Record<string, unknown>, path: string[], reachable: boolean, found: ParamHeader[]): string | undefined {
+  if (node === null || typeof node !== 'object') return undefined;
+  const where = path.length ? `'${path.join('.')}'` : 'the schema root';
+  if (X_MCP_HEADER in node) {
+    const header = node[X_MCP_HEADER];
+    if (!reachable || path.length === 0) return `${where} has x-mcp-header, which may only mark a property reached through 'properties' alone (not under items, anyOf/oneOf/allOf, if/then/else, $ref or a nullable union)`;
+    if (typeof header !== 'string' || !TOKEN.test(header)) return `${where} has x-mcp-header ${JSON.stringify(header)}, which is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~)`;
+    if (typeof node['type'] !== 'string' || !PRIMITIVES.has(node['type'])) return `${where} has x-mcp-header but is of type ${JSON.stringify(node['type'] ?? 'any')}; only string, integer and boolean values can be mirrored into a header`;
+    found.push({ path: [...path], header, type: node['type'] as ParamHeader['type'] });
+  }
+  const properties = node['properties'];
+  if (properties && typeof properties === 'object') {
+    for (const [key, child] of Object.entries(properties)) {
+      const problem = visit(child as Record<string, unknown>, [...path, key], reachable, found);
+      if (problem) return problem;
+    }
+  }
+  for (const keyword of ELSEWHERE) {
+    const sub = node[keyword];
+    if (!sub || typeof sub !== 'object') continue;
+    const branches = Array.isArray(sub) ? sub : keyword === '$defs' || keyword === 'definitions' || keyword === 'patternProperties' || keyword === 'dependentSchemas' ? Object.values(sub) : [sub];
+    for (const branch of branches) {
+      const problem = visit(branch as Record<string, unknown>, [...path, `<${keyword}>`], false, found);
+      if (problem) return problem;
+    }
+  }
+  return undefined;
+}
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
+
+/**
+ * Why a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, or undefined
+ * when they agree: a value in the body needs its header, equal after Base64 decoding (`=?base64?…?=`).
+ * A value absent or null needs no header.
+ */
+export function paramHeaderMismatch(headers: readonly ParamHeader[], args: unknown, headerValue: (name: string) => string | undefined): { header: string; problem: string } | undefined {
+  for (const declared of headers) {
+    const value = valueAt(args, declared.path);
+    if (value === undefined || value === null) continue;
+    const name = `Mcp-Param-${declared.header}`;
+    const raw = headerValue(name.toLowerCase());
+    const mismatch = (problem: string) => ({ header: name, problem });
+    if (raw === undefined) return mismatch(`the body carries ${declared.path.join('.')} but the ${name} header is absent`);
+    const sent = decoded(raw.trim());
+    if (sent === undefined) return mismatch(`the ${name} header is not a valid value (a Base64 sentinel that does not decode, or a character headers cannot carry)`);
+    if (sent !== String(value)) return mismatch(`the ${name} header says ${JSON.stringify(sent.slice(0, 100))} but the body carries ${declared.path.join('.')}=${JSON.stringify(value).slice(0, 100)}`);
+  }
+  return undefined;
+}
+
+function decoded(value: string): string | undefined {
+  const sentinel = SENTINEL.exec(value);
+  if (!sentinel) return /^[\x20-\x7e]*$/.test(value) ? value : undefined;
+  // Base64 as RFC 4648 writes it: padded to a multiple of four.
+  if (sentinel[1]!.length % 4 !== 0) return undefined;
+  const text = Buffer.from(sentinel[1]!, 'base64').toString('utf-8');
+  return text.includes('\uFFFD') ? undefined : text;
+}
+
+function valueAt(args: unknown, path: readonly string[]): unknown {
+  let value = args;
+  for (const key of path) {
+    if (value === null || typeof value !== 'object' || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<string, unknown>)[key];
+  }
+  return value;
+}
