@@ -1,7 +1,10 @@
 #!/usr/bin/env node
 // Runs the official MCP conformance suite (@modelcontextprotocol/conformance, pinned in package.json)
 // against the built conformance app: every server scenario, active and pending, with
-// expected-failures.yml as the baseline. The app runs with MCP_SESSIONS=on: the suite's client
+// expected-failures.yml as the baseline. With --next, the next suite instead
+// (@modelcontextprotocol/conformance-next: 0.2.0-alpha.12, pinned), every scenario of every
+// revision and extension (`--suite all`: the 2026-07-28 requirement set, tasks, skills), with
+// expected-failures-next.yml as the baseline. The app runs with MCP_SESSIONS=on: the suite's client
 // speaks 2025-era MCP, whose elicitation, sampling and subscriptions need a session. The suite needs Node 22; it runs on the npm `node@22`
 // package through npx, so no system install is needed. Exits with the suite's own code.
 const { spawn, spawnSync } = require('node:child_process');
@@ -11,8 +14,9 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '../../..');
 const app = join(root, 'apps/conformance/dist/main.js');
-const cli = join(root, 'node_modules/@modelcontextprotocol/conformance/dist/index.js');
-const baseline = join(root, 'apps/conformance/expected-failures.yml');
+const next = process.argv.includes('--next');
+const cli = join(root, `node_modules/@modelcontextprotocol/${next ? 'conformance-next' : 'conformance'}/dist/index.js`);
+const baseline = join(root, `apps/conformance/${next ? 'expected-failures-next.yml' : 'expected-failures.yml'}`);
 
 function start() {
   const server = spawn(process.execPath, [app], { env: { ...process.env, HOST: '127.0.0.1', PORT: '0', MCP_SESSIONS: 'on', DRAIN_DELAY_MS: '0' }, stdio: ['ignore', 'ignore', 'pipe'] });

@@ -182,11 +182,22 @@ export class ConformanceToolset {
   @Tool({
     name: 'json_schema_2020_12_tool',
     description: 'Tool with JSON Schema 2020-12 features',
+    // The full 2020-12 vocabulary (SEP-2106): references, an anchor, composition and a condition.
     inputSchema: {
       $schema: JSON_SCHEMA_2020_12,
       type: 'object',
-      $defs: { address: { type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
-      properties: { name: { type: 'string' }, address: { $ref: '#/$defs/address' } },
+      $defs: { address: { $anchor: 'addressDef', type: 'object', properties: { street: { type: 'string' }, city: { type: 'string' } } } },
+      properties: {
+        name: { type: 'string' },
+        address: { $ref: '#/$defs/address' },
+        contactMethod: { type: 'string', enum: ['phone', 'email'] },
+        phone: { type: 'string' },
+        email: { type: 'string' },
+      },
+      allOf: [{ anyOf: [{ required: ['phone'] }, { required: ['email'] }] }],
+      if: { properties: { contactMethod: { const: 'phone' } }, required: ['contactMethod'] },
+      then: { required: ['phone'] },
+      else: { required: ['email'] },
       additionalProperties: false,
     },
     returns: FixtureResult,
