@@ -1,9 +1,14 @@
-import { Field, RequestContext, Result, Tool, ToolResult, Toolset } from '@toolsets/core';
+import { Field, Prompt, RequestContext, Result, Tool, ToolResult, Toolset } from '@toolsets/core';
 import type { CreateMessageResult } from '@modelcontextprotocol/server';
 import { ColorForm, NameForm } from './forms';
 
 @Result({ description: 'What the round-trip fixture did, in words.' })
 export class RoundTripResult extends ToolResult {}
+
+export class ContextForm {
+  @Field({ description: 'What the prompt should take into account' })
+  context!: string;
+}
 
 export class OkForm {
   @Field(() => Boolean, { description: 'Go ahead?' })
@@ -86,6 +91,12 @@ export class ConformanceRoundTripsToolset {
     if (asks.length === 0) return { message: 'No supported capabilities declared' };
     await Promise.all(asks);
     return { message: `capabilities-ok: received ${received.sort().join(',')}` };
+  }
+
+  @Prompt({ name: 'test_input_required_result_prompt', description: 'Asks the user for context before it answers.', elicits: [ContextForm] })
+  async promptWithContext(): Promise<string> {
+    const answer = await this.context.elicit('What context should the prompt use?', ContextForm, { key: 'user_context' });
+    return `Prompt with context: ${answer.action === 'accept' ? answer.content.context : 'none'}`;
   }
 
   @Tool({ name: 'test_missing_capability', description: "Needs the client's model: a client that declared no sampling is refused.", returns: RoundTripResult })

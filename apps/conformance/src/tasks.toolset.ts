@@ -86,6 +86,19 @@ export class ConformanceTasksToolset {
     return { message: `Deleted ${filename}.` };
   }
 
+  @Tool({
+    name: 'test_tool_with_task',
+    description: "Asks the user's name first, then becomes a task that greets them.",
+    returns: TaskFixtureResult,
+    elicits: [NameForm],
+    task: { support: 'required', askFirst: true },
+  })
+  async toolWithTask(): Promise<TaskFixtureResult> {
+    const name = await this.task.requireInput(NameForm, 'What is your name?', { key: 'user_name' });
+    await this.task.start();
+    return { message: `Hello from the task, ${name.action === 'accept' ? name.content.name : 'stranger'}!` };
+  }
+
   @Tool({ name: 'multi_input', description: 'Asks two questions at once, and answers when both are answered.', returns: TaskFixtureResult, elicits: [NameForm, ColorForm], task: 'optional' })
   async multiInput(): Promise<TaskFixtureResult> {
     const [name, color] = await Promise.all([this.task.requireInput(NameForm, 'What is your name?'), this.task.requireInput(ColorForm, 'What is your favourite colour?')]);

@@ -4,6 +4,7 @@ import type { ClassModelBuilder } from '../schema/class-model-builder';
 import { emitClass } from '../schema/schema-emitter';
 import type { ClassModel, FieldModel, TypeModel } from '../schema/type-model';
 import type { ClassType } from '../types/class-type';
+import { describeNonClass } from '../helpers/describe-value';
 import { compileMaterializer, type Materializer } from './args-materializer';
 import { lazyValidator, type SchemaValidator } from './lazy-validator';
 import { compileRuleCheck, type RuleCheck } from './rule-check';
@@ -98,4 +99,18 @@ function describeKind(field: FieldModel): string {
   if (field.nullable) return 'nullable';
   if (field.type.kind === 'array') return 'an array of anything but string enum values';
   return `${/^[aeiou]/.test(field.type.kind) ? 'an' : 'a'} ${field.type.kind}`;
+}
+
+/** The forms a member lists in `elicits` (a tool's or a prompt's), compiled; what is not a form is reported. */
+export function compileElicitationForms(listed: readonly unknown[] | undefined, site: ViolationSite, models: ClassModelBuilder, report: (violation: ContractViolation) => void): Map<ClassType, ElicitationForm> {
+  const forms = new Map<ClassType, ElicitationForm>();
+  for (const form of listed ?? []) {
+    if (typeof form !== 'function') {
+      report(ElicitationFormError.notAClass(site, describeNonClass(form)));
+      continue;
+    }
+    const compiled = compileElicitationForm(form as ClassType, site, models, report);
+    if (compiled) forms.set(form as ClassType, compiled);
+  }
+  return forms;
 }

@@ -104,6 +104,8 @@ export interface CompiledPrompt {
   /** The entry advertised in `prompts/list`. */
   descriptor: Prompt;
   args: CompiledArgs;
+  /** The forms its `context.elicit` may ask for (`@Prompt({ elicits })`). */
+  elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>;
 }
 
 export interface CompiledResource {

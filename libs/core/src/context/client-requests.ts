@@ -14,6 +14,8 @@ export interface ClientInput {
   elicit(params: { message: string; requestedSchema: Record<string, unknown> }, options?: AskOptions): Promise<ElicitResult>;
   sample(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult>;
   listRoots(options?: AskOptions): Promise<ListRootsResult>;
+  /** The answers this call has had so far, by question key (what a call that becomes a task takes with it). */
+  gathered?(): Record<string, unknown>;
 }
 
 /** The user's answer to `RequestContext.elicit`: the form's DTO, filled in and checked, unless declined or cancelled. */

@@ -32,6 +32,8 @@ export interface RequestOutlets {
   redactValue: (value: unknown) => unknown;
   /** The client's elicitation and sampling, for this request's era and transport. */
   clientInput: () => ClientInput;
+  /** Makes the call a task, taking the answers `input` gathered (`task.start()` of an `askFirst` tool). */
+  startTask?: (input: ClientInput) => never;
 }
 
 const SERVER_LOG_LEVEL: Record<LoggingLevel, keyof Logger> = {
@@ -79,6 +81,7 @@ export function requestContextOf(
               params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message: redact(message) }) },
             }),
     clientInput: () => (input ??= outlets.clientInput()),
+    startTask: outlets.startTask && (() => outlets.startTask!((input ??= outlets.clientInput()))),
     elicitationForms,
     auth,
     task: origin.task,

@@ -49,6 +49,8 @@ export interface RequestContextInit {
   auth?: AuthContext;
   /** The task this call runs as (`@Tool({ task })` and a client that supports tasks). */
   task?: TaskChannel;
+  /** Makes this call a task (`task.start()` of an `askFirst` tool whose client wants one). */
+  startTask?: () => never;
 }
 
 /**
@@ -99,7 +101,8 @@ export class RequestContext {
       channel: this.#init.task,
       signal: this.signal,
       progress: (progress, total, message) => this.progress(progress, total, message),
-      elicit: (message, form) => this.elicit(message, form),
+      elicit: (message, form, options) => this.elicit(message, form, options),
+      start: this.#init.startTask,
     }));
   }
 

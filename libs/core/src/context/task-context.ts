@@ -1,5 +1,5 @@
 import type { ClassType } from '../types/class-type';
-import type { ClientInput, Elicitation } from './client-requests';
+import type { AskOptions, ClientInput, Elicitation } from './client-requests';
 
 /** Where a running task reports to: its record in the task store (absent for a blocking call). */
 export interface TaskChannel {
@@ -23,7 +23,9 @@ export interface TaskContextInit {
   /** The call's progress notifications (a blocking call whose client asked for progress). */
   progress: (progress: number, total?: number, message?: string) => Promise<void>;
   /** The call's `RequestContext.elicit`: a task moves to `input_required` while it waits. */
-  elicit: <T extends object>(message: string, form: ClassType<T>) => Promise<Elicitation<T>>;
+  elicit: <T extends object>(message: string, form: ClassType<T>, options?: AskOptions) => Promise<Elicitation<T>>;
+  /** Makes the call a task, where `task.start()` does (an `askFirst` tool called by a client that wants a task). */
+  start?: () => never;
 }
 
 /**
@@ -70,7 +72,18 @@ export class TaskContext {
    * the answer: the task is `input_required` until the client sends it with `tasks/update`, then
    * `working` again, and the tool carries on from here with the typed answer (or the decline).
    */
-  requireInput<T extends object>(form: ClassType<T>, message: string): Promise<Elicitation<T>> {
-    return this.#init.elicit(message, form);
+  requireInput<T extends object>(form: ClassType<T>, message: string, options?: AskOptions): Promise<Elicitation<T>> {
+    return this.#init.elicit(message, form, options);
+  }
+
+  /**
+   * For a tool declared `task: { askFirst: true }`: the call has asked what it needed (in the
+   * request, through `input_required` rounds for a 2026-07-28 client) and becomes a task here; the
+   * client gets the task, and its run starts the method again, given the same answers without
+   * asking, and carries on past this line. In the task's run, and in a call that stays blocking (a
+   * client without task support), it returns at once.
+   */
+  async start(): Promise<void> {
+    if (!this.isTask) this.#init.start?.();
   }
 }

@@ -12,6 +12,11 @@ export interface PromptOptions<A extends ClassType | undefined> {
   description: string;
   /** The arguments DTO; its `@Field`s (strings) become the prompt's arguments, validated on every get. */
   args?: A;
+  /**
+   * The form classes this prompt may ask the user with `context.elicit(message, Form)` before it
+   * answers (a 2026-07-28 client gets an `input_required` round, a 2025-era one a request), as a tool's `elicits`.
+   */
+  elicits?: readonly ClassType[];
 }
 
 /** The method shape a `@Prompt` accepts: its arguments in, messages out. */

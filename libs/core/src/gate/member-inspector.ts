@@ -17,6 +17,7 @@ import { emitClass } from '../schema/schema-emitter';
 import type { ClassModel, TypeModel } from '../schema/type-model';
 import type { ClassType } from '../types/class-type';
 import { compileMaterializer } from '../compiled/args-materializer';
+import { compileElicitationForms } from '../compiled/elicitation-form';
 import { lazyValidator } from '../compiled/lazy-validator';
 import { compileRuleCheck } from '../compiled/rule-check';
 import type { CompiledArgs, CompiledToolset } from '../compiled/tool-catalog';
@@ -41,6 +42,7 @@ export class MemberInspector {
       if (!hasText(options.description)) this.violations.push(new MissingMemberDescriptionError(site, '@Prompt'));
       this.checkNoView(site, options, `@Prompt on ${toolset.cls.name}.${prompt.methodName}()`);
       const args = this.compileArgs(site, options.args, '@Prompt');
+      const elicitationForms = compileElicitationForms(options.elicits, site, this.models, (violation) => this.violations.push(violation));
       if (this.violations.length > before || !args) continue;
       const descriptor: Prompt = {
         name,
@@ -54,7 +56,7 @@ export class MemberInspector {
           })),
         }),
       };
-      toolset.prompts.push({ name, toolset, methodName: prompt.methodName, descriptor, args });
+      toolset.prompts.push({ name, toolset, methodName: prompt.methodName, descriptor, args, ...(elicitationForms.size > 0 && { elicitationForms }) });
     }
   }
 

@@ -3,7 +3,7 @@ import type { ViolationSite } from '../errors/contract-violation';
 import { describeEntry } from '../helpers/describe-value';
 import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS, MAX_TASK_TTL_MS, type CompiledTaskOptions } from '../metadata/tool-task';
 
-const KNOWN = new Set(['support', 'ttlMs', 'pollIntervalMs', 'idempotent']);
+const KNOWN = new Set(['support', 'ttlMs', 'pollIntervalMs', 'idempotent', 'askFirst']);
 
 /** `@Tool({ task })` checked, with its defaults; a violation when it cannot run as declared. */
 export function compileTaskOptions(site: ViolationSite, task: unknown): CompiledTaskOptions | TaskOptionError {
@@ -25,7 +25,7 @@ export function compileTaskOptions(site: ViolationSite, task: unknown): Compiled
   const poll = (pollIntervalMs as number | undefined) ?? DEFAULT_TASK_POLL_INTERVAL_MS;
   const problem = laterProblem(site, options as Record<string, unknown>, ttl, poll);
   if (problem) return problem;
-  return { support, ttlMs: ttl, pollIntervalMs: poll, idempotent: idempotent === true };
+  return { support, ttlMs: ttl, pollIntervalMs: poll, idempotent: idempotent === true, askFirst: (options as Record<string, unknown>)['askFirst'] === true };
 }
 
 /** What is wrong once each number is in range: the two together, `idempotent`, unknown keys. */
@@ -33,12 +33,15 @@ function laterProblem(site: ViolationSite, options: Record<string, unknown>, ttl
   if (poll >= ttl) {
     return new TaskOptionError(site, `polls every ${poll} ms but keeps the task only ${ttl} ms`, 'make pollIntervalMs smaller than ttlMs, or the task expires before the client polls it.');
   }
+  if (options.askFirst !== undefined && typeof options.askFirst !== 'boolean') {
+    return new TaskOptionError(site, `has askFirst ${describeEntry(options.askFirst)}`, 'set `askFirst: true` when the tool asks its questions before it becomes a task (it calls `task.start()` once it has its answers), or leave it out.');
+  }
   if (options.idempotent !== undefined && typeof options.idempotent !== 'boolean') {
     return new TaskOptionError(site, `has idempotent ${describeEntry(options.idempotent)}`, 'set `idempotent: true` when running the tool twice does no harm (it may then run again if its worker dies), or leave it out.');
   }
   const unknown = Object.keys(options).filter((key) => !KNOWN.has(key));
   if (unknown.length > 0) {
-    return new TaskOptionError(site, `has ${unknown.map((key) => `'${key}'`).join(', ')}, which it does not know`, 'use only support, ttlMs, pollIntervalMs and idempotent.');
+    return new TaskOptionError(site, `has ${unknown.map((key) => `'${key}'`).join(', ')}, which it does not know`, 'use only support, ttlMs, pollIntervalMs, idempotent and askFirst.');
   }
   return undefined;
 }

@@ -2,14 +2,13 @@ import type { Tool } from '@modelcontextprotocol/server';
 import type { SchemaNode } from '../types/schema-node';
 import { compileMaterializer, passThrough } from '../compiled/args-materializer';
 import { compileDroppedKeysFinder } from '../compiled/dropped-keys';
-import { compileElicitationForm, type ElicitationForm } from '../compiled/elicitation-form';
+import { compileElicitationForms } from '../compiled/elicitation-form';
 import { lazyValidator } from '../compiled/lazy-validator';
 import { compileClassProjector } from '../compiled/result-projector';
 import { compileRuleCheck } from '../compiled/rule-check';
 import type { CompiledTool, CompiledToolset, OutputArm } from '../compiled/tool-catalog';
 import type { ContractViolation, ViolationSite } from '../errors/contract-violation';
 import { CredentialArgumentError } from '../errors/credential-argument.error';
-import { ElicitationFormError } from '../errors/elicitation-form.error';
 import { InvalidArgsError } from '../errors/invalid-args.error';
 import { InvalidInputSchemaError } from '../errors/invalid-input-schema.error';
 import { InvalidKeywordsError } from '../errors/invalid-keywords.error';
@@ -75,7 +74,7 @@ export class ToolInspector {
     const arms = this.inspectReturns(site, tool);
     const args = this.inspectArgs(site, toolset, options.args);
     const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
-    const elicitationForms = this.inspectForms(site, options.elicits);
+    const elicitationForms = compileElicitationForms(options.elicits, site, this.models, (violation) => this.report(violation));
     if (options.text !== undefined && options.text !== 'json' && options.text !== 'message') this.report(new InvalidTextBlockError(site, options.text));
     const ownScopes = this.checkedScopes(site, `${tool.target.name}.${tool.methodName}()`, metadataStorage.getScopes(toolset.cls, tool.methodName));
     const ownInterceptors = this.interceptorsOf(site, `@UseInterceptors on ${tool.target.name}.${tool.methodName}()`, toolset.cls, tool.methodName);
@@ -149,20 +148,6 @@ export class ToolInspector {
   /** `@UseInterceptors` on `cls` as a whole, or on one method, checked. */
   interceptorsOf(site: ViolationSite, where: string, cls: ClassType, methodName?: string): InterceptorClass[] {
     return checkedInterceptors(metadataStorage.getInterceptors(cls, methodName), site, where, (violation) => this.report(violation));
-  }
-
-  /** Each form listed in `elicits`, checked and compiled; what breaks a form is reported. */
-  private inspectForms(site: ViolationSite, listed: readonly unknown[] | undefined): Map<ClassType, ElicitationForm> {
-    const forms = new Map<ClassType, ElicitationForm>();
-    for (const form of listed ?? []) {
-      if (typeof form !== 'function') {
-        this.report(ElicitationFormError.notAClass(site, describeNonClass(form)));
-        continue;
-      }
-      const compiled = compileElicitationForm(form as ClassType, site, this.models, (violation) => this.report(violation));
-      if (compiled) forms.set(form as ClassType, compiled);
-    }
-    return forms;
   }
 
   /** A tool's name follows MCP's pattern, its description says something, and its keywords are words. */

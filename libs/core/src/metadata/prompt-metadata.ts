@@ -8,6 +8,7 @@ export interface PromptOptionsRecord {
   description?: string;
   /** The arguments DTO: string fields (prompt arguments are strings on the wire), closed, validated. */
   args?: ClassType;
+  elicits?: readonly unknown[];
 }
 
 export interface PromptMetadata {

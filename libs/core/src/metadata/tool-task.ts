@@ -20,6 +20,13 @@ export interface ToolTaskOptions {
    * (`REDIS_URL`), a task whose worker died is then run again on another; otherwise it ends `failed`.
    */
   idempotent?: boolean;
+  /**
+   * The tool asks its questions (`context.elicit`, `sample`, `roots`) in the request, before it
+   * becomes a task, and calls `task.start()` once it has the answers: a 2026-07-28 client answers
+   * through `input_required` rounds, then gets the task. The task's run starts the method again
+   * with those answers (so keep what comes before `task.start()` free of side effects).
+   */
+  askFirst?: boolean;
 }
 
 /** `@Tool({ task })`: the support alone, or the options. */
@@ -31,6 +38,7 @@ export interface CompiledTaskOptions {
   readonly ttlMs: number;
   readonly pollIntervalMs: number;
   readonly idempotent: boolean;
+  readonly askFirst: boolean;
 }
 
 export const DEFAULT_TASK_TTL_MS = 60 * 60 * 1000;

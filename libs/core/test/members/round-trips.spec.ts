@@ -199,3 +199,4 @@ describe('an argument mirrored into a header (@Field({ header }), x-mcp-header)'
     expect(message).toMatch(/tool 'nullable'.*'zone[^']*' has x-mcp-header, which may only mark a property reached through 'properties' alone/s);
   });
 });
+

@@ -8,6 +8,8 @@ import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type RequestRoots } from '../request/member-scope';
 import { mayUse, refuseWithoutScopes } from '../request/scope-check';
 import { redactValue } from '../logging/redaction';
+import { rememberArguments } from '../request/request-state';
+import { InputRequiredSignal } from '../request/sdk-client-input';
 
 type GetPromptRequest = { params: { name: string; arguments?: Record<string, string> } };
 
@@ -25,8 +27,17 @@ export function promptHandlers(definition: RequestRoots & { catalog: ToolCatalog
       const what = `prompt '${prompt.name}'`;
       refuseWithoutScopes(ctx, prompt.toolset.requiredScopes, what, unknown);
       const input = memberInput(prompt.args, request.params.arguments ?? {}, what);
-      const scope = memberScope(definition, site, server, ctx, prompt.toolset, prompt.name);
-      const output = (await invokeMember(scope, prompt.methodName, input, what)) as PromptOutput;
+      // A 2026-07-28 get's sealed requestState is bound to these arguments.
+      rememberArguments(ctx, request.params.arguments ?? {});
+      const scope = memberScope(definition, site, server, ctx, prompt.toolset, prompt.name, prompt.elicitationForms);
+      let output: PromptOutput;
+      try {
+        output = (await invokeMember(scope, prompt.methodName, input, what)) as PromptOutput;
+      } catch (signal) {
+        // A prompt that asks the user first: the get ends with input_required, and the client retries it with the answer.
+        if (signal instanceof InputRequiredSignal) return (await signal.toResult()) as unknown as GetPromptResult;
+        throw signal;
+      }
       const messages = redactValue(messagesOf(output), scope.redact) as PromptMessage[];
       const problems = messageProblems(messages);
       if (problems.length > 0) throw unsendable(scope.logger, what, problems);

@@ -14,6 +14,7 @@ import type { ToolsetInstantiator } from '../tools/tool-call';
 import type { ClientInput } from '../../context/client-requests';
 import { clientInput } from './sdk-client-input';
 import { callIdentity, type RequestStateSeal } from './request-state';
+import { isStartingAsTask, StartTaskSignal } from './start-task';
 import { AuthContext } from '../../context/auth-context';
 import { callOrigin, credentialsOf, type CallOrigin } from './call-origin';
 import type { ElicitationForm } from '../../compiled/elicitation-form';
@@ -93,6 +94,7 @@ export function memberScope(
       logger,
       redact,
       redactValue: (value: unknown) => redactValue(value, redact),
+      ...(!task && isStartingAsTask(ctx) && { startTask: startTask }),
       clientInput: () => redactedInput(task ? task.input : clientInput(ctx, server, where.era, where.transport, { seal: definition.requestState, identity: () => callIdentity(ctx, principalOf(toolset, origin), `${toolset.name}.${member}`) }), redact),
     };
     container.register(RequestContext, { useValue: requestContextOf(toolset, member, ctx, where, outlets, elicitationForms, auth) });
@@ -119,6 +121,11 @@ function redactorOf(toolset: CompiledToolset, origin: CallOrigin): Redactor {
   return (text) => (redact ??= redactorFor(credentialsOf(origin, toolset.credentialHeaders)))(text);
 }
 
+/** `task.start()` of an `askFirst` tool whose client wants a task: the call becomes one, with the answers it gathered. */
+function startTask(input: ClientInput): never {
+  throw new StartTaskSignal(input.gathered?.() ?? {});
+}
+
 /**
  * Who a call's sealed `requestState` belongs to: the verified token's subject, else the values of
  * the toolset's declared credentials (hashed with the rest), else the 2025-era session; anonymous
@@ -138,5 +145,6 @@ function redactedInput(input: ClientInput, redact: Redactor): ClientInput {
     elicit: (params, options) => input.elicit(redactValue(params, redact) as typeof params, options),
     sample: (params, options) => input.sample(redactValue(params, redact) as typeof params, options),
     listRoots: (options) => input.listRoots(options),
+    ...(input.gathered && { gathered: () => input.gathered!() }),
   };
 }

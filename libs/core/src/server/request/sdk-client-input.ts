@@ -14,11 +14,12 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { AskOptions, ClientInput } from '../../context/client-requests';
+import type { ClientInput } from '../../context/client-requests';
 import { ElicitationAnswerMismatch, sdkAnswerProblems } from '../../context/elicitation-answer';
 import type { ProtocolEra, TransportKind } from '../../context/request-context';
 import { ToolError } from '../../results/tool-error';
 import type { RequestStateSeal } from './request-state';
+import { QuestionKeys } from './start-task';
 
 /** The questions one 2026-07-28 call asks in this round, and how its `requestState` is sealed. */
 class Round {
@@ -88,25 +89,33 @@ export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra
     }
     if (!server.getClientCapabilities()?.[what]) throw new ClientInputUnavailableError(what, `this client does not support (it declared no ${what} capability).`);
   };
+  // Kept by question key: a call that becomes a task (`askFirst`) takes them with it.
+  const answers: Record<string, unknown> = {};
+  const keys = new QuestionKeys();
+  const kept = <T>(key: string, answer: T): T => ((answers[key] = answer), answer);
   return {
-    elicit: async (params) => {
+    elicit: async (params, options) => {
+      const key = keys.next('elicit', options?.key);
       ensureReachable('elicitation');
       try {
-        return await ctx.mcpReq.elicitInput(params as never);
+        return kept(key, await ctx.mcpReq.elicitInput(params as never));
       } catch (error) {
         // The SDK checks a 2025-era answer against the form itself; RequestContext says so as the tool's own failure.
         if (error instanceof ProtocolError && error.code === ProtocolErrorCode.InvalidParams) throw new ElicitationAnswerMismatch(sdkAnswerProblems(error.message));
         throw error;
       }
     },
-    sample: async (params) => {
+    sample: async (params, options) => {
+      const key = keys.next('sample', options?.key);
       ensureReachable('sampling');
-      return (await ctx.mcpReq.requestSampling(params)) as CreateMessageResult;
+      return kept(key, (await ctx.mcpReq.requestSampling(params)) as CreateMessageResult);
     },
-    listRoots: async () => {
+    listRoots: async (options) => {
+      const key = keys.next('roots', options?.key);
       ensureReachable('roots');
-      return server.listRoots();
+      return kept(key, await server.listRoots());
     },
+    gathered: () => answers,
   };
 }
 
@@ -131,36 +140,39 @@ function roundTrips(ctx: ServerContext, setup: RoundTripSetup): ClientInput {
   const answers: Record<string, unknown> = { ...earlier, ...(ctx.mcpReq.inputResponses ?? {}) };
   const declared = (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] ?? {}) as ClientCapabilities;
   const round = new Round(answers, (kept) => setup.seal.mint({ answers: kept, call: identity } satisfies SealedAnswers));
-  let order = 0;
+  const keys = new QuestionKeys();
   const ask = (kind: 'elicitation' | 'sampling' | 'roots', key: string, request: () => InputRequest): never => {
     if (!declared[kind]) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [kind]: {} } });
     round.requests[key] = request();
     throw new InputRequiredSignal(round);
   };
-  const keyOf = (prefix: string, options: AskOptions | undefined) => {
-    order++;
-    return options?.key ?? `${prefix}-${order}`;
-  };
   return {
     elicit: async (params, options) => {
-      const key = keyOf('elicit', options);
-      const answer = inputResponse(answers, key);
-      if (answer.kind !== 'elicit') return ask('elicitation', key, () => inputRequired.elicit(params as never));
-      return { action: answer.action, ...(answer.content && { content: answer.content }) } as ElicitResult;
+      const key = keys.next('elicit', options?.key);
+      return answered<ElicitResult>(answers, key, 'elicit') ?? ask('elicitation', key, () => inputRequired.elicit(params as never));
     },
     sample: async (params, options) => {
-      const key = keyOf('sample', options);
-      const answer = inputResponse(answers, key);
-      if (answer.kind !== 'sampling') return ask('sampling', key, () => inputRequired.createMessage(params));
-      return answer.result as CreateMessageResult;
+      const key = keys.next('sample', options?.key);
+      return answered<CreateMessageResult>(answers, key, 'sampling') ?? ask('sampling', key, () => inputRequired.createMessage(params));
     },
     listRoots: async (options) => {
-      const key = keyOf('roots', options);
-      const answer = inputResponse(answers, key);
-      if (answer.kind !== 'roots') return ask('roots', key, () => inputRequired.listRoots());
-      return { roots: answer.roots } as ListRootsResult;
+      const key = keys.next('roots', options?.key);
+      return answered<ListRootsResult>(answers, key, 'roots') ?? ask('roots', key, () => inputRequired.listRoots());
     },
+    gathered: () => answers,
   };
+}
+
+/**
+ * The answer `answers` holds for `key`, when it is one of `kind` (an elicitation result, a model's
+ * message, a roots listing), in the shape the asking method returns; otherwise undefined.
+ */
+export function answered<T>(answers: Record<string, unknown>, key: string, kind: 'elicit' | 'sampling' | 'roots'): T | undefined {
+  const answer = inputResponse(answers, key);
+  if (answer.kind !== kind) return undefined;
+  if (answer.kind === 'elicit') return { action: answer.action, ...(answer.content && { content: answer.content }) } as T;
+  if (answer.kind === 'sampling') return answer.result as T;
+  return { roots: (answer as { roots: unknown }).roots } as T;
 }
 
 /**

@@ -2,6 +2,8 @@ import type { CreateMessageResult, ElicitResult, ListRootsResult } from '@modelc
 import type { ClientInput } from '../../context/client-requests';
 import type { TaskChannel } from '../../context/task-context';
 import { TaskStop } from './task-stop';
+import { answered } from '../request/sdk-client-input';
+import { QuestionKeys } from '../request/start-task';
 import type { TaskSignal, TaskStore } from './task-store';
 
 /** Sends one of a task's questions to the client as a request of its own, and resolves with the answer. */
@@ -35,6 +37,8 @@ export class RunningTask implements TaskChannel {
     private readonly parking: TaskParking,
     /** Asks the client directly, where the connection that created the task carries requests (2025-11-25 over stdio or a session). */
     private readonly asker?: TaskAsker,
+    /** The answers the call gathered before it became a task (`askFirst`), by question key: given back instead of asked again. */
+    private readonly gathered: Record<string, unknown> = {},
   ) {
     this.stopListening = store.listen(taskId, (signal) => this.onSignal(signal));
   }
@@ -55,10 +59,11 @@ export class RunningTask implements TaskChannel {
 
   /** Elicitation and sampling through the task: each question is an input request the client answers with `tasks/update`. */
   readonly input: ClientInput = {
-    elicit: (params) => this.ask<ElicitResult>('elicitation/create', { mode: 'form', ...params }),
-    sample: (params) => this.ask<CreateMessageResult>('sampling/createMessage', params),
-    listRoots: () => this.ask<ListRootsResult>('roots/list', {}),
+    elicit: async (params, options) => answered<ElicitResult>(this.gathered, this.keys.next('elicit', options?.key), 'elicit') ?? this.ask<ElicitResult>('elicitation/create', { mode: 'form', ...params }),
+    sample: async (params, options) => answered<CreateMessageResult>(this.gathered, this.keys.next('sample', options?.key), 'sampling') ?? this.ask<CreateMessageResult>('sampling/createMessage', params),
+    listRoots: async (options) => answered<ListRootsResult>(this.gathered, this.keys.next('roots', options?.key), 'roots') ?? this.ask<ListRootsResult>('roots/list', {}),
   };
+  private readonly keys = new QuestionKeys();
 
   /** Stops listening for answers and cancellation (the run ended). */
   done(): void {

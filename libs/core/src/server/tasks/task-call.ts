@@ -10,6 +10,7 @@ import type { TaskQuotaRefusal } from './task-limits';
 import { taskCaller } from './task-owner';
 import { detachedCall, storedOrigin } from './task-origin';
 import { callOrigin, seenView, type CallOrigin } from '../request/call-origin';
+import { StartTaskSignal, startsAsTask } from '../request/start-task';
 import type { TaskRecord } from './task-record';
 import { declaresTasks, generationOf, TASKS_EXTENSION, v1Task, v2Task, type TaskGeneration } from './task-wire';
 
@@ -37,7 +38,18 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
     if (checkArgumentLimits(args, site.limits) || !tool.inputValidator.Check(args)) return direct(request, ctx);
     const asked = request.params.task?.ttl;
     const ttlMs = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, tool.task.ttlMs) : tool.task.ttlMs;
-    const record = await engine.create(tool, taskCaller(origin, tool.toolset.credentialHeaders), ttlMs, args, storedOrigin(origin, tool));
+    let gathered: Record<string, unknown> | undefined;
+    if (tool.task.askFirst) {
+      // The call asks its questions here first; it becomes a task where the tool calls task.start().
+      startsAsTask(ctx);
+      try {
+        return await direct(request, ctx);
+      } catch (signal) {
+        if (!(signal instanceof StartTaskSignal)) throw signal;
+        gathered = signal.gathered;
+      }
+    }
+    const record = await engine.create(tool, taskCaller(origin, tool.toolset.credentialHeaders), ttlMs, args, storedOrigin(origin, tool), gathered);
     if (typeof record === 'string') throw tooManyTasks(record, engine);
     await engine.start(record, generation === 'v1' ? directAsker(server, origin, record.taskId) : undefined);
     throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });

@@ -114,7 +114,7 @@ export class TaskEngine {
    * the server or `caller` has as many unfinished tasks as the limits allow, nothing is saved and
    * the answer says which limit was reached.
    */
-  async create(tool: CompiledTool, caller: TaskCaller, ttlMs: number, args: Record<string, unknown>, origin: TaskOrigin): Promise<TaskRecord | TaskQuotaRefusal> {
+  async create(tool: CompiledTool, caller: TaskCaller, ttlMs: number, args: Record<string, unknown>, origin: TaskOrigin, gathered?: Record<string, unknown>): Promise<TaskRecord | TaskQuotaRefusal> {
     const now = new Date().toISOString();
     const record: TaskRecord = {
       // A UUID and 128 random bits: unguessable, so an id is never a way into another caller's task.
@@ -129,6 +129,7 @@ export class TaskEngine {
       pollIntervalMs: tool.task!.pollIntervalMs,
       arguments: args,
       origin,
+      ...(gathered && Object.keys(gathered).length > 0 && { gathered }),
     };
     const { maxActive, maxActivePerCaller } = this.taskLimits;
     return (await this.taskStore.create(record, { key: caller.quota, maxActive, maxActivePerCaller })) ?? record;
@@ -185,7 +186,7 @@ export class TaskEngine {
     await this.taskStore.update(taskId, { attempts: (record.attempts ?? 0) + 1 });
     // Listening before the tool runs: an answer or a cancellation is never sent before this replica hears it.
     await this.taskStore.ready?.();
-    const task = new RunningTask(taskId, this.taskStore, this.parking, this.askers.get(taskId));
+    const task = new RunningTask(taskId, this.taskStore, this.parking, this.askers.get(taskId), record.gathered);
     this.running.set(taskId, task);
     const released = new Promise<void>((resolve) => this.releases.set(taskId, resolve));
     // At its time to live the run stops and the task ends failed, a moment before the record expires so clients see why.

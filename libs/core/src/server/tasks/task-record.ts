@@ -6,7 +6,7 @@ export type TaskStatus = 'working' | 'input_required' | 'completed' | 'failed' |
 const TERMINAL: ReadonlySet<TaskStatus> = new Set(['completed', 'failed', 'cancelled']);
 
 /** The fields a task keeps only while it runs. */
-export const RUNNING_ONLY = ['inputRequests', 'arguments', 'origin'] as const;
+export const RUNNING_ONLY = ['inputRequests', 'arguments', 'origin', 'gathered'] as const;
 
 export function isTerminal(status: TaskStatus): boolean {
   return TERMINAL.has(status);
@@ -44,6 +44,8 @@ export interface TaskRecord {
   /** The call's arguments and where it came from, kept while the task runs (any worker may run it) and removed when it ends. */
   arguments?: Record<string, unknown>;
   origin?: TaskOrigin;
+  /** The answers the call gathered before it became a task (`askFirst`), by question key; its run reads them instead of asking again. */
+  gathered?: Record<string, unknown>;
   /** How many times a worker has started it. */
   attempts?: number;
 }

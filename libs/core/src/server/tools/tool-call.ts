@@ -8,6 +8,7 @@ import { isToolError } from '../../results/is-tool-error';
 import { ResultWithContent, type ExtraContent } from '../../wire/tool-content';
 import { contentProblems } from '../checks/content-check';
 import { InputRequiredSignal, RequestStateRefusal } from '../request/sdk-client-input';
+import { StartTaskSignal } from '../request/start-task';
 import { argumentProblems, describeResultErrors } from '../checks/argument-errors';
 import { checkArgumentLimits, type ArgumentLimits } from '../checks/argument-limits';
 import type { DroppedKeyWarner } from './dropped-key-warner';
@@ -107,7 +108,7 @@ function thrownResult(tool: CompiledTool, error: unknown, scope: CallScope, reda
   const { logger, warnDropped } = scope;
   // Not an error: the call ends with `input_required`, which the handler sends.
   // Nor is a question the client cannot be asked: the request is refused (-32021).
-  if (error instanceof InputRequiredSignal || error instanceof MissingRequiredClientCapabilityError || error instanceof RequestStateRefusal) throw error;
+  if (isCallSignal(error)) throw error;
   if (isToolError(error)) return toResult(tool, error, logger, warnDropped, redact);
   if (error instanceof MissingCredentialError) {
     logger.info('call without a required credential', { tool: tool.name, header: error.header });
@@ -165,6 +166,11 @@ export function toResult(tool: CompiledTool, returned: unknown, logger: Logger, 
   const result: CallToolResult = { content: [{ type: 'text', text }], structuredContent: structuredContent as Record<string, unknown> };
   if (failed) result.isError = true;
   return result;
+}
+
+/** What ends a call without being the tool's failure: a question for the client, a refusal of the request, the call becoming a task. */
+function isCallSignal(error: unknown): boolean {
+  return error instanceof InputRequiredSignal || error instanceof MissingRequiredClientCapabilityError || error instanceof RequestStateRefusal || error instanceof StartTaskSignal;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
