@@ -9,8 +9,11 @@ cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 nx sync:check || exit 1
-# What the timing suites start: the built apps (and core, which they bundle).
-nx run-many -t build -p hello-server credential-demo-server demo-server --outputStyle=static || exit 1
+# Every build (and the packed packages) first: the run-many below then runs none of its targets'
+# dependencies (--exclude-task-dependencies). Nx restores a cached build by rewriting its dist
+# folder, so a run-many that ran builds would rewrite libs/core/dist under the timing suites'
+# servers while they start (one clean run lost two drain tests to a module missing mid-restore).
+nx run-many -t build adoption-packs --outputStyle=static || exit 1
 
 timing_log=$(mktemp "${TMPDIR:-/tmp}/toolsets-timing-XXXXXX")
 trap 'rm -f "$timing_log"' EXIT
@@ -18,7 +21,7 @@ trap 'rm -f "$timing_log"' EXIT
 NX_TASK_TARGET_PROJECT=e2e NX_TASK_TARGET_TARGET=test-timing jest -c apps/e2e/jest.timing.config.cjs > "$timing_log" 2>&1 &
 timing_pid=$!
 
-nice -n 10 nx run-many -t lint typecheck test test-packages e2e-workspace e2e-adoption contract --parallel=4 --outputStyle=static
+nice -n 10 nx run-many -t lint typecheck test test-packages e2e-workspace e2e-adoption contract --exclude-task-dependencies --parallel=4 --outputStyle=static
 run_many=$?
 
 wait "$timing_pid"

@@ -65,7 +65,7 @@ export function callOne(definition: CallToolSetup, site: CallSite, server: Serve
   if (!task) rememberArguments(ctx, args);
   if (app.length === 0 && tool.interceptors.length === 0) {
     const { instantiate, logger, redact } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, undefined, task);
-    return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped, redact, rethrowUnexpected });
+    return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped, redact, rethrowUnexpected, signal: task?.signal ?? ctx.mcpReq.signal });
   }
   // Interceptors may abort the call (a deadline): the tool's signal is the call's own, aborted with the request's (or the task's).
   const abort = new CallAbort(task?.signal ?? ctx.mcpReq.signal);
@@ -73,7 +73,7 @@ export function callOne(definition: CallToolSetup, site: CallSite, server: Serve
   const chain = app.length === 0 ? tool.interceptors : [...app, ...tool.interceptors];
   const around = (validArgs: Record<string, unknown>, invoke: () => unknown) =>
     runInterceptors(chain, scope.resolve, new InterceptedCall(tool, validArgs, abort, () => interceptorCaller(definition.name, scope.origin, tool.toolset)), invoke);
-  return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around, redact: scope.redact, rethrowUnexpected });
+  return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around, redact: scope.redact, rethrowUnexpected, signal: abort.signal });
 }
 
 

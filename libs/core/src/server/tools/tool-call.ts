@@ -34,6 +34,8 @@ export interface CallScope {
   redact?: Redactor;
   /** A task's call: an unexpected throw is logged, then rethrown as `UnexpectedToolFailure`, so the task ends `failed`. */
   rethrowUnexpected?: boolean;
+  /** The call's signal: a throw after it aborted is the tool stopping as asked, not a failure. */
+  signal?: AbortSignal;
 }
 
 /** What a task's call throws when its tool failed unexpectedly: logged already, under `correlationId`. */
@@ -121,6 +123,11 @@ function thrownResult(tool: CompiledTool, error: unknown, scope: CallScope, reda
   if (error instanceof UndeclaredElicitationFormError) {
     logger.error('tool asked for an elicitation form it does not declare', { tool: tool.name, error: error.message });
     return textError(error.message);
+  }
+  if (scope.signal?.aborted) {
+    // Cancelled (tasks/cancel, the client went away, a deadline): a tool that stops by throwing did what it was asked.
+    logger.info('tool stopped after its call was cancelled', { tool: tool.name, error: errorName(error) });
+    return textError(`The call to '${tool.name}' was cancelled.`);
   }
   const correlationId = randomUUID();
   logger.error('tool threw', { correlationId, tool: tool.name, error: errorName(error), detail: errorMessage(error), ...stackField(error) });

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLegacyRequest, PROTOCOL_VERSION_META_KEY, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
+import { isLegacyRequest, PROTOCOL_VERSION_META_KEY, UnsupportedProtocolVersionError, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
 import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
 import { SelectionError } from '../../errors/selection.error';
 import { rememberRouting } from '../../context/routed-request';
@@ -141,6 +141,8 @@ export class Router {
 
   /** One parsed POST body: refused, answered from the list cache, or handed to the SDK. */
   private async serveMessage(mount: Mount, req: IncomingMessage, res: ServerResponse, parsed: object, { view, auth }: Admitted): Promise<void> {
+    const badVersion = malformedVersion(req, parsed);
+    if (badVersion) return sendJson(res, 400, badVersion);
     // A 2025-era initialize with bad params gets one readable line; on the 2026-07-28 wire initialize is a removed method, answered by the SDK (404, -32601).
     const badInitialize = invalidInitializeParams(parsed);
     if (badInitialize && (await isLegacyRequest(webRequest(req), parsed))) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
@@ -185,7 +187,7 @@ export class Router {
     }
     const repeated = [...headerCounts(req, mount.credentialHeaders)].find(([, count]) => count > 1);
     if (repeated) return { status: 400, code: INVALID_REQUEST, message: `The ${repeated[0]} header was sent ${repeated[1]} times; send it once, with one credential.` };
-    // On a POST the SDK answers a version it does not serve with UnsupportedProtocolVersion (the request's id, the versions it supports); a stream or a DELETE has no id to answer.
+    // A POST's malformed version is answered once its body is read, with its id (malformedVersion); a stream or a DELETE has no id to answer.
     const version = req.headers['mcp-protocol-version'] as string | undefined;
     if (req.method !== 'POST' && version !== undefined && !PROTOCOL_VERSION.test(version)) {
       return { status: 400, code: INVALID_REQUEST, message: `Bad MCP-Protocol-Version header ${JSON.stringify(clip(version, 40))}: expected a version such as 2025-06-18.` };
@@ -242,6 +244,18 @@ interface Refusal {
  * or, for a selection this server cannot serve, a 400 that says what it has. Checked here, before
  * the SDK builds a server for the request.
  */
+/**
+ * The answer to a POST whose MCP-Protocol-Version is not a version at all: UnsupportedProtocolVersion
+ * with the request's id and the revisions served, as the SDK answers an unknown one, but naming the
+ * value clipped (the SDK would echo a header of any length).
+ */
+function malformedVersion(req: IncomingMessage, parsed: object): object | undefined {
+  const version = headerValue(req, 'mcp-protocol-version');
+  if (version === undefined || PROTOCOL_VERSION.test(version)) return undefined;
+  const error = new UnsupportedProtocolVersionError({ supported: [...MODERN_REVISIONS], requested: clip(version, 40) });
+  return { jsonrpc: '2.0', id: idOf(parsed), error: { code: error.code, message: error.message, data: error.data } };
+}
+
 /**
  * A 2026-07-28 `tools/call` whose `Mcp-Param-*` headers (the arguments its tool marks with
  * `x-mcp-header`) disagree with its arguments: the answer refusing it (400, -32020 HeaderMismatch).
