@@ -48,7 +48,7 @@ describe('the 2026-07-28 wire, as the revision answers its mistakes', () => {
   });
 
   it('refuses a list request without Mcp-Method, or with another, with 400 and -32020 (the list cache does not answer it)', async () => {
-    for (const headers of [{}, { 'mcp-method': 'prompts/list' }]) {
+    for (const headers of [{}, { 'mcp-method': 'prompts/list' }] as Record<string, string>[]) {
       const answer = await post(url, 'tools/list', { 'mcp-protocol-version': '2026-07-28', ...headers });
       expect(answer).toMatchObject({ status: 400, body: { id: 41, error: { code: -32020 } } });
     }
