@@ -3,7 +3,7 @@ import type { ViolationSite } from '../errors/contract-violation';
 import { describeEntry } from '../helpers/describe-value';
 import { DEFAULT_TASK_POLL_INTERVAL_MS, DEFAULT_TASK_TTL_MS, MAX_TASK_TTL_MS, type CompiledTaskOptions } from '../metadata/tool-task';
 
-const KNOWN = new Set(['support', 'ttlMs', 'pollIntervalMs', 'idempotent', 'askFirst']);
+const KNOWN = new Set(['support', 'ttlMs', 'pollIntervalMs', 'idempotent', 'askFirst', 'inlineMs']);
 
 /** `@Tool({ task })` checked, with its defaults; a violation when it cannot run as declared. */
 export function compileTaskOptions(site: ViolationSite, task: unknown): CompiledTaskOptions | TaskOptionError {
@@ -25,13 +25,20 @@ export function compileTaskOptions(site: ViolationSite, task: unknown): Compiled
   const poll = (pollIntervalMs as number | undefined) ?? DEFAULT_TASK_POLL_INTERVAL_MS;
   const problem = laterProblem(site, options as Record<string, unknown>, ttl, poll);
   if (problem) return problem;
-  return { support, ttlMs: ttl, pollIntervalMs: poll, idempotent: idempotent === true, askFirst: (options as Record<string, unknown>)['askFirst'] === true };
+  const inlineMs = (options as Record<string, unknown>)['inlineMs'];
+  return { support, ttlMs: ttl, pollIntervalMs: poll, idempotent: idempotent === true, askFirst: (options as Record<string, unknown>)['askFirst'] === true, inlineMs: (inlineMs as number | undefined) ?? 0 };
 }
 
 /** What is wrong once each number is in range: the two together, `idempotent`, unknown keys. */
 function laterProblem(site: ViolationSite, options: Record<string, unknown>, ttl: number, poll: number): TaskOptionError | undefined {
   if (poll >= ttl) {
     return new TaskOptionError(site, `polls every ${poll} ms but keeps the task only ${ttl} ms`, 'make pollIntervalMs smaller than ttlMs, or the task expires before the client polls it.');
+  }
+  if (options.inlineMs !== undefined && !isWhole(options.inlineMs, 0, 10_000)) {
+    return new TaskOptionError(site, `has inlineMs ${describeEntry(options.inlineMs)}`, 'give a whole number of milliseconds from 0 to 10,000: how long a call may wait for its task to finish and answer with the result itself.');
+  }
+  if (poll <= (typeof options.inlineMs === 'number' ? options.inlineMs : 0)) {
+    return new TaskOptionError(site, `waits ${String(options.inlineMs)} ms for an inline answer but polls every ${poll} ms`, 'make inlineMs shorter than pollIntervalMs: past a poll interval a task answers the client as soon as polling would.');
   }
   if (options.askFirst !== undefined && typeof options.askFirst !== 'boolean') {
     return new TaskOptionError(site, `has askFirst ${describeEntry(options.askFirst)}`, 'set `askFirst: true` when the tool asks its questions before it becomes a task (it calls `task.start()` once it has its answers), or leave it out.');
@@ -41,7 +48,7 @@ function laterProblem(site: ViolationSite, options: Record<string, unknown>, ttl
   }
   const unknown = Object.keys(options).filter((key) => !KNOWN.has(key));
   if (unknown.length > 0) {
-    return new TaskOptionError(site, `has ${unknown.map((key) => `'${key}'`).join(', ')}, which it does not know`, 'use only support, ttlMs, pollIntervalMs, idempotent and askFirst.');
+    return new TaskOptionError(site, `has ${unknown.map((key) => `'${key}'`).join(', ')}, which it does not know`, 'use only support, ttlMs, pollIntervalMs, idempotent, askFirst and inlineMs.');
   }
   return undefined;
 }

@@ -27,6 +27,12 @@ export interface ToolTaskOptions {
    * with those answers (so keep what comes before `task.start()` free of side effects).
    */
   askFirst?: boolean;
+  /**
+   * How long, in milliseconds, a 2026-07-28 call waits for its task to finish before it answers
+   * with the task: a task done by then answers with the ordinary result (the extension allows it),
+   * so a quick run costs the client no poll. Default 0 (always a task); less than `pollIntervalMs`.
+   */
+  inlineMs?: number;
 }
 
 /** `@Tool({ task })`: the support alone, or the options. */
@@ -39,6 +45,7 @@ export interface CompiledTaskOptions {
   readonly pollIntervalMs: number;
   readonly idempotent: boolean;
   readonly askFirst: boolean;
+  readonly inlineMs: number;
 }
 
 export const DEFAULT_TASK_TTL_MS = 60 * 60 * 1000;

@@ -52,6 +52,9 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
     const record = await engine.create(tool, taskCaller(origin, tool.toolset.credentialHeaders), ttlMs, args, storedOrigin(origin, tool), gathered);
     if (typeof record === 'string') throw tooManyTasks(record, engine);
     await engine.start(record, generation === 'v1' ? directAsker(server, origin, record.taskId) : undefined);
+    // A 2026-07-28 client must take either answer: a run done within the tool's inline window answers with its result.
+    const inline = generation === 'v2' && tool.task.inlineMs > 0 ? await engine.completedWithin(record.taskId, tool.task.inlineMs) : undefined;
+    if (inline) return inline as CallToolResult;
     throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });
   };
 }

@@ -1,4 +1,5 @@
 import { randomBytes, randomUUID } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import type { Logger } from '../logging/logger';
@@ -12,6 +13,9 @@ import type { TaskQueue } from './task-queue';
 import { isTerminal, type TaskRecord } from './task-record';
 import { TaskStop } from './task-stop';
 import type { TaskStore } from './task-store';
+
+/** How often a call waiting for an inline answer reads its task. */
+const INLINE_POLL_MS = 10;
 
 /** The JSON-RPC "internal error" a task that failed ends with. */
 const INTERNAL_ERROR = -32603;
@@ -144,6 +148,20 @@ export class TaskEngine {
     if (asker) this.askers.set(record.taskId, asker);
     // Not awaited: the call is answered with the task at once. A fault of the store is logged, never thrown into nowhere.
     this.run(record.taskId).catch((error: unknown) => this.logger.error('task could not run', { tool: record.tool, error: error instanceof Error ? error.message : String(error) }));
+  }
+
+  /**
+   * The result of a task that completes within `ms` (read from the store, so a run on another
+   * worker counts too); undefined when it is still going, or ended otherwise (failed, cancelled).
+   */
+  async completedWithin(taskId: string, ms: number): Promise<Record<string, unknown> | undefined> {
+    const until = Date.now() + ms;
+    for (;;) {
+      const record = await this.taskStore.get(taskId);
+      if (!record || isTerminal(record.status)) return record?.status === 'completed' ? record.result : undefined;
+      if (Date.now() >= until) return undefined;
+      await sleep(Math.min(INLINE_POLL_MS, until - Date.now()));
+    }
   }
 
   /** Makes this process one of the queue's workers. */
