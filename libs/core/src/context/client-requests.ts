@@ -14,6 +14,8 @@ export interface ClientInput {
   elicit(params: { message: string; requestedSchema: Record<string, unknown> }, options?: AskOptions): Promise<ElicitResult>;
   sample(params: CreateMessageRequestParams, options?: AskOptions): Promise<CreateMessageResult>;
   listRoots(options?: AskOptions): Promise<ListRootsResult>;
+  /** Sends the user to `url` (URL-mode elicitation): nothing they enter there passes through the client. */
+  elicitUrl(params: { message: string; url: string }, options?: AskOptions): Promise<ElicitResult>;
   /** The answers this call has had so far, by question key (what a call that becomes a task takes with it). */
   gathered?(): Record<string, unknown>;
 }

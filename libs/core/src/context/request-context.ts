@@ -198,6 +198,32 @@ export class RequestContext {
   }
 
   /**
+   * Sends the user to `url` (URL-mode elicitation) to do there what must not pass through the
+   * client or the model: sign in to a third party, pay, enter a secret. Resolves with the user's
+   * `accept` (they went and are done), `decline` or `cancel`; what they entered reaches your server
+   * at that URL, never this call. **Credentials a tool needs from the user go this way, never
+   * through a form** (the startup log warns about a form field that asks for one). 2026-07-28
+   * clients answer through an `input_required` round (declaring `elicitation.url`; one that did not
+   * is refused, -32021); 2025-11-25 clients get the request on their connection; inside a task it is
+   * one of the task's input requests.
+   */
+  async elicitUrl(url: string, message: string, options?: AskOptions): Promise<{ action: 'accept' | 'decline' | 'cancel' }> {
+    let parsed: URL | undefined;
+    try {
+      parsed = new URL(url);
+    } catch {
+      parsed = undefined;
+    }
+    if (parsed?.protocol !== 'https:' && parsed?.protocol !== 'http:') {
+      throw new ToolError('invalid_elicitation_url', `The tool '${this.tool}' asked the user to open ${clip(JSON.stringify(url))}, which is not an http(s) URL.`);
+    }
+    const answer = await this.requireInput().elicitUrl({ message, url: parsed.href }, options);
+    const action = answerAction(answer);
+    if (action === undefined) throw new ToolError('invalid_elicitation_answer', `The answer to "${message}" has action ${clip(JSON.stringify((answer as { action?: unknown } | undefined)?.action) ?? 'missing')}; an answer's action is "accept", "decline" or "cancel".`);
+    return { action };
+  }
+
+  /**
    * The client's roots (`roots/list`: the directories or files it lets the server see), through
    * the same paths as `elicit`.
    */

@@ -13,6 +13,7 @@ import type { InterceptorClass } from '../metadata/tool-interceptor';
 import { ServerTelemetry, type TelemetryOptions } from '../telemetry/server-telemetry';
 import { TracedServer } from '../telemetry/traced-server';
 import { ServerOptionError } from '../errors/server-option.error';
+import { secretFormFields } from '../gate/secret-form-fields';
 import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
 import { DISCOVERY_TOOL_NAMES } from '../selection/discovery-tools';
@@ -175,6 +176,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const catalog = runContractGate(options.name, options.toolsets, { interceptors: options.interceptors });
   const logger = options.logger ?? stderrLogger;
   warnOverSchemaBudget(catalog, logger);
+  warnSecretFormFields(catalog, logger);
   const root = (options.container ?? globalContainer).createChildContainer();
   if (!root.isRegistered(LOGGER, true)) root.register(LOGGER, { useValue: logger });
   const subscriptions = new ResourceSubscriptions(catalog, logger);
@@ -361,6 +363,16 @@ function extensionsOf(catalog: ToolCatalog, hasTasks: boolean): Record<string, R
     ...(catalog.toolViews.size > 0 && { [VIEWS_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } }),
   };
   return Object.keys(extensions).length > 0 ? extensions : undefined;
+}
+
+/** A form field that asks for a credential: its answer would pass through the client, which the revision forbids. */
+function warnSecretFormFields(catalog: ToolCatalog, logger: Logger): void {
+  for (const { member, form, field } of secretFormFields(catalog)) {
+    logger.warn(
+      `${member} asks for '${field}' of '${form}' in an elicitation form, and it looks like a credential: a form's answer passes through the client and may reach the model. ` +
+        'Send the user to a page of yours with context.elicitUrl(url, message) instead (URL-mode elicitation), and keep the secret on the server.',
+    );
+  }
 }
 
 /**

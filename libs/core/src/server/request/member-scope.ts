@@ -145,6 +145,7 @@ function redactedInput(input: ClientInput, redact: Redactor): ClientInput {
     elicit: (params, options) => input.elicit(redactValue(params, redact) as typeof params, options),
     sample: (params, options) => input.sample(redactValue(params, redact) as typeof params, options),
     listRoots: (options) => input.listRoots(options),
+    elicitUrl: (params, options) => input.elicitUrl(redactValue(params, redact) as typeof params, options),
     ...(input.gathered && { gathered: () => input.gathered!() }),
   };
 }

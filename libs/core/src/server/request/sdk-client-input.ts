@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import {
   CLIENT_CAPABILITIES_META_KEY,
   inputRequired,
@@ -115,6 +116,12 @@ export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra
       ensureReachable('roots');
       return kept(key, await server.listRoots());
     },
+    elicitUrl: async (params, options) => {
+      const key = keys.next('elicit', options?.key);
+      ensureReachable('elicitation');
+      if (!server.getClientCapabilities()?.elicitation?.url) throw new ClientInputUnavailableError('elicitation', 'this client does not support sending the user to a URL (it declared no elicitation.url capability).');
+      return kept(key, await ctx.mcpReq.elicitInput({ mode: 'url', message: params.message, url: params.url, elicitationId: randomUUID() }));
+    },
     gathered: () => answers,
   };
 }
@@ -158,6 +165,14 @@ function roundTrips(ctx: ServerContext, setup: RoundTripSetup): ClientInput {
     listRoots: async (options) => {
       const key = keys.next('roots', options?.key);
       return answered<ListRootsResult>(answers, key, 'roots') ?? ask('roots', key, () => inputRequired.listRoots());
+    },
+    elicitUrl: async (params, options) => {
+      const key = keys.next('elicit', options?.key);
+      const answer = answered<ElicitResult>(answers, key, 'elicit');
+      if (answer) return answer;
+      // URL mode is its own capability: `elicitation: {}` alone means forms only.
+      if (!declared.elicitation?.url) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { elicitation: { url: {} } } });
+      return ask('elicitation', key, () => inputRequired.elicitUrl(params));
     },
     gathered: () => answers,
   };

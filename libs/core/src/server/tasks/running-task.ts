@@ -62,6 +62,7 @@ export class RunningTask implements TaskChannel {
     elicit: async (params, options) => answered<ElicitResult>(this.gathered, this.keys.next('elicit', options?.key), 'elicit') ?? this.ask<ElicitResult>('elicitation/create', { mode: 'form', ...params }),
     sample: async (params, options) => answered<CreateMessageResult>(this.gathered, this.keys.next('sample', options?.key), 'sampling') ?? this.ask<CreateMessageResult>('sampling/createMessage', params),
     listRoots: async (options) => answered<ListRootsResult>(this.gathered, this.keys.next('roots', options?.key), 'roots') ?? this.ask<ListRootsResult>('roots/list', {}),
+    elicitUrl: async (params, options) => answered<ElicitResult>(this.gathered, this.keys.next('elicit', options?.key), 'elicit') ?? this.ask<ElicitResult>('elicitation/create', { mode: 'url', ...params }),
   };
   private readonly keys = new QuestionKeys();
 
