@@ -4,6 +4,8 @@ export const X_MCP_HEADER = 'x-mcp-header';
 const TOKEN = /^[!#$%&'*+\-.^_`|~0-9A-Za-z]+$/;
 const PRIMITIVES = new Set(['string', 'integer', 'boolean']);
 /** Keywords whose subschemas are not statically reachable through `properties` alone. */
+/** Keywords whose value names its subschemas (an object of them). */
+const NAMED_SUBSCHEMAS = new Set(['$defs', 'definitions', 'patternProperties', 'dependentSchemas']);
 const ELSEWHERE = ['items', 'prefixItems', 'additionalProperties', 'patternProperties', 'contains', 'not', 'if', 'then', 'else', 'allOf', 'anyOf', 'oneOf', '$defs', 'definitions', 'dependentSchemas'];
 
 /** One argument a 2026-07-28 client mirrors into a header. */
@@ -35,31 +37,38 @@ export function paramHeadersOf(schema: object): ParamHeader[] | string {
 
 function visit(node: Record<string, unknown>, path: string[], reachable: boolean, found: ParamHeader[]): string | undefined {
   if (node === null || typeof node !== 'object') return undefined;
+  const problem = X_MCP_HEADER in node ? annotation(node, path, reachable, found) : undefined;
+  if (problem) return problem;
+  for (const [step, child, stillReachable] of children(node, reachable)) {
+    const below = visit(child, [...path, step], stillReachable, found);
+    if (below) return below;
+  }
+  return undefined;
+}
+
+/** Checks one annotated schema and records it; the problem that makes it invalid, if any. */
+function annotation(node: Record<string, unknown>, path: string[], reachable: boolean, found: ParamHeader[]): string | undefined {
   const where = path.length ? `'${path.join('.')}'` : 'the schema root';
-  if (X_MCP_HEADER in node) {
-    const header = node[X_MCP_HEADER];
-    if (!reachable || path.length === 0) return `${where} has x-mcp-header, which may only mark a property reached through 'properties' alone (not under items, anyOf/oneOf/allOf, if/then/else, $ref or a nullable union)`;
-    if (typeof header !== 'string' || !TOKEN.test(header)) return `${where} has x-mcp-header ${JSON.stringify(header)}, which is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~)`;
-    if (typeof node['type'] !== 'string' || !PRIMITIVES.has(node['type'])) return `${where} has x-mcp-header but is of type ${JSON.stringify(node['type'] ?? 'any')}; only string, integer and boolean values can be mirrored into a header`;
-    found.push({ path: [...path], header, type: node['type'] as ParamHeader['type'] });
-  }
+  const header = node[X_MCP_HEADER];
+  if (!reachable || path.length === 0) return `${where} has x-mcp-header, which may only mark a property reached through 'properties' alone (not under items, anyOf/oneOf/allOf, if/then/else, $ref or a nullable union)`;
+  if (typeof header !== 'string' || !TOKEN.test(header)) return `${where} has x-mcp-header ${JSON.stringify(header)}, which is not an HTTP token (letters, digits and !#$%&'*+-.^_\`|~)`;
+  if (typeof node['type'] !== 'string' || !PRIMITIVES.has(node['type'])) return `${where} has x-mcp-header but is of type ${JSON.stringify(node['type'] ?? 'any')}; only string, integer and boolean values can be mirrored into a header`;
+  found.push({ path: [...path], header, type: node['type'] as ParamHeader['type'] });
+  return undefined;
+}
+
+/** A schema's subschemas with the step to each: its `properties` (reachable as it is), then every other keyword's (not reachable). */
+function children(node: Record<string, unknown>, reachable: boolean): [string, Record<string, unknown>, boolean][] {
+  const found: [string, Record<string, unknown>, boolean][] = [];
   const properties = node['properties'];
-  if (properties && typeof properties === 'object') {
-    for (const [key, child] of Object.entries(properties)) {
-      const problem = visit(child as Record<string, unknown>, [...path, key], reachable, found);
-      if (problem) return problem;
-    }
-  }
+  if (properties && typeof properties === 'object') for (const [key, child] of Object.entries(properties)) found.push([key, child as Record<string, unknown>, reachable]);
   for (const keyword of ELSEWHERE) {
     const sub = node[keyword];
     if (!sub || typeof sub !== 'object') continue;
-    const branches = Array.isArray(sub) ? sub : keyword === '$defs' || keyword === 'definitions' || keyword === 'patternProperties' || keyword === 'dependentSchemas' ? Object.values(sub) : [sub];
-    for (const branch of branches) {
-      const problem = visit(branch as Record<string, unknown>, [...path, `<${keyword}>`], false, found);
-      if (problem) return problem;
-    }
+    const branches = Array.isArray(sub) ? sub : NAMED_SUBSCHEMAS.has(keyword) ? Object.values(sub) : [sub];
+    for (const branch of branches) found.push([`<${keyword}>`, branch as Record<string, unknown>, false]);
   }
-  return undefined;
+  return found;
 }
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;

@@ -18,7 +18,7 @@ import { InvalidReturnsUnionError } from '../errors/invalid-returns-union.error'
 import { InvalidScopeError } from '../errors/invalid-scope.error';
 import { InvalidTextBlockError } from '../errors/invalid-text-block.error';
 import { InvalidParamHeaderError } from '../errors/invalid-param-header.error';
-import { paramHeadersOf } from '../compiled/param-headers';
+import { paramHeadersOf, type ParamHeader } from '../compiled/param-headers';
 import { InvalidToolNameError } from '../errors/invalid-tool-name.error';
 import { MissingDescriptionError } from '../errors/missing-description.error';
 import { MissingReturnsError } from '../errors/missing-returns.error';
@@ -75,7 +75,7 @@ export class ToolInspector {
     const args = this.inspectArgs(site, toolset, options.args);
     const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
     const elicitationForms = compileElicitationForms(options.elicits, site, this.models, (violation) => this.report(violation));
-    if (options.text !== undefined && options.text !== 'json' && options.text !== 'message') this.report(new InvalidTextBlockError(site, options.text));
+    const text = this.textBlock(site, options.text);
     const ownScopes = this.checkedScopes(site, `${tool.target.name}.${tool.methodName}()`, metadataStorage.getScopes(toolset.cls, tool.methodName));
     const ownInterceptors = this.interceptorsOf(site, `@UseInterceptors on ${tool.target.name}.${tool.methodName}()`, toolset.cls, tool.methodName);
     const task = this.taskOptions(site, options.task);
@@ -86,8 +86,7 @@ export class ToolInspector {
     const ok = this.outputArm(arms.ok);
     const error = arms.error && this.outputArm(arms.error);
     this.checkPatterns(site, inputSchema, arms);
-    const paramHeaders = paramHeadersOf(inputSchema);
-    if (typeof paramHeaders === 'string') this.report(new InvalidParamHeaderError(site, paramHeaders));
+    const headers = this.paramHeaders(site, inputSchema);
     if (this.violations.length > before) return undefined;
     const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations) };
     const advertised = advertisedSchemas(listed, inputSchema, arms.ok, ok, error, toolset.schemaBudget);
@@ -108,12 +107,28 @@ export class ToolInspector {
       ok,
       error,
       ...(elicitationForms.size > 0 && { elicitationForms }),
-      ...(options.text === 'message' && { textIsMessage: true }),
-      ...(Array.isArray(paramHeaders) && paramHeaders.length > 0 && { paramHeaders }),
+      ...text,
+      ...headers,
       ...optional('overSchemaBudget', advertised.overSchemaBudget),
       ...optional('task', task),
       ...optional('view', view),
     };
+  }
+
+  /** `@Tool({ text })` checked: what the result's text block carries. */
+  private textBlock(site: ViolationSite, text: unknown): { textIsMessage?: true } {
+    if (text !== undefined && text !== 'json' && text !== 'message') this.report(new InvalidTextBlockError(site, text));
+    return text === 'message' ? { textIsMessage: true } : {};
+  }
+
+  /** The arguments the input schema mirrors into headers (`x-mcp-header`), checked as clients check them. */
+  private paramHeaders(site: ViolationSite, inputSchema: object): { paramHeaders?: readonly ParamHeader[] } {
+    const headers = paramHeadersOf(inputSchema);
+    if (typeof headers === 'string') {
+      this.report(new InvalidParamHeaderError(site, headers));
+      return {};
+    }
+    return headers.length > 0 ? { paramHeaders: headers } : {};
   }
 
   /** `@Tool({ task })` checked and compiled; undefined for a tool that never runs as a task (or one reported). */

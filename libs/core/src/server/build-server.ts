@@ -209,6 +209,9 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
 
   // Connections that outlive a request may subscribe to resources.
   const subscribingOptions = hasResources ? { ...serverOptions, capabilities: { ...serverOptions.capabilities, resources: { subscribe: true } } } : serverOptions;
+  // Made once: a stateless server instance is made per request.
+  const servingByEra = byEra(serverOptions);
+  const subscribingByEra = byEra(subscribingOptions);
   const complete = completionHandler(catalog, logger);
   const prompts = catalog.prompts.size > 0 ? promptHandlers(definition) : undefined;
   const resources = hasResources ? resourceHandlers(definition) : undefined;
@@ -216,7 +219,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const serverFactory =
     (connection: ConnectionOptions) =>
     (factoryContext?: McpRequestContext): Server => {
-      const sdkOptions = connection.subscriptions ? subscribingOptions : serverOptions;
+      const sdkOptions = (connection.subscriptions ? subscribingByEra : servingByEra)[factoryContext?.era ?? 'either'];
       const server = telemetry ? new TracedServer(info, sdkOptions, telemetry, connection.transport) : new TaskAnsweringServer(info, sdkOptions);
       const site: ServingSite = {
         transport: connection.transport,
@@ -354,6 +357,29 @@ function capabilitiesOf(catalog: ToolCatalog, hasTasks: boolean) {
     ...(hasResources && { resources: {} }),
     ...((catalog.prompts.size > 0 || catalog.templates.length > 0) && { completions: {} }),
   };
+}
+
+function byEra<T extends { capabilities: { extensions?: Record<string, unknown>; tasks?: unknown } }>(options: T): Record<'modern' | 'legacy' | 'either', T> {
+  return { modern: advertisedFor('modern', options), legacy: advertisedFor('legacy', options), either: options };
+}
+
+/**
+ * What a server instance advertises, when its era is known: a 2025-era session sees the 2025-11-25
+ * `tasks` capability and not the 2026-07-28 tasks extension, a 2026-07-28 request the other way
+ * round; a connection whose era is negotiated later (stdio, in memory) keeps both.
+ */
+function advertisedFor<T extends { capabilities: { extensions?: Record<string, unknown>; tasks?: unknown } }>(era: 'modern' | 'legacy', options: T): T {
+  const { extensions, tasks } = options.capabilities;
+  if (era === 'modern' && tasks !== undefined) {
+    const { tasks: _legacyTasks, ...capabilities } = options.capabilities;
+    return { ...options, capabilities };
+  }
+  if (era === 'legacy' && extensions?.[TASKS_EXTENSION] !== undefined) {
+    const { [TASKS_EXTENSION]: _modernTasks, ...others } = extensions;
+    const { extensions: _all, ...rest } = options.capabilities;
+    return { ...options, capabilities: Object.keys(others).length > 0 ? { ...rest, extensions: others } : rest };
+  }
+  return options;
 }
 
 /** The extensions the server speaks: tasks (2026-07-28) when a tool runs as one, MCP Apps when a tool has a view. */

@@ -36,27 +36,32 @@ export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, 
     // Arguments that do not fit (or pass the request's limits) get the ordinary isError answer at once, not a task that fails.
     const args = request.params.arguments ?? {};
     if (checkArgumentLimits(args, site.limits) || !tool.inputValidator.Check(args)) return direct(request, ctx);
-    const asked = request.params.task?.ttl;
-    const ttlMs = typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, tool.task.ttlMs) : tool.task.ttlMs;
-    let gathered: Record<string, unknown> | undefined;
-    if (tool.task.askFirst) {
-      // The call asks its questions here first; it becomes a task where the tool calls task.start().
-      startsAsTask(ctx);
-      try {
-        return await direct(request, ctx);
-      } catch (signal) {
-        if (!(signal instanceof StartTaskSignal)) throw signal;
-        gathered = signal.gathered;
-      }
-    }
-    const record = await engine.create(tool, taskCaller(origin, tool.toolset.credentialHeaders), ttlMs, args, storedOrigin(origin, tool), gathered);
-    if (typeof record === 'string') throw tooManyTasks(record, engine);
-    await engine.start(record, generation === 'v1' ? directAsker(server, origin, record.taskId) : undefined);
-    // A 2026-07-28 client must take either answer: a run done within the tool's inline window answers with its result.
-    const inline = generation === 'v2' && tool.task.inlineMs > 0 ? await engine.completedWithin(record.taskId, tool.task.inlineMs) : undefined;
-    if (inline) return inline as CallToolResult;
-    throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });
+    const gathered = tool.task.askFirst ? await askedFirst(request, ctx, direct) : undefined;
+    // An askFirst tool that answered in the request without becoming a task.
+    if (gathered && 'answer' in gathered) return gathered.answer;
+    return runAsTask({ engine, server, origin, generation }, tool, ttlOf(tool, request), args, gathered?.answers);
   };
+}
+
+/**
+ * Makes the call a task, saved before the client hears of it, and answers with it (thrown as a
+ * `TaskAnswer`); a 2026-07-28 call whose task is done within the tool's inline window answers with
+ * the result instead (a client that declared tasks must take either answer).
+ */
+async function runAsTask(
+  where: { engine: TaskEngine; server: Server; origin: CallOrigin; generation: TaskGeneration },
+  tool: CompiledTool,
+  ttlMs: number,
+  args: Record<string, unknown>,
+  gathered: Record<string, unknown> | undefined,
+): Promise<CallToolResult> {
+  const { engine, server, origin, generation } = where;
+  const record = await engine.create(tool, taskCaller(origin, tool.toolset.credentialHeaders), ttlMs, args, storedOrigin(origin, tool), gathered);
+  if (typeof record === 'string') throw tooManyTasks(record, engine);
+  await engine.start(record, generation === 'v1' ? directAsker(server, origin, record.taskId) : undefined);
+  const inline = generation === 'v2' && tool.task!.inlineMs > 0 ? await engine.completedWithin(record.taskId, tool.task!.inlineMs) : undefined;
+  if (inline) return inline as CallToolResult;
+  throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });
 }
 
 /**
@@ -73,6 +78,26 @@ function directAsker(server: Server, origin: CallOrigin, taskId: string): TaskAs
     if (method === 'sampling/createMessage' && capabilities?.sampling) return server.createMessage({ ...(params as object), _meta: related } as never);
     throw new Error(`the client cannot answer ${method}`);
   };
+}
+
+/** The task's time to live: what the request asks, within the tool's own. */
+function ttlOf(tool: CompiledTool, request: CallRequest): number {
+  const asked = request.params.task?.ttl;
+  return typeof asked === 'number' && Number.isInteger(asked) && asked > 0 ? Math.min(asked, tool.task!.ttlMs) : tool.task!.ttlMs;
+}
+
+/**
+ * An `askFirst` tool's call runs here first, asking its questions; it becomes a task where the tool
+ * calls `task.start()` (with the answers gathered), or answers in the request if it never does.
+ */
+async function askedFirst(request: CallRequest, ctx: ServerContext, direct: CallHandler): Promise<{ answers: Record<string, unknown> } | { answer: CallToolResult }> {
+  startsAsTask(ctx);
+  try {
+    return { answer: await direct(request, ctx) };
+  } catch (signal) {
+    if (signal instanceof StartTaskSignal) return { answers: signal.gathered };
+    throw signal;
+  }
 }
 
 function wantsTask(generation: TaskGeneration, request: CallRequest, ctx: ServerContext): boolean {

@@ -122,15 +122,20 @@ function eraOf(req: IncomingMessage, parsed: object, sessions: boolean): 'modern
     mcpNameHeader: headerValue(req, 'mcp-name'),
     body: parsed,
   });
-  if (outcome.kind === 'modern') {
-    // The 2026-07-28 wire repeats the method (Mcp-Method) and a read's URI (Mcp-Name) in headers; a request whose headers are missing or disagree gets the SDK's refusal (400, -32020).
-    const message = parsed as { method?: unknown; params?: { uri?: unknown } };
-    const named = headerValue(req, 'mcp-method')?.trim() === message.method && (message.method !== 'resources/read' || headerValue(req, 'mcp-name')?.trim() === message.params?.uri);
-    return named && outcome.messageKind === 'request' && MODERN_REVISIONS.has(outcome.classification.revision ?? '') ? 'modern' : undefined;
-  }
+  if (outcome.kind === 'modern') return routed(req, parsed) && outcome.messageKind === 'request' && MODERN_REVISIONS.has(outcome.classification.revision ?? '') ? 'modern' : undefined;
   if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim' || sessions || req.headers['mcp-session-id'] !== undefined) return undefined;
   if (!accept.includes('text/event-stream')) return undefined;
   return outcome.requestedVersion === undefined || LEGACY_VERSIONS.has(outcome.requestedVersion) ? 'legacy' : undefined;
+}
+
+/**
+ * Whether a 2026-07-28 request's headers repeat its method (Mcp-Method) and a read's URI (Mcp-Name);
+ * one whose headers are missing or disagree gets the SDK's refusal (400, -32020), not a cached answer.
+ */
+function routed(req: IncomingMessage, parsed: object): boolean {
+  const message = parsed as { method?: unknown; params?: { uri?: unknown } };
+  if (headerValue(req, 'mcp-method')?.trim() !== message.method) return false;
+  return message.method !== 'resources/read' || headerValue(req, 'mcp-name')?.trim() === message.params?.uri;
 }
 
 /** The answer's bytes up to the request id, for each era: the id and the closing brace are written per request. */
