@@ -14,6 +14,7 @@ import { ServerTelemetry, type TelemetryOptions } from '../telemetry/server-tele
 import { TracedServer } from '../telemetry/traced-server';
 import { ServerOptionError } from '../errors/server-option.error';
 import { secretFormFields } from '../gate/secret-form-fields';
+import { TaskListens } from './tasks/task-listens';
 import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
 import { DISCOVERY_TOOL_NAMES } from '../selection/discovery-tools';
@@ -165,6 +166,8 @@ export interface ServerDefinition {
   resourceUpdated(uri: string): Promise<void>;
   /** The tasks of its `@Tool({ task })` tools: absent when it has none. */
   readonly tasks?: TaskEngine;
+  /** The `subscriptions/listen` streams that follow its tasks (`notifications/tasks`): absent when it has none. */
+  readonly taskListens?: TaskListens;
 }
 
 /**
@@ -276,6 +279,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     },
     resourceUpdated: (uri) => subscriptions.updated(uri),
     tasks,
+    ...(tasks && { taskListens: new TaskListens(tasks) }),
   };
   return built;
 }

@@ -70,6 +70,25 @@ export function credentialsOf(origin: CallOrigin, credentialHeaders: readonly st
   return found;
 }
 
+/**
+ * The origin of a 2026-07-28 HTTP request the transport answers itself, without an SDK server
+ * (a `subscriptions/listen` for tasks): its headers, verified caller, client and address.
+ */
+export function httpOrigin(request: Request, caller: VerifiedCaller | undefined, envelope: Record<string, unknown> | undefined, limits: Readonly<ArgumentLimits>): CallOrigin {
+  const address = routingOf(request)?.address;
+  const client = envelope?.[CLIENT_INFO_META_KEY] as ClientInfo | undefined;
+  return {
+    transport: 'http',
+    era: 'modern',
+    headers: headersOf(request.headers),
+    ...(caller && { caller }),
+    client: () => client,
+    clientCapabilities: () => envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined,
+    limits,
+    ...(address !== undefined && { address }),
+  };
+}
+
 function originOfRequest(site: CallSite, ctx: ServerContext, server: Server): CallOrigin {
   const request = ctx.http?.req;
   const caller = callerOf(ctx);

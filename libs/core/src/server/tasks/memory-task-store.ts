@@ -47,8 +47,10 @@ export class MemoryTaskStore implements TaskStore {
     const record = await this.get(taskId);
     if (!record) return undefined;
     const next = applyChange(record, change);
+    if (next === record) return next;
     this.tasks.set(taskId, next);
     if (isTerminal(next.status)) this.finished(next);
+    this.signals.emit(taskId, { kind: 'changed' } satisfies TaskSignal);
     return next;
   }
 

@@ -92,7 +92,10 @@ export class RedisTaskStore implements TaskStore {
     const args: string[] = [];
     for (const [field, value] of Object.entries({ ...change, lastUpdatedAt: new Date().toISOString() })) args.push(field, value === undefined ? '' : JSON.stringify(value));
     const after = (await this.redis.eval(UPDATE, 2, this.key(taskId), this.activeKey(), this.activeKey(''), ...args)) as string[] | null;
-    return after ? recordOf(pairs(after)) : undefined;
+    if (!after) return undefined;
+    // Listeners for its status, on any replica, read it again.
+    await this.signal(taskId, { kind: 'changed' });
+    return recordOf(pairs(after));
   }
 
   async list(owner: string, limit: number): Promise<TaskRecord[]> {

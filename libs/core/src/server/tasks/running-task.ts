@@ -107,6 +107,7 @@ export class RunningTask implements TaskChannel {
       this.stop(new Error('The client cancelled the task.'));
       return;
     }
+    if (signal.kind !== 'answer') return;
     // Keys not outstanding (never issued, answered already) are ignored, as the extension says.
     for (const [key, answer] of Object.entries(signal.responses)) this.waiting.get(key)?.(answer);
   }

@@ -40,7 +40,7 @@ export class TaskEngine {
 
   constructor(
     private taskStore: TaskStore,
-    private readonly tools: ReadonlyMap<string, CompiledTool>,
+    readonly tools: ReadonlyMap<string, CompiledTool>,
     private readonly logger: Logger,
     private taskQueue?: TaskQueue,
     limits?: Partial<TaskLimits>,

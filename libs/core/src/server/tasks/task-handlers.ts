@@ -2,7 +2,7 @@ import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode,
 import type { ToolCatalog } from '../../compiled/tool-catalog';
 import type { CallSite } from '../request/member-scope';
 import type { TaskEngine } from './task-engine';
-import { taskCaller } from './task-owner';
+import { isOwnTask, taskCaller } from './task-owner';
 import { callOrigin } from '../request/call-origin';
 import { isTerminal, type TaskRecord } from './task-record';
 import { declaresTasks, generationOf, taskParams, TASKS_EXTENSION, v1Task, v2Task } from './task-wire';
@@ -22,8 +22,7 @@ const NO_PARAMS: StandardSchemaV1<unknown, Record<string, unknown>> = {
 export function registerTaskHandlers(server: Server, site: CallSite, engine: TaskEngine, catalog: ToolCatalog): void {
   const find = async (ctx: ServerContext, taskId: string): Promise<TaskRecord> => {
     const record = await engine.store.get(taskId);
-    const tool = record && catalog.tools.get(record.tool);
-    if (!record || !tool || record.owner !== taskCaller(callOrigin(site, ctx, server), tool.toolset.credentialHeaders).owner) {
+    if (!record || !isOwnTask(record, callOrigin(site, ctx, server), catalog.tools)) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found (or expired).');
     }
     return record;

@@ -30,6 +30,12 @@ export function taskCaller(origin: CallOrigin, credentialHeaders: readonly strin
   return { owner, quota: origin.address === undefined ? owner : digest(['address', origin.address]), listable: false };
 }
 
+/** Whether `record` belongs to the caller of `origin` (asked by the task's own tool's credentials). */
+export function isOwnTask(record: { owner: string; tool: string }, origin: CallOrigin, tools: ReadonlyMap<string, { toolset: { credentialHeaders: readonly string[] } }>): boolean {
+  const tool = tools.get(record.tool);
+  return tool !== undefined && record.owner === taskCaller(origin, tool.toolset.credentialHeaders).owner;
+}
+
 function named(owner: string): TaskCaller {
   return { owner, quota: owner, listable: true };
 }

@@ -1,8 +1,11 @@
 import type { TaskQuota, TaskQuotaRefusal } from './task-limits';
 import type { TaskChange, TaskRecord } from './task-record';
 
-/** What a task's worker is told: the client answered input requests, or cancelled it. */
-export type TaskSignal = { kind: 'answer'; responses: Record<string, unknown> } | { kind: 'cancel' };
+/**
+ * What is said about a task, on every replica: to its worker, the client answered input requests
+ * or cancelled it; to anyone listening for its status (`subscriptions/listen` with `taskIds`), it changed.
+ */
+export type TaskSignal = { kind: 'answer'; responses: Record<string, unknown> } | { kind: 'cancel' } | { kind: 'changed' };
 
 /**
  * Where tasks live. `MemoryTaskStore` (the default) keeps them in the process; `RedisTaskStore`
@@ -17,7 +20,7 @@ export interface TaskStore {
   create(record: TaskRecord, quota?: TaskQuota): Promise<TaskQuotaRefusal | undefined>;
   /** The task, or undefined when it is unknown or its time to live has passed. */
   get(taskId: string): Promise<TaskRecord | undefined>;
-  /** Applies `change` unless the task is terminal; the record after, or undefined when unknown. */
+  /** Applies `change` unless the task is terminal, and signals `changed`; the record after, or undefined when unknown. */
   update(taskId: string, change: TaskChange): Promise<TaskRecord | undefined>;
   /** The tasks of one owner, newest first (at most `limit`). */
   list(owner: string, limit: number): Promise<TaskRecord[]>;

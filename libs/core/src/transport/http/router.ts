@@ -20,6 +20,7 @@ import type { ServingLimits } from '../serving-limits';
 import { CatalogPage, VIEW_PREFIX, wantsHtml } from './catalog-page-route';
 import type { RequestTracker } from './drain/request-tracker';
 import { bridgeParsedRequest, webRequest } from './fetch-bridge';
+import { isTaskListen, serveTaskListen } from './task-listen-stream';
 import { sendJson, sendJsonRpcError } from './http-replies';
 import type { MountInfo } from './http-server';
 import type { LegacySessions } from './sessions/legacy-sessions';
@@ -141,19 +142,16 @@ export class Router {
 
   /** One parsed POST body: refused, answered from the list cache, or handed to the SDK. */
   private async serveMessage(mount: Mount, req: IncomingMessage, res: ServerResponse, parsed: object, { view, auth }: Admitted): Promise<void> {
-    const badVersion = malformedVersion(req, parsed);
-    if (badVersion) return sendJson(res, 400, badVersion);
-    // A 2025-era initialize with bad params gets one readable line; on the 2026-07-28 wire initialize is a removed method, answered by the SDK (404, -32601).
-    const badInitialize = invalidInitializeParams(parsed);
-    if (badInitialize && (await isLegacyRequest(webRequest(req), parsed))) return sendJson(res, 400, { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } });
-    const forbidden = auth && mount.auth!.scopeRefusal(parsed, view, auth.caller);
-    if (forbidden) return sendJson(res, forbidden.status, forbidden.body, forbidden.headers);
+    const refused = await bodyRefusal(mount, req, parsed, view, auth);
+    if (refused) return sendJson(res, refused.status, refused.body, refused.headers);
     // Lists are cached per view: with a token, the view its scopes allow.
     const seen = auth ? mount.server.views.view(view.selection, auth.caller.scopes) : view;
     // Decided once here: the server this request reaches reads both instead of deciding again.
     rememberRouting(req, { selected: view, seen });
     const headerMismatch = paramHeaderRefusal(req, parsed, seen);
     if (headerMismatch) return sendJson(res, 400, headerMismatch);
+    // Task notifications are the tasks extension's part of subscriptions/listen, which the SDK's listen streams do not serve.
+    if (mount.server.taskListens && isTaskListen(parsed) && routedAs(req, 'subscriptions/listen')) return serveTaskListen(mount.server.taskListens, req, res, parsed, auth?.caller);
     if (this.answerList(mount, seen, req, res, parsed)) return;
     if (mount.sessions && (await isLegacyRequest(webRequest(req), parsed))) return mount.sessions.handle(req, res, parsed);
     return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror, auth?.authInfo);
@@ -244,6 +242,22 @@ interface Refusal {
  * or, for a selection this server cannot serve, a 400 that says what it has. Checked here, before
  * the SDK builds a server for the request.
  */
+/** Why the parsed body alone refuses the request: a version that is none, a bad 2025-era initialize, a scope the token lacks. */
+async function bodyRefusal(mount: Mount, req: IncomingMessage, parsed: object, view: CatalogView, auth: Authenticated | undefined): Promise<{ status: number; body: object; headers?: Record<string, string> } | undefined> {
+  const badVersion = malformedVersion(req, parsed);
+  if (badVersion) return { status: 400, body: badVersion };
+  // A 2025-era initialize with bad params gets one readable line; on the 2026-07-28 wire initialize is a removed method, answered by the SDK (404, -32601).
+  const badInitialize = invalidInitializeParams(parsed);
+  if (badInitialize && (await isLegacyRequest(webRequest(req), parsed))) return { status: 400, body: { jsonrpc: '2.0', id: idOf(parsed), error: { code: INVALID_PARAMS, message: badInitialize } } };
+  const forbidden = auth && mount.auth!.scopeRefusal(parsed, view, auth.caller);
+  return forbidden ? { status: forbidden.status, body: forbidden.body, headers: forbidden.headers } : undefined;
+}
+
+/** Whether a 2026-07-28 request names `method` in its headers as it must (otherwise the SDK refuses it). */
+function routedAs(req: IncomingMessage, method: string): boolean {
+  return MODERN_REVISIONS.has(headerValue(req, 'mcp-protocol-version') ?? '') && headerValue(req, 'mcp-method')?.trim() === method;
+}
+
 /**
  * The answer to a POST whose MCP-Protocol-Version is not a version at all: UnsupportedProtocolVersion
  * with the request's id and the revisions served, as the SDK answers an unknown one, but naming the
