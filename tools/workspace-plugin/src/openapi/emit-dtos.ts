@@ -61,7 +61,7 @@ export class DtoEmitter {
     else if (schema.kind === 'union') schema.arms.forEach((arm) => this.emitDependencies(arm));
   }
 
-  private property({ name, required, schema }: PropertyModel): string[] {
+  private property({ name, required, schema, header }: PropertyModel): string[] {
     const lines: string[] = [];
     if (schema.kind === 'open') lines.push(`  // An open value: ${oneLine(schema.reason)}.`);
     // A document's default is advertised, not applied: the API applies its own when the argument is left out.
@@ -70,6 +70,7 @@ export class DtoEmitter {
       ...(schema.description && { description: schema.description }),
       ...(schema.nullable && { nullable: true }),
       ...(primitiveDefault && { default: schema.default }),
+      ...(header && { header }),
     };
     const entries = Object.entries(options).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
     const optionsText = entries.length ? `, { ${entries.join(', ')} }` : '';

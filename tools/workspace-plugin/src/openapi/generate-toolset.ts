@@ -24,7 +24,7 @@ export interface OpenApiConfig extends OperationFilter {
    */
   headers?: Record<string, string>;
   /** Per tool (by operationId or generated name): another name, another description, more search keywords, or left out. */
-  tools?: Record<string, { name?: string; description?: string; keywords?: readonly string[]; exclude?: boolean }>;
+  tools?: Record<string, { name?: string; description?: string; keywords?: readonly string[]; exclude?: boolean; headers?: Record<string, string> }>;
 }
 
 export interface GeneratedToolset {
@@ -63,7 +63,7 @@ export async function generateToolset(name: string, document: unknown, config: O
       // The config's keywords add to the derived ones, as the document's `x-mcp-keywords` do (within the gate's 64).
       const extra = Array.isArray(override?.keywords) ? override.keywords.filter((word): word is string => typeof word === 'string' && word.trim() !== '') : [];
       const keywords = [...new Set([...op.keywords, ...extra.map((word) => word.toLowerCase().slice(0, 64))])].slice(0, 64);
-      return { ...op, toolName: override?.name ?? op.toolName, description: override?.description ?? op.description, keywords };
+      return { ...op, toolName: override?.name ?? op.toolName, description: override?.description ?? op.description, keywords, mirrored: override?.headers ?? {} };
     });
   const converter = new SchemaConverter(schemaNames);
   const emitter = new DtoEmitter();
@@ -81,6 +81,7 @@ export async function generateToolset(name: string, document: unknown, config: O
     const group = groupOf(groups, name, byPath ? { ...op, tags: [] } : op, config.groupBy, api, tagDescriptions);
     const base = pascal(op.toolName);
     const call = callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned);
+    warnings.push(...mirrorIntoHeaders(op, call.args ?? []));
     if (call.args) {
       emitter.emit({ name: `${base}Args`, properties: call.args });
       group.classNames.push(className(`${base}Args`));
@@ -271,6 +272,25 @@ function isCredentialParameter(parameter: ParameterModel, op: OperationModel, cr
   if (credential.schemeParameters?.some((scheme) => scheme.in === parameter.in && (scheme.in === 'header' ? scheme.name.toLowerCase() === parameter.name.toLowerCase() : scheme.name === parameter.name))) return true;
   if (auth && (auth.kind === 'api-key-header' || auth.kind === 'api-key-query') && parameter.name === auth.name && parameter.in === (auth.kind === 'api-key-header' ? 'header' : 'query')) return true;
   return op.secured && (parameter.in === 'query' || parameter.in === 'header') && CREDENTIAL_PARAMETER.test(parameter.name);
+}
+
+/**
+ * Marks the arguments `tools.<operation>.headers` names (`{ "region": "Region" }`) to be mirrored
+ * into `Mcp-Param-*` headers, so gateways route by them; a name that is not one of the operation's
+ * path or query parameters is left alone, with a warning saying so.
+ */
+function mirrorIntoHeaders(op: OperationModel & { mirrored: Record<string, string> }, args: PropertyModel[]): string[] {
+  const warnings: string[] = [];
+  for (const [parameter, header] of Object.entries(op.mirrored)) {
+    const declared = op.parameters.find((p) => p.name === parameter && (p.in === 'path' || p.in === 'query'));
+    const argument = declared && args.find((property) => property.name === parameter);
+    if (!argument || typeof header !== 'string') {
+      warnings.push(`openapi.config.json mirrors '${parameter}' of ${op.operationId ?? op.toolName} into a header, but it is not a path or query parameter of that operation; it was left out`);
+      continue;
+    }
+    argument.header = header;
+  }
+  return warnings;
 }
 
 /** The args class of an operation, and how the method maps it back onto the request. */

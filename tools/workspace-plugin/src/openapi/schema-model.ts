@@ -18,4 +18,6 @@ export interface PropertyModel {
   name: string;
   required: boolean;
   schema: SchemaModel;
+  /** The `Mcp-Param-{header}` header 2026-07-28 clients mirror this argument into (`@Field({ header })`). */
+  header?: string;
 }

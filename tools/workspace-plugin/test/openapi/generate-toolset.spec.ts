@@ -107,6 +107,20 @@ describe('a toolset generated from the petstore document', () => {
     expect(upstream.keys).toContain('sk-grouped');
   });
 
+  it('mirrors the path or query parameters the config names into Mcp-Param headers (x-mcp-header), and warns about a name that is not one', async () => {
+    const generated = await generateToolset('petstore', petstore(), {
+      includeTags: ['pet'],
+      tools: { getPetById: { headers: { petId: 'Pet-Id' } }, findPetsByStatus: { headers: { owner: 'Owner' } } },
+    });
+    expect(generated.files[GENERATED_DTOS]).toContain('header: "Pet-Id"');
+    expect(generated.warnings).toContain("openapi.config.json mirrors 'owner' of findPetsByStatus into a header, but it is not a path or query parameter of that operation; it was left out");
+    const { PetstoreToolset } = loadGeneratedSources(generated.files) as { PetstoreToolset: ClassType };
+    const server = buildServer({ name: 'petstore', version: '1', toolsets: [PetstoreToolset] });
+    const inputSchema = server.catalog.tools.get('get_pet_by_id')!.descriptor.inputSchema as { properties: Record<string, Record<string, unknown>> };
+    expect(inputSchema.properties['petId']).toMatchObject({ type: 'integer', 'x-mcp-header': 'Pet-Id' });
+    expect(server.catalog.tools.get('get_pet_by_id')!.paramHeaders).toEqual([{ path: ['petId'], header: 'Pet-Id', type: 'integer' }]);
+  });
+
   it('follows the config: another name, another description, an operation left out', async () => {
     const generated = await generateToolset('petstore', petstore(), {
       includeTags: ['pet'],
