@@ -15,12 +15,24 @@ export interface Nginx {
 }
 
 /**
+ * With `routeBy`, requests go by one header's value (`mcp-param-region: eu`) to the replica its
+ * route names, as a gateway routes by an argument a tool mirrors into a header; the rest to all.
+ */
+function routesOf(routeBy: { header: string; routes: Readonly<Record<string, number>> } | undefined): string {
+  if (!routeBy) return '';
+  const entries = Object.entries(routeBy.routes);
+  const upstreams = entries.map(([, port], index) => `  upstream route_${index} {\n    server 127.0.0.1:${port};\n  }`);
+  const map = `  map $http_${routeBy.header.toLowerCase().replace(/-/g, '_')} $routed {\n    default replicas;\n${entries.map(([value], index) => `    "${value}" route_${index};`).join('\n')}\n  }`;
+  return `${upstreams.join('\n')}\n${map}`;
+}
+
+/**
  * Debian's nginx in front of `upstreams`, installed by tools/nginx/ensure-nginx.sh when missing,
  * with the default retry policy (`proxy_next_upstream error timeout http_502`, no
  * `non_idempotent`) and upstream keep-alive that nginx itself closes before the replicas would
  * (keepalive_timeout 4s, under their 5 s): the balancer, not the replica, ends idle connections.
  */
-export async function startNginx(upstreams: readonly number[]): Promise<Nginx> {
+export async function startNginx(upstreams: readonly number[], options: { routeBy?: { header: string; routes: Readonly<Record<string, number>> } } = {}): Promise<Nginx> {
   execFileSync('bash', [join(workspaceRoot, 'tools/nginx/ensure-nginx.sh')], { stdio: 'inherit' });
   const binary = existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
   const dir = mkdtempSync(join(tmpdir(), 'toolsets-nginx-'));
@@ -43,10 +55,11 @@ ${upstreams.map((p) => `    server 127.0.0.1:${p} max_fails=1 fail_timeout=2s;`)
     keepalive 64;
     keepalive_timeout 4s;
   }
+${routesOf(options.routeBy)}
   server {
     listen 127.0.0.1:${port};
     location / {
-      proxy_pass http://replicas;
+      proxy_pass http://${options.routeBy ? '$routed' : 'replicas'};
       proxy_http_version 1.1;
       proxy_set_header Connection "";
       proxy_set_header Host localhost;
