@@ -23,22 +23,32 @@ export function words(text: string): string[] {
     .filter(Boolean);
 }
 
-/** A word as the index spells it: lower case and stemmed; null for a stop word or a single letter. */
-export function term(word: string): string | null {
+/**
+ * A word as the index spells it: lower case and stemmed; null for a single letter or a stop word,
+ * unless the catalog names a tool with it (`named`: `like` is a stop word, but not beside `like_video`).
+ */
+export function term(word: string, named?: ReadonlySet<string>): string | null {
   const lower = word.toLowerCase();
-  if (lower.length < 2 || STOP_WORDS.has(lower)) return null;
+  if (lower.length < 2 || (STOP_WORDS.has(lower) && !named?.has(lower))) return null;
   return porter2(lower);
+}
+
+/** The words of a catalog's tool names, lower case: never stop words in that catalog's search. */
+export function namedWords(names: Iterable<string>): ReadonlySet<string> {
+  const found = new Set<string>();
+  for (const name of names) for (const word of words(name)) found.add(word.toLowerCase());
+  return found;
 }
 
 /**
  * The words of `query` a search looks for, as the index spells them: each once, none longer than
  * `MAX_TERM_CHARS`, at most `MAX_QUERY_TERMS` of them, so a caller's query costs a bounded search.
  */
-export function searchTerms(query: string): string[] {
+export function searchTerms(query: string, named?: ReadonlySet<string>): string[] {
   const seen = new Set<string>();
   for (const word of words(query)) {
     if (word.length > MAX_TERM_CHARS) continue;
-    const indexed = term(word);
+    const indexed = term(word, named);
     if (!indexed) continue;
     seen.add(indexed);
     if (seen.size === MAX_QUERY_TERMS) break;

@@ -1,6 +1,6 @@
 import MiniSearch from 'minisearch';
 import type { CompiledTool } from '../compiled/tool-catalog';
-import { firstSentence, searchTerms, term, words } from './search-text';
+import { firstSentence, namedWords, searchTerms, term, words } from './search-text';
 
 /** One ranked match. */
 export interface SearchHit {
@@ -25,14 +25,17 @@ const BOOST = { name: 3, keywords: 1.5, title: 2, summary: 2, group: 1.2, descri
  */
 export class ToolSearch {
   readonly #index: MiniSearch<{ id: string }>;
+  /** The words of this catalog's tool names: kept even where they are stop words elsewhere. */
+  readonly #named: ReadonlySet<string>;
 
   constructor(tools: Iterable<CompiledTool>) {
     const all = [...tools];
+    const named = (this.#named = namedWords(all.map((tool) => tool.name)));
     this.#index = new MiniSearch({
       fields: Object.keys(BOOST),
       storeFields: [],
       tokenize: words,
-      processTerm: term,
+      processTerm: (word) => term(word, named),
       searchOptions: {
         boost: BOOST,
         prefix: (word) => word.length >= 4,
@@ -48,7 +51,7 @@ export class ToolSearch {
 
   /** The best matches for `query` among the tools `visible` admits, best first, at most `limit`. */
   search(query: string, visible: (name: string) => boolean, limit: number): SearchHit[] {
-    const terms = searchTerms(query);
+    const terms = searchTerms(query, this.#named);
     if (terms.length === 0) return [];
     const hits = this.#index.search(terms.join(' '), { filter: (result) => visible(result.id as string) });
     return hits.slice(0, limit).map((hit) => ({ name: hit.id as string, score: Math.round(hit.score * 1000) / 1000 }));

@@ -114,6 +114,28 @@ describe('tool search', () => {
     expect(search.search('up', everything, 5)).toEqual([]);
   });
 
+  it("never drops a word that names one of the catalog's tools: 'like' is a stop word, but not beside like_video", () => {
+    @Toolset({ name: 'videos', description: 'Videos.' })
+    class VideosToolset {
+      @Tool({ name: 'like_video', description: 'Add the video to the liked ones.', returns: Done })
+      like(): Done {
+        return done();
+      }
+
+      @Tool({ name: 'make_playlist', description: 'Start a playlist.', returns: Done })
+      make(): Done {
+        return done();
+      }
+    }
+    const videos = buildServer({ name: 'v', version: '1', toolsets: [VideosToolset], logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }).catalog;
+    const inVideos = new ToolSearch(videos.tools.values());
+    expect(inVideos.search('like', everything, 5).map((hit) => hit.name)).toEqual(['like_video']);
+    expect(inVideos.search('make', everything, 5).map((hit) => hit.name)).toEqual(['make_playlist']);
+    // Elsewhere, and for words no tool is named with, stop words are still dropped.
+    expect(search.search('like', everything, 5)).toEqual([]);
+    expect(inVideos.search('the', everything, 5)).toEqual([]);
+  });
+
   it('ranks only the tools the caller may see, and at most the limit', () => {
     expect(search.search('issue', (name) => name !== 'issues_create', 5).map((hit) => hit.name)).not.toContain('issues_create');
     expect(search.search('issue repository team', everything, 2)).toHaveLength(2);
