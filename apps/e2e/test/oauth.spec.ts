@@ -105,7 +105,7 @@ describe('trying authorization locally: toolsets-issuer and notes-server', () =>
   it('prints a server command, a client and ready tokens that give a 403 for a write with notes:read and a 200 with notes:write', async () => {
     const [issuerPort, notesPort] = [await freePort(), await freePort()];
     const url = `http://127.0.0.1:${notesPort}/mcp`;
-    issuerProcess = spawn(process.execPath, [join(workspaceRoot, 'libs/testing/dist/bin/toolsets-issuer.js'), '--port', String(issuerPort), '--audience', url], { stdio: ['ignore', 'pipe', 'inherit'] });
+    issuerProcess = spawn(process.execPath, [join(workspaceRoot, 'libs/testing/dist/bin/toolsets-issuer.js'), '--port', String(issuerPort), '--server-port', String(notesPort)], { stdio: ['ignore', 'pipe', 'inherit'] });
     let printed = '';
     issuerProcess.stdout!.on('data', (chunk: Buffer) => (printed += chunk.toString()));
     await new Promise<void>((ready, failed) => {
@@ -113,7 +113,9 @@ describe('trying authorization locally: toolsets-issuer and notes-server', () =>
       issuerProcess!.stdout!.on('data', () => printed.includes('Ctrl-C stops it.') && (clearTimeout(timer), ready()));
     });
     const origin = `http://127.0.0.1:${issuerPort}`;
-    expect(printed).toContain(`Start the server against it:   AUTH_ISSUER=${origin} node apps/notes-server/dist/main.js`);
+    // The exact command: the server on the port the tokens are for.
+    expect(printed).toContain(`Start the server against it:   PORT=${notesPort} AUTH_ISSUER=${origin} node apps/notes-server/dist/main.js`);
+    expect(printed).toContain(`Tokens for ${url}, valid for an hour`);
     expect(printed).toContain(`client_id=local-client client_secret=local-secret scopes="notes:read notes:write" (token endpoint ${origin}/token)`);
     const readOnly = /\n {2}notes:read:\n {4}(\S+)/.exec(printed)![1]!;
     const readWrite = /\n {2}notes:read notes:write:\n {4}(\S+)/.exec(printed)![1]!;

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type * as Jose from 'jose';
@@ -67,9 +68,11 @@ export interface TestIssuer {
  */
 export async function startTestIssuer(options: { audience?: string; port?: number } = {}): Promise<TestIssuer> {
   const jose = (await import('jose')) as typeof Jose;
-  let key = await newKey(jose, 'key-1');
+  // Each issuer's key ids are its own: a server that cached an earlier run's key 'key-1' would refuse this run's tokens signed under the same id.
+  const run = randomBytes(4).toString('hex');
+  let key = await newKey(jose, `${run}-1`);
   let generation = 1;
-  const foreign = await newKey(jose, 'key-1');
+  const foreign = await newKey(jose, `${run}-1`);
   let fetches = 0;
   let down = false;
   let origin = '';
@@ -163,7 +166,7 @@ export async function startTestIssuer(options: { audience?: string; port?: numbe
     tokenRequests,
     async rotate() {
       generation++;
-      key = await newKey(jose, `key-${generation}`);
+      key = await newKey(jose, `${run}-${generation}`);
     },
     close: () => new Promise<void>((resolve) => http.close(() => resolve())),
   };

@@ -308,6 +308,8 @@ describe('an MCP server as an OAuth resource server', () => {
     }
     expect(text).toMatch(/access token refused.*ERR_JWT_EXPIRED/);
     expect(text).toMatch(/access token refused.*ERR_JWT_CLAIM_VALIDATION_FAILED.*aud/);
+    // Which side to fix: the audience the token names and the one this server expects.
+    expect(text).toContain(`the token is for \\"https://x.example\\"; this server expects ${url}`);
     expect(text).toMatch(/access token refused.*ERR_JWS_SIGNATURE_VERIFICATION_FAILED/);
     expect(text).toMatch(/access token refused.*access_token/);
   });

@@ -2,6 +2,7 @@ import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import type * as Jose from 'jose' with { 'resolution-mode': 'import' };
 import type { VerifiedCaller } from '../../context/auth-context';
+import { clip } from '../../helpers/client-text';
 import { sortedScopes } from '../../helpers/scopes';
 
 /** What the verifier needs, resolved: the issuer, the audience and where its keys are. */
@@ -98,6 +99,17 @@ export class TokenVerifier {
     return kid === undefined ? keys.length > 0 : keys.some((jwk) => jwk.kid === kid);
   }
 
+  /**
+   * For a token for another audience or from another issuer: what it says and what this server
+   * expects, so the log line says which side to fix (neither is a secret; the token is not logged).
+   */
+  private claimMismatch(error: unknown): string {
+    const { claim, payload } = error as { claim?: unknown; payload?: Record<string, unknown> };
+    if (claim === 'aud') return ` (the token is for ${clip(JSON.stringify(payload?.['aud'] ?? null), 200)}; this server expects ${this.settings.audience})`;
+    if (claim === 'iss') return ` (the token is from ${clip(JSON.stringify(payload?.['iss'] ?? null), 200)}; this server expects ${this.settings.issuer})`;
+    return '';
+  }
+
   private async check(token: string): Promise<Verified | Refused> {
     const jose = loadJose();
     this.#keys ??= jose.createRemoteJWKSet(this.settings.jwksUrl, {
@@ -115,7 +127,7 @@ export class TokenVerifier {
       return { kind: 'verified', caller: callerOf(payload), expiresAt: payload.exp!, ...(protectedHeader.kid !== undefined && { kid: protectedHeader.kid }) };
     } catch (error) {
       const code = (error as { code?: unknown }).code;
-      const reason = `${typeof code === 'string' ? code : (error as Error).name}: ${(error as Error).message}`;
+      const reason = `${typeof code === 'string' ? code : (error as Error).name}: ${(error as Error).message}${this.claimMismatch(error)}`;
       const unavailable = !(error instanceof jose.errors.JOSEError) || UNAVAILABLE_CODES.has(String(code));
       return { kind: unavailable ? 'unavailable' : 'invalid', reason };
     }
