@@ -33,8 +33,10 @@ describe('a cancelled task whose tool stops by throwing', () => {
   const at = (level: string) => (message: string) => void lines.push({ level, message });
   const logger: Logger = { info: at('info'), warn: at('warn'), error: at('error') };
   let handle: HttpServerHandle;
+  let definition: ReturnType<typeof buildServer>;
   beforeAll(async () => {
-    handle = await serveHttp(buildServer({ name: 'files', version: '1', toolsets: [FilesToolset], logger }), { port: 0 });
+    definition = buildServer({ name: 'files', version: '1', toolsets: [FilesToolset], logger });
+    handle = await serveHttp(definition, { port: 0 });
   });
   afterAll(() => handle.close());
 
@@ -51,5 +53,15 @@ describe('a cancelled task whose tool stops by throwing', () => {
     expect(task['status']).toBe('cancelled');
     expect(lines.filter((line) => line.level === 'error')).toEqual([]);
     expect(lines).toContainEqual({ level: 'info', message: 'tool stopped after its call was cancelled' });
+  });
+
+  it('at shutdown, logs which running tasks it waits for and how long at most', async () => {
+    const send = httpDispatch(`${handle.origin}/mcp`);
+    const taskId = resultOf(await send({ method: 'tools/call', params: { name: 'copy', arguments: {}, _meta: modernMeta() } }))['taskId'] as string;
+    const fields: Record<string, unknown>[] = [];
+    const watching: Logger = { ...logger, info: (message, extra) => void (message === 'waiting for running tasks before exit' && fields.push(extra ?? {})) };
+    Object.assign(logger, { info: watching.info });
+    await definition.tasks!.close(200);
+    expect(fields).toEqual([{ tasks: [`${taskId.slice(0, 8)}…`], atMostMs: 200 }]);
   });
 });

@@ -260,6 +260,33 @@ describe('tasks over the 2025-11-25 revision, driven by the official requester l
     }
   });
 
+  it('says in its status, where a requester that only polls tasks/get looks, that a question waits on tasks/result over stateless HTTP', async () => {
+    // The official library's minimal form: it polls tasks/get and never calls tasks/result, so the question never reached it.
+    const { session, close } = await legacySession();
+    try {
+      const execution = await session.callTool('render_report', { pages: 2 }, { task: { preference: 'prefer' } });
+      expect(execution.kind).toBe('task');
+      await pollUntil(async () => gates.length, (n) => n > 0, { what: 'the tool waiting for the test' });
+      releaseAll();
+      const taskId = execution.handle!.taskId;
+      const getTask = async () => {
+        const response = await fetch(url, {
+          method: 'POST',
+          headers: { ...KEY, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' },
+          body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { taskId } }),
+        });
+        const text = await response.text();
+        const line = text.split('\n').find((row) => row.startsWith('data: '));
+        return (JSON.parse(line ? line.slice(6) : text) as { result: { status: string; statusMessage?: string } }).result;
+      };
+      const waiting = await pollUntil(getTask, (task) => task.status === 'input_required', { what: 'the task asking' });
+      expect(waiting.statusMessage).toMatch(/cannot carry the question.*tasks\/result.*MCP_SESSIONS=on/);
+      await execution.cancel();
+    } finally {
+      await close();
+    }
+  });
+
   it('refuses a required task tool called without params.task, saying how to call it', async () => {
     const client = new Client({ name: 'plain-v1', version: '1' }, { versionNegotiation: { mode: 'legacy' } });
     await client.connect(new StreamableHTTPClientTransport(url, { requestInit: { headers: KEY } }));

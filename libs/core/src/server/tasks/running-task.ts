@@ -39,6 +39,8 @@ export class RunningTask implements TaskChannel {
     private readonly asker?: TaskAsker,
     /** The answers the call gathered before it became a task (`askFirst`), by question key: given back instead of asked again. */
     private readonly gathered: Record<string, unknown> = {},
+    /** What its status says while it waits for an answer, where the client may not otherwise learn there is a question. */
+    private readonly waitingNote?: string,
   ) {
     this.stopListening = store.listen(taskId, (signal) => this.onSignal(signal));
   }
@@ -78,7 +80,7 @@ export class RunningTask implements TaskChannel {
     const key = `input-${++this.asked}`;
     const answer = new Promise<unknown>((resolve) => this.waiting.set(key, resolve));
     this.outstanding.set(key, { method, params });
-    await this.store.update(this.taskId, { status: 'input_required', inputRequests: Object.fromEntries(this.outstanding) });
+    await this.store.update(this.taskId, { status: 'input_required', inputRequests: Object.fromEntries(this.outstanding), ...(this.waitingNote && { statusMessage: this.waitingNote }) });
     const refused = this.parking.parked(this);
     if (refused) this.stop(refused);
     // Where it can, the question goes to the client at once; otherwise it waits for tasks/update or tasks/result.
@@ -93,7 +95,7 @@ export class RunningTask implements TaskChannel {
       this.outstanding.delete(key);
       // Answered one of several: the task waits, listing only the questions still open.
       const open = this.outstanding.size > 0;
-      await this.store.update(this.taskId, open ? { status: 'input_required', inputRequests: Object.fromEntries(this.outstanding) } : { status: 'working', inputRequests: undefined });
+      await this.store.update(this.taskId, open ? { status: 'input_required', inputRequests: Object.fromEntries(this.outstanding) } : { status: 'working', inputRequests: undefined, ...(this.waitingNote && { statusMessage: undefined }) });
       return answered as T;
     } finally {
       clearTimeout(timer);

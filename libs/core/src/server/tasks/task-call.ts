@@ -58,7 +58,8 @@ async function runAsTask(
   const { engine, server, origin, generation } = where;
   const record = await engine.create(tool, taskCaller(origin, tool.toolset.credentialHeaders), ttlMs, args, storedOrigin(origin, tool), gathered);
   if (typeof record === 'string') throw tooManyTasks(record, engine);
-  await engine.start(record, generation === 'v1' ? directAsker(server, origin, record.taskId) : undefined);
+  const asker = generation === 'v1' ? directAsker(server, origin, record.taskId) : undefined;
+  await engine.start(record, asker, generation === 'v1' && !asker ? UNREACHABLE_V1_QUESTION : undefined);
   const inline = generation === 'v2' && tool.task!.inlineMs > 0 ? await engine.completedWithin(record.taskId, tool.task!.inlineMs) : undefined;
   if (inline) return inline as CallToolResult;
   throw new TaskAnswer(generation === 'v2' ? { resultType: 'task', ...v2Task(record) } : { task: v1Task(record) });
@@ -69,6 +70,13 @@ async function runAsTask(
  * on the connection that created it, when that connection carries requests back (stdio, in
  * memory, an HTTP session) and the client declared elicitation or sampling.
  */
+/**
+ * What a 2025-11-25 task's status says while it waits for an answer its connection cannot carry
+ * (stateless HTTP): a requester that only polls tasks/get would otherwise wait, silently, forever.
+ */
+const UNREACHABLE_V1_QUESTION =
+  'Waiting for an answer to a question: this connection cannot carry the question to the client (2025-era, stateless HTTP). Call tasks/result with this task id to receive it and answer, or serve with MCP_SESSIONS=on so it is sent to the client directly.';
+
 function directAsker(server: Server, origin: CallOrigin, taskId: string): TaskAsker | undefined {
   if (origin.transport === 'http' && !origin.sessionId) return undefined;
   const related = { [RELATED_TASK_META_KEY]: { taskId } };

@@ -32,6 +32,8 @@ export type TaskRunner = (record: TaskRecord, task: RunningTask) => Promise<Call
 export class TaskEngine {
   private readonly running = new Map<string, RunningTask>();
   private readonly askers = new Map<string, TaskAsker>();
+  /** The status a task waiting for input shows where its client cannot be asked directly. */
+  private readonly waitingNotes = new Map<string, string>();
   /** Gives a queued task's worker slot back, once: when it first waits for input, or when it ends. */
   private readonly releases = new Map<string, () => void>();
   private runner: TaskRunner | undefined;
@@ -97,6 +99,9 @@ export class TaskEngine {
     this.closing = true;
     // A task waiting for input could wait longer than any drain: it ends now, saying why.
     for (const task of this.running.values()) if (task.parked) task.stop(TaskStop.shutdown());
+    const working = [...this.running.entries()].filter(([, task]) => !task.parked);
+    // Which tasks hold the exit, and for how long at most: a quiet wait looked like a hang.
+    if (working.length > 0) this.logger.info('waiting for running tasks before exit', { tasks: working.map(([taskId]) => `${taskId.slice(0, 8)}…`), atMostMs: drainMs });
     const drained = Promise.all([this.taskQueue?.close(), this.idle()]);
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
@@ -143,9 +148,10 @@ export class TaskEngine {
    * Starts a created task: queued for a worker, or run in this process when there is no queue.
    * `asker` sends its questions straight to the client, when the task runs here.
    */
-  async start(record: TaskRecord, asker?: TaskAsker): Promise<void> {
+  async start(record: TaskRecord, asker?: TaskAsker, waitingNote?: string): Promise<void> {
     if (this.taskQueue) return this.taskQueue.add(record.taskId);
     if (asker) this.askers.set(record.taskId, asker);
+    if (waitingNote) this.waitingNotes.set(record.taskId, waitingNote);
     // Not awaited: the call is answered with the task at once. A fault of the store is logged, never thrown into nowhere.
     this.run(record.taskId).catch((error: unknown) => this.logger.error('task could not run', { tool: record.tool, error: error instanceof Error ? error.message : String(error) }));
   }
@@ -204,7 +210,7 @@ export class TaskEngine {
     await this.taskStore.update(taskId, { attempts: (record.attempts ?? 0) + 1 });
     // Listening before the tool runs: an answer or a cancellation is never sent before this replica hears it.
     await this.taskStore.ready?.();
-    const task = new RunningTask(taskId, this.taskStore, this.parking, this.askers.get(taskId), record.gathered);
+    const task = new RunningTask(taskId, this.taskStore, this.parking, this.askers.get(taskId), record.gathered, this.waitingNotes.get(taskId));
     this.running.set(taskId, task);
     const released = new Promise<void>((resolve) => this.releases.set(taskId, resolve));
     // At its time to live the run stops and the task ends failed, a moment before the record expires so clients see why.
@@ -214,6 +220,7 @@ export class TaskEngine {
       task.done();
       this.running.delete(taskId);
       this.askers.delete(taskId);
+      this.waitingNotes.delete(taskId);
       this.release(taskId);
     });
     // Once released, nobody awaits the run: a fault of the store while ending it is logged here, never thrown into nowhere.
