@@ -163,23 +163,30 @@ function schedule() {
   timer = setTimeout(restart, 60);
 }
 
-function watch(projects) {
+/**
+ * Watches each project's sources and views with @parcel/watcher (Nx's own file watcher, native):
+ * `fs.watch` lost a file for good after one atomic save (a temp file renamed over it: `sed -i`,
+ * vim, JetBrains' safe write), since it watches the inode the rename replaced.
+ */
+async function watch(projects) {
+  const watcher = require('@parcel/watcher');
+  const failed = (error) => console.error(`[dev] watching stopped working: ${error.message}`);
   for (const project of projects) {
     const views = path.join(project.root, 'views');
     if (fs.existsSync(views)) {
-      fs.watch(views, { recursive: true }, (_event, name) => {
-        if (!name) return;
+      await watcher.subscribe(views, (error, events) => {
+        if (error) return failed(error);
+        if (events.length === 0) return;
         pendingViews.add(project);
         schedule();
       });
     }
     if (!fs.existsSync(project.src)) continue;
-    fs.watch(project.src, { recursive: true }, (_event, name) => {
-      if (!name) return;
-      const file = path.join(project.src, name.toString());
-      if (!isSource(file)) return;
-      pending.set(file, project);
-      schedule();
+    await watcher.subscribe(project.src, (error, events) => {
+      if (error) return failed(error);
+      const sources = events.filter((event) => event.type !== 'delete' && isSource(event.path));
+      for (const event of sources) pending.set(event.path, project);
+      if (sources.length > 0) schedule();
     });
   }
 }
@@ -201,8 +208,13 @@ const preloaded = new Set(
     }),
   ),
 );
-watch(projects);
-console.log(`[dev] watching ${projects.length} project${projects.length === 1 ? '' : 's'} (${projects.map((p) => p.name).join(', ')}); a saved change rebuilds and restarts the server. Ctrl-C stops.`);
+watch(projects).then(
+  () => console.log(`[dev] watching ${projects.length} project${projects.length === 1 ? '' : 's'} (${projects.map((p) => p.name).join(', ')}); a saved change rebuilds and restarts the server. Ctrl-C stops.`),
+  (error) => {
+    console.error(`[dev] cannot watch the sources: ${error.message}`);
+    process.exit(1);
+  },
+);
 start(true);
 
 for (const signal of ['SIGINT', 'SIGTERM']) {

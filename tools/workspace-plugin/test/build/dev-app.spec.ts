@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -120,6 +120,11 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
     expect(output).toMatch(/\[dev\] libs\/greet\/src\/index\.ts changed: rebuilt in \d+ ms, restarting/);
     // The banner again, on the same port.
     expect(output.split(`MCP over streamable HTTP on http://127.0.0.1:${port}`)).toHaveLength(3);
+
+    // An atomic save, as sed -i, vim and JetBrains' safe write do it: a temp file renamed over the source. The watcher must keep seeing the file after it.
+    write(root, 'libs/greet/src/.index.ts.swp', toolsetSource('Hola'));
+    renameSync(join(root, 'libs/greet/src/.index.ts.swp'), join(root, 'libs/greet/src/index.ts'));
+    await waitUntil(async () => (await greeting(port)) === 'Hola', { deadlineMs: 20_000, failure: () => `timed out waiting for the server to pick up an atomic save (output so far:\n${output})` });
 
     // A tool the gate refuses: the server says why and stops; the watcher does not.
     write(root, 'libs/greet/src/index.ts', toolsetSource('Hi', ''));

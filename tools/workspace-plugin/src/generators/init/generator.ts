@@ -39,6 +39,8 @@ const PLUGINS = [{ plugin: '@nx/jest/plugin', options: { targetName: 'test' } },
 const DEPENDENCIES = ['@toolsets/core', ...CORE_PEER_DEPENDENCIES, '@modelcontextprotocol/node', 'typebox'];
 const DEV_DEPENDENCIES = [
   '@toolsets/testing',
+  // The dev loop's file watcher (tools/build/dev-app.cjs): it survives atomic saves, fs.watch does not.
+  '@parcel/watcher',
   '@modelcontextprotocol/client',
   '@modelcontextprotocol/sdk',
   '@nx/jest',
