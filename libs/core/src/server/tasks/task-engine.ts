@@ -32,6 +32,8 @@ export type TaskRunner = (record: TaskRecord, task: RunningTask) => Promise<Call
 export class TaskEngine {
   private readonly running = new Map<string, RunningTask>();
   private readonly askers = new Map<string, TaskAsker>();
+  /** Set once a drain has run out: the idle wait stops. */
+  private drainOver = false;
   /** The status a task waiting for input shows where its client cannot be asked directly. */
   private readonly waitingNotes = new Map<string, string>();
   /** Gives a queued task's worker slot back, once: when it first waits for input, or when it ends. */
@@ -106,11 +108,16 @@ export class TaskEngine {
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([drained, new Promise<void>((resolve) => (timer = setTimeout(resolve, drainMs)))]);
     clearTimeout(timer);
+    // Past the drain, what still runs is stopped (its task ends failed, saying why), and nothing keeps waiting for it.
+    for (const task of this.running.values()) task.stop(TaskStop.drainEnded(drainMs));
+    this.drainOver = true;
+    // A turn for the stopped runs to write why they ended, before the store closes.
+    await new Promise((resolve) => setImmediate(resolve));
     await this.taskStore.close();
   }
 
   private async idle(): Promise<void> {
-    while (this.running.size > 0) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (this.running.size > 0 && !this.drainOver) await new Promise((resolve) => setTimeout(resolve, 50));
   }
 
   /** How a task's call is made (set once by `buildServer`, which knows the call pipeline). */

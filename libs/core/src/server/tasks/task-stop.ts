@@ -23,4 +23,8 @@ export class TaskStop extends Error {
   static shutdown(): TaskStop {
     return new TaskStop('The server shut down while the task waited for input, so it was stopped. Call the tool again.');
   }
+
+  static drainEnded(drainMs: number): TaskStop {
+    return new TaskStop(`The server shut down and the task did not finish within its drain (${drainMs} ms), so it was stopped. Call the tool again.`);
+  }
 }
