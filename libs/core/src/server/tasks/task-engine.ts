@@ -1,5 +1,4 @@
 import { randomBytes, randomUUID } from 'node:crypto';
-import { setTimeout as sleep } from 'node:timers/promises';
 import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import type { Logger } from '../logging/logger';
@@ -13,9 +12,6 @@ import type { TaskQueue } from './task-queue';
 import { isTerminal, type TaskRecord } from './task-record';
 import { TaskStop } from './task-stop';
 import type { TaskStore } from './task-store';
-
-/** How often a call waiting for an inline answer reads its task. */
-const INLINE_POLL_MS = 10;
 
 /** The JSON-RPC "internal error" a task that failed ends with. */
 const INTERNAL_ERROR = -32603;
@@ -167,14 +163,22 @@ export class TaskEngine {
    * The result of a task that completes within `ms` (read from the store, so a run on another
    * worker counts too); undefined when it is still going, or ended otherwise (failed, cancelled).
    */
-  async completedWithin(taskId: string, ms: number): Promise<Record<string, unknown> | undefined> {
-    const until = Date.now() + ms;
-    for (;;) {
-      const record = await this.taskStore.get(taskId);
-      if (!record || isTerminal(record.status)) return record?.status === 'completed' ? record.result : undefined;
-      if (Date.now() >= until) return undefined;
-      await sleep(Math.min(INLINE_POLL_MS, until - Date.now()));
-    }
+  completedWithin(taskId: string, ms: number): Promise<Record<string, unknown> | undefined> {
+    return new Promise((resolve) => {
+      let settled = false;
+      const finish = (record: TaskRecord | undefined) => {
+        if (settled) return;
+        settled = true;
+        stopListening();
+        clearTimeout(timer);
+        resolve(record?.status === 'completed' ? record.result : undefined);
+      };
+      // Woken by the store's `changed` signal (from any replica), not by polling it.
+      const read = () => this.taskStore.get(taskId).then((record) => (!record || isTerminal(record.status) ? finish(record) : undefined), () => finish(undefined));
+      const stopListening = this.taskStore.listen(taskId, (signal) => void (signal.kind === 'changed' && read()));
+      const timer = setTimeout(() => finish(undefined), ms);
+      void read();
+    });
   }
 
   /** Makes this process one of the queue's workers. */

@@ -50,7 +50,14 @@ export class TaskListens {
     if (this.#open >= this.limits.total) return 'server';
     if ((this.#byCaller.get(caller) ?? 0) >= this.limits.perCaller) return 'caller';
     this.count(caller, +1);
-    const records = await Promise.all([...new Set(taskIds)].slice(0, MAX_LISTENED_TASKS).map((taskId) => this.engine.store.get(taskId)));
+    let records: (TaskRecord | undefined)[];
+    try {
+      records = await Promise.all([...new Set(taskIds)].slice(0, MAX_LISTENED_TASKS).map((taskId) => this.engine.store.get(taskId)));
+    } catch (error) {
+      // A store that cannot be read opens nothing: the listen is not counted.
+      this.count(caller, -1);
+      throw error;
+    }
     const own = records.filter((record): record is TaskRecord => record !== undefined && isOwnTask(record, origin, this.engine.tools));
     const following = new Set(own.filter((record) => !isTerminal(record.status)).map((record) => record.taskId));
     let stopped = false;
