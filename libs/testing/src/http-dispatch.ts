@@ -51,3 +51,9 @@ export function modernMeta(options: { tasks?: boolean; client?: { name: string; 
     'io.modelcontextprotocol/clientCapabilities': options.tasks === false ? {} : { extensions: { 'io.modelcontextprotocol/tasks': {} } },
   };
 }
+
+/** The result of a raw answer, or a thrown error naming the JSON-RPC error it was instead. */
+export function resultOf(answer: RawAnswer): Record<string, unknown> {
+  if (answer.kind !== 'result') throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
+  return answer.result;
+}

@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { buildServer, Field, Result, serveHttp, TaskContext, Tool, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
-import { httpDispatch, modernMeta, pollUntil, type RawAnswer } from '../../src';
+import { httpDispatch, modernMeta, pollUntil, resultOf } from '../../src';
 
 class FileArgs {
   @Field()
@@ -32,11 +32,6 @@ class JobsToolset {
 
 const withTasks = { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': { elicitation: {}, extensions: { 'io.modelcontextprotocol/tasks': {} } } };
 const withoutTasks = { ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': { elicitation: {} } };
-const resultOf = (answer: RawAnswer) => {
-  if (answer.kind !== 'result') throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
-  return answer.result;
-};
-
 describe('a task tool that asks first (task: { askFirst: true })', () => {
   let handle: HttpServerHandle;
   let send: ReturnType<typeof httpDispatch>;

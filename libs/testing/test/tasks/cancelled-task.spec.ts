@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { buildServer, Result, serveHttp, TaskContext, Tool, ToolResult, Toolset, type HttpServerHandle, type Logger } from '@toolsets/core';
-import { httpDispatch, modernMeta, pollUntil, type RawAnswer } from '../../src';
+import { httpDispatch, modernMeta, pollUntil, resultOf } from '../../src';
 
 @Result({ description: 'What was copied.' })
 class Copied extends ToolResult {}
@@ -22,11 +22,6 @@ class FilesToolset {
     return { message: 'never' };
   }
 }
-
-const resultOf = (answer: RawAnswer) => {
-  if (answer.kind !== 'result') throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
-  return answer.result;
-};
 
 describe('a cancelled task whose tool stops by throwing', () => {
   const lines: { level: string; message: string }[] = [];

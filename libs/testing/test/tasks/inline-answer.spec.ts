@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { IsInt, Max, Min } from 'class-validator';
 import { buildServer, Field, Result, serveHttp, TaskContext, Tool, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
-import { httpDispatch, modernMeta, type RawAnswer } from '../../src';
+import { httpDispatch, modernMeta, resultOf } from '../../src';
 
 class WorkArgs {
   @Field(() => Number)
@@ -24,11 +24,6 @@ class WorkToolset {
     return { message: `worked ${ms} ms (${this.task.isTask ? 'as a task' : 'blocking'})` };
   }
 }
-
-const resultOf = (answer: RawAnswer) => {
-  if (answer.kind !== 'result') throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
-  return answer.result;
-};
 
 describe('a task tool with an inline window (task: { inlineMs })', () => {
   let handle: HttpServerHandle;

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import { buildServer, Field, RedisTaskStore, Result, serveHttp, TaskContext, Tool, ToolResult, Toolset, type HttpServerHandle, type Logger, type ServerDefinition } from '@toolsets/core';
-import { httpDispatch, MODERN_REVISION, modernMeta, pollUntil, startTestRedis, type RawAnswer, type TestRedis } from '../../src';
+import { httpDispatch, MODERN_REVISION, modernMeta, pollUntil, resultOf, startTestRedis, type TestRedis } from '../../src';
 
 class GoForm {
   @Field()
@@ -25,11 +25,6 @@ class JobsToolset {
 
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const meta = modernMeta();
-const resultOf = (answer: RawAnswer) => {
-  if (answer.kind !== 'result') throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
-  return answer.result;
-};
-
 /** A `subscriptions/listen` for `taskIds`, read message by message as the stream delivers them. */
 async function listen(url: string, key: string, taskIds: string[], capabilities: Record<string, unknown> = meta['io.modelcontextprotocol/clientCapabilities'] as Record<string, unknown>) {
   const response = await fetch(url, {

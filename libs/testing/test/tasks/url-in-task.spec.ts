@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { buildServer, RequestContext, Result, serveHttp, Tool, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
-import { httpDispatch, modernMeta, pollUntil, type RawAnswer } from '../../src';
+import { httpDispatch, modernMeta, pollUntil, resultOf } from '../../src';
 
 @Result({ description: 'Whether the payment went through.' })
 class Paid extends ToolResult {}
@@ -15,11 +15,6 @@ class ShopToolset {
     return { message: answer.action === 'accept' ? 'Paid.' : 'Not paid.' };
   }
 }
-
-const resultOf = (answer: RawAnswer) => {
-  if (answer.kind !== 'result') throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
-  return answer.result;
-};
 
 describe('URL-mode elicitation inside a task', () => {
   let handle: HttpServerHandle;
