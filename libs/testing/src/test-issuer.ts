@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type * as Jose from 'jose';
+import { AuthorizationCodes, type Grant, type IssuerClient } from './issuer-authorization-code';
 
 /** What a minted token says; anything else goes in `claims`. */
 export interface MintOptions {
@@ -25,14 +26,24 @@ export interface MintOptions {
   claims?: Record<string, unknown>;
 }
 
-/** A machine client the issuer's token endpoint knows (`client_credentials`, `client_secret_basic`). */
+/** A client the issuer's token endpoint knows (`client_credentials`; with `redirectUris`, also `authorization_code`), authenticated by `client_secret_basic` or `client_secret_post`. */
 export interface TestClient {
   clientId: string;
   clientSecret: string;
   /** The scopes it may be granted; a request for others gets only these. */
   scopes: readonly string[];
-  /** `sub` of its tokens; default its client id. */
+  /** `sub` of its client-credentials tokens; default its client id. */
   subject?: string;
+  /** Where the authorization page may send it back with a code (loopback URIs match on any port). */
+  redirectUris?: readonly string[];
+}
+
+/** One token the token endpoint granted. */
+export interface TokenRequest {
+  clientId: string;
+  grantType: string;
+  resource?: string;
+  scope?: string;
 }
 
 export interface TestIssuer {
@@ -51,8 +62,8 @@ export interface TestIssuer {
    * own `ClientCredentialsProvider` can run the whole flow: 401, metadata, token, retry.
    */
   registerClient(client: TestClient): void;
-  /** The token endpoint's requests so far: the `resource` and `scope` each asked for. */
-  readonly tokenRequests: readonly { clientId: string; resource?: string; scope?: string }[];
+  /** The token endpoint's granted requests so far: the grant, and the `resource` and `scope` each asked for. */
+  readonly tokenRequests: readonly TokenRequest[];
   /** A new signing key with a new `kid`: the key set then holds only it. */
   rotate(): Promise<void>;
   /** While true, every key set request fails (500): the issuer is down. */
@@ -65,8 +76,11 @@ export interface TestIssuer {
  * default any free one; `toolsets-issuer` runs one from the shell): its RFC 8414 and OpenID metadata, and a
  * JSON Web Key Set with one ES256 key it signs tokens with. Tokens are minted with jose's
  * `SignJWT`, so a server under test verifies real signatures against a real key set over HTTP.
+ * Grants: `client_credentials` for registered clients; `authorization_code` with PKCE (S256) and
+ * `refresh_token` for registered and dynamically registered (`POST /register`) clients, whose
+ * authorization page grants as `user` (default `user-1`) at the press of a button.
  */
-export async function startTestIssuer(options: { audience?: string; port?: number } = {}): Promise<TestIssuer> {
+export async function startTestIssuer(options: { audience?: string; port?: number; user?: string } = {}): Promise<TestIssuer> {
   const jose = (await import('jose')) as typeof Jose;
   // Each issuer's key ids are its own: a server that cached an earlier run's key 'key-1' would refuse this run's tokens signed under the same id.
   const run = randomBytes(4).toString('hex');
@@ -76,11 +90,15 @@ export async function startTestIssuer(options: { audience?: string; port?: numbe
   let fetches = 0;
   let down = false;
   let origin = '';
-  const clients = new Map<string, TestClient>();
-  const tokenRequests: { clientId: string; resource?: string; scope?: string }[] = [];
+  const clients = new Map<string, IssuerClient>();
+  const tokenRequests: TokenRequest[] = [];
+  const codes = new AuthorizationCodes(clients, () => origin, options.user ?? 'user-1');
   const http: Server = createServer((req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     if (path === '/token' && req.method === 'POST') return void tokenEndpoint(req, res);
+    if (path === '/register' && req.method === 'POST') return void readBody(req).then((body) => registration(body, res));
+    if (path === '/authorize' && req.method === 'GET') return codes.authorize(req, res);
+    if (path === '/authorize' && req.method === 'POST') return void readBody(req).then((body) => codes.authorize(req, res, new URLSearchParams(body)));
     if (path === '/jwks') {
       fetches++;
       if (down) return void res.writeHead(500).end();
@@ -93,32 +111,63 @@ export async function startTestIssuer(options: { audience?: string; port?: numbe
         jwks_uri: `${origin}/jwks`,
         authorization_endpoint: `${origin}/authorize`,
         token_endpoint: `${origin}/token`,
+        registration_endpoint: `${origin}/register`,
         response_types_supported: ['code'],
-        grant_types_supported: ['client_credentials'],
-        token_endpoint_auth_methods_supported: ['client_secret_basic'],
+        grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token'],
+        code_challenge_methods_supported: ['S256'],
+        token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
+        authorization_response_iss_parameter_supported: true,
       };
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(metadata));
       return;
     }
     res.writeHead(404).end();
   });
-  /** RFC 6749 §4.4: a token for a registered client, for the `resource` it names (RFC 8707), with the scopes asked for that it may have. */
+  /**
+   * RFC 6749 §4.4 (`client_credentials`), §4.1.3 (`authorization_code`, with the PKCE verifier) and §6
+   * (`refresh_token`): a token for the `resource` named (RFC 8707), with the scopes asked for that the client may have.
+   */
   async function tokenEndpoint(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const chunks: Buffer[] = [];
-    for await (const chunk of req) chunks.push(chunk as Buffer);
-    const form = new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
-    const [id, secret] = Buffer.from((req.headers.authorization ?? '').replace(/^Basic /i, ''), 'base64').toString('utf8').split(':').map(decodeURIComponent);
-    const client = clients.get(id ?? '');
+    const form = new URLSearchParams(await readBody(req));
     const refuse = (status: number, error: string) => void res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify({ error }));
-    if (!client || client.clientSecret !== secret) return refuse(401, 'invalid_client');
-    if (form.get('grant_type') !== 'client_credentials') return refuse(400, 'unsupported_grant_type');
+    const client = authenticated(req, form);
+    if (!client) return refuse(401, 'invalid_client');
+    const grantType = form.get('grant_type') ?? '';
+    let grant: Grant | string;
+    if (grantType === 'client_credentials' && client.clientSecret !== undefined) grant = credentialsGrant(client, form);
+    else if (grantType === 'authorization_code') grant = codes.redeemCode(client, form);
+    else if (grantType === 'refresh_token') grant = codes.redeemRefresh(client, form);
+    else return refuse(400, 'unsupported_grant_type');
+    if (typeof grant === 'string') return refuse(400, grant);
+    tokenRequests.push({ clientId: client.clientId, grantType, ...(grant.resource && { resource: grant.resource }), ...(form.get('scope') !== null && { scope: form.get('scope')!.split(' ').filter(Boolean).join(' ') }) });
+    const token = await issuer.mint({ subject: grant.subject, clientId: client.clientId, scopes: grant.scopes, ...(grant.resource && { audience: grant.resource }) });
+    const refresh = grantType === 'client_credentials' ? undefined : codes.refreshTokenFor(grant);
+    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+    res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 300, scope: grant.scopes.join(' '), ...(refresh && { refresh_token: refresh }) }));
+  }
+  function credentialsGrant(client: IssuerClient, form: URLSearchParams): Grant {
     const resource = form.get('resource') ?? undefined;
     const asked = form.get('scope')?.split(' ').filter(Boolean);
-    tokenRequests.push({ clientId: client.clientId, ...(resource && { resource }), ...(asked && { scope: asked.join(' ') }) });
-    const scopes = asked ? asked.filter((scope) => client.scopes.includes(scope)) : [...client.scopes];
-    const token = await issuer.mint({ subject: client.subject ?? client.clientId, clientId: client.clientId, scopes, ...(resource && { audience: resource }) });
-    res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 300, scope: scopes.join(' ') }));
+    const scopes = asked ? asked.filter((scope) => !client.scopes || client.scopes.includes(scope)) : [...(client.scopes ?? [])];
+    return { subject: client.subject ?? client.clientId, clientId: client.clientId, scopes, ...(resource && { resource }) };
+  }
+  /** The client by `client_secret_basic`, `client_secret_post`, or (a public client) its id alone. */
+  function authenticated(req: IncomingMessage, form: URLSearchParams): IssuerClient | undefined {
+    const basic = /^Basic /i.test(req.headers.authorization ?? '') ? Buffer.from(req.headers.authorization!.slice(6), 'base64').toString('utf8').split(':').map(decodeURIComponent) : undefined;
+    const [id, secret] = basic ?? [form.get('client_id') ?? '', form.get('client_secret') ?? undefined];
+    const client = clients.get(id ?? '');
+    if (!client) return undefined;
+    return client.clientSecret === undefined ? (secret === undefined ? client : undefined) : client.clientSecret === secret ? client : undefined;
+  }
+  function registration(body: string, res: ServerResponse): void {
+    let metadata: unknown;
+    try {
+      metadata = JSON.parse(body);
+    } catch {
+      metadata = undefined;
+    }
+    if (typeof metadata !== 'object' || metadata === null || Array.isArray(metadata)) return void res.writeHead(400, { 'content-type': 'application/json' }).end(JSON.stringify({ error: 'invalid_client_metadata', error_description: 'The body must be a JSON object of client metadata.' }));
+    codes.register(metadata as Record<string, unknown>, res);
   }
 
   // Loopback only: a server accepts plain-http issuers only there, and this one signs whatever is asked.
@@ -171,6 +220,12 @@ export async function startTestIssuer(options: { audience?: string; port?: numbe
     close: () => new Promise<void>((resolve) => http.close(() => resolve())),
   };
   return issuer;
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 async function newKey(jose: typeof Jose, kid: string) {

@@ -8,8 +8,10 @@ const USAGE = `Usage: toolsets-issuer [--port 9000] [--server-port 8000 | --audi
 command starts it there. --audience names the server's URL outright instead.
 
 A local OAuth issuer on loopback for trying a server's authorization: its metadata, a key set, a
-client for the client-credentials flow, and ready tokens. Every token it signs is valid: never
-point a deployed server at it.`;
+client for the client-credentials flow, ready tokens, and the authorization-code flow with PKCE
+for interactive clients (the MCP Inspector, Claude, mcp-remote): they register themselves and its
+page signs them in as local-user with one button. Every token it signs is valid: never point a
+deployed server at it.`;
 
 /**
  * An issuer to try authorization with in five minutes (docs/authorization.md): starts on the port,
@@ -35,7 +37,7 @@ async function main(): Promise<void> {
   const audience = values.audience ?? `http://127.0.0.1:${serverPort}/mcp`;
   // The server's own port, so the printed command serves exactly the audience the tokens name.
   const listensOn = new URL(audience).port || String(serverPort);
-  const issuer = await startTestIssuer({ port, audience });
+  const issuer = await startTestIssuer({ port, audience, user: 'local-user' });
   const client = { clientId: 'local-client', clientSecret: 'local-secret', scopes, subject: 'local-user' };
   issuer.registerClient(client);
   const tokens = await Promise.all(scopes.map((_, index) => issuer.mint({ subject: 'local-user', scopes: scopes.slice(0, index + 1), expiresIn: 3600 })));
@@ -45,6 +47,8 @@ async function main(): Promise<void> {
       '',
       `Start the server against it:   PORT=${listensOn} AUTH_ISSUER=${issuer.issuer} node apps/notes-server/dist/main.js`,
       `Client credentials:            client_id=${client.clientId} client_secret=${client.clientSecret} scopes="${scopes.join(' ')}" (token endpoint ${issuer.issuer}/token)`,
+      `Call with them:                TOOLSETS_CALL_CLIENT_ID=${client.clientId} TOOLSETS_CALL_CLIENT_SECRET=${client.clientSecret} TOOLSETS_CALL_ISSUER=${issuer.issuer} npm run call -- ${audience} --list`,
+      `Interactive clients:           connect to ${audience}; they register themselves (${issuer.issuer}/register) and sign in at ${issuer.issuer}/authorize (PKCE), as local-user with any of these scopes`,
       `Tokens for ${audience}, valid for an hour (send as Authorization: Bearer <token>):`,
       ...tokens.map((token, index) => `  ${scopes.slice(0, index + 1).join(' ')}:\n    ${token}`),
       '',
