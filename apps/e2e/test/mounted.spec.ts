@@ -45,14 +45,14 @@ describe('the demo app, both toolsets mounted in one process', () => {
     });
   });
 
-  it('answers a one-line call from the shell (toolsets-call), with its exit status saying whether the tool failed', () => {
+  it('answers a one-line call from the shell (toolsets-call), with its exit status saying whether the tool failed (1) or the command line was wrong (2)', () => {
     const callWith = (env: Record<string, string>, ...args: string[]) => spawnSync(process.execPath, [join(workspaceRoot, 'libs/testing/dist/bin/toolsets-call.js'), ...args], { encoding: 'utf-8', env: { ...process.env, ...env } });
     const call = (...args: string[]) => callWith({}, ...args);
     // A credential from the environment, never on the command line (ps, shell history).
     const fromEnvironment = callWith({ TOOLSETS_CALL_HEADERS: 'x-demo-token: abc' }, `${server.origin}/credential-demo/mcp`, 'whoami');
     expect([fromEnvironment.status, JSON.parse(fromEnvironment.stdout).account]).toEqual([0, expect.stringMatching(/^user-/)]);
     const malformed = callWith({ TOOLSETS_CALL_HEADERS: 'secret-without-a-name' }, `${server.origin}/credential-demo/mcp`, 'whoami');
-    expect([malformed.status, malformed.stderr]).toEqual([1, expect.stringContaining('TOOLSETS_CALL_HEADERS holds a line that is not a header')]);
+    expect([malformed.status, malformed.stderr]).toEqual([2, expect.stringContaining('TOOLSETS_CALL_HEADERS holds a line that is not a header')]);
     expect(malformed.stderr).not.toContain('secret-without-a-name');
     const hello = call(`${server.origin}/hello/mcp`, 'hello', '{"name":"Ada"}');
     expect([hello.status, JSON.parse(hello.stdout)]).toEqual([0, { message: 'Hello, Ada!' }]);
@@ -63,7 +63,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
     expect(known.status).toBe(0);
     expect(JSON.parse(known.stdout)).toMatchObject({ account: expect.stringMatching(/^user-/) });
     const bad = call(`${server.origin}/hello/mcp`, 'hello', '{name:Ada}');
-    expect([bad.status, bad.stderr.trim()]).toEqual([1, 'The arguments must be a JSON object, such as \'{"name":"Ada"}\' (got "{name:Ada}").']);
+    expect([bad.status, bad.stderr.trim()]).toEqual([2, 'The arguments must be a JSON object, such as \'{"name":"Ada"}\' (got "{name:Ada}").']);
   });
 
   it('prints a client configuration that a client can use as printed', async () => {

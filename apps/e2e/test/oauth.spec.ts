@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { freePort, startTestIssuer, type TestIssuer } from '@toolsets/testing';
@@ -133,6 +133,16 @@ describe('trying authorization locally: toolsets-issuer and notes-server', () =>
     const added = await add(readWrite);
     expect(added.status).toBe(200);
     expect(await added.text()).toContain('tried locally');
+
+    // The call line it printed works as printed: toolsets-call runs the SDK's client-credentials flow from the environment.
+    const callLine = /Call with them: +(.+) npm run call -- (\S+) --list/.exec(printed)!;
+    const env = Object.fromEntries(callLine[1]!.split(' ').map((pair) => pair.split('=') as [string, string]));
+    expect(Object.keys(env)).toEqual(['TOOLSETS_CALL_CLIENT_ID', 'TOOLSETS_CALL_CLIENT_SECRET', 'TOOLSETS_CALL_ISSUER']);
+    const listed = spawnSync(process.execPath, [join(workspaceRoot, 'libs/testing/dist/bin/toolsets-call.js'), callLine[2]!, '--list'], { encoding: 'utf-8', env: { ...process.env, ...env } });
+    expect([listed.status, listed.stdout.split('\n').map((line) => line.split('\t')[0]).filter(Boolean)]).toEqual([0, ['list_notes', 'get_note', 'add_note', 'delete_note']]);
+    const wrongIssuer = spawnSync(process.execPath, [join(workspaceRoot, 'libs/testing/dist/bin/toolsets-call.js'), url, '--list'], { encoding: 'utf-8', env: { ...process.env, ...env, TOOLSETS_CALL_ISSUER: 'http://127.0.0.1:1' } });
+    expect(wrongIssuer.status).toBe(1);
+    expect(wrongIssuer.stderr).not.toContain('local-secret');
 
     // The client it printed runs the SDK's own client-credentials flow too.
     const client = new Client({ name: 'local', version: '1.0.0' });

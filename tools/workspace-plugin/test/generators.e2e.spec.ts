@@ -44,7 +44,7 @@ describe('in a throwaway copy of the workspace', () => {
     // Every ts block of the README and of docs/ goes into the generated projects, so lint, typecheck and
     // test below check the examples too; a block that shows generated code must match what the generator wrote.
     const blocks = documentedBlocks(copy);
-    expect(blocks.map((block) => block.mode).sort()).toEqual(['file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'generated', 'generated', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec']);
+    expect(blocks.map((block) => block.mode).sort()).toEqual(['file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'generated', 'generated', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec']);
     for (const block of blocks) {
       const target = join(copy, block.path);
       if (block.mode === 'generated') {
@@ -62,6 +62,8 @@ describe('in a throwaway copy of the workspace', () => {
     expect(output).toMatch(/PASS .*test\/readme-vault\.spec\.ts/);
     expect(output).toMatch(/PASS .*test\/readme-forecast\.spec\.ts/);
     expect(output).toMatch(/PASS .*test\/readme-views\.spec\.ts/);
+    expect(output).toMatch(/PASS .*test\/readme-task-client-2026\.spec\.ts/);
+    expect(output).toMatch(/PASS .*test\/readme-task-client-2025\.spec\.ts/);
     // The library's build bundled the view (docs/views.md's main.ts) into one page.
     expect(output).toMatch(/built view echo-card: libs\/toolsets\/library\/dist\/views\/echo-card\.html \(\d+ bytes\)/);
     // The app's own contract target built its servers without listening.

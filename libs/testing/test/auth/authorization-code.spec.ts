@@ -73,7 +73,7 @@ class BrowserlessProvider implements OAuthClientProvider {
 /** What a user's press of a button on the issuer's page sends: the page's own form, with `decision`. */
 async function press(authorizationUrl: URL, decision: 'allow' | 'deny'): Promise<URL> {
   const page = await (await fetch(authorizationUrl)).text();
-  const fields = [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]) => [name!, value!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))]);
+  const fields = [...page.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(([, name, value]): [string, string] => [name!, value!.replace(/&#(\d+);/g, (_, code: string) => String.fromCharCode(Number(code)))]);
   const answer = await fetch(new URL('/authorize', authorizationUrl), { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams([...fields, ['decision', decision]]).toString() });
   expect(answer.status).toBe(302);
   return new URL(answer.headers.get('location')!);

@@ -71,6 +71,13 @@ class ReportsToolset {
     return { message: `Rendered ${pages} pages.`, pages, published: answer.content.publish };
   }
 
+  @Tool({ description: 'Ask whether to publish, before any work.', args: ReportArgs, returns: [ReportResult, ToolError], elicits: [PublishForm], task: { support: 'optional', pollIntervalMs: 20 } })
+  async askNow({ pages }: ReportArgs): Promise<ReportResult | ToolError> {
+    const answer = await this.task.requireInput(PublishForm, `Publish ${pages} pages?`);
+    if (answer.action !== 'accept') return new ToolError('not_published', `The user chose to ${answer.action}.`);
+    return { message: `Rendered ${pages} pages.`, pages, published: answer.content.publish };
+  }
+
   @Tool({ description: 'Render quickly.', args: ReportArgs, returns: [ReportResult, ToolError], task: 'optional' })
   quick({ pages }: ReportArgs): ReportResult | ToolError {
     if (pages === 13) throw new Error(`unlucky page for ${this.context.credential('x-team-key')}`);
@@ -284,6 +291,32 @@ describe('tasks over the 2025-11-25 revision, driven by the official requester l
       await execution.cancel();
     } finally {
       await close();
+    }
+  });
+
+  it('holds a question asked at once over an HTTP session until the client knows its task, so the library does not answer it cancel', async () => {
+    const sessions = await serveHttp(definition, { port: 0, sessions: true });
+    const sessionUrl = new URL(`${sessions.origin}/mcp`);
+    const client = new Client({ name: 'tasks-v1-session', version: '1' }, { versionNegotiation: { mode: 'legacy' }, capabilities: { elicitation: {} } });
+    await client.connect(new StreamableHTTPClientTransport(sessionUrl, { requestInit: { headers: KEY } }));
+    const tools = new Map((await client.listTools()).tools.map((tool) => [tool.name, toolDeclarationFromMcpTool(tool)]));
+    const asked: unknown[] = [];
+    const session = createTaskSessionFromClient(client as never, {
+      endpointId: `${sessionUrl.href}#session`,
+      tools: { currentTool: (name) => tools.get(name) },
+      onInputRequest: async (request) => (asked.push(request), { action: 'accept', content: { publish: true } }) as never,
+    });
+    try {
+      for (const pages of [1, 2, 3]) {
+        const execution = await session.callTool('ask_now', { pages }, { task: { preference: 'prefer' } });
+        expect(execution.kind).toBe('task');
+        expect((await execution.settle()).outcome).toMatchObject({ status: 'completed', result: { structuredContent: { pages, published: true } } });
+      }
+      expect(asked).toHaveLength(3);
+    } finally {
+      await session.close();
+      await client.close();
+      await sessions.close();
     }
   });
 

@@ -7,7 +7,7 @@ import { QuestionKeys } from '../request/start-task';
 import type { TaskSignal, TaskStore } from './task-store';
 
 /** Sends one of a task's questions to the client as a request of its own, and resolves with the answer. */
-export type TaskAsker = (method: string, params: unknown) => Promise<unknown>;
+export type TaskAsker = (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>;
 
 /** What the engine is told of a running task while it waits for the client. */
 export interface TaskParking {
@@ -84,7 +84,7 @@ export class RunningTask implements TaskChannel {
     const refused = this.parking.parked(this);
     if (refused) this.stop(refused);
     // Where it can, the question goes to the client at once; otherwise it waits for tasks/update or tasks/result.
-    this.asker?.(method, params).then(
+    this.asker?.(method, params, this.abort.signal).then(
       (answer) => this.waiting.get(key)?.(answer),
       () => undefined,
     );

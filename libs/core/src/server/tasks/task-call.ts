@@ -12,6 +12,7 @@ import { detachedCall, storedOrigin } from './task-origin';
 import { callOrigin, seenView, type CallOrigin } from '../request/call-origin';
 import { StartTaskSignal, startsAsTask } from '../request/start-task';
 import type { TaskRecord } from './task-record';
+import { untilSighted } from './task-sightings';
 import { declaresTasks, generationOf, TASKS_EXTENSION, v1Task, v2Task, type TaskGeneration } from './task-wire';
 
 type CallRequest = { params: { name: string; arguments?: Record<string, unknown>; task?: { ttl?: number } } };
@@ -80,7 +81,9 @@ const UNREACHABLE_V1_QUESTION =
 function directAsker(server: Server, origin: CallOrigin, taskId: string): TaskAsker | undefined {
   if (origin.transport === 'http' && !origin.sessionId) return undefined;
   const related = { [RELATED_TASK_META_KEY]: { taskId } };
-  return async (method, params) => {
+  return async (method, params, signal) => {
+    // Over HTTP the question must not overtake the task's handle: it waits until the client names the task.
+    if (origin.transport === 'http') await untilSighted(server, taskId, signal);
     const capabilities = server.getClientCapabilities();
     if (method === 'elicitation/create' && capabilities?.elicitation) return server.elicitInput({ ...(params as object), _meta: related } as never);
     if (method === 'sampling/createMessage' && capabilities?.sampling) return server.createMessage({ ...(params as object), _meta: related } as never);

@@ -6,6 +6,7 @@ import { isOwnTask, taskCaller } from './task-owner';
 import { callOrigin } from '../request/call-origin';
 import { isTerminal, type TaskRecord } from './task-record';
 import { declaresTasks, generationOf, taskParams, TASKS_EXTENSION, v1Task, v2Task } from './task-wire';
+import { taskSighted } from './task-sightings';
 
 /** The most tasks one `tasks/list` answer lists. */
 const LIST_LIMIT = 100;
@@ -25,6 +26,7 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
     if (!record || !isOwnTask(record, callOrigin(site, ctx, server), catalog.tools)) {
       throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found (or expired).');
     }
+    taskSighted(server, taskId);
     return record;
   };
   // A 2026-07-28 request must declare the extension to use its methods.
