@@ -5,7 +5,9 @@ import { buildServers } from './servers';
 // Over stdio each toolset runs as its own app: apps/<name>-server/dist/main.js, beside this one.
 const stdioApp = (name: string) => ({ command: 'node', args: [resolve(__dirname, '../..', `${name}-server`, 'dist/main.js'), '--stdio'] });
 
-// The combined server runs from this app: --server=demo picks it, and --toolsets= and --discovery select.
-const combined = { command: 'node', args: [resolve(__dirname, 'main.js'), '--stdio', '--server=demo'] };
+// The servers without an app of their own run from this one: --server= picks one (and for demo, --toolsets= and --discovery select).
+const fromThisApp = (name: string) => ({ command: 'node', args: [resolve(__dirname, 'main.js'), '--stdio', `--server=${name}`] });
 
-startApp(buildServers, { stdioCommands: { hello: stdioApp('hello'), 'credential-demo': stdioApp('credential-demo'), demo: combined, notes: stdioApp('notes') } });
+startApp(buildServers, {
+  stdioCommands: { hello: stdioApp('hello'), 'credential-demo': stdioApp('credential-demo'), demo: fromThisApp('demo'), notes: stdioApp('notes'), reports: fromThisApp('reports') },
+});

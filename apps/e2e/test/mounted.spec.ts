@@ -1,4 +1,4 @@
-import { httpClient } from './support/clients';
+import { httpClient, stdioClient } from './support/clients';
 import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -70,7 +70,8 @@ describe('the demo app, both toolsets mounted in one process', () => {
     const printed = server.stdout();
     expect(printed).toContain(`${server.origin}/hello/mcp`);
     const config = JSON.parse(printed.slice(printed.indexOf('{'))) as Record<string, { url?: string; headers?: Record<string, string>; args?: string[]; env?: Record<string, string> }>;
-    expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'hello-stdio', 'credential-demo-stdio', 'demo-stdio', 'notes-stdio']);
+    expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'hello-stdio', 'credential-demo-stdio', 'demo-stdio', 'notes-stdio', 'reports-stdio']);
+    expect([config['reports-stdio'].args, config['reports-stdio'].env]).toEqual([[appMain('demo-server'), '--stdio', '--server=reports'], { X_REPORTS_KEY: '<your x-reports-key value>' }]);
     expect(config['notes-stdio'].args).toEqual([appMain('notes-server'), '--stdio']);
     expect(config['demo-stdio'].args).toEqual([appMain('demo-server'), '--stdio', '--server=demo']);
     expect(config['credential-demo-stdio'].env).toEqual({ X_DEMO_TOKEN: '<your x-demo-token value>' });
@@ -85,6 +86,11 @@ describe('the demo app, both toolsets mounted in one process', () => {
     const whoami = await httpClient('legacy', config['credential-demo'].url!, headers);
     expect((await whoami.callTool({ name: 'whoami', arguments: {} }))['structuredContent']).toMatchObject({ account: expect.stringMatching(/^user-[0-9a-f]{8}$/) });
     await whoami.close();
+
+    // The reports entry, as pasted, with the key in its environment variable.
+    const reports = await stdioClient('modern', config['reports-stdio'].args!, { X_REPORTS_KEY: 'pasted-key' });
+    expect((await reports.callTool({ name: 'tally', arguments: { items: 3 } }))['structuredContent']).toMatchObject({ total: 6 });
+    await reports.close();
   });
 
   it('prints stdio entries only for apps that are built, and says which it left out', async () => {
@@ -98,7 +104,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
       for (let waited = 0; !alone.stdout().includes('notes-stdio left out') && waited < 5_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
       const printed = alone.stdout();
       const config = JSON.parse(printed.slice(printed.indexOf('{'), printed.lastIndexOf('}\n') + 1)) as Record<string, { args?: string[] }>;
-      expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'demo-stdio']);
+      expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'demo-stdio', 'reports-stdio']);
       for (const name of ['hello', 'credential-demo', 'notes']) {
         expect(printed).toContain(`(${name}-stdio left out: ${join(folder, `apps/${name}-server/dist/main.js`)} is not built yet)`);
       }
