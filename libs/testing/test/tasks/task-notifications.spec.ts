@@ -25,6 +25,16 @@ class JobsToolset {
 
 const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const meta = modernMeta();
+
+/** A message of a listen stream: the acknowledgement, a task notification (its params the task, as tasks/get shows it) or the final result. */
+interface ListenMessage {
+  jsonrpc: '2.0';
+  id?: string;
+  method?: string;
+  result?: Record<string, unknown>;
+  params: { taskId: string; status: string; notifications: { taskIds: string[] }; _meta: Record<string, unknown>; [key: string]: unknown };
+}
+
 /** A `subscriptions/listen` for `taskIds`, read message by message as the stream delivers them. */
 async function listen(url: string, key: string, taskIds: string[], capabilities: Record<string, unknown> = meta['io.modelcontextprotocol/clientCapabilities'] as Record<string, unknown>) {
   const response = await fetch(url, {
@@ -32,7 +42,7 @@ async function listen(url: string, key: string, taskIds: string[], capabilities:
     headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN_REVISION, 'mcp-method': 'subscriptions/listen', 'x-jobs-key': key },
     body: JSON.stringify({ jsonrpc: '2.0', id: 'watch-1', method: 'subscriptions/listen', params: { notifications: { taskIds }, _meta: { ...meta, 'io.modelcontextprotocol/clientCapabilities': capabilities } } }),
   });
-  const messages: Record<string, any>[] = [];
+  const messages: ListenMessage[] = [];
   let ended = false;
   if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
     void (async () => {
@@ -44,7 +54,7 @@ async function listen(url: string, key: string, taskIds: string[], capabilities:
         while ((cut = buffer.indexOf('\n\n')) >= 0) {
           const data = buffer.slice(0, cut).split('\n').find((line) => line.startsWith('data: '));
           buffer = buffer.slice(cut + 2);
-          if (data) messages.push(JSON.parse(data.slice(6)));
+          if (data) messages.push(JSON.parse(data.slice(6)) as ListenMessage);
         }
       }
       ended = true;
@@ -91,7 +101,7 @@ describe('task status notifications (subscriptions/listen with taskIds)', () => 
     expect(tasks.map((task) => task.status)).toContain('input_required');
     const final = resultOf(await httpDispatch(url, { 'x-jobs-key': 'key-a' })({ method: 'tasks/get', params: { taskId: mine, _meta: meta } }));
     const { resultType: _type, _meta: _getMeta, ...got } = final;
-    const { _meta: _noteMeta, ...last } = tasks.at(-1);
+    const { _meta: _noteMeta, ...last } = tasks.at(-1)!;
     expect(last).toEqual(got);
     expect(last).toMatchObject({ status: 'completed', result: { structuredContent: { message: 'went' } } });
     expect(watch.messages.at(-1)).toEqual({ jsonrpc: '2.0', id: 'watch-1', result: { resultType: 'complete', _meta: { 'io.modelcontextprotocol/subscriptionId': 'watch-1' } } });
