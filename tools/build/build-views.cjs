@@ -5,14 +5,13 @@
 // view from that one document in a sandboxed iframe with no server of its own behind it, so
 // nothing may be left to fetch: Vite bundles and vite-plugin-singlefile inlines (the pairing the
 // MCP Apps SDK's own examples use). Usage: build-views.cjs <projectRoot>
-// (or build-views.cjs --page <folder> <out.html>: one folder's index.html, as the e2e tests build their host page).
 const fs = require('node:fs');
 const path = require('node:path');
 const os = require('node:os');
 
 const args = process.argv.slice(2);
-if (args.length === 0 || (args[0] === '--page' && args.length !== 3)) {
-  console.error('Usage: build-views.cjs <projectRoot> | build-views.cjs --page <folder> <out.html>');
+if (args.length !== 1) {
+  console.error('Usage: build-views.cjs <projectRoot>');
   process.exit(2);
 }
 
@@ -37,7 +36,6 @@ async function buildPage(folder, target) {
 }
 
 async function main() {
-  if (args[0] === '--page') return buildPage(path.resolve(args[1]), path.resolve(args[2]));
   const root = path.resolve(args[0]);
   const viewsDir = path.join(root, 'views');
   const outDir = path.join(root, 'dist', 'views');

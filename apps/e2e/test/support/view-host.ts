@@ -1,23 +1,26 @@
 import { execFileSync } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { workspaceRoot } from './server-process';
 
 /**
- * The test host page: view-host/index.html and host.ts bundled into one page by the script that
- * builds the views (Vite), served from a loopback server of its own, so the host and the MCP
- * server are different origins, as they are for a real host (the server allows it with CORS_ORIGINS).
+ * The test host page (view-host/), built as its README tells a user to build it: the folder copied
+ * outside the workspace, its packages installed (here the workspace's node_modules, linked), then
+ * `vite build` with the folder's own config. Served from a loopback server of its own, so the host
+ * and the MCP server are different origins, as they are for a real host (the server allows it with CORS_ORIGINS).
  */
 export async function startViewHost(): Promise<{ origin: string; close(): Promise<void> }> {
-  const out = mkdtempSync(join(tmpdir(), 'view-host-'));
+  const copy = mkdtempSync(join(tmpdir(), 'view-host-'));
   let page: Buffer;
   try {
-    execFileSync(process.execPath, [join(workspaceRoot, 'tools/build/build-views.cjs'), '--page', join(__dirname, 'view-host'), join(out, 'host.html')], { stdio: 'inherit' });
-    page = readFileSync(join(out, 'host.html'));
+    cpSync(join(__dirname, 'view-host'), copy, { recursive: true });
+    symlinkSync(join(workspaceRoot, 'node_modules'), join(copy, 'node_modules'), 'dir');
+    execFileSync(process.execPath, [join(workspaceRoot, 'node_modules/vite/bin/vite.js'), 'build'], { cwd: copy, stdio: 'inherit' });
+    page = readFileSync(join(copy, 'dist/index.html'));
   } finally {
-    rmSync(out, { recursive: true, force: true });
+    rmSync(copy, { recursive: true, force: true });
   }
   const server: Server = createServer((req, res) => {
     if (req.url !== '/') return void res.writeHead(404).end();

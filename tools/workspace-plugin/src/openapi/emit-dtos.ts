@@ -1,4 +1,5 @@
 import type { PropertyModel, SchemaModel } from './schema-model';
+import { tsLiteral } from '../utils/ts-literal';
 
 /** A DTO class to emit: a named object model, or a tool's args/result class built by the generator. */
 export interface ClassToEmit {
@@ -72,7 +73,7 @@ export class DtoEmitter {
       ...(primitiveDefault && { default: schema.default }),
       ...(header && { header }),
     };
-    const entries = Object.entries(options).map(([key, value]) => `${key}: ${JSON.stringify(value)}`);
+    const entries = Object.entries(options).map(([key, value]) => `${key}: ${tsLiteral(value)}`);
     const optionsText = entries.length ? `, { ${entries.join(', ')} }` : '';
     lines.push(`  @Field(() => ${this.thunk(schema)}${optionsText})`);
     for (const validator of this.validators(schema)) lines.push(`  ${validator}`);
@@ -80,7 +81,7 @@ export class DtoEmitter {
       this.uses.validators.add('IsOptional');
       lines.push('  @IsOptional()');
     }
-    const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : JSON.stringify(name);
+    const key = /^[A-Za-z_$][\w$]*$/.test(name) ? name : tsLiteral(name);
     // A class declared further down (a recursive type's way back) is typed `X & object`: its
     // design:type is then Object, not X, which the module would read before X exists. The type thunk names X.
     const later = schema.kind === 'object' && this.unwritten.has(className(schema.name));
@@ -120,7 +121,7 @@ export class DtoEmitter {
     this.uses.typebox = true;
     const keywords = (model: Record<string, unknown>, keys: string[]) => {
       const picked = Object.fromEntries(keys.filter((key) => model[key] !== undefined).map((key) => [key, model[key]]));
-      return Object.keys(picked).length ? JSON.stringify(picked) : '';
+      return Object.keys(picked).length ? tsLiteral(picked) : '';
     };
     switch (schema.kind) {
       case 'string':
@@ -136,7 +137,7 @@ export class DtoEmitter {
         return `Type.Record(Type.String(), ${values})`;
       }
       case 'enum':
-        return `Type.Union([${schema.values.map((value) => `Type.Literal(${JSON.stringify(value)})`).join(', ')}])`;
+        return `Type.Union([${schema.values.map((value) => `Type.Literal(${tsLiteral(value)})`).join(', ')}])`;
       default:
         return 'Type.Unknown()';
     }
@@ -144,14 +145,14 @@ export class DtoEmitter {
 
   private validators(schema: SchemaModel): string[] {
     const use = (name: string, text: string) => (this.uses.validators.add(name), text);
-    if (schema.kind === 'enum') return [use('IsIn', `@IsIn(${JSON.stringify(schema.values)})`)];
+    if (schema.kind === 'enum') return [use('IsIn', `@IsIn(${tsLiteral(schema.values)})`)];
     if (schema.kind === 'integer' && this.thunk(schema) === 'Number') return [use('IsInt', '@IsInt()')];
     if (schema.kind !== 'array') return [];
     const rules: string[] = [];
     if (schema.minItems !== undefined) rules.push(use('ArrayMinSize', `@ArrayMinSize(${countLiteral(schema.minItems, 'minItems')})`));
     if (schema.maxItems !== undefined) rules.push(use('ArrayMaxSize', `@ArrayMaxSize(${countLiteral(schema.maxItems, 'maxItems')})`));
     if (schema.uniqueItems) rules.push(use('ArrayUnique', '@ArrayUnique()'));
-    if (schema.items.kind === 'enum') rules.push(use('IsIn', `@IsIn(${JSON.stringify(schema.items.values)}, { each: true })`));
+    if (schema.items.kind === 'enum') rules.push(use('IsIn', `@IsIn(${tsLiteral(schema.items.values)}, { each: true })`));
     return rules;
   }
 
@@ -165,7 +166,7 @@ export class DtoEmitter {
       case 'boolean':
         return 'boolean';
       case 'enum':
-        return schema.values.map((value) => JSON.stringify(value)).join(' | ');
+        return schema.values.map((value) => tsLiteral(value)).join(' | ');
       case 'array': {
         const items = this.tsType(schema.items);
         return /[ |]/.test(items) ? `(${items})[]` : `${items}[]`;

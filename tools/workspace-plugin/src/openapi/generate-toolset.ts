@@ -9,6 +9,7 @@ import { plainText } from './plain-text';
 import type { LocatePointer } from './source-lines';
 import type { OperationModel, ParameterModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
+import { tsLiteral } from '../utils/ts-literal';
 
 /** What the generator reads besides the document: kept in the library as `openapi.config.json`. */
 export interface OpenApiConfig extends OperationFilter {
@@ -178,7 +179,7 @@ function clientSource(name: string, api: ApiModel, credentials: readonly Credent
   const token = `${name.toUpperCase().replace(/-/g, '_')}_API`;
   const settingsConst = `${token}_SETTINGS`;
   const provider = `${token}_PROVIDER`;
-  const registration = `{ token: ${token}, useFactory: instanceCachingFactory(() => new OpenApiClient(settingsFromEnvironment(${JSON.stringify(name)}, ${settingsConst}))) }`;
+  const registration = `{ token: ${token}, useFactory: instanceCachingFactory(() => new OpenApiClient(settingsFromEnvironment(${tsLiteral(name)}, ${settingsConst}))) }`;
   /** The token and the settings; the settings are exported only from the shared client module. */
   const declarations = (shared: boolean) => [
     `/** The client this toolset calls its API with; register another under this token to configure it in code. */`,
@@ -213,13 +214,13 @@ function toolsetSource(name: string, group: ToolsetGroup, client: ReturnType<typ
     '',
     `@registry([${clientModule ? provider : client.registration}])`,
     `@Toolset({`,
-    `  name: ${JSON.stringify(group.toolsetName)},`,
-    `  description: ${JSON.stringify(group.description)},`,
-    ...(credentials.length ? [`  credentialHeaders: [${credentials.map((c) => JSON.stringify(c.header)).join(', ')}],`] : []),
+    `  name: ${tsLiteral(group.toolsetName)},`,
+    `  description: ${tsLiteral(group.description)},`,
+    ...(credentials.length ? [`  credentialHeaders: [${credentials.map((c) => tsLiteral(c.header)).join(', ')}],`] : []),
     ...(config.schemaBudget ? [`  schemaBudget: ${config.schemaBudget},`] : []),
     `  generatedFrom: 'openapi.json and openapi.config.json',`,
     `  // An app refuses to start while the base URL is not usable, rather than failing every call.`,
-    `  checkSettings: (env) => void settingsFromEnvironment(${JSON.stringify(name)}, ${settingsConst}, env),`,
+    `  checkSettings: (env) => void settingsFromEnvironment(${tsLiteral(name)}, ${settingsConst}, env),`,
     `})`,
     `export class ${group.className} {`,
     '  constructor(',
@@ -304,7 +305,7 @@ function callFor(op: OperationModel, converter: SchemaConverter, credential: Par
     taken.add(parameter.name);
     const schema = converter.convert(parameter.schema, `${argsName}${pascal(parameter.name)}`, 'input');
     properties.push({ name: parameter.name, required: parameter.required, schema: parameter.description ? { ...schema, description: plainText(parameter.description) } : schema });
-    target(shape, parameter).push(`${JSON.stringify(parameter.name)}: ${access(parameter.name)}${defaultOf(parameter)}`);
+    target(shape, parameter).push(`${tsLiteral(parameter.name)}: ${access(parameter.name)}${defaultOf(parameter)}`);
     const style = serializationOf(parameter);
     if (style) shape.styles[parameter.name] = style;
   }
@@ -313,7 +314,7 @@ function callFor(op: OperationModel, converter: SchemaConverter, credential: Par
     const spread = body.kind === 'object' && !body.nullable && body.properties.every((p) => !taken.has(p.name) && p.name !== 'body');
     if (spread && body.kind === 'object') {
       for (const property of body.properties) properties.push({ ...property, required: op.requestBody.required && property.required });
-      shape.body = `{ ${body.properties.map((p) => `${JSON.stringify(p.name)}: ${access(p.name)}`).join(', ')} }`;
+      shape.body = `{ ${body.properties.map((p) => `${tsLiteral(p.name)}: ${access(p.name)}`).join(', ')} }`;
       const required = body.properties.filter((p) => p.required).map((p) => p.name);
       if (!op.requestBody.required && required.length > 0) shape.bodyRequired = required;
     } else {
@@ -343,7 +344,7 @@ function mediaProperties(op: OperationModel): PropertyModel[] {
 function defaultOf(parameter: ParameterModel): string {
   const schema = parameter.schema as { default?: unknown } | undefined;
   if (parameter.required || schema === null || typeof schema !== 'object' || schema.default === undefined || schema.default === null) return '';
-  return ` ?? ${JSON.stringify(schema.default)}`;
+  return ` ?? ${tsLiteral(schema.default)}`;
 }
 
 /** A parameter's style and explode when they differ from its location's default (query `form` exploded; path and header `simple`). */
@@ -360,7 +361,7 @@ function target(shape: CallShape, parameter: ParameterModel): string[] {
 }
 
 function access(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? `args.${name}` : `args[${JSON.stringify(name)}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? `args.${name}` : `args[${tsLiteral(name)}]`;
 }
 
 function methodSource(op: OperationModel, base: string, call: CallShape): string {
@@ -371,26 +372,26 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
   const argsClass = className(`${base}Args`);
   const annotations = Object.keys(op.annotations).length ? `\n    annotations: ${objectLiteral({ ...op.annotations })},` : '';
   const fields = [
-    `method: ${JSON.stringify(op.method.toUpperCase())}`,
-    `path: ${JSON.stringify(op.path)}`,
+    `method: ${tsLiteral(op.method.toUpperCase())}`,
+    `path: ${tsLiteral(op.path)}`,
     ...(call.pathParams.length ? [`pathParams: { ${call.pathParams.join(', ')} }`] : []),
     ...(call.query.length ? [`query: { ${call.query.join(', ')} }`] : []),
     ...(call.headers.length ? [`headers: { ${call.headers.join(', ')} }`] : []),
-    ...(Object.keys(call.styles).length ? [`styles: ${JSON.stringify(call.styles)}`] : []),
+    ...(Object.keys(call.styles).length ? [`styles: ${tsLiteral(call.styles)}`] : []),
     ...(call.body ? [`body: ${call.body}`] : []),
-    ...(op.requestBody && op.requestBody.encoding !== 'json' ? [`bodyEncoding: ${JSON.stringify(op.requestBody.encoding)}`] : []),
-    ...(op.requestBody && Object.keys(op.requestBody.styles).length ? [`bodyStyles: ${JSON.stringify(op.requestBody.styles)}`] : []),
-    ...(op.requestBody?.files.length ? [`files: ${JSON.stringify(op.requestBody.files)}`] : []),
+    ...(op.requestBody && op.requestBody.encoding !== 'json' ? [`bodyEncoding: ${tsLiteral(op.requestBody.encoding)}`] : []),
+    ...(op.requestBody && Object.keys(op.requestBody.styles).length ? [`bodyStyles: ${tsLiteral(op.requestBody.styles)}`] : []),
+    ...(op.requestBody?.files.length ? [`files: ${tsLiteral(op.requestBody.files)}`] : []),
     ...(op.requestBody && !op.requestBody.required ? ['optionalBody: true'] : []),
-    ...(call.bodyRequired ? [`bodyRequired: ${JSON.stringify(call.bodyRequired)}`] : []),
+    ...(call.bodyRequired ? [`bodyRequired: ${tsLiteral(call.bodyRequired)}`] : []),
     ...(op.successBody ? ["responseType: 'json'"] : []),
-    ...(op.successMedia ? [`responseType: ${JSON.stringify(op.successMedia.kind)}`, `accept: ${JSON.stringify(op.successMedia.types.join(', '))}`] : []),
+    ...(op.successMedia ? [`responseType: ${tsLiteral(op.successMedia.kind)}`, `accept: ${tsLiteral(op.successMedia.types.join(', '))}`] : []),
   ];
   return `
   @Tool({
-    name: ${JSON.stringify(op.toolName)},
-    description: ${JSON.stringify(op.description)},${call.args ? `\n    args: ${argsClass},` : ''}
-    returns: [${className(`${base}Result`)}, ToolError],${annotations}${op.keywords.length ? `\n    keywords: ${JSON.stringify(op.keywords)},` : ''}
+    name: ${tsLiteral(op.toolName)},
+    description: ${tsLiteral(op.description)},${call.args ? `\n    args: ${argsClass},` : ''}
+    returns: [${className(`${base}Result`)}, ToolError],${annotations}${op.keywords.length ? `\n    keywords: ${tsLiteral(op.keywords)},` : ''}
   })
   ${method}(${call.args ? `args: ${argsClass}` : ''}): Promise<${returns}> {
     return this.api.call({ ${fields.join(', ')} }, this.context, this.logger) as Promise<${returns}>;
@@ -461,13 +462,13 @@ function sendAsOf(auth: UpstreamAuth | undefined, credential: string): Record<st
 
 /** `{ readOnlyHint: true }`: an object as a person writes it in TypeScript. */
 function objectLiteral(value: Record<string, unknown>): string {
-  const entries = Object.entries(value).map(([key, item]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : JSON.stringify(key)}: ${literalOf(item)}`);
+  const entries = Object.entries(value).map(([key, item]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : tsLiteral(key)}: ${literalOf(item)}`);
   return `{ ${entries.join(', ')} }`;
 }
 
 function literalOf(item: unknown): string {
   if (Array.isArray(item)) return `[${item.map(literalOf).join(', ')}]`;
-  return typeof item === 'object' && item !== null ? objectLiteral(item as Record<string, unknown>) : JSON.stringify(item);
+  return typeof item === 'object' && item !== null ? objectLiteral(item as Record<string, unknown>) : tsLiteral(item);
 }
 
 export type { SchemaModel };

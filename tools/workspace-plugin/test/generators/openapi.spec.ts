@@ -32,7 +32,7 @@ describe('openapi generator', () => {
     expect(readJson(tree, `${root}/openapi.json`).info.title).toBe('Swagger Petstore');
     const toolset = tree.read(`${root}/src/generated/petstore.toolset.ts`, 'utf-8')!;
     expect(toolset).toContain('export class PetstoreToolset {');
-    expect(toolset).toContain('credentialHeaders: ["x-petstore-key"]');
+    expect(toolset).toContain("credentialHeaders: ['x-petstore-key']");
     expect(tree.exists(`${root}/src/lib/petstore.toolset.ts`)).toBe(false);
     expect(tree.read(`${root}/test/petstore.tools.spec.ts`, 'utf-8')).toContain("import { PetstoreToolset } from '../src';");
   });
@@ -65,8 +65,8 @@ describe('openapi generator', () => {
     await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/json/petstore.json'), skipInstall: true });
     expect(readJson(tree, 'libs/toolsets/petstore/openapi.config.json').credentialHeader).toBe('api-key');
     const toolset = tree.read('libs/toolsets/petstore/src/generated/petstore.toolset.ts', 'utf-8')!;
-    expect(toolset).toContain('credentialHeaders: ["api-key"]');
-    expect(toolset).toContain('sendAs: { in: "header", name: "api_key" }');
+    expect(toolset).toContain("credentialHeaders: ['api-key']");
+    expect(toolset).toContain("sendAs: { in: 'header', name: 'api_key' }");
     // docs/openapi.md says exactly this, so the page and the generator cannot drift apart.
     const documented = readFileSync(join(__dirname, '../../../../docs/openapi.md'), 'utf-8').replace(/\s+/g, ' ');
     expect(documented).toContain("petstore's `api_key` is sent to the server as `api-key`, and upstream as `api_key`");
@@ -188,7 +188,7 @@ describe('openapi generator', () => {
       warn.mockRestore();
     }
     const dtos = tree.read('libs/toolsets/xero/src/generated/dtos.ts', 'utf-8')!;
-    expect(dtos).toContain('@Field(() => Contact, { description: "Who it is for." })\n  @IsOptional()\n  Contact?: Contact;');
+    expect(dtos).toContain("@Field(() => Contact, { description: 'Who it is for.' })\n  @IsOptional()\n  Contact?: Contact;");
     expect(warnings.join('\n')).toContain(`OpenAPI 3.0 ignores keywords beside a \`$ref\`, so 1 \`$ref\` were read without them: \`type\` at ${spec}:`);
     expect(warnings.join('\n')).toContain('(#/components/schemas/Invoice/properties/Contact)');
   });
@@ -200,8 +200,8 @@ describe('openapi generator', () => {
     expect(kept.openapi).toMatch(/^3\.0\./);
     expect(kept.swagger).toBeUndefined();
     const toolset = tree.read(`${root}/src/generated/petstore.toolset.ts`, 'utf-8')!;
-    expect(toolset).toContain('name: "get_pet_by_id"');
-    expect(toolset).toContain('name: "add_pet"');
+    expect(toolset).toContain("name: 'get_pet_by_id'");
+    expect(toolset).toContain("name: 'add_pet'");
   });
 
   it('refuses a spec path that does not exist, saying so, and writes nothing', async () => {

@@ -22,8 +22,8 @@ describe('tool generator', () => {
     expect(after).toContain(before.slice(before.indexOf('@Toolset'), closing).trimEnd());
     expect(after).toContain("import { EchoArgs, EchoResult } from './echo.dto';\nimport { FindBookArgs, FindBookResult } from './find-book.dto';");
     expect(after).toContain(`  @Tool({
-    name: "library_find_book",
-    description: "Find a book by title.",
+    name: 'library_find_book',
+    description: 'Find a book by title.',
     args: FindBookArgs,
     returns: [FindBookResult, ToolError],
   })
@@ -52,7 +52,7 @@ export class LibraryToolset {
     expect(after).toContain("import { Tool, ToolError, Toolset } from '@toolsets/core';");
     expect(after).toContain('// A hand-written toolset with a comment that must survive.');
     expect(after).toContain('  private readonly shelves = 3;\n\n  @Tool({');
-    expect(after).toContain('name: "library_count",\n    description: "Count the shelves.",');
+    expect(after).toContain("name: 'library_count',\n    description: 'Count the shelves.',");
   });
 
   it('refuses a tool without a description, saying why models need one, and writes nothing', async () => {

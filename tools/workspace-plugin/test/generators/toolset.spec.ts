@@ -47,7 +47,7 @@ describe('toolset generator', () => {
     expect(tree.read('libs/toolsets/library/jest.config.cjs', 'utf-8')).toContain("preset: '../../../jest.preset.js'");
 
     const toolset = tree.read('libs/toolsets/library/src/lib/library.toolset.ts', 'utf-8')!;
-    expect(toolset).toContain('description: "Books and loans."');
+    expect(toolset).toContain("description: 'Books and loans.'");
     expect(toolset).toContain('export class LibraryToolset {');
     expect(toolset).toContain("name: 'library_echo'");
     expect(toolset).toContain('returns: [EchoResult, ToolError]');

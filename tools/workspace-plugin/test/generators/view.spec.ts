@@ -19,16 +19,26 @@ describe('view generator', () => {
     expect(tree.read(`${root}/views/shelf/index.html`, 'utf-8')).toContain('<script type="module" src="./main.ts"></script>');
     const script = tree.read(`${root}/views/shelf/main.ts`, 'utf-8')!;
     expect(script).toContain("import { App } from '@modelcontextprotocol/ext-apps';");
-    expect(script).toContain("import type { ToolResult } from '@toolsets/core';");
+    // Typed by the tool's own result class, imported from where the toolset imports it.
+    expect(script).toContain("import type { EchoResult } from '../../src/lib/echo.dto';");
+    expect(script).toContain('type Shown = EchoResult;');
     expect(script).toContain('app.ontoolresult = ');
     const constant = tree.read(`${root}/src/lib/shelf.view.ts`, 'utf-8')!;
-    expect(constant).toContain("export const ShelfView = defineView({\n  uri: 'ui://library/shelf',\n  description: \"The shelf as cards.\",\n  bundle: viewBundle(__dirname, 'shelf'),");
+    expect(constant).toContain("export const ShelfView = defineView({\n  uri: 'ui://library/shelf',\n  description: 'The shelf as cards.',\n  bundle: viewBundle(__dirname, 'shelf'),");
     expect(tree.read(`${root}/src/index.ts`, 'utf-8')).toContain("export { ShelfView } from './lib/shelf.view';");
     const after = tree.read(toolsetFile, 'utf-8')!;
     expect(after).toContain("import { ShelfView } from './shelf.view';");
     expect(after).toMatch(/@Tool\(\{\n\s+view: ShelfView,\n/);
     // Nothing else in the toolset file moved.
     expect(after.replace("import { ShelfView } from './shelf.view';\n", '').replace(/\n\s+view: ShelfView,/, '')).toBe(before);
+  });
+
+  it('types a view without --tool by ToolResult, and one whose tool returns a class of its own file by that file', async () => {
+    await viewGenerator(tree, { toolset: 'library', name: 'plain', skipInstall: true });
+    expect(tree.read(`${root}/views/plain/main.ts`, 'utf-8')).toContain("import type { ToolResult } from '@toolsets/core';");
+    tree.write(toolsetFile, tree.read(toolsetFile, 'utf-8')!.replace('returns: [EchoResult, ToolError]', 'returns: [LocalResult, ToolError]') + '\nexport class LocalResult { message!: string; }\n');
+    await viewGenerator(tree, { toolset: 'library', name: 'local', tool: 'echo', skipInstall: true });
+    expect(tree.read(`${root}/views/local/main.ts`, 'utf-8')).toContain("import type { LocalResult } from '../../src/lib/library.toolset';");
   });
 
   it('bundles views after the build, tests after the build, and typechecks the views with the DOM types', async () => {

@@ -62,7 +62,7 @@ describe('emitted DTO classes', () => {
     const { source, catalog } = await emitResults('3.0/json/petstore.json');
     expect(source).toContain('export class Pet {\n  @Field(() => Number, { default: 40 })\n  @IsInt()\n  @IsOptional()\n  id?: number;');
     expect(source).toContain('  @Field(() => [String])\n  photoUrls!: string[];');
-    expect(source).toContain('  @Field(() => String, { description: "pet status in the store" })\n  @IsIn(["available","pending","sold"])\n  @IsOptional()\n  status?: "available" | "pending" | "sold";');
+    expect(source).toContain("  @Field(() => String, { description: 'pet status in the store' })\n  @IsIn(['available', 'pending', 'sold'])\n  @IsOptional()\n  status?: 'available' | 'pending' | 'sold';");
     expect(source.indexOf('export class Category')).toBeLessThan(source.indexOf('export class Pet {'));
     const data = (catalog.tools.get('get_pet_by_id')!.descriptor.outputSchema as { properties: { data: { properties: object; required: string[] } } }).properties.data;
     expect(Object.keys(data.properties)).toEqual(['id', 'category', 'name', 'photoUrls', 'tags', 'status']);
@@ -73,7 +73,7 @@ describe('emitted DTO classes', () => {
     const emitter = new DtoEmitter();
     emitter.emit({ name: 'ListArgs', properties: [{ name: 'limit', required: false, schema: { kind: 'integer', default: 20 } }, { name: 'order', required: false, schema: { kind: 'enum', values: ['asc', 'desc'], default: 'asc' } }] });
     expect(emitter.source()).toContain('  @Field(() => Number, { default: 20 })\n  @IsInt()\n  @IsOptional()\n  limit?: number;');
-    expect(emitter.source()).toContain('  order?: "asc" | "desc";');
+    expect(emitter.source()).toContain("  order?: 'asc' | 'desc';");
   });
 
   it.each(['3.1/json/petstore.json', '3.0/json/discriminators.json', '3.0/json/polymorphism.json', '3.0/json/schema-additional-properties.json', '3.0/json/complex-nesting.json', '3.1/json/schema-types.json'])(

@@ -112,7 +112,7 @@ describe('a toolset generated from the petstore document', () => {
       includeTags: ['pet'],
       tools: { getPetById: { headers: { petId: 'Pet-Id' } }, findPetsByStatus: { headers: { owner: 'Owner' } } },
     });
-    expect(generated.files[GENERATED_DTOS]).toContain('header: "Pet-Id"');
+    expect(generated.files[GENERATED_DTOS]).toContain("header: 'Pet-Id'");
     expect(generated.warnings).toContain("openapi.config.json mirrors 'owner' of findPetsByStatus into a header, but it is not a path or query parameter of that operation; it was left out");
     const { PetstoreToolset } = loadGeneratedSources(generated.files) as { PetstoreToolset: ClassType };
     const server = buildServer({ name: 'petstore', version: '1', toolsets: [PetstoreToolset] });
@@ -129,7 +129,7 @@ describe('a toolset generated from the petstore document', () => {
     expect(generated.toolNames).toContain('fetch_pet');
     expect(generated.toolNames).not.toContain('delete_pet');
     expect(generated.toolNames).not.toContain('get_inventory');
-    expect(generated.files[generatedToolsetFile('petstore')]).toContain('description: "Fetch one pet."');
+    expect(generated.files[generatedToolsetFile('petstore')]).toContain("description: 'Fetch one pet.'");
   });
 });
 
@@ -154,7 +154,7 @@ describe('a generated toolset found through discovery search', () => {
   it('groups untagged operations by their first path noun, and finds tools by the verbs of their shape and the keywords given', async () => {
     const generated = await generateToolset('payments', untagged, { groupBy: 'tag', tools: { GetBalance: { keywords: ['money in my account'] } } });
     expect(generated.toolsets.map((t) => t.name)).toEqual(['customers', 'charges', 'balance']);
-    expect(generated.files['src/generated/charges.toolset.ts']).toContain('keywords: ["create","add","charge","charges","reversal","reversals","refund"]');
+    expect(generated.files['src/generated/charges.toolset.ts']).toContain("keywords: ['create', 'add', 'charge', 'charges', 'reversal', 'reversals', 'refund']");
     const exported = loadGeneratedSources(generated.files) as Record<string, ClassType>;
     const server = buildServer({ name: 'payments', version: '1', toolsets: generated.toolsets.map((t) => exported[t.className]) });
     expect(server.catalog.toolsets.map((t) => t.description)).toEqual(['Payments: the /customers operations.', 'Payments: the /charges operations.', 'Payments: the /balance operations.']);
@@ -374,7 +374,7 @@ describe('what a generated tool sends upstream', () => {
     );
     const fixed = await generateToolset('pages', keyed, { credentialHeader: 'x-vo-api-key' });
     expect(fixed.warnings.filter((warning) => warning.includes('looks like a credential'))).toEqual([]);
-    expect(fixed.files[generatedToolsetFile('pages')]).not.toContain('"X-VO-Api-Key": args');
+    expect(fixed.files[generatedToolsetFile('pages')]).not.toContain("'X-VO-Api-Key': args");
   });
 
   it('refuses fixed headers that would carry a secret or break a request, naming the fix', async () => {

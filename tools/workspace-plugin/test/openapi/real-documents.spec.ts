@@ -165,7 +165,7 @@ describe('documents like Slack and Spotify: OAuth 2, and a token parameter that 
 
   it('never makes the token an argument, sends the credential as a bearer token, and derives an MCP header that is not authorization', async () => {
     const { client, tools, result } = await generated('slack', slack, { 'x-slack-token': 'xoxb-1' }, { credentialHeader: 'x-slack-token' });
-    expect(result.files[generatedToolsetFile('slack')]).toContain('sendAs: { in: "bearer" }');
+    expect(result.files[generatedToolsetFile('slack')]).toContain("sendAs: { in: 'bearer' }");
     for (const tool of tools) expect(Object.keys(tool.inputSchema.properties ?? {})).not.toContain('token');
     await client.call('conversations_list', { limit: 2 });
     const posted = await client.call('chat_post_message', { channel: 'C1', text: 'hi' });
@@ -348,7 +348,7 @@ describe('documents like Kubernetes and Jira: */* bodies and server URLs that ca
 
   it('sends a */* body as JSON, and never derives the MCP header authorization', async () => {
     const { client, result } = await generated('kube', kubernetes, { 'x-kube-token': 'Bearer t0k' });
-    expect(result.files[generatedToolsetFile('kube')]).not.toContain('credentialHeaders: ["authorization"]');
+    expect(result.files[generatedToolsetFile('kube')]).not.toContain("credentialHeaders: ['authorization']");
     answer = { status: 201, body: { kind: 'Namespace' } };
     const created = await client.call('create_core_v1_namespace', { metadata: { name: 'dev' } });
     await client.close();
@@ -372,7 +372,7 @@ describe('documents like Kubernetes and Jira: */* bodies and server URLs that ca
   it('substitutes server variables that have real defaults', async () => {
     const { result, client } = await generated('jira', { servers: [{ url: 'https://{host}/rest/{version}', variables: { host: { default: 'jira.acme.test' }, version: { default: 'api/3', enum: ['api/3'] } } }], paths: kubernetes.paths });
     await client.close();
-    expect(result.files[generatedToolsetFile('jira')]).toContain('baseUrl: "https://jira.acme.test/rest/api/3"');
+    expect(result.files[generatedToolsetFile('jira')]).toContain("baseUrl: 'https://jira.acme.test/rest/api/3'");
   });
 });
 

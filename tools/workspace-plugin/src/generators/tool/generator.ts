@@ -4,6 +4,7 @@ import { assertKebabCase, snakeCase } from '../../utils/naming';
 import { ensureNamedImports, findToolsetSources } from '../../utils/toolset-source';
 import { findToolsetProject } from '../../utils/workspace';
 import type { ToolGeneratorSchema } from './schema';
+import { tsString } from '../../utils/ts-literal';
 
 /**
  * Adds one tool to a toolset: the method goes in just before the class's closing brace and the
@@ -52,8 +53,8 @@ export async function toolGenerator(tree: Tree, options: ToolGeneratorSchema): P
 function renderMethod(t: { className: string; propertyName: string; toolName: string; description: string }): string {
   return `
   @Tool({
-    name: ${JSON.stringify(t.toolName)},
-    description: ${JSON.stringify(t.description)},
+    name: ${tsString(t.toolName)},
+    description: ${tsString(t.description)},
     args: ${t.className}Args,
     returns: [${t.className}Result, ToolError],
   })

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { assertKebabCase, normalizeHeader, snakeCase } from '../../utils/naming';
 import { addPathMapping, optOutOfCompositeBuild, typecheckCommand } from '../../utils/workspace-tsconfig';
 import type { ToolsetGeneratorSchema } from './schema';
+import { tsString } from '../../utils/ts-literal';
 
 export interface NormalizedToolset {
   name: string;
@@ -58,6 +59,7 @@ export async function toolsetGenerator(tree: Tree, options: ToolsetGeneratorSche
     fileName: toolset.name,
     offset: offsetFromRoot(toolset.projectRoot),
     typecheck: typecheckCommand(tree, [`${toolset.projectRoot}/tsconfig.lib.json`, `${toolset.projectRoot}/tsconfig.spec.json`]),
+    tsString,
     tmpl: '',
   });
   if (toolset.credentialHeaders.length === 0) tree.delete(joinPathFragments(toolset.projectRoot, 'src/lib/access.dto.ts'));

@@ -1,9 +1,10 @@
 import { addDependenciesToPackageJson, formatFiles, generateFiles, installPackagesTask, joinPathFragments, names, updateJson, type GeneratorCallback, type Tree } from '@nx/devkit';
-import { join } from 'node:path';
+import { join, posix } from 'node:path';
 import * as ts from 'typescript';
 import { assertKebabCase } from '../../utils/naming';
 import { knownVersions, pluginFile } from '../../utils/plugin-files';
-import { ensureNamedImports, findToolsetSources } from '../../utils/toolset-source';
+import { tsString } from '../../utils/ts-literal';
+import { ensureNamedImports, findToolsetSources, type ToolsetSource } from '../../utils/toolset-source';
 import { findToolsetProject } from '../../utils/workspace';
 import type { ViewGeneratorSchema } from './schema';
 
@@ -25,13 +26,15 @@ export async function viewGenerator(tree: Tree, options: ViewGeneratorSchema): P
   if (tree.exists(folder)) throw new Error(`${folder} already exists. Choose another view name.`);
   const toolsetName = project.name.replace(/^@[^/]+\//, '');
   const description = options.description?.trim() || `The ${view.name.replace(/-/g, ' ')} view of the ${toolsetName} toolset.`;
-  generateFiles(tree, join(__dirname, 'files'), project.root, { ...view, toolsetName, description, tmpl: '' });
+  const tool = options.tool ? findTool(tree, project.root, options.tool, view.className) : undefined;
+  const result = tool ? resultTypeOf(tool, joinPathFragments(folder, 'main.ts')) : undefined;
+  generateFiles(tree, join(__dirname, 'files'), project.root, { ...view, toolsetName, description, tsString, result, tmpl: '' });
 
   const index = joinPathFragments(project.root, 'src/index.ts');
   const exportLine = `export { ${view.className}View } from './lib/${view.fileName}.view';\n`;
   const indexText = tree.read(index, 'utf-8') ?? '';
   tree.write(index, indexText === '' || indexText.endsWith('\n') ? indexText + exportLine : `${indexText}\n${exportLine}`);
-  if (options.tool) linkTool(tree, project.root, options.tool, view.className, view.fileName);
+  if (tool) linkTool(tree, tool, view.className, view.fileName);
 
   wireBuild(tree, project.root);
   if (!tree.exists(BUILD_SCRIPT)) tree.write(BUILD_SCRIPT, pluginFile(__dirname, 'build/build-views.cjs'));
@@ -83,8 +86,14 @@ function addViewPackages(tree: Tree): boolean {
   return true;
 }
 
-/** Adds `view: <Name>View` to the @Tool of `method` on the library's toolset class, and the import. */
-function linkTool(tree: Tree, root: string, method: string, className: string, fileName: string): void {
+/** A tool method of the library and its `@Tool({ … })` options. */
+interface FoundTool {
+  source: ToolsetSource;
+  method: string;
+  options: ts.ObjectLiteralExpression;
+}
+
+function findTool(tree: Tree, root: string, method: string, className: string): FoundTool {
   const sources = findToolsetSources(tree, root);
   const source = sources.find((candidate) => candidate.methodNames.includes(method));
   if (!source) {
@@ -98,11 +107,39 @@ function linkTool(tree: Tree, root: string, method: string, className: string, f
   if (options.properties.some((property) => property.name?.getText(source.sourceFile) === 'view')) {
     throw new Error(`${source.className}.${method}() already has a view; change its \`view:\` by hand.`);
   }
-  const text = tree.read(source.file, 'utf-8')!;
-  const at = options.getStart(source.sourceFile) + 1;
+  return { source, method, options };
+}
+
+/**
+ * The tool's result class (`returns: X` or the class beside `ToolError` in `returns: [X, ToolError]`)
+ * and where `main` imports its type from: the module the toolset file imports it from, or the
+ * toolset file itself. Undefined when `returns` names no class this way (the view then takes `ToolResult`).
+ */
+function resultTypeOf(tool: FoundTool, main: string): { className: string; from: string } | undefined {
+  const { sourceFile, file } = tool.source;
+  const returns = tool.options.properties.find((property): property is ts.PropertyAssignment => ts.isPropertyAssignment(property) && property.name.getText(sourceFile) === 'returns');
+  const named = !returns ? [] : ts.isArrayLiteralExpression(returns.initializer) ? returns.initializer.elements : [returns.initializer];
+  const className = named.flatMap((element) => (ts.isIdentifier(element) && element.text !== 'ToolError' ? [element.text] : []))[0];
+  if (!className) return undefined;
+  const imported = sourceFile.statements.filter(ts.isImportDeclaration).find((declaration) => {
+    const bindings = declaration.importClause?.namedBindings;
+    return bindings && ts.isNamedImports(bindings) && bindings.elements.some((element) => element.name.text === className);
+  });
+  const specifier = imported && ts.isStringLiteral(imported.moduleSpecifier) ? imported.moduleSpecifier.text : undefined;
+  // A package's name stays as written; a relative module, or the toolset file itself, is re-pointed from the view's folder.
+  if (specifier && !specifier.startsWith('.')) return { className, from: specifier };
+  const target = specifier ? posix.join(posix.dirname(file), specifier) : file.replace(/\.ts$/, '');
+  const relative = posix.relative(posix.dirname(main), target);
+  return { className, from: relative.startsWith('.') ? relative : `./${relative}` };
+}
+
+/** Adds `view: <Name>View` to the tool's @Tool options, and the import. */
+function linkTool(tree: Tree, tool: FoundTool, className: string, fileName: string): void {
+  const text = tree.read(tool.source.file, 'utf-8')!;
+  const at = tool.options.getStart(tool.source.sourceFile) + 1;
   let updated = `${text.slice(0, at)}\n    view: ${className}View,${text.slice(at)}`;
   updated = ensureNamedImports(updated, `./${fileName}.view`, [`${className}View`]);
-  tree.write(source.file, updated);
+  tree.write(tool.source.file, updated);
 }
 
 function findMethod(sourceFile: ts.SourceFile, method: string): ts.MethodDeclaration | undefined {
