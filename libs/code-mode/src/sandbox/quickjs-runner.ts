@@ -1,0 +1,262 @@
+import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
+import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import { guestPrelude, wrappedProgram } from './guest-prelude';
+import { DEFAULT_LIMITS, LIMIT_SETTINGS, type SandboxLimits } from './sandbox-limits';
+import type { InnerCallAnswer, SandboxFailure, SandboxHost, SandboxOutcome } from './sandbox-outcome';
+
+/**
+ * The release build of QuickJS, synchronous (no asyncify: inner calls are promises the host
+ * settles), its Emscripten module loaded with `require` where the package's own loader uses
+ * `import()`, which CommonJS test runners cannot follow.
+ */
+const variant: typeof releaseSync = {
+  ...releaseSync,
+  importModuleLoader: async () => (require('@jitl/quickjs-wasmfile-release-sync/emscripten-module') as { default: Awaited<ReturnType<typeof releaseSync.importModuleLoader>> }).default,
+};
+
+/**
+ * Runs a model's JavaScript program in QuickJS compiled to WebAssembly: an interpreter with its
+ * own heap, in which nothing of the host exists but two functions (the inner call and the log),
+ * wrapped by the prelude as `api` and `console`. Each program gets a new runtime and context,
+ * disposed at its end, so nothing it computes survives into the next. It keeps one WebAssembly
+ * module, loaded on the first run. It runs on the thread that calls it: `Sandbox` gives it a
+ * worker thread of its own, so a program that computes inside one native operation (where the
+ * interpreter's CPU check never comes) stalls only that worker, which is then stopped.
+ */
+export class QuickJsRunner {
+  private module?: Promise<QuickJSWASMModule>;
+
+  constructor(private readonly defaults: Partial<SandboxLimits> = {}) {}
+
+  async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}): Promise<SandboxOutcome> {
+    const bounds: SandboxLimits = { ...DEFAULT_LIMITS, ...this.defaults, ...limits };
+    const module = await (this.module ??= newQuickJSWASMModuleFromVariant(variant));
+    const run = new ProgramRun(module, host, bounds);
+    try {
+      return await run.start(program);
+    } finally {
+      // A module whose runtime would not dispose cleanly is not trusted with the next program.
+      if (!run.dispose()) this.module = undefined;
+    }
+  }
+}
+
+/** One program's run: its runtime, its context, its clock and its inner calls. */
+class ProgramRun {
+  private readonly runtime: QuickJSRuntime;
+  private readonly vm: QuickJSContext;
+  private readonly started = performance.now();
+  private cpuSpent = 0;
+  private sliceStart?: number;
+  private calls = 0;
+  private inFlight = 0;
+  private readonly waiting: (() => void)[] = [];
+  private readonly deferreds = new Set<QuickJSDeferredPromise>();
+  private readonly logs: string[] = [];
+  private logBytes = 0;
+  private logsTruncated = false;
+  private readonly abort = new AbortController();
+  private stop!: (failure: SandboxFailure) => void;
+  private readonly stopped = new Promise<SandboxFailure>((resolve) => (this.stop = resolve));
+  private failure?: SandboxFailure;
+  private settled = false;
+  /** The host's own stack overflowed inside the interpreter: its module is not used again. */
+  private hostFault = false;
+
+  constructor(
+    module: QuickJSWASMModule,
+    private readonly host: SandboxHost,
+    private readonly limits: SandboxLimits,
+  ) {
+    this.runtime = module.newRuntime();
+    this.runtime.setMemoryLimit(limits.memoryBytes);
+    this.runtime.setMaxStackSize(limits.stackBytes);
+    this.runtime.setInterruptHandler(() => this.overCpu());
+    this.vm = this.runtime.newContext();
+  }
+
+  async start(program: string): Promise<SandboxOutcome> {
+    if (Buffer.byteLength(program) > this.limits.programBytes) return this.outcome({ failure: limitFailure('programBytes', `is ${Buffer.byteLength(program)} bytes, over ${this.limits.programBytes}`) });
+    this.defineHost();
+    const wall = setTimeout(() => this.end(limitFailure('wallMs', `did not finish within ${this.limits.wallMs} ms`)), this.limits.wallMs);
+    try {
+      return await this.evaluate(program);
+    } catch (error) {
+      if (error instanceof SandboxHostFault) return this.outcome({ failure: this.failure! });
+      throw error;
+    } finally {
+      clearTimeout(wall);
+      this.abort.abort();
+    }
+  }
+
+  private async evaluate(program: string): Promise<SandboxOutcome> {
+    const prelude = this.slice(() => this.vm.evalCode(guestPrelude(this.host.namespaces), 'prelude.js'));
+    if (prelude.error) return this.outcome({ failure: this.failureOf(prelude.error) });
+    prelude.value.dispose();
+    const evaluated = this.slice(() => this.vm.evalCode(wrappedProgram(program), 'program.js'));
+    if (evaluated.error) return this.outcome({ failure: this.failureOf(evaluated.error) });
+    const result = this.vm.resolvePromise(evaluated.value);
+    evaluated.value.dispose();
+    this.pump();
+    const ended = await Promise.race([result.then((settled) => ({ settled })), this.stopped.then((failure) => ({ failure }))]);
+    this.settled = true;
+    // Ended early: nothing pumps the guest again, so its promise never settles; the context's disposal frees it.
+    if ('failure' in ended) return this.outcome({ failure: ended.failure });
+    if (ended.settled.error) return this.outcome({ failure: this.failureOf(ended.settled.error) });
+    const json = this.vm.getString(ended.settled.value);
+    ended.settled.value.dispose();
+    if (Buffer.byteLength(json) > this.limits.resultBytes) return this.outcome({ failure: limitFailure('resultBytes', `returned ${Buffer.byteLength(json)} bytes of JSON, over ${this.limits.resultBytes}`) });
+    return this.outcome({ value: JSON.parse(json) as unknown });
+  }
+
+  /** Whether the guest has computed past cpuMs (the interpreter asks every so many operations). */
+  private overCpu(): boolean {
+    if (this.sliceStart === undefined || this.cpuSpent + (performance.now() - this.sliceStart) <= this.limits.cpuMs) return false;
+    this.end(limitFailure('cpuMs', `ran longer than ${this.limits.cpuMs} ms of computing`));
+    return true;
+  }
+
+  /** Disposes the context and runtime; false when the runtime would not (a handle was left alive). */
+  dispose(): boolean {
+    if (this.hostFault) return false;
+    try {
+      for (const deferred of this.deferreds) deferred.dispose();
+      this.deferreds.clear();
+      this.vm.dispose();
+      this.runtime.dispose();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  /** The two host functions the prelude wraps: the inner call, and the log. */
+  private defineHost(): void {
+    const call = this.vm.newFunction('__toolsetsCall', (namespace, tool, args) => this.innerCall(this.vm.getString(namespace), this.vm.getString(tool), this.vm.getString(args)));
+    const log = this.vm.newFunction('__toolsetsLog', (text) => void this.log(this.vm.getString(text)));
+    this.vm.setProp(this.vm.global, '__toolsetsCall', call);
+    this.vm.setProp(this.vm.global, '__toolsetsLog', log);
+    call.dispose();
+    log.dispose();
+  }
+
+  /** An inner call: a promise in the guest, settled with the host's JSON answer once the call ends. */
+  private innerCall(namespace: string, tool: string, argsJson: string): QuickJSHandle {
+    const deferred = this.vm.newPromise();
+    this.deferreds.add(deferred);
+    if (++this.calls > this.limits.maxCalls) {
+      this.end(limitFailure('maxCalls', `made more than ${this.limits.maxCalls} inner calls`));
+      return deferred.handle;
+    }
+    void this.answer(namespace, tool, argsJson).then((answer) => {
+      if (this.failure || this.settled) return;
+      const text = this.vm.newString(JSON.stringify(answer));
+      deferred.resolve(text);
+      text.dispose();
+      this.deferreds.delete(deferred);
+      deferred.dispose();
+      this.pump();
+    });
+    return deferred.handle;
+  }
+
+  /** The host's answer, in a slot of the concurrency cap; never throws. */
+  private async answer(namespace: string, tool: string, argsJson: string): Promise<InnerCallAnswer> {
+    if (this.inFlight >= this.limits.maxConcurrentCalls) await new Promise<void>((resume) => this.waiting.push(resume));
+    this.inFlight++;
+    try {
+      return await this.host.call(namespace, tool, JSON.parse(argsJson) as unknown, this.abort.signal);
+    } catch {
+      return { error: { name: 'InternalError', message: 'The inner call failed on the server.' } };
+    } finally {
+      this.inFlight--;
+      this.waiting.shift()?.();
+    }
+  }
+
+  private log(text: string): void {
+    if (this.logsTruncated) return;
+    const bytes = Buffer.byteLength(text) + 1;
+    if (this.logBytes + bytes > this.limits.logBytes) {
+      this.logsTruncated = true;
+      return;
+    }
+    this.logBytes += bytes;
+    this.logs.push(text);
+  }
+
+  /** Runs the guest's pending jobs (the continuations of settled promises), on the CPU clock. */
+  private pump(): void {
+    if (this.failure || this.settled) return;
+    let jobs: ReturnType<QuickJSRuntime['executePendingJobs']>;
+    try {
+      jobs = this.slice(() => this.runtime.executePendingJobs());
+    } catch {
+      return;
+    }
+    if (jobs.error) {
+      const failure = this.failureOf(jobs.error);
+      this.end(failure);
+    }
+    // Nothing running, nothing to resume, nothing queued: a program that awaits what nothing will settle.
+    if (!this.failure && this.inFlight === 0 && this.waiting.length === 0) {
+      setImmediate(() => {
+        if (!this.failure && !this.settled && this.inFlight === 0 && this.waiting.length === 0 && !this.runtime.hasPendingJob()) {
+          this.end({ kind: 'thrown', name: 'Deadlock', message: 'The program waits for a promise that nothing will settle (no inner call is running).' });
+        }
+      });
+    }
+  }
+
+  /**
+   * Guest code runs only inside a slice: the interrupt handler counts its time against cpuMs. A
+   * host exception escaping the interpreter (its native stack overflowed) ends the program as a
+   * stack failure, thrown as the guest error handle `failureOf` reads.
+   */
+  private slice<T>(work: () => T): T {
+    this.sliceStart = performance.now();
+    try {
+      return work();
+    } catch (error) {
+      this.hostFault = true;
+      this.end(limitFailure('stackBytes', `recursed deeper than the server's own stack allows (${error instanceof Error ? error.name : 'host error'})`));
+      throw new SandboxHostFault();
+    } finally {
+      this.cpuSpent += performance.now() - this.sliceStart;
+      this.sliceStart = undefined;
+    }
+  }
+
+  private end(failure: SandboxFailure): void {
+    if (this.failure) return;
+    this.failure = failure;
+    this.stop(failure);
+  }
+
+  /** A thrown guest value as a failure: a limit where the interpreter's own error says so, else the program's error. */
+  private failureOf(handle: QuickJSHandle): SandboxFailure {
+    const dumped = this.vm.dump(handle) as { name?: string; message?: string } | string | undefined;
+    handle.dispose();
+    if (this.failure) return this.failure;
+    const name = typeof dumped === 'object' && dumped?.name ? String(dumped.name) : 'Error';
+    const message = typeof dumped === 'object' && dumped ? String(dumped.message ?? '') : String(dumped);
+    if (/out of memory/i.test(message)) return limitFailure('memoryBytes', `used more than ${this.limits.memoryBytes} bytes of memory`);
+    if (/stack overflow/i.test(message)) return limitFailure('stackBytes', `recursed deeper than its ${this.limits.stackBytes}-byte stack`);
+    if (/interrupted/i.test(message)) return limitFailure('cpuMs', `ran longer than ${this.limits.cpuMs} ms of computing`);
+    return { kind: 'thrown', name, message };
+  }
+
+  private outcome(end: { value: unknown } | { failure: SandboxFailure }): SandboxOutcome {
+    this.settled = true;
+    const common = { logs: this.logs, logsTruncated: this.logsTruncated, calls: Math.min(this.calls, this.limits.maxCalls), cpuMs: Math.round(this.cpuSpent), wallMs: Math.round(performance.now() - this.started) };
+    return 'failure' in end ? { ok: false, failure: end.failure, ...common } : { ok: true, value: end.value, ...common };
+  }
+}
+
+/** Thrown out of a slice whose guest code broke the host's own stack; the run's failure says which limit. */
+class SandboxHostFault extends Error {}
+
+function limitFailure(limit: keyof SandboxLimits, what: string): SandboxFailure {
+  return { kind: 'limit', limit, setting: LIMIT_SETTINGS[limit], message: `The program ${what} (the ${limit} limit; raise it with ${LIMIT_SETTINGS[limit]}).` };
+}

@@ -1,0 +1,171 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import { DEFAULT_LIMITS, LIMIT_SETTINGS, type SandboxLimits } from './sandbox-limits';
+import type { FromWorker, ToWorker } from './sandbox-messages';
+import type { SandboxHost, SandboxOutcome } from './sandbox-outcome';
+
+export interface SandboxOptions {
+  /** Worker threads running programs, each one program at a time; default 2 (`CODE_MODE_WORKERS`). */
+  workers?: number;
+  /** Limits for every program, under each run's own. */
+  limits?: Partial<SandboxLimits>;
+}
+
+/** A worker thread and the run it is busy with. */
+interface Slot {
+  worker: Worker;
+  ready: Promise<void>;
+  /** Taken by a run from the moment it is chosen (before its worker is ready), until its outcome. */
+  busy: boolean;
+  run?: ActiveRun;
+}
+
+interface ActiveRun {
+  runId: number;
+  host: SandboxHost;
+  limits: SandboxLimits;
+  resolve: (outcome: SandboxOutcome) => void;
+  calls: AbortController;
+  started: number;
+  elu: EventLoopUtilization;
+  watchdog: NodeJS.Timeout;
+}
+
+/** How much longer than cpuMs a worker may stay busy before it is stopped by force: the interpreter's own check comes first whenever it can. */
+const FORCE_GRACE_MS = 250;
+const WATCH_EVERY_MS = 25;
+
+/**
+ * Runs programs in QuickJS (WebAssembly, its own heap) on worker threads: the server's thread only
+ * passes messages, so a program that stalls its interpreter stalls one worker, never the server.
+ * The interpreter ends a program past any limit itself; a worker still busy `FORCE_GRACE_MS` past
+ * the CPU limit (a program computing inside one native operation, where the interpreter does not
+ * check), or past the wall limit, is terminated and replaced, and that program ends with the limit.
+ */
+export class Sandbox {
+  private readonly slots: Slot[] = [];
+  private readonly queue: (() => void)[] = [];
+  private nextRun = 0;
+  private closed = false;
+
+  constructor(private readonly options: SandboxOptions = {}) {}
+
+  async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}): Promise<SandboxOutcome> {
+    if (this.closed) throw new Error('The sandbox is closed.');
+    const bounds: SandboxLimits = { ...DEFAULT_LIMITS, ...this.options.limits, ...limits };
+    const slot = await this.freeSlot();
+    await slot.ready;
+    return new Promise<SandboxOutcome>((resolve) => {
+      const runId = ++this.nextRun;
+      const run: ActiveRun = {
+        runId,
+        host,
+        limits: bounds,
+        resolve: (outcome) => {
+          clearInterval(run.watchdog);
+          run.calls.abort();
+          slot.run = undefined;
+          slot.busy = false;
+          resolve(outcome);
+          this.queue.shift()?.();
+        },
+        calls: new AbortController(),
+        started: performance.now(),
+        elu: slot.worker.performance.eventLoopUtilization(),
+        watchdog: setInterval(() => this.watch(slot, run), WATCH_EVERY_MS),
+      };
+      slot.run = run;
+      this.post(slot, { type: 'run', runId, program, namespaces: { ...host.namespaces }, limits: bounds });
+    });
+  }
+
+  /** Stops every worker; runs in progress end as the wall limit would end them. */
+  async close(): Promise<void> {
+    this.closed = true;
+    await Promise.all(this.slots.splice(0).map((slot) => this.stopSlot(slot, 'wallMs', 'was stopped: the sandbox closed')));
+  }
+
+  private async freeSlot(): Promise<Slot> {
+    for (;;) {
+      const slot = this.slots.find((candidate) => !candidate.busy) ?? (this.slots.length < this.capacity() ? this.startSlot() : undefined);
+      if (slot) {
+        slot.busy = true;
+        return slot;
+      }
+      await new Promise<void>((resume) => this.queue.push(resume));
+    }
+  }
+
+  private capacity(): number {
+    return this.options.workers ?? (Number(process.env['CODE_MODE_WORKERS']) || 2);
+  }
+
+  private startSlot(): Slot {
+    const worker = new Worker(workerScript(), { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 } });
+    worker.unref();
+    let ready!: () => void;
+    const slot: Slot = { worker, busy: false, ready: new Promise<void>((resolve) => (ready = resolve)) };
+    worker.on('message', (message: FromWorker) => {
+      if (message.type === 'ready') return ready();
+      const run = slot.run;
+      if (!run || message.runId !== run.runId) return;
+      if (message.type === 'outcome') return run.resolve(message.outcome);
+      void run.host.call(message.namespace, message.tool, message.args, run.calls.signal).then(
+        (answer) => slot.run === run && this.post(slot, { type: 'answer', callId: message.callId, answer }),
+        () => slot.run === run && this.post(slot, { type: 'answer', callId: message.callId, answer: { error: { name: 'InternalError', message: 'The inner call failed on the server.' } } }),
+      );
+    });
+    worker.on('error', () => void this.replace(slot, 'memoryBytes', 'stopped its worker (it ran out of the memory a worker has)'));
+    worker.on('exit', () => void this.replace(slot, 'memoryBytes', 'stopped its worker'));
+    this.slots.push(slot);
+    return slot;
+  }
+
+  /** Ends the slot's run with `limit` if its worker is still busy past the limit's force point. */
+  private watch(slot: Slot, run: ActiveRun): void {
+    if (slot.run !== run) return;
+    const busyMs = slot.worker.performance.eventLoopUtilization(run.elu).active;
+    if (busyMs > run.limits.cpuMs + FORCE_GRACE_MS) void this.stopSlot(slot, 'cpuMs', `ran longer than ${run.limits.cpuMs} ms of computing, and was stopped by force`);
+    else if (performance.now() - run.started > run.limits.wallMs + FORCE_GRACE_MS) void this.stopSlot(slot, 'wallMs', `did not finish within ${run.limits.wallMs} ms, and was stopped by force`);
+  }
+
+  /** Terminates the slot's worker, ending its run with `limit`; the slot is replaced on the next run. */
+  private async stopSlot(slot: Slot, limit: keyof SandboxLimits, what: string): Promise<void> {
+    const run = slot.run;
+    this.slots.splice(this.slots.indexOf(slot), 1);
+    slot.worker.removeAllListeners('exit');
+    run?.resolve(forced(run, limit, what));
+    await slot.worker.terminate();
+    this.queue.shift()?.();
+  }
+
+  private async replace(slot: Slot, limit: keyof SandboxLimits, what: string): Promise<void> {
+    if (!this.slots.includes(slot)) return;
+    await this.stopSlot(slot, limit, what);
+  }
+
+  private post(slot: Slot, message: ToWorker): void {
+    slot.worker.postMessage(message);
+  }
+}
+
+function forced(run: ActiveRun, limit: keyof SandboxLimits, what: string): SandboxOutcome {
+  return {
+    ok: false,
+    failure: { kind: 'limit', limit, setting: LIMIT_SETTINGS[limit], message: `The program ${what} (the ${limit} limit; raise it with ${LIMIT_SETTINGS[limit]}).` },
+    logs: [],
+    logsTruncated: false,
+    calls: 0,
+    cpuMs: Math.round(performance.now() - run.started),
+    wallMs: Math.round(performance.now() - run.started),
+  };
+}
+
+/** The built worker beside this file (`dist/sandbox/sandbox-worker.js`): run the library's build first when testing from source. */
+function workerScript(): string {
+  const script = join(__dirname, 'sandbox-worker.js');
+  if (!existsSync(script)) throw new Error(`${script} is missing: build @toolsets/code-mode (npx nx run @toolsets/code-mode:build); the sandbox runs programs on that worker.`);
+  return script;
+}
