@@ -1,0 +1,102 @@
+import { hasTopLevelOperator, jsDoc, schemaType, type JsonSchema } from './schema-type';
+
+/** A tool as `tools/list` advertises it, and the namespace (its toolset) it is called under. */
+export interface DeclaredTool {
+  namespace: string;
+  name: string;
+  description?: string;
+  inputSchema: JsonSchema;
+  outputSchema?: JsonSchema;
+}
+
+/** The declarations of a catalog, and how the names a program calls map back to tools. */
+export interface CatalogDeclarations {
+  /** `declare namespace api { namespace <toolset> { interfaces…; function <tool>(args): Promise<Result> } }`, and `ToolCallError`. */
+  text: string;
+  /** The sandbox's `api`: namespace identifiers and their function identifiers. */
+  namespaces: Record<string, string[]>;
+  /** `api.<namespace>.<function>` to the tool it calls. */
+  tools: Map<string, DeclaredTool>;
+}
+
+const RESERVED = new Set(
+  'break case catch class const continue debugger default delete do else enum export extends false finally for function if import in instanceof new null return super switch this throw true try typeof var void while with yield let static implements interface package private protected public await'.split(' '),
+);
+
+/** A name as an identifier: other characters become `_`, a reserved word gets a trailing `_`. */
+export function identifier(name: string): string {
+  const plain = name.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(?=\d)/, '_') || '_';
+  return RESERVED.has(plain) ? `${plain}_` : plain;
+}
+
+const pascal = (name: string) => identifier(name).replace(/(^|_)([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase()).replace(/_/g, '');
+
+const TOOL_CALL_ERROR = `/** What an inner call throws when the server refuses it (arguments, scopes, limits) or the tool fails: its name says which, its message what to fix. A tool's own ToolError ({ error, detail }) is its result, not thrown. */
+declare class ToolCallError extends Error {
+  readonly data?: unknown;
+}`;
+
+/**
+ * TypeScript declarations for the tools given, compact (only what they reach): per toolset a
+ * namespace under `api`, per tool its argument and result types (from the same schemas the
+ * server advertises, `$defs` as named interfaces) and a function returning a promise of its result,
+ * with JSDoc from descriptions, formats, bounds, defaults and examples.
+ */
+export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDeclarations {
+  const byNamespace = new Map<string, DeclaredTool[]>();
+  for (const tool of tools) byNamespace.set(identifier(tool.namespace), [...(byNamespace.get(identifier(tool.namespace)) ?? []), tool]);
+  const namespaces: Record<string, string[]> = {};
+  const routes = new Map<string, DeclaredTool>();
+  const blocks: string[] = [];
+  for (const [namespace, members] of byNamespace) {
+    const emitted = new NamespaceTypes();
+    const functions: string[] = [];
+    namespaces[namespace] = [];
+    for (const tool of members) {
+      const fn = identifier(tool.name);
+      namespaces[namespace].push(fn);
+      routes.set(`${namespace}.${fn}`, tool);
+      const args = emitted.named(`${pascal(tool.name)}Args`, tool.inputSchema, tool.name);
+      const result = tool.outputSchema ? emitted.named(`${pascal(tool.name)}Result`, tool.outputSchema, tool.name) : 'unknown';
+      const optional = (tool.inputSchema.required ?? []).length === 0 ? '?' : '';
+      const doc = jsDoc({ description: tool.description }, '    ');
+      functions.push(`${doc ? `${doc}\n` : ''}    function ${fn}(args${optional}: ${args}): Promise<${result}>;`);
+    }
+    blocks.push(`  namespace ${namespace} {\n${[...emitted.lines, ...functions].join('\n')}\n  }`);
+  }
+  return { text: `${TOOL_CALL_ERROR}\n\ndeclare namespace api {\n${blocks.join('\n\n')}\n}\n`, namespaces, tools: routes };
+}
+
+/** The named types of one namespace: each tool's argument and result type, and the `$defs` they share. */
+class NamespaceTypes {
+  readonly lines: string[] = [];
+  private readonly definitions = new Map<string, string>();
+
+  /** Declares `name` for `schema` (its `$defs` first) and returns the name. */
+  named(name: string, schema: JsonSchema, tool: string): string {
+    const renamed = new Map<string, string>();
+    for (const [key, definition] of Object.entries(schema.$defs ?? {})) renamed.set(key, this.definition(key, definition, tool, renamed));
+    this.declare(name, schema, (key) => renamed.get(key) ?? 'unknown');
+    return name;
+  }
+
+  /** One `$defs` entry, shared with other tools when it is the same schema, else named after this tool too. */
+  private definition(key: string, schema: JsonSchema, tool: string, renamed: Map<string, string>): string {
+    const json = JSON.stringify(schema);
+    const plain = pascal(key);
+    const name = this.definitions.get(plain) === undefined || this.definitions.get(plain) === json ? plain : `${plain}Of${pascal(tool)}`;
+    if (this.definitions.has(name)) return name;
+    this.definitions.set(name, json);
+    renamed.set(key, name);
+    this.declare(name, schema, (ref) => renamed.get(ref) ?? pascal(ref));
+    return name;
+  }
+
+  private declare(name: string, schema: JsonSchema, rename: (key: string) => string): void {
+    const { $defs: _defs, ...own } = schema;
+    const type = schemaType(own, rename, '    ');
+    const doc = jsDoc(own, '    ');
+    if (doc) this.lines.push(doc);
+    this.lines.push(type.startsWith('{') && !hasTopLevelOperator(type) ? `    interface ${name} ${type}` : `    type ${name} = ${type};`);
+  }
+}

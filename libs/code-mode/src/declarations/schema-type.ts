@@ -1,0 +1,143 @@
+/** The JSON Schema keywords the printer reads (what the catalog's TypeBox schemas use). */
+export interface JsonSchema {
+  type?: string | string[];
+  description?: string;
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  additionalProperties?: boolean | JsonSchema;
+  patternProperties?: Record<string, JsonSchema>;
+  items?: JsonSchema | JsonSchema[];
+  prefixItems?: JsonSchema[];
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+  allOf?: JsonSchema[];
+  $ref?: string;
+  $defs?: Record<string, JsonSchema>;
+  format?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  exclusiveMaximum?: number;
+  minLength?: number;
+  maxLength?: number;
+  minItems?: number;
+  maxItems?: number;
+  default?: unknown;
+  examples?: unknown[];
+  [keyword: string]: unknown;
+}
+
+/** A JSON Schema as a TypeScript type; `$ref`s to `#/$defs/X` name `rename(X)`. */
+export function schemaType(schema: JsonSchema | boolean | undefined, rename: (definition: string) => string, indent = ''): string {
+  if (schema === undefined || schema === true) return 'unknown';
+  if (schema === false) return 'never';
+  if (schema.$ref) return schema.$ref.startsWith('#/$defs/') ? rename(decodeURIComponent(schema.$ref.slice('#/$defs/'.length))) : 'unknown';
+  if (schema.const !== undefined) return literal(schema.const);
+  if (schema.enum) return schema.enum.map(literal).join(' | ') || 'never';
+  const union = schema.anyOf ?? schema.oneOf;
+  if (union) return union.map((arm) => wrap(schemaType({ ...inherited(schema), ...arm }, rename, indent))).join(' | ') || 'never';
+  if (schema.allOf) return schema.allOf.map((part) => wrap(schemaType(part, rename, indent))).join(' & ') || 'unknown';
+  if (Array.isArray(schema.type)) return schema.type.map((type) => wrap(schemaType({ ...schema, type }, rename, indent))).join(' | ');
+  switch (schema.type) {
+    case 'string':
+      return 'string';
+    case 'number':
+    case 'integer':
+      return 'number';
+    case 'boolean':
+      return 'boolean';
+    case 'null':
+      return 'null';
+    case 'array':
+      if (schema.prefixItems) return `[${schema.prefixItems.map((item) => schemaType(item, rename, indent)).join(', ')}]`;
+      return `${wrap(schemaType(Array.isArray(schema.items) ? { anyOf: schema.items } : schema.items, rename, indent))}[]`;
+    case 'object':
+      return objectType(schema, rename, indent);
+    default:
+      return schema.properties ? objectType(schema, rename, indent) : 'unknown';
+  }
+}
+
+/** An object schema as a type literal, a property a line, each with its JSDoc. */
+export function objectType(schema: JsonSchema, rename: (definition: string) => string, indent: string): string {
+  const inner = `${indent}  `;
+  const lines: string[] = [];
+  for (const [name, property] of Object.entries(schema.properties ?? {})) {
+    const doc = jsDoc(property, inner);
+    if (doc) lines.push(doc);
+    const optional = schema.required?.includes(name) ? '' : '?';
+    lines.push(`${inner}${propertyKey(name)}${optional}: ${schemaType(property, rename, inner)};`);
+  }
+  const rest = schema.additionalProperties;
+  if (rest !== undefined && rest !== false && !(rest === true && lines.length > 0)) lines.push(`${inner}[key: string]: ${schemaType(rest, rename, inner)};`);
+  for (const pattern of Object.values(schema.patternProperties ?? {})) lines.push(`${inner}[key: string]: ${schemaType(pattern, rename, inner)};`);
+  if (lines.length === 0) return rest === false ? '{}' : 'Record<string, unknown>';
+  return `{\n${lines.join('\n')}\n${indent}}`;
+}
+
+/** A JSDoc comment from a schema's description, format, constraints, default and examples; empty when it has none. */
+export function jsDoc(schema: JsonSchema | boolean | undefined, indent: string): string {
+  if (typeof schema !== 'object') return '';
+  const notes = [
+    schema.description,
+    schema.format && `Format: ${schema.format}.`,
+    schema.pattern && `Pattern: ${schema.pattern}.`,
+    bounds(schema),
+    schema.default !== undefined && `Default: ${JSON.stringify(schema.default)}.`,
+    schema.examples?.length ? `Example: ${schema.examples.map((example) => JSON.stringify(example)).join(', ')}.` : undefined,
+  ].filter((note): note is string => typeof note === 'string' && note.length > 0);
+  if (notes.length === 0) return '';
+  const text = notes.join(' ').replace(/\*\//g, '*\\/');
+  return text.includes('\n') ? `${indent}/**\n${text.split('\n').map((line) => `${indent} * ${line}`.trimEnd()).join('\n')}\n${indent} */` : `${indent}/** ${text} */`;
+}
+
+function bounds(schema: JsonSchema): string | undefined {
+  const parts = [
+    schema.minimum !== undefined && `≥ ${schema.minimum}`,
+    schema.exclusiveMinimum !== undefined && `> ${schema.exclusiveMinimum}`,
+    schema.maximum !== undefined && `≤ ${schema.maximum}`,
+    schema.exclusiveMaximum !== undefined && `< ${schema.exclusiveMaximum}`,
+    schema.minLength !== undefined && `at least ${schema.minLength} characters`,
+    schema.maxLength !== undefined && `at most ${schema.maxLength} characters`,
+    schema.minItems !== undefined && `at least ${schema.minItems} items`,
+    schema.maxItems !== undefined && `at most ${schema.maxItems} items`,
+  ].filter(Boolean);
+  return parts.length ? `${parts.join(', ')}.` : undefined;
+}
+
+/** What an `anyOf` arm keeps of its parent (the `type: 'object'` an arm of properties alone leaves out). */
+function inherited(schema: JsonSchema): JsonSchema {
+  return schema.type && !Array.isArray(schema.type) ? { type: schema.type } : {};
+}
+
+/** The type in parentheses when it has a `|` or `&` outside any brackets, braces or quotes (so `[]` or a further union binds right). */
+function wrap(type: string): string {
+  return hasTopLevelOperator(type) ? `(${type})` : type;
+}
+
+export function hasTopLevelOperator(type: string): boolean {
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < type.length; i++) {
+    const char = type[i]!;
+    if (quote) {
+      if (char === '\\') i++;
+      else if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"') quote = char;
+    else if ('{[(<'.includes(char)) depth++;
+    else if ('}])>'.includes(char)) depth--;
+    else if (depth === 0 && (char === '|' || char === '&')) return true;
+  }
+  return false;
+}
+
+function literal(value: unknown): string {
+  return typeof value === 'string' ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(value) ?? 'undefined';
+}
+
+function propertyKey(name: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+}

@@ -1,0 +1,83 @@
+import * as ts from 'typescript';
+
+/** A type error in the model's program, at its own line and column (1-based). */
+export interface TypeProblem {
+  line: number;
+  column: number;
+  message: string;
+  /** TypeScript's error number (`TS2345`). */
+  code: string;
+}
+
+export type CheckedProgram = { ok: true; javascript: string } | { ok: false; problems: TypeProblem[] };
+
+const DECLARATIONS = '/api.d.ts';
+const PROGRAM = '/program.ts';
+/** What the program's own text is wrapped in, so `return` and `await` are allowed at its top level. */
+const HEAD = 'async function __program(): Promise<unknown> {\n';
+const TAIL = '\n}\n';
+/** The host globals a program has besides `api`: `console` (captured). */
+const GLOBALS = `declare const console: { log(...values: unknown[]): void; info(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void; debug(...values: unknown[]): void };\n`;
+
+const OPTIONS: ts.CompilerOptions = {
+  strict: true,
+  noEmit: true,
+  target: ts.ScriptTarget.ES2022,
+  lib: ['lib.es2022.d.ts'],
+  types: [],
+  noUnusedLocals: false,
+  skipDefaultLibCheck: true,
+};
+
+/**
+ * Type-checks model programs against a catalog's declarations with the TypeScript compiler, in
+ * this process: the standard library's files are parsed once and kept, and each check reuses the
+ * previous program (TypeScript's `oldProgram`), so a check costs the program's own text. A program
+ * that checks is transpiled to the JavaScript the sandbox runs.
+ */
+export class ProgramChecker {
+  private readonly libraries = new Map<string, ts.SourceFile>();
+  private readonly declarations: ts.SourceFile;
+  private previous?: ts.Program;
+  private readonly host: ts.CompilerHost;
+
+  constructor(declarations: string) {
+    this.declarations = ts.createSourceFile(DECLARATIONS, GLOBALS + declarations, ts.ScriptTarget.ES2022, true);
+    const base = ts.createCompilerHost(OPTIONS, true);
+    this.host = { ...base, getSourceFile: (name, version) => this.sourceFile(base, name, version), writeFile: () => undefined };
+  }
+
+  check(program: string): CheckedProgram {
+    const text = HEAD + program + TAIL;
+    const source = ts.createSourceFile(PROGRAM, text, ts.ScriptTarget.ES2022, true);
+    this.current = source;
+    const checked = ts.createProgram({ rootNames: [DECLARATIONS, PROGRAM], options: OPTIONS, host: this.host, oldProgram: this.previous });
+    this.previous = checked;
+    const diagnostics = [...checked.getSyntacticDiagnostics(source), ...checked.getSemanticDiagnostics(source), ...checked.getSemanticDiagnostics(this.declarations)];
+    if (diagnostics.length > 0) return { ok: false, problems: diagnostics.map((diagnostic) => problemOf(diagnostic)) };
+    const javascript = ts.transpileModule(text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: true }, reportDiagnostics: false }).outputText;
+    return { ok: true, javascript: `${javascript}\nreturn await __program();` };
+  }
+
+  private current?: ts.SourceFile;
+
+  private sourceFile(base: ts.CompilerHost, name: string, version: ts.ScriptTarget | ts.CreateSourceFileOptions): ts.SourceFile | undefined {
+    if (name === PROGRAM) return this.current;
+    if (name === DECLARATIONS) return this.declarations;
+    let library = this.libraries.get(name);
+    if (!library) {
+      library = base.getSourceFile(name, version);
+      if (library) this.libraries.set(name, library);
+    }
+    return library;
+  }
+}
+
+function problemOf(diagnostic: ts.Diagnostic): TypeProblem {
+  const message = ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n');
+  const code = `TS${diagnostic.code}`;
+  if (!diagnostic.file || diagnostic.start === undefined) return { line: 0, column: 0, message, code };
+  const { line, character } = diagnostic.file.getLineAndCharacterOfPosition(diagnostic.start);
+  // The wrapper's first line comes before the program's; a problem in the declarations is the server's, at line 0.
+  return diagnostic.file.fileName === PROGRAM ? { line: line, column: character + 1, message, code } : { line: 0, column: 0, message: `In the declarations: ${message}`, code };
+}

@@ -1,0 +1,46 @@
+import { catalogDeclarations, identifier, ProgramChecker, type JsonSchema } from '../../src';
+
+const tool = (name: string, inputSchema: JsonSchema, outputSchema?: JsonSchema, namespace = 'shop') => ({ namespace, name, inputSchema, outputSchema });
+
+describe('declarations of schemas the catalog advertises', () => {
+  it('writes shared $defs once as named interfaces, unions of arrays in parentheses, tuples, records and literals, and they compile', () => {
+    const address: JsonSchema = { type: 'object', properties: { city: { type: 'string' } }, required: ['city'] };
+    const { text } = catalogDeclarations([
+      tool(
+        'create-order',
+        { type: 'object', properties: { to: { $ref: '#/$defs/Address' }, from: { $ref: '#/$defs/Address' }, size: { enum: ['s', 'm', "l'x"] }, at: { type: 'string', format: 'date-time', description: 'When.' } }, required: ['to'], $defs: { Address: address } },
+        {
+          type: 'object',
+          properties: {
+            lines: { type: 'array', items: { anyOf: [{ type: 'string' }, { type: 'number' }] } },
+            pair: { type: 'array', prefixItems: [{ type: 'string' }, { type: 'integer', minimum: 1 }] },
+            extra: { type: 'object', additionalProperties: { type: 'boolean' } },
+            maybe: { type: ['string', 'null'] },
+            kind: { const: 'order' },
+            'odd-key': { type: 'string' },
+          },
+          required: ['lines', 'kind'],
+        },
+      ),
+      tool('delete', { type: 'object', properties: {} }, undefined, 'credential-demo'),
+    ]);
+    expect(text).toContain('    interface Address {\n      city: string;\n    }');
+    expect(text).toContain('      to: Address;\n      from?: Address;');
+    expect(text).toContain("      size?: 's' | 'm' | 'l\\'x';");
+    expect(text).toContain('      /** When. Format: date-time. */\n      at?: string;');
+    expect(text).toContain('      lines: (string | number)[];');
+    expect(text).toContain('      pair?: [string, number];');
+    expect(text).toContain('      extra?: {\n        [key: string]: boolean;\n      };');
+    expect(text).toContain('      maybe?: string | null;');
+    expect(text).toContain("      kind: 'order';");
+    expect(text).toContain("      'odd-key'?: string;");
+    // A toolset or tool whose name is not an identifier, or is a reserved word, is callable all the same.
+    expect(text).toContain('  namespace credential_demo {');
+    expect(text).toContain('    function delete_(args?: DeleteArgs): Promise<unknown>;');
+    expect(new ProgramChecker(text).check("const order = await api.shop.create_order({ to: { city: 'Oslo' }, size: 'm' });\nreturn [order.kind, order.lines.length, await api.credential_demo.delete_()];")).toMatchObject({ ok: true });
+  });
+
+  it('makes identifiers of names that are not', () => {
+    expect(['issues.create', '2fa', 'new', 'a-b', 'ok_1'].map(identifier)).toEqual(['issues_create', '_2fa', 'new_', 'a_b', 'ok_1']);
+  });
+});

@@ -1,0 +1,145 @@
+import 'reflect-metadata';
+import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
+import { Field, Result, Tool, ToolError, ToolResult, Toolset } from '@toolsets/core';
+import { connectToolset, type ToolsetClient } from '@toolsets/testing';
+import { catalogDeclarations, ProgramChecker, type DeclaredTool, type InnerCallAnswer, type JsonSchema } from '../../src';
+
+// The built library: the sandbox runs programs on its built worker script.
+const { Sandbox } = require('../../dist') as typeof import('../../src');
+
+class ListArgs {
+  @Field({ description: 'Which issues.', examples: ['open'] })
+  @IsIn(['open', 'closed'])
+  state!: string;
+
+  @Field({ description: 'At most this many.' })
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(50)
+  limit?: number;
+}
+
+class Issue {
+  @Field({ description: 'Its number.' })
+  number!: number;
+
+  @Field()
+  title!: string;
+
+  @Field(() => [String])
+  labels!: string[];
+}
+
+@Result({ description: 'Issues, newest first.' })
+class IssueList extends ToolResult {
+  @Field(() => [Issue])
+  issues!: Issue[];
+}
+
+class LabelArgs {
+  @Field()
+  number!: number;
+
+  @Field()
+  label!: string;
+}
+
+@Result({ description: 'The labelled issue.' })
+class Labelled extends ToolResult {
+  @Field(() => Issue)
+  issue!: Issue;
+}
+
+const store: Issue[] = [
+  { number: 3, title: 'Crash on save', labels: [] },
+  { number: 2, title: 'Typo in README', labels: ['docs'] },
+  { number: 1, title: 'Slow start', labels: [] },
+];
+
+@Toolset({ name: 'tracker', description: 'Issues.' })
+class TrackerToolset {
+  @Tool({ description: 'List issues.', args: ListArgs, returns: IssueList, annotations: { readOnlyHint: true } })
+  list_issues({ state, limit }: ListArgs): IssueList {
+    const issues = state === 'open' ? store.slice(0, limit ?? 50) : [];
+    return { message: `${issues.length} issues.`, issues };
+  }
+
+  @Tool({ description: 'Add a label to an issue.', args: LabelArgs, returns: [Labelled, ToolError] })
+  add_label({ number, label }: LabelArgs): Labelled | ToolError {
+    const issue = store.find((candidate) => candidate.number === number);
+    if (!issue) return new ToolError('not_found', `No issue ${number}.`);
+    issue.labels.push(label);
+    return { message: `Labelled #${number}.`, issue };
+  }
+}
+
+describe('a typed program: declarations from the advertised schemas, a type check, then the sandbox with real inner calls', () => {
+  let toolset: ToolsetClient;
+  let declared: DeclaredTool[];
+  let checker: ProgramChecker;
+  const sandbox = new Sandbox();
+
+  beforeAll(async () => {
+    toolset = await connectToolset(TrackerToolset);
+    declared = (await toolset.client.listTools()).tools.map((tool) => ({ namespace: 'tracker', name: tool.name, description: tool.description, inputSchema: tool.inputSchema as JsonSchema, outputSchema: tool.outputSchema as JsonSchema }));
+    checker = new ProgramChecker(catalogDeclarations(declared).text);
+  });
+  afterAll(async () => {
+    await toolset.close();
+    await sandbox.close();
+  });
+
+  it('declares one function per tool under api.<toolset>, with argument and result interfaces and JSDoc from the schemas', () => {
+    const { text, namespaces } = catalogDeclarations(declared);
+    expect(namespaces).toEqual({ tracker: ['list_issues', 'add_label'] });
+    expect(text).toContain('declare namespace api {\n  namespace tracker {');
+    expect(text).toContain("    /** Which issues. Example: \"open\". */\n      state: 'open' | 'closed';");
+    expect(text).toContain('    /** List issues. */\n    function list_issues(args: ListIssuesArgs): Promise<ListIssuesResult>;');
+    expect(text).toContain('function add_label(args: AddLabelArgs): Promise<AddLabelResult>;');
+    // A result with a ToolError beside it is a union the program narrows ('issue' in result, or result.error).
+    expect(text).toMatch(/type AddLabelResult = \{\n[\s\S]*\} \| \{\n[\s\S]*error: string;/);
+    expect(text).toContain('      limit?: number;');
+  });
+
+  it('runs a program that checks: it labels the open issues without a label, through the same tools/call path', async () => {
+    const program = `
+const { issues } = await api.tracker.list_issues({ state: 'open' });
+const unlabelled = issues.filter((issue) => issue.labels.length === 0);
+const results = await Promise.all(unlabelled.map((issue) => api.tracker.add_label({ number: issue.number, label: 'triage' })));
+console.log('labelled', results.length);
+return results.map((result) => ('issue' in result ? result.issue.number : result.error));`;
+    const checked = checker.check(program);
+    expect(checked).toMatchObject({ ok: true });
+    const host = {
+      namespaces: catalogDeclarations(declared).namespaces,
+      call: async (_namespace: string, tool: string, args: unknown): Promise<InnerCallAnswer> => {
+        const result = await toolset.client.callTool({ name: tool, arguments: args as Record<string, unknown> });
+        return { value: result.structuredContent };
+      },
+    };
+    const outcome = await sandbox.run((checked as { javascript: string }).javascript, host);
+    expect(outcome).toMatchObject({ ok: true, value: [3, 1], logs: ['labelled 2'], calls: 3 });
+    expect(store.map((issue) => issue.labels)).toEqual([['triage'], ['docs'], ['triage']]);
+  });
+
+  it('refuses a program with type errors, at the line and column of each in the program, before anything runs', () => {
+    const checked = checker.check(`const { issues } = await api.tracker.list_issues({ state: 'opened' });\nreturn issues.map((issue) => issue.name);`);
+    expect(checked.ok).toBe(false);
+    const problems = (checked as { problems: { line: number; column: number; message: string; code: string }[] }).problems;
+    expect(problems).toEqual([
+      { line: 1, column: 52, code: 'TS2820', message: expect.stringContaining(`Type '"opened"' is not assignable to type '"open" | "closed"'. Did you mean '"open"'?`) },
+      { line: 2, column: 36, code: 'TS2339', message: expect.stringContaining("Property 'name' does not exist on type '{ number: number; title: string; labels: string[]; }'") },
+    ]);
+  });
+
+  it('refuses what is not there: an unknown tool, fetch, process', () => {
+    const checked = checker.check(`await api.tracker.delete_everything({});\nawait fetch('http://x');\nreturn process.env;`);
+    expect(checked.ok).toBe(false);
+    expect((checked as { problems: { line: number; code: string }[] }).problems.map((problem) => [problem.line, problem.code])).toEqual([
+      [1, 'TS2339'],
+      [2, 'TS2304'],
+      [3, 'TS2591'],
+    ]);
+  });
+});
