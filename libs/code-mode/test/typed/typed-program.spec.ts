@@ -1,7 +1,8 @@
 import 'reflect-metadata';
 import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
-import { Field, Result, Tool, ToolError, ToolResult, Toolset } from '@toolsets/core';
-import { connectToolset, type ToolsetClient } from '@toolsets/testing';
+import { Client } from '@modelcontextprotocol/client';
+import { InMemoryTransport } from '@modelcontextprotocol/server';
+import { buildServer, Field, Result, Tool, ToolError, ToolResult, Toolset } from '@toolsets/core';
 import { catalogDeclarations, ProgramChecker, type DeclaredTool, type InnerCallAnswer, type JsonSchema } from '../../src';
 
 // The built library: the sandbox runs programs on its built worker script.
@@ -75,18 +76,24 @@ class TrackerToolset {
 }
 
 describe('a typed program: declarations from the advertised schemas, a type check, then the sandbox with real inner calls', () => {
-  let toolset: ToolsetClient;
+  let client: Client;
+  let connection: { close(): Promise<void> };
   let declared: DeclaredTool[];
   let checker: ProgramChecker;
   const sandbox = new Sandbox();
 
   beforeAll(async () => {
-    toolset = await connectToolset(TrackerToolset);
-    declared = (await toolset.client.listTools()).tools.map((tool) => ({ namespace: 'tracker', name: tool.name, description: tool.description, inputSchema: tool.inputSchema as JsonSchema, outputSchema: tool.outputSchema as JsonSchema }));
+    // The SDK's own client, in memory, against a server built from the toolset.
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    connection = await buildServer({ name: 'tracker', version: '1.0.0', toolsets: [TrackerToolset] }).connect(serverSide);
+    client = new Client({ name: 'code-mode-test', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await client.connect(clientSide);
+    declared = (await client.listTools()).tools.map((tool) => ({ namespace: 'tracker', name: tool.name, description: tool.description, inputSchema: tool.inputSchema as JsonSchema, outputSchema: tool.outputSchema as JsonSchema }));
     checker = new ProgramChecker(catalogDeclarations(declared).text);
   });
   afterAll(async () => {
-    await toolset.close();
+    await client.close();
+    await connection.close();
     await sandbox.close();
   });
 
@@ -114,7 +121,7 @@ return results.map((result) => ('issue' in result ? result.issue.number : result
     const host = {
       namespaces: catalogDeclarations(declared).namespaces,
       call: async (_namespace: string, tool: string, args: unknown): Promise<InnerCallAnswer> => {
-        const result = await toolset.client.callTool({ name: tool, arguments: args as Record<string, unknown> });
+        const result = await client.callTool({ name: tool, arguments: args as Record<string, unknown> });
         return { value: result.structuredContent };
       },
     };
