@@ -1,4 +1,4 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFile, spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { freePort, startTestIssuer, type TestIssuer } from '@toolsets/testing';
@@ -138,10 +138,18 @@ describe('trying authorization locally: toolsets-issuer and notes-server', () =>
     const callLine = /Call with them: +(.+) npm run call -- (\S+) --list/.exec(printed)!;
     const env = Object.fromEntries(callLine[1]!.split(' ').map((pair) => pair.split('=') as [string, string]));
     expect(Object.keys(env)).toEqual(['TOOLSETS_CALL_CLIENT_ID', 'TOOLSETS_CALL_CLIENT_SECRET', 'TOOLSETS_CALL_ISSUER']);
-    const listed = spawnSync(process.execPath, [join(workspaceRoot, 'libs/testing/dist/bin/toolsets-call.js'), callLine[2]!, '--list'], { encoding: 'utf-8', env: { ...process.env, ...env } });
+    // Run asynchronously: a synchronous spawn would block this process while the server closes its idle keep-alive connections, and the next request would meet a closed socket.
+    const call = (...args: string[]) => (extra: Record<string, string>) =>
+      new Promise<{ status: number | null; stdout: string; stderr: string }>((resolve) => {
+        execFile(process.execPath, [join(workspaceRoot, 'libs/testing/dist/bin/toolsets-call.js'), ...args], { encoding: 'utf-8', env: { ...process.env, ...env, ...extra } }, (error, stdout, stderr) =>
+          resolve({ status: error ? ((error as { code?: number }).code ?? 1) : 0, stdout, stderr }),
+        );
+      });
+    const listed = await call(callLine[2]!, '--list')({});
     expect([listed.status, listed.stdout.split('\n').map((line) => line.split('\t')[0]).filter(Boolean)]).toEqual([0, ['list_notes', 'get_note', 'add_note', 'delete_note']]);
-    const wrongIssuer = spawnSync(process.execPath, [join(workspaceRoot, 'libs/testing/dist/bin/toolsets-call.js'), url, '--list'], { encoding: 'utf-8', env: { ...process.env, ...env, TOOLSETS_CALL_ISSUER: 'http://127.0.0.1:1' } });
+    const wrongIssuer = await call(url, '--list')({ TOOLSETS_CALL_ISSUER: 'http://127.0.0.1:1' });
     expect(wrongIssuer.status).toBe(1);
+    expect(wrongIssuer.stderr).toContain('Authorization server mismatch');
     expect(wrongIssuer.stderr).not.toContain('local-secret');
 
     // The client it printed runs the SDK's own client-credentials flow too.

@@ -4,3 +4,4 @@ export type { InnerCallAnswer, SandboxFailure, SandboxHost, SandboxOutcome } fro
 export { catalogDeclarations, identifier, type CatalogDeclarations, type DeclaredTool } from './declarations/catalog-declarations';
 export type { JsonSchema } from './declarations/schema-type';
 export { ProgramChecker, type CheckedProgram, type TypeProblem } from './typecheck/program-checker';
+export { CodeMode, type Execution, type InnerCallDispatch } from './mode/code-mode';

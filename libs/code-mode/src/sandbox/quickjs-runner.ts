@@ -110,8 +110,9 @@ class ProgramRun {
     return this.outcome({ value: JSON.parse(json) as unknown });
   }
 
-  /** Whether the guest has computed past cpuMs (the interpreter asks every so many operations). */
+  /** Whether to stop the guest now: it has ended (any limit), or computed past cpuMs (the interpreter asks every so many operations). */
   private overCpu(): boolean {
+    if (this.failure) return true;
     if (this.sliceStart === undefined || this.cpuSpent + (performance.now() - this.sliceStart) <= this.limits.cpuMs) return false;
     this.end(limitFailure('cpuMs', `ran longer than ${this.limits.cpuMs} ms of computing`));
     return true;
@@ -142,13 +143,12 @@ class ProgramRun {
   }
 
   /** An inner call: a promise in the guest, settled with the host's JSON answer once the call ends. */
-  private innerCall(namespace: string, tool: string, argsJson: string): QuickJSHandle {
+  private innerCall(namespace: string, tool: string, argsJson: string): QuickJSHandle | { error: QuickJSHandle } {
+    if (++this.calls > this.limits.maxCalls) this.end(limitFailure('maxCalls', `made more than ${this.limits.maxCalls} inner calls`));
+    // A program that has ended gets an exception at once, so a loop making calls stops where it is.
+    if (this.failure) return { error: this.vm.newError(this.failure.message) };
     const deferred = this.vm.newPromise();
     this.deferreds.add(deferred);
-    if (++this.calls > this.limits.maxCalls) {
-      this.end(limitFailure('maxCalls', `made more than ${this.limits.maxCalls} inner calls`));
-      return deferred.handle;
-    }
     void this.answer(namespace, tool, argsJson).then((answer) => {
       if (this.failure || this.settled) return;
       const text = this.vm.newString(JSON.stringify(answer));

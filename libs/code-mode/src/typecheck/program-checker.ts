@@ -14,7 +14,7 @@ export type CheckedProgram = { ok: true; javascript: string } | { ok: false; pro
 const DECLARATIONS = '/api.d.ts';
 const PROGRAM = '/program.ts';
 /** What the program's own text is wrapped in, so `return` and `await` are allowed at its top level. */
-const HEAD = 'async function __program(): Promise<unknown> {\n';
+const HEAD = 'async function __program() {\n';
 const TAIL = '\n}\n';
 /** The host globals a program has besides `api`: `console` (captured). */
 const GLOBALS = `declare const console: { log(...values: unknown[]): void; info(...values: unknown[]): void; warn(...values: unknown[]): void; error(...values: unknown[]): void; debug(...values: unknown[]): void };\n`;

@@ -18,8 +18,11 @@ afterAll(() => sandbox.close());
 const run = (program: string, limits = {}) => sandbox.run(program, host, limits);
 const limit = (name: string, setting: string) => ({ ok: false, failure: { kind: 'limit', limit: name, setting, message: expect.stringContaining(`raise it with ${setting}`) } });
 const value = (expected: unknown) => ({ ok: true, value: expected });
+/** Time enough that the limit a case is about comes first on a loaded machine (the CPU clock counts the guest's wall time while it computes). */
+const ROOMY = { cpuMs: 10_000, wallMs: 20_000 };
 
 beforeEach(() => (received.length = 0));
+jest.setTimeout(30_000);
 
 describe('hostile programs: each ends with exactly this outcome, and the host is unaffected', () => {
   const cases: [string, string, Record<string, unknown>, Partial<SandboxOutcome> | Record<string, unknown>][] = [
@@ -27,17 +30,18 @@ describe('hostile programs: each ends with exactly this outcome, and the host is
     ['an infinite loop after an await', 'await api.notes.list_notes({}); for (;;) {}', {}, limit('cpuMs', 'CODE_MODE_CPU_MS')],
     ['an infinite loop inside a promise', 'await new Promise(() => { while (true) {} });', {}, limit('cpuMs', 'CODE_MODE_CPU_MS')],
     ['a loop of microtasks that never yields', 'const spin = () => Promise.resolve().then(spin); spin(); await new Promise(() => {});', {}, limit('cpuMs', 'CODE_MODE_CPU_MS')],
-    ['objects piled up without end', 'const all = []; for (let i = 0; ; i++) all.push({ i });', {}, limit('memoryBytes', 'CODE_MODE_MEMORY_BYTES')],
+    ['objects piled up without end', 'const all = []; for (let i = 0; ; i++) all.push({ i });', ROOMY, limit('memoryBytes', 'CODE_MODE_MEMORY_BYTES')],
     // Near the memory limit each element of a native fill collects garbage, and the interpreter checks the clock only between operations: the worker is stopped by force.
     ['big arrays filled without end, inside one native operation', 'const all = []; for (;;) all.push(new Array(100000).fill(1));', {}, { ok: false, failure: { kind: 'limit', limit: 'cpuMs', message: expect.stringContaining('stopped by force') } }],
     ['a string doubled until it cannot be (a rope: no memory spent until the length cap)', "let s = 'x'; for (;;) s = s + s;", {}, { ok: false, failure: { kind: 'thrown', message: 'string too long' } }],
-    ['a string doubled and flattened', "let s = 'x'; for (;;) { s = s + s; s.charCodeAt(s.length - 1); s = s.split('').join(''); }", {}, limit('memoryBytes', 'CODE_MODE_MEMORY_BYTES')],
-    ['unbounded recursion', 'const down = (n) => down(n + 1) + 1; return down(0);', {}, limit('stackBytes', 'CODE_MODE_STACK_BYTES')],
-    ['recursion through JSON.stringify of a deep object', "let o = {}; for (let i = 0; i < 100000; i++) o = { o }; return JSON.stringify(o).length;", { cpuMs: 5_000 }, limit('stackBytes', 'CODE_MODE_STACK_BYTES')],
+    ['a string doubled and flattened', "let s = 'x'; for (;;) { s = s + s; s.charCodeAt(s.length - 1); s = s.split('').join(''); }", ROOMY, limit('memoryBytes', 'CODE_MODE_MEMORY_BYTES')],
+    ['unbounded recursion', 'const down = (n) => down(n + 1) + 1; return down(0);', ROOMY, limit('stackBytes', 'CODE_MODE_STACK_BYTES')],
+    ['recursion through JSON.stringify of a deep object', "let o = {}; for (let i = 0; i < 100000; i++) o = { o }; return JSON.stringify(o).length;", ROOMY, limit('stackBytes', 'CODE_MODE_STACK_BYTES')],
     ['a result over the byte limit', "return 'x'.repeat(100000);", {}, limit('resultBytes', 'CODE_MODE_RESULT_BYTES')],
     ['a program over the size limit', `return 1; // ${'x'.repeat(5_000)}`, {}, limit('programBytes', 'CODE_MODE_PROGRAM_BYTES')],
-    ['thousands of inner calls', 'for (let i = 0; i < 5000; i++) await api.notes.list_notes({});', {}, limit('maxCalls', 'CODE_MODE_MAX_CALLS')],
-    ['thousands of inner calls at once', 'await Promise.all(Array.from({ length: 5000 }, () => api.notes.list_notes({})));', {}, limit('maxCalls', 'CODE_MODE_MAX_CALLS')],
+    ['thousands of inner calls', 'for (let i = 0; i < 5000; i++) await api.notes.list_notes({});', ROOMY, limit('maxCalls', 'CODE_MODE_MAX_CALLS')],
+    ['thousands of inner calls at once', 'await Promise.all(Array.from({ length: 5000 }, () => api.notes.list_notes({})));', ROOMY, limit('maxCalls', 'CODE_MODE_MAX_CALLS')],
+    ['thousands of inner calls at once, the refusal caught', 'try { await Promise.all(Array.from({ length: 5000 }, () => api.notes.list_notes({}))); } catch {} return 1;', ROOMY, limit('maxCalls', 'CODE_MODE_MAX_CALLS')],
     ['a call that outlives the wall clock', 'return await api.notes.slow({});', { wallMs: 300 }, limit('wallMs', 'CODE_MODE_WALL_MS')],
     ['a promise nothing settles', 'await new Promise(() => {}); return 1;', {}, { ok: false, failure: { kind: 'thrown', name: 'Deadlock', message: expect.stringContaining('nothing will settle') } }],
     ['reaching process', 'return typeof process;', {}, value('undefined')],
@@ -53,7 +57,7 @@ describe('hostile programs: each ends with exactly this outcome, and the host is
     ['the constructor chain from a tool result', "const r = await api.notes.list_notes({}); return r.constructor.constructor('return typeof process')();", {}, value('undefined')],
     ['replacing api with its own', "api.notes = { list_notes: () => 'forged' }; api.notes.list_notes = () => 'forged'; return await api.notes.list_notes({});", {}, { ok: false, failure: { kind: 'thrown', name: 'TypeError' } }],
     ['polluting Object.prototype: it fools only its own JSON', "Object.prototype.scopes = ['admin']; Object.prototype.toJSON = () => 'hijacked'; return await api.vault.whoami({ note: 1 });", {}, value('hijacked')],
-    ['logs past the byte limit', "for (let i = 0; i < 1000; i++) console.log('line ' + i + ' ' + 'x'.repeat(50)); return 'done';", {}, { ok: true, value: 'done', logsTruncated: true }],
+    ['logs past the byte limit', "for (let i = 0; i < 1000; i++) console.log('line ' + i + ' ' + 'x'.repeat(50)); return 'done';", ROOMY, { ok: true, value: 'done', logsTruncated: true }],
     ['a thrown non-error value', "throw { secret: 'not an Error' };", {}, { ok: false, failure: { kind: 'thrown', name: 'Error' } }],
     ['a value JSON cannot hold', 'return 10n;', {}, { ok: false, failure: { kind: 'thrown', name: 'TypeError' } }],
     ['a cyclic result', 'const a = {}; a.self = a; return a;', {}, { ok: false, failure: { kind: 'thrown', name: 'TypeError' } }],

@@ -3,7 +3,7 @@ import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { buildServer, Field, Result, Tool, ToolError, ToolResult, Toolset } from '@toolsets/core';
-import { catalogDeclarations, ProgramChecker, type DeclaredTool, type InnerCallAnswer, type JsonSchema } from '../../src';
+import { catalogDeclarations, CodeMode, ProgramChecker, type DeclaredTool, type InnerCallAnswer, type JsonSchema } from '../../src';
 
 // The built library: the sandbox runs programs on its built worker script.
 const { Sandbox } = require('../../dist') as typeof import('../../src');
@@ -148,5 +148,49 @@ return results.map((result) => ('issue' in result ? result.issue.number : result
       [2, 'TS2304'],
       [3, 'TS2591'],
     ]);
+  });
+
+  describe('CodeMode: describe and execute over one view of the catalog', () => {
+    const mode = () =>
+      new CodeMode(declared, sandbox, async (tool, args) => {
+        try {
+          // A ToolError is the tool's answer (a value the types include); an error without one is a refusal, thrown in the program.
+          const result = await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> });
+          const content = result.structuredContent as Record<string, unknown> | undefined;
+          if (result.isError && !(content && 'error' in content)) return { error: { name: 'CallRefused', message: (result.content as { text?: string }[])[0]?.text ?? 'refused' } };
+          return { value: content };
+        } catch (error) {
+          return { error: { name: 'CallRefused', message: (error as Error).message } };
+        }
+      });
+
+    it('describes only the tools asked for, and names what it does not know', () => {
+      const { text, unknown } = mode().describe(['tracker.add_label', 'nope']);
+      expect(text).toContain('function add_label(');
+      expect(text).not.toContain('list_issues');
+      expect(unknown).toEqual(['nope']);
+      expect(mode().describe(['tracker']).text).toContain('function list_issues(');
+    });
+
+    it('answers a type error without running anything, and a program that checks with its value, logs and calls', async () => {
+      const before = JSON.stringify(store);
+      expect(await mode().execute("await api.tracker.add_label({ number: '2', label: 'x' });")).toMatchObject({ ok: false, stage: 'typecheck', problems: [{ line: 1, code: 'TS2322' }] });
+      expect(JSON.stringify(store)).toBe(before);
+      const done = await mode().execute("const { issues } = await api.tracker.list_issues({ state: 'closed' });\nconsole.log(issues.length);\nreturn issues;");
+      expect(done).toEqual({ ok: true, value: [], logs: ['0'], logsTruncated: false, calls: 1 });
+    });
+
+    it('lets a program catch a refused inner call, and branch on a ToolError result', async () => {
+      const execution = await mode().execute(`
+const missing = await api.tracker.add_label({ number: 99, label: 'x' });
+const kind = 'error' in missing ? missing.error : 'labelled';
+try {
+  await api.tracker.list_issues({ state: 'open', limit: 500 });
+  return [kind, 'not refused'];
+} catch (error) {
+  return [kind, error instanceof ToolCallError ? error.message : 'other'];
+}`);
+      expect(execution).toMatchObject({ ok: true, value: ['not_found', expect.stringMatching(/limit/)], calls: 2 });
+    });
   });
 });

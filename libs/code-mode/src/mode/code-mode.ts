@@ -1,0 +1,62 @@
+import { catalogDeclarations, type CatalogDeclarations, type DeclaredTool } from '../declarations/catalog-declarations';
+import type { Sandbox } from '../sandbox/sandbox';
+import type { SandboxLimits } from '../sandbox/sandbox-limits';
+import type { InnerCallAnswer, SandboxFailure, SandboxOutcome } from '../sandbox/sandbox-outcome';
+import { ProgramChecker, type TypeProblem } from '../typecheck/program-checker';
+
+/** Runs one inner call for the caller the catalog belongs to: the same path as its `tools/call`. */
+export type InnerCallDispatch = (tool: DeclaredTool, args: unknown, signal: AbortSignal) => Promise<InnerCallAnswer>;
+
+/** What `execute` answers: the program's value with its logs, or why nothing ran (type problems), or how the run ended. */
+export type Execution =
+  | { ok: true; value: unknown; logs: string[]; logsTruncated: boolean; calls: number }
+  | { ok: false; stage: 'typecheck'; problems: TypeProblem[] }
+  | { ok: false; stage: 'run'; failure: SandboxFailure; logs: string[]; logsTruncated: boolean; calls: number };
+
+/**
+ * Code mode over one caller's view of a catalog: `describe` writes the declarations of the tools
+ * asked for, `execute` type-checks a program against the declarations of every tool the caller
+ * may call and runs it in the sandbox, each inner call going to `dispatch`. The declarations and
+ * the checker are built once per view and kept.
+ */
+export class CodeMode {
+  private readonly declarations: CatalogDeclarations;
+  private checker?: ProgramChecker;
+
+  constructor(
+    private readonly tools: readonly DeclaredTool[],
+    private readonly sandbox: Sandbox,
+    private readonly dispatch: InnerCallDispatch,
+  ) {
+    this.declarations = catalogDeclarations(tools);
+  }
+
+  /**
+   * Declarations of the tools named (`tool`, `toolset.tool` or a whole `toolset`), only what they
+   * reach; the names nothing matched, so the answer can say so.
+   */
+  describe(names: readonly string[]): { text: string; unknown: string[] } {
+    const matches = (tool: DeclaredTool, name: string) => name === tool.name || name === tool.namespace || name === `${tool.namespace}.${tool.name}`;
+    const unknown = names.filter((name) => !this.tools.some((tool) => matches(tool, name)));
+    const chosen = this.tools.filter((tool) => names.some((name) => matches(tool, name)));
+    return { text: chosen.length > 0 ? catalogDeclarations(chosen).text : '', unknown };
+  }
+
+  async execute(program: string, limits: Partial<SandboxLimits> = {}): Promise<Execution> {
+    const checked = (this.checker ??= new ProgramChecker(this.declarations.text)).check(program);
+    if (!checked.ok) return { ok: false, stage: 'typecheck', problems: checked.problems };
+    const outcome: SandboxOutcome = await this.sandbox.run(
+      checked.javascript,
+      {
+        namespaces: this.declarations.namespaces,
+        call: (namespace, fn, args, signal) => {
+          const tool = this.declarations.tools.get(`${namespace}.${fn}`);
+          return tool ? this.dispatch(tool, args, signal) : Promise.resolve({ error: { name: 'UnknownTool', message: `There is no tool api.${namespace}.${fn}.` } });
+        },
+      },
+      limits,
+    );
+    const { logs, logsTruncated, calls } = outcome;
+    return outcome.ok ? { ok: true, value: outcome.value, logs, logsTruncated, calls } : { ok: false, stage: 'run', failure: outcome.failure, logs, logsTruncated, calls };
+  }
+}
