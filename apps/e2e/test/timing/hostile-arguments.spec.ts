@@ -3,8 +3,14 @@ import { httpClient, textOf } from '../support/clients';
 import { MCP_HEADERS, rawRequest, rssMiB, toolsCall } from '../support/raw-http';
 import { appMain, startServerProcess, type ServerProcess } from '../support/server-process';
 
-/** The longest a health probe may wait while the calls are refused: before the key limit, one such call stalled the loop 1.1–1.7 s, 16 of them 18 s. */
-const STALL_BOUND_MS = 1_000;
+/**
+ * The longest a health probe may wait while the calls are refused: before the key limit, one such
+ * call stalled the loop 1.1–1.7 s, 16 of them 18 s. The probe's time includes the server receiving
+ * and prescanning 16 bodies of 800 KB on a machine shared with the rest of CI (this suite runs
+ * beside the run-many): two clean runs of 12 measured 1,058 and 1,117 ms against a 1,000 ms bound,
+ * with nothing stalled. 2,000 ms is still a ninth of what the stall this guards against costs.
+ */
+const STALL_BOUND_MS = 2_000;
 /** Resident memory the server may reach while refusing them (it used 460 MB before). */
 const RSS_BOUND_MIB = 300;
 
