@@ -135,9 +135,16 @@ export function hasTopLevelOperator(type: string): boolean {
 }
 
 function literal(value: unknown): string {
-  return typeof value === 'string' ? `'${value.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'` : JSON.stringify(value) ?? 'undefined';
+  return typeof value === 'string' ? quoted(value) : JSON.stringify(value) ?? 'undefined';
 }
 
 function propertyKey(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : `'${name.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : quoted(name);
+}
+
+/** A single-quoted string literal with JSON's escapes, so a newline or control character in an enum value or key stays escaped. */
+function quoted(text: string): string {
+  return `'${JSON.stringify(text)
+    .slice(1, -1)
+    .replace(/\\(["\\])|'/g, (_match, escaped: string | undefined) => (escaped === '"' ? '"' : escaped === '\\' ? '\\\\' : "\\'"))}'`;
 }

@@ -134,7 +134,8 @@ export class Sandbox {
   /** Terminates the slot's worker, ending its run with `limit`; the slot is replaced on the next run. */
   private async stopSlot(slot: Slot, limit: keyof SandboxLimits, what: string): Promise<void> {
     const run = slot.run;
-    this.slots.splice(this.slots.indexOf(slot), 1);
+    // close() takes the slots out before stopping them.
+    if (this.slots.includes(slot)) this.slots.splice(this.slots.indexOf(slot), 1);
     slot.worker.removeAllListeners('exit');
     run?.resolve(forced(run, limit, what));
     await slot.worker.terminate();

@@ -39,6 +39,8 @@ export class ProgramChecker {
   private readonly libraries = new Map<string, ts.SourceFile>();
   private readonly declarations: ts.SourceFile;
   private previous?: ts.Program;
+  /** The program being checked, which the host hands the compiler as PROGRAM. */
+  private current?: ts.SourceFile;
   private readonly host: ts.CompilerHost;
 
   constructor(declarations: string) {
@@ -58,8 +60,6 @@ export class ProgramChecker {
     const javascript = ts.transpileModule(text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: true }, reportDiagnostics: false }).outputText;
     return { ok: true, javascript: `${javascript}\nreturn await __program();` };
   }
-
-  private current?: ts.SourceFile;
 
   private sourceFile(base: ts.CompilerHost, name: string, version: ts.ScriptTarget | ts.CreateSourceFileOptions): ts.SourceFile | undefined {
     if (name === PROGRAM) return this.current;

@@ -8,7 +8,7 @@ describe('declarations of schemas the catalog advertises', () => {
     const { text } = catalogDeclarations([
       tool(
         'create-order',
-        { type: 'object', properties: { to: { $ref: '#/$defs/Address' }, from: { $ref: '#/$defs/Address' }, size: { enum: ['s', 'm', "l'x"] }, at: { type: 'string', format: 'date-time', description: 'When.' } }, required: ['to'], $defs: { Address: address } },
+        { type: 'object', properties: { to: { $ref: '#/$defs/Address' }, from: { $ref: '#/$defs/Address' }, size: { enum: ['s', 'm', "l'x"] }, note: { enum: ['two\nlines'] }, at: { type: 'string', format: 'date-time', description: 'When.' } }, required: ['to'], $defs: { Address: address } },
         {
           type: 'object',
           properties: {
@@ -27,6 +27,7 @@ describe('declarations of schemas the catalog advertises', () => {
     expect(text).toContain('    interface Address {\n      city: string;\n    }');
     expect(text).toContain('      to: Address;\n      from?: Address;');
     expect(text).toContain("      size?: 's' | 'm' | 'l\\'x';");
+    expect(text).toContain("      note?: 'two\\nlines';");
     expect(text).toContain('      /** When. Format: date-time. */\n      at?: string;');
     expect(text).toContain('      lines: (string | number)[];');
     expect(text).toContain('      pair?: [string, number];');
