@@ -67,17 +67,17 @@ async function runAsTask(
 }
 
 /**
- * 2025-11-25: a task's questions go to the client as requests tied to the task (`related-task`),
- * on the connection that created it, when that connection carries requests back (stdio, in
- * memory, an HTTP session) and the client declared elicitation or sampling.
- */
-/**
  * What a 2025-11-25 task's status says while it waits for an answer its connection cannot carry
  * (stateless HTTP): a requester that only polls tasks/get would otherwise wait, silently, forever.
  */
 const UNREACHABLE_V1_QUESTION =
   'Waiting for an answer to a question: this connection cannot carry the question to the client (2025-era, stateless HTTP). Call tasks/result with this task id to receive it and answer, or serve with MCP_SESSIONS=on so it is sent to the client directly.';
 
+/**
+ * 2025-11-25: a task's questions go to the client as requests tied to the task (`related-task`),
+ * on the connection that created it, when that connection carries requests back (stdio, in
+ * memory, an HTTP session) and the client declared elicitation or sampling.
+ */
 function directAsker(server: Server, origin: CallOrigin, taskId: string): TaskAsker | undefined {
   if (origin.transport === 'http' && !origin.sessionId) return undefined;
   const related = { [RELATED_TASK_META_KEY]: { taskId } };
