@@ -17,5 +17,11 @@ for (const summary of summaries) {
   console.log(`  ${summary.project}: ${summary.passed} passed, ${summary.failed} failed${took}`);
   for (const key of Object.keys(totals)) totals[key] += summary[key] ?? 0;
 }
+// Last before the closing line, so the tail of CI's output names what failed and why.
+const failures = summaries.flatMap((s) => (s.failures ?? []).map((f) => ({ ...f, project: s.project })));
+if (failures.length > 0) {
+  console.log('Failed tests:');
+  for (const failure of failures) console.log(`  ${failure.project}: ${failure.name}\n    ${failure.why.slice(0, 600)}`);
+}
 if (process.argv.includes('--failed-run') && totals.failed === 0) totals.failed = 1;
 console.log(`${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
