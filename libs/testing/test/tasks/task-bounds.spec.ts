@@ -125,8 +125,8 @@ describe('tasks in one process', () => {
     const created = await legacy(url, 'tools/call', { name: 'ask', arguments: { label: 'ttl' }, task: { ttl: 1500 } }, { 'x-api-key': 'ttl-key' });
     const { taskId } = (created.answer['result'] as { task: Task }).task;
     const get = async () => (await legacy(url, 'tasks/get', { taskId }, { 'x-api-key': 'ttl-key' })).answer['result'] as Task;
-    expect((await poll(get, (task) => task.status === 'input_required')).status).toBe('input_required');
-    const ended = await poll(get, (task) => task.status !== 'input_required');
+    // Not waiting to see input_required first: on a loaded machine the 1.5 s can pass before the first poll.
+    const ended = await poll(get, (task) => task.status !== 'input_required' && task.status !== 'working');
     expect(ended).toMatchObject({ status: 'failed', statusMessage: expect.stringMatching(/ran out of time: it did not finish within its time to live \(1500 ms\)/) });
     expect(aborted.get('ttl')).toMatch(/ran out of time/);
   });
@@ -274,7 +274,7 @@ describe('tasks on Redis', () => {
       const parked = await Promise.all(['p1', 'p2'].map(async (label) => taskOf(await dispatch({ method: 'tools/call', params: { name: 'ask', arguments: { label }, _meta: meta } }))));
       for (const task of parked) expect((await poll(() => get(task.taskId), (t) => t.status === 'input_required')).status).toBe('input_required');
       const quick = taskOf(await dispatch({ method: 'tools/call', params: { name: 'quick', arguments: { n: 0 }, _meta: meta } }));
-      expect((await poll(() => get(quick.taskId), (t) => t.status === 'completed', 5_000)).status).toBe('completed');
+      expect((await poll(() => get(quick.taskId), (t) => t.status === 'completed', 15_000)).status).toBe('completed');
       // A parked task still gets its answer and ends on the process that runs it.
       const asking = await get(parked[0]!.taskId);
       await dispatch({ method: 'tasks/update', params: { taskId: parked[0]!.taskId, inputResponses: { [Object.keys(asking.inputRequests!)[0]!]: { action: 'accept', content: { go: true } } }, _meta: meta } });
