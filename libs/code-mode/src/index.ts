@@ -5,3 +5,6 @@ export { catalogDeclarations, identifier, type CatalogDeclarations, type Declare
 export type { JsonSchema } from './declarations/schema-type';
 export { ProgramChecker, type CheckedProgram, type TypeProblem } from './typecheck/program-checker';
 export { CodeMode, type Execution, type InnerCallDispatch } from './mode/code-mode';
+export { codeMode, SEARCH_VALUE_BYTES, type CodeModeOptions } from './serving/code-mode-server';
+export { CODE_MODE_TOOL_NAMES, codeModeDescriptors } from './serving/code-mode-tools';
+export { limitsFromEnvironment } from './serving/limits-from-environment';

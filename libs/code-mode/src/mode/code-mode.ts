@@ -16,8 +16,8 @@ export type Execution =
 /**
  * Code mode over one caller's view of a catalog: `describe` writes the declarations of the tools
  * asked for, `execute` type-checks a program against the declarations of every tool the caller
- * may call and runs it in the sandbox, each inner call going to `dispatch`. The declarations and
- * the checker are built once per view and kept.
+ * may call and runs it in the sandbox, each inner call going to the caller's `dispatch`. The
+ * declarations and the checker are built once per view and kept.
  */
 export class CodeMode {
   private readonly declarations: CatalogDeclarations;
@@ -26,9 +26,13 @@ export class CodeMode {
   constructor(
     private readonly tools: readonly DeclaredTool[],
     private readonly sandbox: Sandbox,
-    private readonly dispatch: InnerCallDispatch,
   ) {
     this.declarations = catalogDeclarations(tools);
+  }
+
+  /** The declarations of every tool a program may call. */
+  get text(): string {
+    return this.declarations.text;
   }
 
   /**
@@ -42,7 +46,8 @@ export class CodeMode {
     return { text: chosen.length > 0 ? catalogDeclarations(chosen).text : '', unknown };
   }
 
-  async execute(program: string, limits: Partial<SandboxLimits> = {}): Promise<Execution> {
+  /** Type-checks `program`, then runs it; each inner call goes to `dispatch`, the caller's own path. */
+  async execute(program: string, dispatch: InnerCallDispatch, limits: Partial<SandboxLimits> = {}): Promise<Execution> {
     const checked = (this.checker ??= new ProgramChecker(this.declarations.text)).check(program);
     if (!checked.ok) return { ok: false, stage: 'typecheck', problems: checked.problems };
     const outcome: SandboxOutcome = await this.sandbox.run(
@@ -51,7 +56,7 @@ export class CodeMode {
         namespaces: this.declarations.namespaces,
         call: (namespace, fn, args, signal) => {
           const tool = this.declarations.tools.get(`${namespace}.${fn}`);
-          return tool ? this.dispatch(tool, args, signal) : Promise.resolve({ error: { name: 'UnknownTool', message: `There is no tool api.${namespace}.${fn}.` } });
+          return tool ? dispatch(tool, args, signal) : Promise.resolve({ error: { name: 'UnknownTool', message: `There is no tool api.${namespace}.${fn}.` } });
         },
       },
       limits,

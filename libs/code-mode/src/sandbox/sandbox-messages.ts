@@ -9,5 +9,6 @@ export type ToWorker =
 /** From a sandbox worker to the server. */
 export type FromWorker =
   | { type: 'ready' }
-  | { type: 'call'; runId: number; callId: number; namespace: string; tool: string; args: unknown }
-  | { type: 'outcome'; runId: number; outcome: SandboxOutcome };
+  | { type: 'call'; runId: number; callId: number; namespace: string; tool: string; argsJson: string }
+  /** Values cross as JSON text and are parsed on the server's thread: objects cloned across threads would keep the other side's prototypes where the two differ (a test runner's realm). */
+  | { type: 'outcome'; runId: number; outcome: SandboxOutcome; valueJson?: string };

@@ -5,7 +5,9 @@ export type SandboxFailure =
   /** It went past a limit: which one, and the setting that raises it. */
   | { kind: 'limit'; limit: keyof SandboxLimits; setting: string; message: string }
   /** It threw (or rejected), or would not parse: the error's name and message as the program saw them. */
-  | { kind: 'thrown'; name: string; message: string };
+  | { kind: 'thrown'; name: string; message: string }
+  /** The server stopped it: it was shutting down. */
+  | { kind: 'stopped'; message: string };
 
 /** One program's run: its value or how it failed, with what it logged and how many inner calls it made. */
 export type SandboxOutcome = ({ ok: true; value: unknown } | { ok: false; failure: SandboxFailure }) & {

@@ -27,9 +27,11 @@ port.on('message', (message: ToWorker) => {
       new Promise<InnerCallAnswer>((resolve) => {
         const callId = ++nextCall;
         waiting.set(callId, resolve);
-        send({ type: 'call', runId, callId, namespace, tool, args });
+        send({ type: 'call', runId, callId, namespace, tool, argsJson: JSON.stringify(args) });
       }),
   };
-  void runner.run(program, host, limits).then((outcome) => send({ type: 'outcome', runId, outcome }));
+  void runner.run(program, host, limits).then((outcome) =>
+    send(outcome.ok ? { type: 'outcome', runId, outcome: { ...outcome, value: null }, valueJson: JSON.stringify(outcome.value) } : { type: 'outcome', runId, outcome }),
+  );
 });
 send({ type: 'ready' });

@@ -4,7 +4,7 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_LIMITS, LIMIT_SETTINGS, type SandboxLimits } from './sandbox-limits';
 import type { FromWorker, ToWorker } from './sandbox-messages';
-import type { SandboxHost, SandboxOutcome } from './sandbox-outcome';
+import type { SandboxFailure, SandboxHost, SandboxOutcome } from './sandbox-outcome';
 
 export interface SandboxOptions {
   /** Worker threads running programs, each one program at a time; default 2 (`CODE_MODE_WORKERS`). */
@@ -57,6 +57,7 @@ export class Sandbox {
     const bounds: SandboxLimits = { ...DEFAULT_LIMITS, ...this.options.limits, ...limits };
     const slot = await this.freeSlot();
     await slot.ready;
+    if (this.closed) throw new Error('The sandbox is closed.');
     return new Promise<SandboxOutcome>((resolve) => {
       const runId = ++this.nextRun;
       const run: ActiveRun = {
@@ -81,14 +82,23 @@ export class Sandbox {
     });
   }
 
-  /** Stops every worker; runs in progress end as the wall limit would end them. */
-  async close(): Promise<void> {
+  /**
+   * Takes no more programs (those waiting for a worker are refused at once), gives the running
+   * ones up to `graceMs` to end, then stops every worker: a program still running ends `stopped`.
+   */
+  async close(graceMs = 0): Promise<void> {
     this.closed = true;
-    await Promise.all(this.slots.splice(0).map((slot) => this.stopSlot(slot, 'wallMs', 'was stopped: the sandbox closed')));
+    for (const resume of this.queue.splice(0)) resume();
+    const deadline = performance.now() + graceMs;
+    while (this.slots.some((slot) => slot.busy) && performance.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(WATCH_EVERY_MS, deadline - performance.now())));
+    }
+    await Promise.all(this.slots.splice(0).map((slot) => this.stopSlot(slot, { kind: 'stopped', message: 'The program was stopped: the server is shutting down. Run it again in a moment.' })));
   }
 
   private async freeSlot(): Promise<Slot> {
     for (;;) {
+      if (this.closed) throw new Error('The sandbox is closed.');
       const slot = this.slots.find((candidate) => !candidate.busy) ?? (this.slots.length < this.capacity() ? this.startSlot() : undefined);
       if (slot) {
         slot.busy = true;
@@ -111,8 +121,8 @@ export class Sandbox {
       if (message.type === 'ready') return ready();
       const run = slot.run;
       if (!run || message.runId !== run.runId) return;
-      if (message.type === 'outcome') return run.resolve(message.outcome);
-      void run.host.call(message.namespace, message.tool, message.args, run.calls.signal).then(
+      if (message.type === 'outcome') return run.resolve(message.outcome.ok && message.valueJson !== undefined ? { ...message.outcome, value: JSON.parse(message.valueJson) as unknown } : message.outcome);
+      void run.host.call(message.namespace, message.tool, JSON.parse(message.argsJson) as unknown, run.calls.signal).then(
         (answer) => slot.run === run && this.post(slot, { type: 'answer', callId: message.callId, answer }),
         () => slot.run === run && this.post(slot, { type: 'answer', callId: message.callId, answer: { error: { name: 'InternalError', message: 'The inner call failed on the server.' } } }),
       );
@@ -127,24 +137,24 @@ export class Sandbox {
   private watch(slot: Slot, run: ActiveRun): void {
     if (slot.run !== run) return;
     const busyMs = slot.worker.performance.eventLoopUtilization(run.elu).active;
-    if (busyMs > run.limits.cpuMs + FORCE_GRACE_MS) void this.stopSlot(slot, 'cpuMs', `ran longer than ${run.limits.cpuMs} ms of computing, and was stopped by force`);
-    else if (performance.now() - run.started > run.limits.wallMs + FORCE_GRACE_MS) void this.stopSlot(slot, 'wallMs', `did not finish within ${run.limits.wallMs} ms, and was stopped by force`);
+    if (busyMs > run.limits.cpuMs + FORCE_GRACE_MS) void this.stopSlot(slot, limitFailure('cpuMs', `ran longer than ${run.limits.cpuMs} ms of computing, and was stopped by force`));
+    else if (performance.now() - run.started > run.limits.wallMs + FORCE_GRACE_MS) void this.stopSlot(slot, limitFailure('wallMs', `did not finish within ${run.limits.wallMs} ms, and was stopped by force`));
   }
 
-  /** Terminates the slot's worker, ending its run with `limit`; the slot is replaced on the next run. */
-  private async stopSlot(slot: Slot, limit: keyof SandboxLimits, what: string): Promise<void> {
+  /** Terminates the slot's worker, ending its run with `failure`; the slot is replaced on the next run. */
+  private async stopSlot(slot: Slot, failure: SandboxFailure): Promise<void> {
     const run = slot.run;
     // close() takes the slots out before stopping them.
     if (this.slots.includes(slot)) this.slots.splice(this.slots.indexOf(slot), 1);
     slot.worker.removeAllListeners('exit');
-    run?.resolve(forced(run, limit, what));
+    run?.resolve(forced(run, failure));
     await slot.worker.terminate();
     this.queue.shift()?.();
   }
 
   private async replace(slot: Slot, limit: keyof SandboxLimits, what: string): Promise<void> {
     if (!this.slots.includes(slot)) return;
-    await this.stopSlot(slot, limit, what);
+    await this.stopSlot(slot, limitFailure(limit, what));
   }
 
   private post(slot: Slot, message: ToWorker): void {
@@ -152,10 +162,14 @@ export class Sandbox {
   }
 }
 
-function forced(run: ActiveRun, limit: keyof SandboxLimits, what: string): SandboxOutcome {
+function limitFailure(limit: keyof SandboxLimits, what: string): SandboxFailure {
+  return { kind: 'limit', limit, setting: LIMIT_SETTINGS[limit], message: `The program ${what} (the ${limit} limit; raise it with ${LIMIT_SETTINGS[limit]}).` };
+}
+
+function forced(run: ActiveRun, failure: SandboxFailure): SandboxOutcome {
   return {
     ok: false,
-    failure: { kind: 'limit', limit, setting: LIMIT_SETTINGS[limit], message: `The program ${what} (the ${limit} limit; raise it with ${LIMIT_SETTINGS[limit]}).` },
+    failure,
     logs: [],
     logsTruncated: false,
     calls: 0,

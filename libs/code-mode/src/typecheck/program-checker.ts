@@ -35,8 +35,11 @@ const OPTIONS: ts.CompilerOptions = {
  * previous program (TypeScript's `oldProgram`), so a check costs the program's own text. A program
  * that checks is transpiled to the JavaScript the sandbox runs.
  */
+/** The standard library's parsed files, shared by every checker of the process (they never change). */
+const LIBRARIES = new Map<string, ts.SourceFile>();
+
 export class ProgramChecker {
-  private readonly libraries = new Map<string, ts.SourceFile>();
+  private readonly libraries = LIBRARIES;
   private readonly declarations: ts.SourceFile;
   private previous?: ts.Program;
   /** The program being checked, which the host hands the compiler as PROGRAM. */

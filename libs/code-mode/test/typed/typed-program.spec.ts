@@ -3,7 +3,7 @@ import { IsIn, IsInt, IsOptional, Max, Min } from 'class-validator';
 import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { buildServer, Field, Result, Tool, ToolError, ToolResult, Toolset } from '@toolsets/core';
-import { catalogDeclarations, CodeMode, ProgramChecker, type DeclaredTool, type InnerCallAnswer, type JsonSchema } from '../../src';
+import { catalogDeclarations, CodeMode, ProgramChecker, type DeclaredTool, type InnerCallAnswer, type InnerCallDispatch, type JsonSchema } from '../../src';
 
 // The built library: the sandbox runs programs on its built worker script.
 const { Sandbox } = require('../../dist') as typeof import('../../src');
@@ -151,18 +151,18 @@ return results.map((result) => ('issue' in result ? result.issue.number : result
   });
 
   describe('CodeMode: describe and execute over one view of the catalog', () => {
-    const mode = () =>
-      new CodeMode(declared, sandbox, async (tool, args) => {
-        try {
-          // A ToolError is the tool's answer (a value the types include); an error without one is a refusal, thrown in the program.
-          const result = await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> });
-          const content = result.structuredContent as Record<string, unknown> | undefined;
-          if (result.isError && !(content && 'error' in content)) return { error: { name: 'CallRefused', message: (result.content as { text?: string }[])[0]?.text ?? 'refused' } };
-          return { value: content };
-        } catch (error) {
-          return { error: { name: 'CallRefused', message: (error as Error).message } };
-        }
-      });
+    const mode = () => new CodeMode(declared, sandbox);
+    const dispatch: InnerCallDispatch = async (tool, args) => {
+      try {
+        // A ToolError is the tool's answer (a value the types include); an error without one is a refusal, thrown in the program.
+        const result = await client.callTool({ name: tool.name, arguments: args as Record<string, unknown> });
+        const content = result.structuredContent as Record<string, unknown> | undefined;
+        if (result.isError && !(content && 'error' in content)) return { error: { name: 'CallRefused', message: (result.content as { text?: string }[])[0]?.text ?? 'refused' } };
+        return { value: content };
+      } catch (error) {
+        return { error: { name: 'CallRefused', message: (error as Error).message } };
+      }
+    };
 
     it('describes only the tools asked for, and names what it does not know', () => {
       const { text, unknown } = mode().describe(['tracker.add_label', 'nope']);
@@ -174,9 +174,9 @@ return results.map((result) => ('issue' in result ? result.issue.number : result
 
     it('answers a type error without running anything, and a program that checks with its value, logs and calls', async () => {
       const before = JSON.stringify(store);
-      expect(await mode().execute("await api.tracker.add_label({ number: '2', label: 'x' });")).toMatchObject({ ok: false, stage: 'typecheck', problems: [{ line: 1, code: 'TS2322' }] });
+      expect(await mode().execute("await api.tracker.add_label({ number: '2', label: 'x' });", dispatch)).toMatchObject({ ok: false, stage: 'typecheck', problems: [{ line: 1, code: 'TS2322' }] });
       expect(JSON.stringify(store)).toBe(before);
-      const done = await mode().execute("const { issues } = await api.tracker.list_issues({ state: 'closed' });\nconsole.log(issues.length);\nreturn issues;");
+      const done = await mode().execute("const { issues } = await api.tracker.list_issues({ state: 'closed' });\nconsole.log(issues.length);\nreturn issues;", dispatch);
       expect(done).toEqual({ ok: true, value: [], logs: ['0'], logsTruncated: false, calls: 1 });
     });
 
@@ -189,7 +189,7 @@ try {
   return [kind, 'not refused'];
 } catch (error) {
   return [kind, error instanceof ToolCallError ? error.message : 'other'];
-}`);
+}`, dispatch);
       expect(execution).toMatchObject({ ok: true, value: ['not_found', expect.stringMatching(/limit/)], calls: 2 });
     });
   });

@@ -9,6 +9,7 @@ import { formatCatalogSizes, listBudgetProblem } from '../selection/list-sizes';
 import type { Selection, SelectionText } from '../selection/selection';
 import { AUTH_VARIABLES, LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
 import { appTasks, shareInterceptorState, type AppTasks } from './shared-state';
+import { DEFAULT_SERVING_LIMITS } from '../transport/serving-limits';
 
 export interface StdioCommand {
   command: string;
@@ -36,6 +37,7 @@ const USAGE = `Usage: main.js [--stdio [--server=name] [--toolsets=a,b] [--reado
   --toolsets=a,b only these toolsets' tools (also MCP_TOOLSETS)
   --readonly     only tools marked readOnlyHint (also MCP_READONLY=1)
   --discovery    list search_tools, browse_tools, describe_tools and call_tool instead (also MCP_MODE=discovery)
+  --code         list code mode's search, describe and execute instead, when the server serves it (also MCP_MODE=code)
   --worker       serve nothing: only run the tasks of task tools, taken from the queue on REDIS_URL
 
 Environment: HOST, PORT, ALLOWED_HOSTS and CORS_ORIGINS (comma-separated), and the limits
@@ -76,8 +78,9 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   const stop = (signal: string) => {
     logger.info('draining in-flight calls before exit', { signal });
     // Calls first (a task is created by one), then the tasks running here.
-    handle
-      .close()
+    // Code-mode programs may run on through most of the drain; those still running then are stopped and answered before connections close.
+    const programs = Promise.all(list.map((server) => server.codeMode?.close(Math.floor(drainTimeoutOf(env) * 0.8))));
+    Promise.all([handle.close(), programs])
       .then(() => tasks?.close())
       .then(() => closeShared?.())
       .then(
@@ -137,8 +140,13 @@ function warnOverBudget(servers: readonly ServerDefinition[]): void {
   }
 }
 
+/** How long the HTTP drain waits for calls in flight (DRAIN_TIMEOUT_MS, checked at startup). */
+function drainTimeoutOf(env: NodeJS.ProcessEnv): number {
+  return servingOptionsFromEnvironment(env).drainTimeoutMs ?? DEFAULT_SERVING_LIMITS.drainTimeoutMs;
+}
+
 function isSelectionFlag(arg: string): boolean {
-  return arg.startsWith('--toolsets=') || arg === '--readonly' || arg === '--discovery' || arg.startsWith('--server=');
+  return arg.startsWith('--toolsets=') || arg === '--readonly' || arg === '--discovery' || arg === '--code' || arg.startsWith('--server=');
 }
 
 /** The one server `--stdio` serves: the app's only one, or the one `--server=` names. */
@@ -161,12 +169,13 @@ function stdioSelection(server: ServerDefinition, argv: readonly string[], env: 
     ...(toolsets.length > 0 && { toolsets: toolsets.join(',') }),
     ...(argv.includes('--readonly') && { readonly: '1' }),
     ...(argv.includes('--discovery') && { mode: 'discovery' }),
+    ...(argv.includes('--code') && { mode: 'code' }),
   };
   const fromEnv: SelectionText = { toolsets: env['MCP_TOOLSETS'], readonly: env['MCP_READONLY'], mode: env['MCP_MODE'] };
   try {
     return server.views.reader.read(fromArgv, fromEnv);
   } catch (error) {
-    throw new Error(`Not starting: ${(error as Error).message} (from --toolsets, --readonly, --discovery, MCP_TOOLSETS, MCP_READONLY or MCP_MODE)`);
+    throw new Error(`Not starting: ${(error as Error).message} (from --toolsets, --readonly, --discovery, --code, MCP_TOOLSETS, MCP_READONLY or MCP_MODE)`);
   }
 }
 

@@ -1,6 +1,7 @@
 import type { ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult } from '@modelcontextprotocol/server';
 import { servesResources, type CompiledTool, type CompiledToolset, type CompiledView, type ToolCatalog } from '../compiled/tool-catalog';
 import { missingScopes } from '../helpers/scopes';
+import type { CodeModeProvider } from './code-mode-provider';
 import { discoveryDescriptors, SUMMARY_CHARS, type ToolGroup } from './discovery-tools';
 import { firstSentence } from './search-text';
 import type { Selection } from './selection';
@@ -31,12 +32,14 @@ export class CatalogView {
    * @param granted the scopes of the caller's verified token: tools needing others are left out.
    * Undefined where no token is checked (stdio, a mount without auth).
    * @param lists the prompts and resources those scopes allow, shared by every view with them.
+   * @param codeMode what lists code mode's tools, when the server serves it.
    */
   constructor(
     catalog: ToolCatalog,
     readonly selection: Selection,
     readonly granted: ReadonlySet<string> | undefined,
     readonly lists: ServedLists,
+    codeMode?: CodeModeProvider,
   ) {
     const chosen = selection.toolsets && new Set(selection.toolsets);
     const tools = new Map<string, CompiledTool>();
@@ -48,11 +51,9 @@ export class CatalogView {
     }
     this.tools = tools;
     this.groups = [...new Set([...tools.values()].map((tool) => tool.toolset.name))];
-    this.listResult = {
-      tools: selection.mode === 'discovery' ? discoveryDescriptors(this.groups.length, tools.size) : [...tools.values()].map((tool) => tool.descriptor),
-    };
+    this.listResult = { tools: listedTools(selection, this.groups.length, tools, codeMode) };
     const names = [...tools.keys()];
-    const where = selection.mode === 'discovery' ? 'search_tools' : 'tools/list';
+    const where = { tools: 'tools/list', discovery: 'search_tools', code: 'search' }[selection.mode];
     this.availableTools =
       names.length === 0
         ? `No tool is available to this request: widen the selection (toolsets, read-only${granted ? ", or the access token's scopes" : ''}).`
@@ -71,6 +72,14 @@ export class CatalogView {
     }
     return (this.#groupList = [...groups.values()]);
   }
+}
+
+/** What `tools/list` lists in `selection`'s mode: the tools themselves, or the tools of discovery or code mode. */
+function listedTools(selection: Selection, groupCount: number, tools: ReadonlyMap<string, CompiledTool>, codeMode: CodeModeProvider | undefined) {
+  if (selection.mode === 'discovery') return discoveryDescriptors(groupCount, tools.size);
+  // The selection reader refuses mode code on a server without code mode.
+  if (selection.mode === 'code' && codeMode) return codeMode.list(groupCount, tools.size);
+  return [...tools.values()].map((tool) => tool.descriptor);
 }
 
 /** `prompts/list`, `resources/list` and `resources/templates/list` for a caller with `granted` scopes (all, when undefined). */

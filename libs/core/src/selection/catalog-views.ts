@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import type { ToolCatalog } from '../compiled/tool-catalog';
 import { CatalogView, servedLists, type ServedLists } from './catalog-view';
+import type { CodeModeProvider } from './code-mode-provider';
 import { selectionKey, SelectionReader, type CatalogMode, type Selection, type SelectionText } from './selection';
 import { catalogSizes, type CatalogSizes } from './list-sizes';
 import { ToolSearch } from './tool-search';
@@ -30,10 +31,13 @@ export class CatalogViews {
   constructor(
     private readonly catalog: ToolCatalog,
     defaultMode: CatalogMode = 'tools',
+    /** Code mode's tools, when the server serves it (`buildServer({ codeMode })`). */
+    readonly codeMode?: CodeModeProvider,
   ) {
     this.reader = new SelectionReader(
       catalog.toolsets.filter((toolset) => toolset.tools.length > 0).map((toolset) => toolset.name),
       defaultMode,
+      codeMode !== undefined,
     );
     this.scopes = sortedScopes(catalog.toolsets.flatMap((toolset) => [...toolset.requiredScopes, ...toolset.tools.flatMap((tool) => tool.requiredScopes)]));
     this.#scopes = new Set(this.scopes);
@@ -50,7 +54,7 @@ export class CatalogViews {
     const key = relevant ? `${selectionKey(selection)}|${relevant.join(' ')}` : selectionKey(selection);
     let view = this.#views.get(key);
     if (!view) {
-      view = new CatalogView(this.catalog, selection, relevant && new Set(relevant), this.listsFor(relevant));
+      view = new CatalogView(this.catalog, selection, relevant && new Set(relevant), this.listsFor(relevant), this.codeMode);
       this.#views.set(key, view);
     }
     return view;

@@ -1,8 +1,12 @@
 import { SelectionError } from '../errors/selection.error';
 import { clip } from '../helpers/client-text';
 
-/** `tools`: the selected tools, each listed. `discovery`: three tools that search, describe and call them. */
-export type CatalogMode = 'tools' | 'discovery';
+/**
+ * `tools`: the selected tools, each listed. `discovery`: four tools that search, browse, describe
+ * and call them. `code`: three tools that search the catalog, describe it as TypeScript, and run a
+ * program that calls it (served when the server has code mode: `buildServer({ codeMode })`).
+ */
+export type CatalogMode = 'tools' | 'discovery' | 'code';
 
 /** Which of a server's tools one request (or one stdio connection) sees and may call, and how they are listed. */
 export interface Selection {
@@ -20,7 +24,7 @@ export interface SelectionText {
   mode?: string;
 }
 
-const MODES: readonly CatalogMode[] = ['tools', 'discovery'];
+const MODES: readonly CatalogMode[] = ['tools', 'discovery', 'code'];
 const ON = new Set(['1', 'true', 'on', 'yes']);
 const OFF = new Set(['', '0', 'false', 'off', 'no']);
 
@@ -40,6 +44,8 @@ export class SelectionReader {
   constructor(
     toolsetNames: readonly string[],
     private readonly defaultMode: CatalogMode,
+    /** The server serves code mode (`buildServer({ codeMode })`). */
+    private readonly servesCode = false,
   ) {
     this.#known = new Set(toolsetNames);
   }
@@ -59,7 +65,7 @@ export class SelectionReader {
         if (names) toolsets = toolsets ? toolsets.filter((name) => names.includes(name)) : names;
       }
       if (source.readonly !== undefined) readonly = readSwitch(source.readonly) || readonly;
-      if (source.mode !== undefined && source.mode.trim() !== '') mode ??= readMode(source.mode);
+      if (source.mode !== undefined && source.mode.trim() !== '') mode ??= readMode(source.mode, this.servesCode);
     }
     if (toolsets !== undefined && toolsets.length === 0) {
       throw new SelectionError(
@@ -89,8 +95,11 @@ function readSwitch(text: string): boolean {
   throw new SelectionError(`The read-only switch must be 1 or 0 (true or false), got ${JSON.stringify(clip(text, 40))}.`);
 }
 
-function readMode(text: string): CatalogMode {
+function readMode(text: string, servesCode: boolean): CatalogMode {
   const value = text.trim().toLowerCase() as CatalogMode;
+  if (value === 'code' && !servesCode) {
+    throw new SelectionError("This server does not serve code mode: ask for mode tools or discovery, or have it built with buildServer({ codeMode: codeMode() }) from '@toolsets/code-mode'.");
+  }
   if (MODES.includes(value)) return value;
-  throw new SelectionError(`The mode must be ${MODES.join(' or ')}, got ${JSON.stringify(clip(text, 40))}.`);
+  throw new SelectionError(`The mode must be ${(servesCode ? MODES : MODES.filter((mode) => mode !== 'code')).join(' or ')}, got ${JSON.stringify(clip(text, 40))}.`);
 }

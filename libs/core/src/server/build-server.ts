@@ -41,6 +41,7 @@ import type { TaskQueue } from './tasks/task-queue';
 import { registerTaskHandlers } from './tasks/task-handlers';
 import { TASKS_EXTENSION } from './tasks/task-wire';
 import type { TaskLimits } from './tasks/task-limits';
+import type { CodeModeProvider } from '../selection/code-mode-provider';
 
 export interface BuildServerOptions {
   name: string;
@@ -63,6 +64,13 @@ export interface BuildServerOptions {
    * call them, for catalogs too large to list.
    */
   mode?: CatalogMode;
+  /**
+   * Serves code mode (`?mode=code`, `X-MCP-Mode: code`, stdio's `--code`, or `mode: 'code'` here):
+   * `codeMode()` from `@toolsets/code-mode`, which lists three tools that search the catalog,
+   * describe it as TypeScript, and run a model's program against it in a sandbox. Without it, a
+   * request for code mode is refused saying how to turn it on.
+   */
+  codeMode?: CodeModeProvider;
   /**
    * The most estimated tokens (bytes ÷ 4) this server's whole `tools/list` may take: the
    * `contract` target fails past it, naming the groups to split or select, or discovery mode.
@@ -166,6 +174,8 @@ export interface ServerDefinition {
   resourceUpdated(uri: string): Promise<void>;
   /** The tasks of its `@Tool({ task })` tools: absent when it has none. */
   readonly tasks?: TaskEngine;
+  /** Its code mode (`buildServer({ codeMode })`): an app closes it at shutdown, ending programs still running. */
+  readonly codeMode?: CodeModeProvider;
   /** The `subscriptions/listen` streams that follow its tasks (`notifications/tasks`): absent when it has none. */
   readonly taskListens?: TaskListens;
 }
@@ -185,7 +195,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const subscriptions = new ResourceSubscriptions(catalog, logger);
   if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
-  const views = new CatalogViews(catalog, options.mode);
+  const views = new CatalogViews(catalog, options.mode, options.codeMode);
   const tasks = taskEngineOf(catalog, options, logger);
   const hasTasks = tasks !== undefined;
   const telemetry = newTelemetry(options.telemetry, catalog);
@@ -207,6 +217,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     logger,
     views,
     requestState,
+    telemetry,
     ...((options.warnDroppedKeys ?? warnsDroppedKeys()) && { warnDropped: droppedKeyWarner(logger) }),
   };
 
@@ -280,6 +291,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     resourceUpdated: (uri) => subscriptions.updated(uri),
     tasks,
     ...(tasks && { taskListens: new TaskListens(tasks) }),
+    codeMode: options.codeMode,
   };
   return built;
 }
@@ -339,8 +351,11 @@ function sealOf(options: BuildServerOptions): RequestStateSeal {
 }
 
 function checkServingOptions(options: BuildServerOptions): void {
-  if (options.mode !== undefined && options.mode !== 'tools' && options.mode !== 'discovery') {
-    throw new ServerOptionError(options.name, 'mode', `is ${JSON.stringify(options.mode)}`, "use 'tools' (every tool listed) or 'discovery' (search_tools, browse_tools, describe_tools, call_tool).");
+  if (options.mode === 'code' && options.codeMode === undefined) {
+    throw new ServerOptionError(options.name, 'mode', "is 'code' without codeMode", "pass codeMode: codeMode() from '@toolsets/code-mode' beside it, or use 'tools' or 'discovery'.");
+  }
+  if (options.mode !== undefined && options.mode !== 'tools' && options.mode !== 'discovery' && options.mode !== 'code') {
+    throw new ServerOptionError(options.name, 'mode', `is ${JSON.stringify(options.mode)}`, "use 'tools' (every tool listed), 'discovery' (search_tools, browse_tools, describe_tools, call_tool) or 'code' (with codeMode).");
   }
   const budget = options.listBudgetTokens;
   if (budget !== undefined && !(Number.isSafeInteger(budget) && budget > 0)) {

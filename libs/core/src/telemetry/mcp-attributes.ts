@@ -13,6 +13,8 @@ export const NETWORK_TRANSPORT = 'network.transport';
 export const NETWORK_PROTOCOL_NAME = 'network.protocol.name';
 export const ERROR_TYPE = 'error.type';
 export const RPC_RESPONSE_STATUS_CODE = 'rpc.response.status_code';
+/** Ours, not the conventions': on the span of a call a code-mode program made (true). */
+export const TOOLSETS_CODE_MODE = 'toolsets.code_mode.inner_call';
 
 /** The histogram of every MCP request's duration on the server, in seconds. */
 export const MCP_SERVER_OPERATION_DURATION = 'mcp.server.operation.duration';

@@ -1,4 +1,4 @@
-import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from '@opentelemetry/api';
+import { context, isSpanContextValid, SpanKind, SpanStatusCode, trace, type Attributes, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { ServerContext } from '@modelcontextprotocol/server';
 import type { TransportKind } from '../context/request-context';
 import * as A from './mcp-attributes';
@@ -73,6 +73,38 @@ export class ServerTelemetry {
         const code = (error as { code?: unknown } | null)?.code;
         if (typeof code === 'number') span.setAttribute(A.RPC_RESPONSE_STATUS_CODE, String(code));
         this.end(span, attributes, started, errorTypeOf(error), error);
+        throw error;
+      },
+    );
+  }
+
+  /**
+   * Runs one call a code-mode program makes inside an INTERNAL span, `tools/call <tool>`, child of
+   * `parent` (the `execute` request's context, taken when it began: the call itself arrives from the
+   * sandbox's worker, outside it). Not measured in `mcp.server.operation.duration`: it is no request.
+   */
+  inner<R>(tool: string, parent: Context, run: () => Promise<R>): Promise<R> {
+    const attributes: Attributes = {
+      [A.MCP_METHOD_NAME]: 'tools/call',
+      [A.GEN_AI_TOOL_NAME]: labelOf(tool, this.known.tools),
+      [A.GEN_AI_OPERATION_NAME]: 'execute_tool',
+      [A.TOOLSETS_CODE_MODE]: true,
+    };
+    const span = this.tracer.startSpan(`tools/call ${String(attributes[A.GEN_AI_TOOL_NAME])}`, { kind: SpanKind.INTERNAL, attributes }, parent);
+    const ended = (errorType?: string, error?: unknown) => {
+      if (errorType !== undefined) {
+        span.setAttribute(A.ERROR_TYPE, errorType);
+        span.setStatus({ code: SpanStatusCode.ERROR, ...(error instanceof Error && { message: error.message }) });
+      }
+      span.end();
+    };
+    return context.with(trace.setSpan(parent, span), run).then(
+      (result) => {
+        ended((result as { isError?: boolean } | undefined)?.isError === true ? 'tool_error' : undefined);
+        return result;
+      },
+      (error: unknown) => {
+        ended(errorTypeOf(error), error);
         throw error;
       },
     );

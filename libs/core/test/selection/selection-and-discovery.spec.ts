@@ -251,7 +251,7 @@ describe('selection over HTTP', () => {
 describe('buildServer options for large catalogs', () => {
   it('refuses a mode or a list budget it cannot use, naming the server and the fix', () => {
     const build = (extra: object) => () => buildServer({ name: 'opts', version: '1', toolsets: [ClockToolset], logger, ...extra });
-    expect(build({ mode: 'search' })).toThrow(`buildServer 'opts': mode is "search". Fix: use 'tools' (every tool listed) or 'discovery' (search_tools, browse_tools, describe_tools, call_tool).`);
+    expect(build({ mode: 'search' })).toThrow(`buildServer 'opts': mode is "search". Fix: use 'tools' (every tool listed), 'discovery' (search_tools, browse_tools, describe_tools, call_tool) or 'code' (with codeMode).`);
     expect(build({ listBudgetTokens: 0 })).toThrow("buildServer 'opts': listBudgetTokens is 0. Fix: give a positive whole number of tokens");
     expect(build({ listBudgetTokens: 2.5 })).toThrow(/listBudgetTokens is 2\.5/);
   });

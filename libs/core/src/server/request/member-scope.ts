@@ -19,6 +19,7 @@ import { AuthContext } from '../../context/auth-context';
 import { callOrigin, credentialsOf, type CallOrigin } from './call-origin';
 import type { ElicitationForm } from '../../compiled/elicitation-form';
 import { TaskContext, type TaskRun } from '../../context/task-context';
+import type { InnerRun } from './inner-call-input';
 
 /** What the handlers of one SDK `Server` instance know about where its requests come from. */
 export interface CallSite {
@@ -76,8 +77,11 @@ export function memberScope(
   elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>,
   /** The call's own signal, when interceptors may abort it; else the request's. Asked for when its RequestContext is made. */
   signal?: () => AbortSignal,
-  /** The task the call runs as: its questions to the client go through the task. */
-  task?: TaskRun,
+  /**
+   * The task the call runs as: its questions to the client go through the task. Or the code-mode
+   * program it runs for: its questions are refused.
+   */
+  task?: TaskRun | InnerRun,
 ): MemberScope {
   const origin = callOrigin(site, ctx, server);
   const redact = redactorOf(toolset, origin);
@@ -88,7 +92,7 @@ export function memberScope(
   const scoped = () => {
     if (container) return container;
     container = definition.root.createChildContainer();
-    const where = { transport: origin.transport, era: origin.era, headers: origin.headers, environment: origin.environment, client: origin.client, clientCapabilities: origin.clientCapabilities, signal: signal ? signal() : (task?.signal ?? ctx.mcpReq.signal), task: task?.channel };
+    const where = { transport: origin.transport, era: origin.era, headers: origin.headers, environment: origin.environment, client: origin.client, clientCapabilities: origin.clientCapabilities, signal: signal ? signal() : (task?.signal ?? ctx.mcpReq.signal), task: task && 'channel' in task ? task.channel : undefined };
     const auth = AuthContext.of(origin.caller);
     const outlets = {
       logger,

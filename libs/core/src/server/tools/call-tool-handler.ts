@@ -11,11 +11,14 @@ import { rememberArguments } from '../request/request-state';
 import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from '../request/sdk-client-input';
 import { callDiscoveryTool } from './discovery-calls';
+import { codeModeRequest } from './code-mode-calls';
+import type { ServerTelemetry } from '../../telemetry/server-telemetry';
 import { hidesOutOfScope } from '../request/verified-caller';
 import { runInterceptors } from './interceptor-chain';
 import { CallAbort, InterceptedCall } from './intercepted-call';
 import { interceptorCaller } from '../request/interceptor-caller';
 import type { TaskRun } from '../../context/task-context';
+import type { InnerRun } from '../request/inner-call-input';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
 export interface CallToolSetup extends RequestRoots {
@@ -24,13 +27,15 @@ export interface CallToolSetup extends RequestRoots {
   catalog: ToolCatalog;
   views: CatalogViews;
   warnDropped?: DroppedKeyWarner;
+  /** The server's spans, for the calls code-mode programs make (a request's own span is its server's). */
+  telemetry?: ServerTelemetry;
 }
 
 type CallRequest = { params: { name: string; arguments?: Record<string, unknown> } };
 
 /**
  * The `tools/call` handler of one SDK `Server` instance, serving one view of the catalog: a tool
- * outside it is unknown here. In discovery mode the three discovery tools are served too.
+ * outside it is unknown here. In discovery mode the discovery tools are served too, in code mode code mode's.
  */
 export function callToolHandler(definition: CallToolSetup, site: ServingSite, server: Server) {
   return async (request: CallRequest, ctx: ServerContext): Promise<CallToolResult> => {
@@ -41,6 +46,12 @@ export function callToolHandler(definition: CallToolSetup, site: ServingSite, se
       if (view.selection.mode === 'discovery' && DISCOVERY_TOOL_NAMES.has(name)) {
         const direct = (target: CompiledTool, args: unknown) => callOne(definition, site, server, ctx, target, args);
         return await callDiscoveryTool(name, request.params.arguments, view, definition.views, direct);
+      }
+      // In code mode its tools come first the same way: a catalog tool of the same name stays reachable from a program.
+      const codeMode = definition.views.codeMode;
+      if (view.selection.mode === 'code' && codeMode?.names.has(name)) {
+        const inner = (target: CompiledTool, args: unknown, run: InnerRun) => callOne(definition, site, server, ctx, target, args, run);
+        return await codeMode.call(name, request.params.arguments, codeModeRequest(server, ctx, view, definition.views, definition.telemetry, inner));
       }
       const tool = view.tools.get(name);
       if (tool) return server.projectCallToolResult(await callOne(definition, site, server, ctx, tool, request.params.arguments), tool.descriptor.outputSchema) as CallToolResult;
@@ -56,11 +67,12 @@ export function callToolHandler(definition: CallToolSetup, site: ServingSite, se
 /**
  * One call of `tool`, through its interceptors, in a scope of its own. As a task (`task`), it
  * reports and asks through the task, its signal is the task's, and an unexpected throw is
- * rethrown (`UnexpectedToolFailure`, logged already) so the task ends `failed`.
+ * rethrown (`UnexpectedToolFailure`, logged already) so the task ends `failed`. For a code-mode
+ * program (an `InnerRun`), its questions are refused and its signal is the program's.
  */
-export function callOne(definition: CallToolSetup, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown, task?: TaskRun): Promise<CallToolResult> {
+export function callOne(definition: CallToolSetup, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown, task?: TaskRun | InnerRun): Promise<CallToolResult> {
   const app = definition.catalog.interceptors;
-  const rethrowUnexpected = task !== undefined;
+  const rethrowUnexpected = task !== undefined && 'channel' in task;
   // A 2026-07-28 call's sealed requestState is bound to these arguments.
   if (!task) rememberArguments(ctx, args);
   if (app.length === 0 && tool.interceptors.length === 0) {

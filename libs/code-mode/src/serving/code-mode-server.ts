@@ -1,0 +1,205 @@
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import type { CatalogView, CodeModeProvider, CodeModeRequest, CompiledTool } from '@toolsets/core';
+import type { DeclaredTool } from '../declarations/catalog-declarations';
+import type { JsonSchema } from '../declarations/schema-type';
+import { CodeMode, type Execution } from '../mode/code-mode';
+import { Sandbox } from '../sandbox/sandbox';
+import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/sandbox-limits';
+import { ProgramChecker } from '../typecheck/program-checker';
+import { CATALOG_DECLARATIONS, catalogEntry, callPath, whyDirect } from './catalog-entries';
+import { CODE_MODE_TOOL_NAMES, codeModeDescriptors, DEFAULT_HITS, DESCRIBE, EXECUTE, MAX_DESCRIBED, MAX_HITS, SEARCH } from './code-mode-tools';
+import { innerAnswer } from './inner-answer';
+import { limitsFromEnvironment } from './limits-from-environment';
+
+export interface CodeModeOptions {
+  /** Limits for every program, over the defaults and the environment's `CODE_MODE_*`. */
+  limits?: Partial<SandboxLimits>;
+  /** Worker threads running programs (default 2, or `CODE_MODE_WORKERS`). */
+  workers?: number;
+  /** Where `CODE_MODE_*` settings are read (default `process.env`). */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** The most bytes a `search` answer's value may take as JSON. */
+export const SEARCH_VALUE_BYTES = 8 * 1024;
+
+/**
+ * Code mode for `buildServer({ codeMode: codeMode() })`: in `mode: 'code'` (`?mode=code`) the
+ * server lists `search`, `describe` and `execute`, and a model's program calls the caller's own
+ * view of the catalog as `api.<toolset>.<tool>(args)`, type-checked first, run in a QuickJS sandbox
+ * on worker threads, each inner call through the same path as the caller's `tools/call`.
+ */
+export function codeMode(options: CodeModeOptions = {}): CodeModeProvider {
+  return new CodeModeServer(options);
+}
+
+/** What code mode keeps per view of the catalog: built on its first use, dropped with the view. */
+class ViewCode {
+  readonly mode: CodeMode;
+  #catalog?: string;
+
+  constructor(
+    readonly view: CatalogView,
+    sandbox: Sandbox,
+  ) {
+    const callable = [...view.tools.values()].filter((tool) => whyDirect(tool) === undefined);
+    this.mode = new CodeMode(callable.map(declaredTool), sandbox);
+  }
+
+  /** `catalog` for search programs, as the JSON a program's prelude parses. */
+  get catalogJson(): string {
+    return (this.#catalog ??= JSON.stringify([...this.view.tools.values()].map(catalogEntry)));
+  }
+}
+
+class CodeModeServer implements CodeModeProvider {
+  readonly names = CODE_MODE_TOOL_NAMES;
+  readonly #limits: SandboxLimits;
+  readonly #views = new WeakMap<CatalogView, ViewCode>();
+  readonly #lists = new Map<string, Tool[]>();
+  #sandbox?: Sandbox;
+  #searchChecker?: ProgramChecker;
+
+  constructor(private readonly options: CodeModeOptions) {
+    this.#limits = { ...DEFAULT_LIMITS, ...limitsFromEnvironment(options.env ?? process.env), ...options.limits };
+  }
+
+  list(groupCount: number, toolCount: number): Tool[] {
+    const key = `${groupCount}/${toolCount}`;
+    let list = this.#lists.get(key);
+    if (!list) this.#lists.set(key, (list = codeModeDescriptors(groupCount, toolCount)));
+    return list;
+  }
+
+  async call(name: string, args: unknown, request: CodeModeRequest): Promise<CallToolResult> {
+    const input = (args ?? {}) as Record<string, unknown>;
+    const refused = requestProblem(name, input);
+    if (refused) return failure('invalid_request', refused);
+    if (name === DESCRIBE) return this.describe(input['names'] as string[], request.view);
+    if (name === SEARCH) return typeof input['program'] === 'string' ? this.searchProgram(input['program'], request.view) : this.searchText(input, request);
+    return this.execute(input['program'] as string, request);
+  }
+
+  async close(graceMs = 0): Promise<void> {
+    await this.#sandbox?.close(graceMs);
+  }
+
+  private get sandbox(): Sandbox {
+    return (this.#sandbox ??= new Sandbox({ ...(this.options.workers !== undefined && { workers: this.options.workers }), limits: this.#limits }));
+  }
+
+  private viewCode(view: CatalogView): ViewCode {
+    let code = this.#views.get(view);
+    if (!code) this.#views.set(view, (code = new ViewCode(view, this.sandbox)));
+    return code;
+  }
+
+  private describe(names: readonly string[], view: CatalogView): CallToolResult {
+    const code = this.viewCode(view);
+    const { text, unknown } = code.mode.describe(names);
+    // A name the declarations lack may be a tool a program cannot call: say why, not just "unknown".
+    const direct = unknown.map((name) => view.tools.get(name)).filter((tool): tool is CompiledTool => tool !== undefined);
+    const missing = unknown.filter((name) => !view.tools.has(name));
+    if (text === '') {
+      const why = [...direct.map((tool) => `'${tool.name}': ${whyDirect(tool)}`), ...(missing.length > 0 ? [`no tool or toolset ${missing.map((n) => `'${clip(n)}'`).join(', ')} here; find names with search`] : [])];
+      return failure('invalid_request', `Nothing to describe: ${why.join('; ')}.`);
+    }
+    const notes = [...direct.map((tool) => `'${tool.name}' is left out: ${whyDirect(tool)}.`), ...(missing.length > 0 ? [`Not found: ${missing.map((n) => `'${clip(n)}'`).join(', ')}.`] : [])];
+    return answer({ message: `Declarations for ${names.length - unknown.length} name(s). Call them from execute as written.${notes.length > 0 ? ` ${notes.join(' ')}` : ''}`, declarations: text, ...(unknown.length > 0 && { unknown }) });
+  }
+
+  private searchText(input: Record<string, unknown>, request: CodeModeRequest): CallToolResult {
+    if (typeof input['query'] !== 'string') return failure('invalid_request', 'Send either query (plain words) or program (code over catalog).');
+    const hits = request.search(input['query'], (input['limit'] as number | undefined) ?? DEFAULT_HITS).map((tool) => {
+      const direct = whyDirect(tool);
+      const entry = catalogEntry(tool);
+      return { ...(direct ? { direct } : { call: callPath(tool) }), name: tool.name, toolset: tool.toolset.name, summary: entry.summary, required: entry.required };
+    });
+    const query = JSON.stringify(clip(input['query']));
+    if (hits.length === 0) return answer({ message: `No tool matches ${query}. Try other words, or a program over catalog.`, tools: [] });
+    return answer({ message: `${hits.length} tool(s) for ${query}, best first. Get their TypeScript with describe, then call them from execute.`, tools: hits });
+  }
+
+  private async searchProgram(program: string, view: CatalogView): Promise<CallToolResult> {
+    const checked = (this.#searchChecker ??= new ProgramChecker(CATALOG_DECLARATIONS)).check(program);
+    if (!checked.ok) return failure('type_error', `The search program does not type-check; nothing ran. ${problemText(checked.problems)}`, { problems: checked.problems });
+    const catalog = this.viewCode(view).catalogJson;
+    const prelude = `const catalog = Object.freeze(JSON.parse(${JSON.stringify(catalog)}).map((entry) => Object.freeze(entry)));\n`;
+    const outcome = await this.sandbox.run(prelude + checked.javascript, { namespaces: {}, call: async () => ({ error: { name: 'ToolCallError', message: 'search programs call no tools: use execute.' } }) }, {
+      resultBytes: SEARCH_VALUE_BYTES,
+      programBytes: this.#limits.programBytes + prelude.length + checked.javascript.length,
+    });
+    if (!outcome.ok) return runFailure({ ...outcome, stage: 'run' });
+    return answer({ message: 'The search program ran; its value is its answer.', value: outcome.value ?? null, ...(outcome.logs.length > 0 && { logs: outcome.logs }) });
+  }
+
+  private async execute(program: string, request: CodeModeRequest): Promise<CallToolResult> {
+    const bytes = Buffer.byteLength(program);
+    if (bytes > this.#limits.programBytes) return failure('limit', `The program is ${bytes} bytes, over ${this.#limits.programBytes} (the programBytes limit; raise it with CODE_MODE_PROGRAM_BYTES).`);
+    const code = this.viewCode(request.view);
+    const execution = await code.mode.execute(program, async (tool, args, signal) => {
+      const compiled = request.view.tools.get(tool.name);
+      if (!compiled) return { error: { name: 'ToolCallError', message: `There is no tool '${tool.name}' for this caller.` } };
+      return innerAnswer(await request.call(compiled, args, signal), compiled.descriptor.outputSchema as JsonSchema | undefined);
+    });
+    if (!execution.ok) return runFailure(execution);
+    const { value, logs, logsTruncated, calls } = execution;
+    return answer({ message: `The program ran, making ${calls} call(s).${logsTruncated ? ' Its logs were cut at the log limit.' : ''}`, value: value ?? null, logs, ...(logsTruncated && { logsTruncated }), calls });
+  }
+}
+
+function declaredTool(tool: CompiledTool): DeclaredTool {
+  const { description, inputSchema, outputSchema } = tool.descriptor;
+  return { namespace: tool.toolset.name, name: tool.name, ...(description !== undefined && { description }), inputSchema: inputSchema as JsonSchema, ...(outputSchema && { outputSchema: outputSchema as JsonSchema }) };
+}
+
+/** What is wrong with a call's arguments, in words, or undefined. The schemas are small: checked by hand. */
+function requestProblem(name: string, input: Record<string, unknown>): string | undefined {
+  const allowed = { [SEARCH]: ['query', 'program', 'limit'], [DESCRIBE]: ['names'], [EXECUTE]: ['program'] }[name] ?? [];
+  const extra = Object.keys(input).filter((key) => !allowed.includes(key));
+  if (extra.length > 0) return `${name} takes ${allowed.join(', ')}; not ${extra.map((key) => `'${clip(key)}'`).join(', ')}.`;
+  if (name === EXECUTE) return nonEmptyString(input['program'], 'program');
+  if (name === DESCRIBE) {
+    const names = input['names'];
+    if (!Array.isArray(names) || names.length === 0 || names.length > MAX_DESCRIBED || names.some((n) => typeof n !== 'string' || n === '')) return `'names' must be 1 to ${MAX_DESCRIBED} tool or toolset names.`;
+    return undefined;
+  }
+  if ((input['query'] === undefined) === (input['program'] === undefined)) return 'Send either query (plain words) or program (code over catalog), not both and not neither.';
+  const limit = input['limit'];
+  if (limit !== undefined && (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_HITS)) return `'limit' must be a whole number from 1 to ${MAX_HITS}.`;
+  return input['query'] !== undefined ? nonEmptyString(input['query'], 'query', 500) : nonEmptyString(input['program'], 'program');
+}
+
+function nonEmptyString(value: unknown, key: string, max?: number): string | undefined {
+  if (typeof value !== 'string' || value.trim() === '') return `'${key}' must be a non-empty string.`;
+  if (max !== undefined && value.length > max) return `'${key}' must be at most ${max} characters.`;
+  return undefined;
+}
+
+const clip = (text: string, max = 80) => (text.length <= max ? text : `${text.slice(0, max - 1)}…`);
+
+function problemText(problems: readonly { line: number; column: number; message: string }[]): string {
+  return problems
+    .slice(0, 5)
+    .map((problem) => `Line ${problem.line}, column ${problem.column}: ${problem.message}`)
+    .join(' ');
+}
+
+/** A failed execute (or search program) as the tool's error: the kind, what to fix, and what ran. */
+function runFailure(execution: Exclude<Execution, { ok: true }>): CallToolResult {
+  if (execution.stage === 'typecheck') return failure('type_error', `The program does not type-check; nothing ran. ${problemText(execution.problems)}`, { problems: execution.problems });
+  const { failure: ended, logs, calls } = execution;
+  const run = { logs, calls };
+  if (ended.kind === 'limit') return failure('limit', ended.message, run);
+  if (ended.kind === 'stopped') return failure('stopped', ended.message, run);
+  return failure('thrown', `The program threw ${ended.name}: ${ended.message}`, run);
+}
+
+function answer(content: Record<string, unknown>): CallToolResult {
+  return { content: [{ type: 'text', text: JSON.stringify(content) }], structuredContent: content };
+}
+
+function failure(error: string, detail: string, extra: Record<string, unknown> = {}): CallToolResult {
+  const content = { error, detail, ...extra };
+  return { content: [{ type: 'text', text: JSON.stringify(content) }], structuredContent: content, isError: true };
+}

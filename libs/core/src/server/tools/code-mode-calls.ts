@@ -1,0 +1,31 @@
+import { context } from '@opentelemetry/api';
+import type { CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { CompiledTool } from '../../compiled/tool-catalog';
+import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogViews } from '../../selection/catalog-views';
+import type { CodeModeRequest } from '../../selection/code-mode-provider';
+import type { ServerTelemetry } from '../../telemetry/server-telemetry';
+import { INNER_CALL_INPUT, type InnerRun } from '../request/inner-call-input';
+
+/** Runs a catalog tool as the request's own `tools/call` would, for a code-mode program (`callOne` with an `InnerRun`). */
+export type InnerCall = (tool: CompiledTool, args: unknown, run: InnerRun) => Promise<CallToolResult>;
+
+/**
+ * What a code-mode tool gets of the request that calls it: the caller's view, the catalog's search
+ * over it, and inner calls that take the path this caller's own `tools/call` takes (the view holds
+ * only what its selection and token's scopes allow), each in a span under the request's.
+ */
+export function codeModeRequest(server: Server, ctx: ServerContext, view: CatalogView, views: CatalogViews, telemetry: ServerTelemetry | undefined, direct: InnerCall): CodeModeRequest {
+  // Inner calls arrive from the sandbox's worker, outside this request's async context: their spans' parent is taken now.
+  const parent = context.active();
+  return {
+    view,
+    signal: ctx.mcpReq.signal,
+    search: (query, limit) => views.search.search(query, (name) => view.tools.has(name), limit).map((hit) => view.tools.get(hit.name)!),
+    call: (tool, args, signal) => {
+      const run = { input: INNER_CALL_INPUT, signal: AbortSignal.any([ctx.mcpReq.signal, signal]) };
+      const invoke = async () => server.projectCallToolResult(await direct(tool, args, run), tool.descriptor.outputSchema) as CallToolResult;
+      return telemetry ? telemetry.inner(tool.name, parent, invoke) : invoke();
+    },
+  };
+}
