@@ -1,4 +1,5 @@
 import 'reflect-metadata';
+import { codeMode } from '@toolsets/code-mode';
 import { buildServer, type ServerDefinition } from '@toolsets/core';
 import { CredentialDemoToolset } from '@toolsets/credential-demo';
 import { HelloToolset } from '@toolsets/hello';
@@ -7,7 +8,8 @@ import { ReportsToolset } from '@toolsets/reports';
 
 /**
  * Both demo toolsets, each its own server at /<name>/mcp, and both together at /demo/mcp, where a
- * client selects groups per request (`?toolsets=hello`, `?readonly=1`, `?mode=discovery`); and
+ * client selects groups per request (`?toolsets=hello`, `?readonly=1`, `?mode=discovery`), and
+ * code mode (`?mode=code`: a model's TypeScript program calls both toolsets, in a sandbox); and
  * the notes at /notes/mcp, which check access tokens when AUTH_ISSUER is set (AUTH_MOUNTS=notes
  * keeps the others open); and the reports at /reports/mcp, whose tools run as MCP tasks for
  * clients that support them (on Redis when REDIS_URL is set). The `contract` target checks them
@@ -17,7 +19,7 @@ export function buildServers(): ServerDefinition[] {
   return [
     buildServer({ name: 'hello', version: '0.1.0', toolsets: [HelloToolset] }),
     buildServer({ name: 'credential-demo', version: '0.1.0', toolsets: [CredentialDemoToolset] }),
-    buildServer({ name: 'demo', version: '0.1.0', toolsets: [HelloToolset, CredentialDemoToolset] }),
+    buildServer({ name: 'demo', version: '0.1.0', toolsets: [HelloToolset, CredentialDemoToolset], codeMode: codeMode() }),
     buildServer({ name: 'notes', version: '0.1.0', toolsets: [NotesToolset] }),
     buildServer({ name: 'reports', version: '0.1.0', toolsets: [ReportsToolset] }),
   ];

@@ -1,0 +1,79 @@
+import { resolve } from 'node:path';
+import { accountOf, httpClient, stdioClient, type AnyClient, type Era } from './support/clients';
+import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+
+const slowServer = resolve(__dirname, '../fixtures/slow-server.cjs');
+
+type Answer = { isError?: boolean; structuredContent?: Record<string, unknown> };
+const execute = async (client: AnyClient, program: string) => (await client.callTool({ name: 'execute', arguments: { program } })) as Answer;
+
+/** Greets, then asks whose token this is, then tries to pass a forged token as an argument. */
+const PROGRAM = `
+const greeting = await api.hello.hello({ name: 'Ada' });
+const me = await api.credential_demo.whoami();
+let forged = 'accepted';
+try {
+  await api.credential_demo.whoami({ 'x-demo-token': 'forged' } as never);
+} catch (error) {
+  forged = error instanceof ToolCallError ? error.name : 'other';
+}
+return { greeting: greeting.message, account: me.account, forged };`;
+
+describe('code mode in the demo app, on its combined mount', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess(appMain('demo-server'));
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it.each(['modern', 'legacy'] as Era[])('over HTTP (%s era): a program calls both toolsets with the caller’s header credential, which it never sees', async (era) => {
+    const token = `code-mode-${era}`;
+    const client = await httpClient(era, `${server.origin}/demo/mcp?mode=code`, { 'x-demo-token': token });
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search', 'describe', 'execute']);
+      const done = await execute(client, PROGRAM);
+      expect(done.structuredContent).toMatchObject({ value: { greeting: expect.stringContaining('Ada'), account: accountOf(token), forged: 'ToolCallError' }, calls: 3 });
+      expect(JSON.stringify(done)).not.toContain(token);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('over stdio (--code), with the credential from the environment', async () => {
+    const client = await stdioClient('modern', [appMain('demo-server'), '--stdio', '--server=demo', '--code'], { X_DEMO_TOKEN: 'stdio-token' });
+    try {
+      expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search', 'describe', 'execute']);
+      const done = await execute(client, PROGRAM);
+      expect(done.structuredContent).toMatchObject({ value: { account: accountOf('stdio-token'), forged: 'ToolCallError' } });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('code mode at shutdown', () => {
+  it('on SIGTERM lets a program whose inner call is in flight finish, then exits 0', async () => {
+    const server = await startServerProcess(slowServer, { CODE_MODE: '1', SLOW_MS: '1500' });
+    const client = await httpClient('modern', `${server.origin}/mcp?mode=code`);
+    const running = execute(client, "const { message } = await api.slow.slow();\nreturn message + ' in time';");
+    await server.stderrLines('slow started');
+    server.child.kill('SIGTERM');
+    expect((await running).structuredContent).toMatchObject({ value: 'finished in time', calls: 1 });
+    expect(await server.exited).toBe(0);
+  });
+
+  it('stops a program that would outlive the drain, and answers its caller before the connection closes', async () => {
+    const server = await startServerProcess(slowServer, { CODE_MODE: '1', SLOW_MS: '20000', DRAIN_TIMEOUT_MS: '2000' });
+    const client = await httpClient('modern', `${server.origin}/mcp?mode=code`);
+    const running = execute(client, 'await api.slow.slow();\nreturn "never";');
+    await server.stderrLines('slow started');
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    const answer = await running;
+    expect(answer).toMatchObject({ isError: true, structuredContent: { error: 'stopped', detail: expect.stringContaining('the server is shutting down') } });
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(await server.exited).toBe(0);
+  });
+});
