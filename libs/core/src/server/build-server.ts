@@ -198,7 +198,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const views = new CatalogViews(catalog, options.mode, options.codeMode);
   const tasks = taskEngineOf(catalog, options, logger);
   const hasTasks = tasks !== undefined;
-  const telemetry = newTelemetry(options.telemetry, catalog);
+  const telemetry = newTelemetry(options.telemetry, catalog, options.codeMode);
   const info = { name: options.name, version: options.version };
   const hasResources = servesResources(catalog);
   const requestState = sealOf(options);
@@ -309,9 +309,9 @@ function taskEngineOf(catalog: ToolCatalog, options: BuildServerOptions, logger:
 }
 
 /** Spans and metrics for every request, unless turned off. */
-function newTelemetry(option: BuildServerOptions['telemetry'], catalog: ToolCatalog): ServerTelemetry | undefined {
+function newTelemetry(option: BuildServerOptions['telemetry'], catalog: ToolCatalog, codeMode?: CodeModeProvider): ServerTelemetry | undefined {
   if (option === false) return undefined;
-  const known = { tools: new Set([...catalog.tools.keys(), ...DISCOVERY_TOOL_NAMES]), prompts: new Set(catalog.prompts.keys()), protocolVersions: KNOWN_PROTOCOL_VERSIONS };
+  const known = { tools: new Set([...catalog.tools.keys(), ...DISCOVERY_TOOL_NAMES, ...(codeMode?.names ?? [])]), prompts: new Set(catalog.prompts.keys()), protocolVersions: KNOWN_PROTOCOL_VERSIONS };
   return new ServerTelemetry(known, option === true || option === undefined ? {} : option);
 }
 
