@@ -1,6 +1,9 @@
-import { resolve } from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { accountOf, httpClient, stdioClient, type AnyClient, type Era } from './support/clients';
-import { appMain, startServerProcess, type ServerProcess } from './support/server-process';
+import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
 const slowServer = resolve(__dirname, '../fixtures/slow-server.cjs');
 
@@ -75,5 +78,30 @@ describe('code mode at shutdown', () => {
     expect(answer).toMatchObject({ isError: true, structuredContent: { error: 'stopped', detail: expect.stringContaining('the server is shutting down') } });
     expect(Date.now() - signalled).toBeLessThan(10_000);
     expect(await server.exited).toBe(0);
+  });
+});
+
+describe('toolsets-api-types', () => {
+  it("writes a built app's api.d.ts, and says how to choose a server when the app has several", () => {
+    const bin = resolve(workspaceRoot, 'libs/code-mode/dist/bin/toolsets-api-types.js');
+    const dir = mkdtempSync(join(tmpdir(), 'toolsets-api-types-'));
+    try {
+      const out = join(dir, 'api.d.ts');
+      execFileSync(process.execPath, [bin, 'apps/demo-server', '--server=demo', `--out=${out}`], { cwd: workspaceRoot, stdio: 'pipe' });
+      const text = readFileSync(out, 'utf8');
+      expect(text).toContain('export declare namespace api {');
+      expect(text).toMatch(/namespace credential_demo \{[\s\S]*function whoami\(args\?: WhoamiArgs\): Promise<WhoamiResult>;/);
+      expect(text).toContain('export type Api = typeof api;');
+      let failure: { status?: number; stderr?: Buffer } = {};
+      try {
+        execFileSync(process.execPath, [bin, 'apps/demo-server'], { cwd: workspaceRoot, stdio: 'pipe' });
+      } catch (error) {
+        failure = error as typeof failure;
+      }
+      expect(failure.status).toBe(2);
+      expect(String(failure.stderr)).toContain('apps/demo-server has 5 servers: choose one with --server= (hello, credential-demo, demo, notes, reports)');
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

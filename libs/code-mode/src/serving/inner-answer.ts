@@ -1,4 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server';
+import { declaresError } from '../declarations/declared-errors';
 import type { JsonSchema } from '../declarations/schema-type';
 import type { InnerCallAnswer } from '../sandbox/sandbox-outcome';
 
@@ -29,15 +30,4 @@ function textOf(result: CallToolResult): string {
     .filter((block): block is { type: 'text'; text: string } => block.type === 'text')
     .map((block) => block.text)
     .join('\n');
-}
-
-/** Whether `schema` (a tool's output schema) has a ToolError arm admitting `kind`. */
-function declaresError(schema: JsonSchema | undefined, kind: string): boolean {
-  const arms = (schema?.anyOf ?? schema?.oneOf ?? []) as JsonSchema[];
-  return arms.some((arm) => {
-    const error = arm.properties?.['error'] as JsonSchema | undefined;
-    if (!error || !arm.properties?.['detail']) return false;
-    if (Array.isArray(error.enum)) return error.enum.includes(kind);
-    return error.const === undefined ? true : error.const === kind;
-  });
 }
