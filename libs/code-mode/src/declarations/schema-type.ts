@@ -123,6 +123,12 @@ export function hasTopLevelOperator(type: string): boolean {
   let quote: string | undefined;
   for (let i = 0; i < type.length; i++) {
     const char = type[i]!;
+    // JSDoc comments hold prose: an apostrophe or a bracket there is no part of the type.
+    if (!quote && char === '/' && type[i + 1] === '*') {
+      const end = type.indexOf('*/', i + 2);
+      i = end < 0 ? type.length : end + 1;
+      continue;
+    }
     if (quote) {
       if (char === '\\') i++;
       else if (char === quote) quote = undefined;

@@ -41,6 +41,14 @@ describe('declarations of schemas the catalog advertises', () => {
     expect(new ProgramChecker(text).check("const order = await api.shop.create_order({ to: { city: 'Oslo' }, size: 'm' });\nreturn [order.kind, order.lines.length, await api.credential_demo.delete_()];")).toMatchObject({ ok: true });
   });
 
+  it("declares a union result as a type, not an interface, when a description in it holds an apostrophe or a bracket (GitHub's did)", () => {
+    const credit: JsonSchema = { type: 'object', description: "The user's credit (see the advisory", properties: { login: { type: 'string', description: "It's the login [or the name" } }, required: ['login'] };
+    const error: JsonSchema = { type: 'object', properties: { error: { type: 'string' }, detail: { type: 'string' } }, required: ['error', 'detail'] };
+    const { text } = catalogDeclarations([tool('credit', { type: 'object', properties: {} }, { anyOf: [credit, error] })]);
+    expect(text).toMatch(/type CreditResult = \{/);
+    expect(new ProgramChecker(text).check("const credit = await api.shop.credit();\nreturn 'error' in credit ? credit.detail : credit.login;")).toMatchObject({ ok: true });
+  });
+
   it('makes identifiers of names that are not', () => {
     expect(['issues.create', '2fa', 'new', 'a-b', 'ok_1'].map(identifier)).toEqual(['issues_create', '_2fa', 'new_', 'a_b', 'ok_1']);
   });
