@@ -44,6 +44,7 @@ export class ProgramChecker {
   private previous?: ts.Program;
   /** The program being checked, which the host hands the compiler as PROGRAM. */
   private current?: ts.SourceFile;
+  private declarationProblems?: readonly ts.Diagnostic[];
   private readonly host: ts.CompilerHost;
 
   constructor(declarations: string) {
@@ -58,7 +59,10 @@ export class ProgramChecker {
     this.current = source;
     const checked = ts.createProgram({ rootNames: [DECLARATIONS, PROGRAM], options: OPTIONS, host: this.host, oldProgram: this.previous });
     this.previous = checked;
-    const diagnostics = [...checked.getSyntacticDiagnostics(source), ...checked.getSemanticDiagnostics(source), ...checked.getSemanticDiagnostics(this.declarations)];
+    // The declarations are checked once, with the first program (a problem there is the server's, and stays); each
+    // program after that costs only its own check, which resolves just the declarations it uses.
+    this.declarationProblems ??= checked.getSemanticDiagnostics(this.declarations);
+    const diagnostics = [...checked.getSyntacticDiagnostics(source), ...checked.getSemanticDiagnostics(source), ...this.declarationProblems];
     if (diagnostics.length > 0) return { ok: false, problems: diagnostics.map((diagnostic) => problemOf(diagnostic)) };
     const javascript = ts.transpileModule(text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: true }, reportDiagnostics: false }).outputText;
     return { ok: true, javascript: `${javascript}\nreturn await __program();` };
