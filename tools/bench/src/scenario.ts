@@ -16,6 +16,7 @@ import { authScenario } from './scenarios/auth';
 import { telemetryScenario } from './scenarios/telemetry';
 import { upstreamTransportScenario } from './scenarios/upstream-transport';
 import { viewsScenario } from './scenarios/views';
+import { codeModeScenario } from './scenarios/code-mode/code-mode';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -36,6 +37,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'dev-loop': devLoopScenario,
   tasks: tasksScenario,
   views: viewsScenario,
+  'code-mode': codeModeScenario,
 };
 
 async function main(): Promise<void> {
