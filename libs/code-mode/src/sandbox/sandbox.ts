@@ -178,9 +178,13 @@ function forced(run: ActiveRun, failure: SandboxFailure): SandboxOutcome {
   };
 }
 
-/** The built worker beside this file (`dist/sandbox/sandbox-worker.js`): run the library's build first when testing from source. */
+/**
+ * The built worker beside this file (`dist/sandbox/sandbox-worker.js`); run from source (a test
+ * that maps `@toolsets/code-mode` to `src`), the library's built one. Build the library first.
+ */
 function workerScript(): string {
-  const script = join(__dirname, 'sandbox-worker.js');
-  if (!existsSync(script)) throw new Error(`${script} is missing: build @toolsets/code-mode (npx nx run @toolsets/code-mode:build); the sandbox runs programs on that worker.`);
+  const candidates = [join(__dirname, 'sandbox-worker.js'), join(__dirname, '../../dist/sandbox/sandbox-worker.js')];
+  const script = candidates.find((candidate) => existsSync(candidate));
+  if (!script) throw new Error(`${candidates[1]} is missing: build @toolsets/code-mode (npx nx run @toolsets/code-mode:build); the sandbox runs programs on that worker.`);
   return script;
 }
