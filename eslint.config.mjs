@@ -23,7 +23,7 @@ export default [
             { sourceTag: 'type:shared', onlyDependOnLibsWithTags: ['scope:core', 'type:shared'] },
             { sourceTag: 'type:app', onlyDependOnLibsWithTags: ['scope:core', 'type:toolset', 'type:shared'] },
             { sourceTag: 'type:tools', onlyDependOnLibsWithTags: ['scope:core', 'type:toolset', 'type:testing', 'type:shared', 'type:tools'] },
-            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['scope:core', 'type:testing'] },
+            { sourceTag: 'type:e2e', onlyDependOnLibsWithTags: ['scope:core', 'type:testing', 'type:shared'] },
           ],
         },
       ],

@@ -2,6 +2,10 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import 'reflect-metadata';
+import { codeMode } from '@toolsets/code-mode';
+import { buildServer, RequireScopes, serveHttp, Tool, ToolResult, Toolset, type Logger } from '@toolsets/core';
+import { startTestIssuer } from '@toolsets/testing';
 import { accountOf, httpClient, stdioClient, type AnyClient, type Era } from './support/clients';
 import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
@@ -102,6 +106,49 @@ describe('toolsets-api-types', () => {
       expect(String(failure.stderr)).toContain('apps/demo-server has 5 servers: choose one with --server= (hello, credential-demo, demo, notes, reports)');
     } finally {
       rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
+class Done extends ToolResult {}
+
+@Toolset({ name: 'vault', description: 'Things behind scopes.' })
+@RequireScopes('vault:read')
+class VaultToolset {
+  @Tool({ description: 'Peek.', returns: Done, annotations: { readOnlyHint: true } })
+  peek(): Done {
+    return { message: 'peeked' };
+  }
+
+  @Tool({ description: 'Write.', returns: Done })
+  @RequireScopes('vault:write')
+  write(): Done {
+    return { message: 'written' };
+  }
+}
+
+describe('code mode behind OAuth', () => {
+  it("gives a program only what the caller's token allows: a tool needing another scope is neither declared nor callable", async () => {
+    const quiet: Logger = { info: () => undefined, warn: () => undefined, error: () => undefined };
+    const issuer = await startTestIssuer();
+    const definition = buildServer({ name: 'vault', version: '1', toolsets: [VaultToolset], logger: quiet, codeMode: codeMode() });
+    const http = await serveHttp(definition, { port: 0, drainDelayMs: 0, drainTimeoutMs: 300, auth: { issuer: issuer.issuer }, logger: quiet });
+    issuer.audience = http.mounts[0]!.url;
+    try {
+      const reader = await httpClient('modern', `${http.mounts[0]!.url}?mode=code`, { authorization: `Bearer ${await issuer.mint({ scopes: ['vault:read'] })}` });
+      const described = (await reader.callTool({ name: 'describe', arguments: { names: ['vault'] } })) as Answer;
+      expect(String(described.structuredContent?.['declarations'])).toContain('function peek(');
+      expect(String(described.structuredContent?.['declarations'])).not.toContain('write');
+      expect((await execute(reader, 'return (await api.vault.peek()).message;')).structuredContent).toMatchObject({ value: 'peeked', calls: 1 });
+      expect((await execute(reader, 'await api.vault.write();')).structuredContent).toMatchObject({ error: 'type_error', problems: [{ message: expect.stringContaining("Property 'write' does not exist") }] });
+      await reader.close();
+      const writer = await httpClient('legacy', `${http.mounts[0]!.url}?mode=code`, { authorization: `Bearer ${await issuer.mint({ scopes: ['vault:read', 'vault:write'] })}` });
+      expect((await execute(writer, 'return (await api.vault.write()).message;')).structuredContent).toMatchObject({ value: 'written' });
+      await writer.close();
+    } finally {
+      await http.close();
+      await definition.codeMode!.close();
+      await issuer.close();
     }
   });
 });

@@ -47,16 +47,17 @@ describe('code mode served over HTTP: search, describe and execute on the caller
     expect(tools.map((tool) => tool.name)).toEqual(['search', 'describe', 'execute']);
     for (const tool of tools) expect(tool.outputSchema).toBeDefined();
     expect(JSON.stringify({ tools }).length).toBeLessThan(2_048);
-    expect(tools[0]!.description).toContain("this server's 5 tools in 1 group");
+    expect(tools[0]!.description).toContain("this server's 6 tools in 1 group");
   });
 
-  it('describes tools as TypeScript, leaving out a task tool with the reason', async () => {
-    const described = await call('describe', { names: ['tracker.get_issue', 'export_issues', 'nope'] });
+  it('describes tools as TypeScript, leaving out a task tool and a tool that asks the user, with the reason', async () => {
+    const described = await call('describe', { names: ['tracker.get_issue', 'export_issues', 'close_issue', 'nope'] });
     expect(described.isError).toBe(false);
     expect(described.content['declarations']).toContain('function get_issue(args: GetIssueArgs): Promise<GetIssueResult>;');
     expect(described.content['declarations']).not.toContain('list_issues');
     expect(described.content['message']).toMatch(/'export_issues' is left out: it runs as an MCP task .*tools\/call/);
-    expect(described.content['unknown']).toEqual(['export_issues', 'nope']);
+    expect(described.content['message']).toMatch(/'close_issue' is left out: it asks the user questions mid-way/);
+    expect(described.content['unknown']).toEqual(['export_issues', 'close_issue', 'nope']);
   });
 
   it('runs a multi-step program: its value, logs and call count, each inner call through the tool itself', async () => {
@@ -122,7 +123,7 @@ return seen;`);
     const byWords = await call('search', { query: 'label an issue' });
     expect((byWords.content['tools'] as { name: string; call?: string }[])[0]).toMatchObject({ name: 'add_label', call: 'api.tracker.add_label', required: ['number', 'label'] });
     const byProgram = await call('search', { program: "return catalog.filter((tool) => tool.required.includes('number')).map((tool) => tool.call ?? tool.name + ' (direct)');" });
-    expect(byProgram.content['value']).toEqual(['api.tracker.get_issue', 'api.tracker.add_label', 'api.tracker.summarise']);
+    expect(byProgram.content['value']).toEqual(['api.tracker.get_issue', 'api.tracker.add_label', 'api.tracker.summarise', 'close_issue (direct)']);
     const huge = await call('search', { program: "return catalog.map(() => 'x'.repeat(4000));" });
     expect(huge).toMatchObject({ isError: true, content: { error: 'limit', detail: expect.stringMatching(/resultBytes/) } });
   });

@@ -56,6 +56,12 @@ class Summary extends ToolResult {
   text!: string;
 }
 
+/** What closing an issue asks the user first. */
+class CloseForm {
+  @Field({ description: 'Close it?' })
+  confirm!: boolean;
+}
+
 export function freshIssues(): Issue[] {
   return [
     { number: 3, title: 'Crash on save', labels: [] },
@@ -97,6 +103,12 @@ export class TrackerToolset {
   async summarise({ number }: NumberArgs): Promise<Summary> {
     const reply = await this.context.sample({ messages: [{ role: 'user', content: { type: 'text', text: `Summarise issue ${number}.` } }], maxTokens: 50 });
     return { message: 'Summarised.', text: reply.content.type === 'text' ? reply.content.text : '' };
+  }
+
+  @Tool({ description: 'Close an issue, after asking the user.', args: NumberArgs, returns: OneIssue, elicits: [CloseForm] })
+  async close_issue({ number }: NumberArgs): Promise<OneIssue> {
+    await this.context.elicit('Close it?', CloseForm);
+    return { message: `Closed #${number}.`, issue: tracker.issues.find((issue) => issue.number === number)! };
   }
 
   @Tool({ description: 'Export every issue as a long-running task.', returns: IssueList, task: { support: 'optional' } })
