@@ -93,14 +93,15 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
   const tarball = (prefix: string) => join(packs, readdirSync(packs).find((file) => file.startsWith(prefix))!);
   const contents = (prefix: string) => execFileSync('tar', ['-tzf', tarball(prefix)], { encoding: 'utf-8' }).trim().split('\n').sort();
 
-  it('packs all four packages from a fresh clone, with their built files and nothing else', () => {
+  it('packs all five packages from a fresh clone, with their built files and nothing else', () => {
     expect(readdirSync(packs).sort()).toEqual([
+      expect.stringMatching(/^toolsets-code-mode-/),
       expect.stringMatching(/^toolsets-core-\d+\.\d+\.\d+\.tgz$/),
       expect.stringMatching(/^toolsets-openapi-/),
       expect.stringMatching(/^toolsets-testing-/),
       expect.stringMatching(/^toolsets-workspace-plugin-/),
     ]);
-    for (const lib of ['toolsets-core-', 'toolsets-testing-', 'toolsets-openapi-']) {
+    for (const lib of ['toolsets-core-', 'toolsets-testing-', 'toolsets-openapi-', 'toolsets-code-mode-']) {
       const files = contents(lib);
       expect(files).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/index.d.ts', 'package/README.md', 'package/package.json']));
       expect(files.filter((file) => !/^package\/(dist\/.*\.(js|d\.ts)|README\.md|package\.json)$/.test(file))).toEqual([]);
