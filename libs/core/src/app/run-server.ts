@@ -74,12 +74,13 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   const closeShared = shareInterceptorState(env);
 
   const handle = await serve(servers, list, argv, env, tasks, print, options);
+  const programGraceMs = Math.floor(drainTimeoutOf(env) * 0.8);
 
   const stop = (signal: string) => {
     logger.info('draining in-flight calls before exit', { signal });
     // Calls first (a task is created by one), then the tasks running here.
     // Code-mode programs may run on through most of the drain; those still running then are stopped and answered before connections close.
-    const programs = Promise.all(list.map((server) => server.codeMode?.close(Math.floor(drainTimeoutOf(env) * 0.8))));
+    const programs = Promise.all(list.map((server) => server.codeMode?.close(programGraceMs)));
     Promise.all([handle.close(), programs])
       .then(() => tasks?.close())
       .then(() => closeShared?.())
@@ -140,9 +141,10 @@ function warnOverBudget(servers: readonly ServerDefinition[]): void {
   }
 }
 
-/** How long the HTTP drain waits for calls in flight (DRAIN_TIMEOUT_MS, checked at startup). */
+/** How long the HTTP drain waits for calls in flight: DRAIN_TIMEOUT_MS (checked where HTTP serving reads it), else the default. */
 function drainTimeoutOf(env: NodeJS.ProcessEnv): number {
-  return servingOptionsFromEnvironment(env).drainTimeoutMs ?? DEFAULT_SERVING_LIMITS.drainTimeoutMs;
+  const value = Number(env['DRAIN_TIMEOUT_MS']);
+  return Number.isSafeInteger(value) && value > 0 ? value : DEFAULT_SERVING_LIMITS.drainTimeoutMs;
 }
 
 function isSelectionFlag(arg: string): boolean {
