@@ -10,7 +10,7 @@ describe('the workspace plugin in a real create-nx-workspace --preset=apps works
   it('no TypeScript yet: every step passes with the TypeScript init installs', async () => {
     const workspace = adoption.createWorkspace();
     expect(existsSync(join(workspace, 'node_modules/typescript'))).toBe(false);
-    await adoption.followReadme(workspace);
+    await adoption.followReadme(workspace, 0, 'build');
     expect(typescriptIn(workspace)).toMatch(/^5\.9\./);
   }, 900_000);
 });

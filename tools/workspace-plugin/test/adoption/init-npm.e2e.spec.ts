@@ -27,6 +27,6 @@ describe('the workspace plugin in a real create-nx-workspace --preset=npm worksp
     expect(changedFiles(workspace)).toBe(before);
     expect(existsSync(join(workspace, 'tools/build'))).toBe(false);
 
-    await adoption.followReadme(workspace, 1);
+    await adoption.followReadme(workspace, 1, 'build');
   }, 900_000);
 });
