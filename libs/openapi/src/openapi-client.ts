@@ -77,6 +77,8 @@ export class OpenApiClient {
     }
     pinHeaders(headers, this.settings.headers);
     propagateTo(span, headers);
+    // Throws the missing credential's error (naming the header, and over stdio its variable) before anything is sent.
+    for (const header of operation.requiresCredentials ?? []) context.credential(header);
     const secrets = this.applyCredentials(headers, url, context);
     const body = requestBody(operation);
     if (body instanceof InvalidFile || body instanceof IncompleteBody) return new ToolError('invalid_argument', body.message);

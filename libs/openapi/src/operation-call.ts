@@ -20,6 +20,12 @@ export interface OperationCall {
   optionalBody?: boolean;
   /** An optional body's required fields: when the caller gives any field of the body, these must be given too. */
   bodyRequired?: readonly string[];
+  /**
+   * Credential headers this operation needs although the document offers them as alternatives (it
+   * marks their parameters required: a boards API's `key` and `token`): a call without one is
+   * refused before any request, naming the header.
+   */
+  requiresCredentials?: readonly string[];
   /** Multipart fields that are files: the caller gives their bytes base64-encoded; they go as file parts. */
   files?: readonly string[];
   /**

@@ -39,7 +39,7 @@ export function apiModelOf(api: OpenApiDocument): ApiModel {
     description: summary ? `${title}: ${summary}`.slice(0, 500) : title,
     ...server,
     ...(chosen && { auth: chosen.auth }),
-    moreAuth: chosen ? moreAuthOf(api, chosen.scheme) : [],
+    moreAuth: chosen ? moreAuthOf(api, chosen) : [],
     schemeParameters: Object.values(schemesOf(api)).flatMap((scheme) => (scheme.type === 'apiKey' && (scheme.in === 'header' || scheme.in === 'query') && scheme.name ? [{ in: scheme.in, name: scheme.name }] : [])),
   };
 }
@@ -57,21 +57,43 @@ function requirementsOf(document: unknown): string[][] {
 
 /**
  * The sendable schemes other than `chosen` that some requirement names, in document order;
- * required when a requirement lists one together with `chosen` (both at once).
+ * required when a requirement lists one together with `chosen` (both at once). Two credentials
+ * never write the same upstream header or query key: an alternative that would (a video API's
+ * apiKey scheme naming `Authorization` beside its OAuth) is left out, so the one credential the
+ * caller gives is sent once; a requirement that needs both at once cannot be met and stops the
+ * generator.
  */
-function moreAuthOf(document: unknown, chosen: string): ApiModel['moreAuth'] {
+function moreAuthOf(document: unknown, chosen: { scheme: string; auth: UpstreamAuth }): ApiModel['moreAuth'] {
   const schemes = schemesOf(document);
   const requirements = requirementsOf(document);
-  const named = [...new Set(requirements.flat())].filter((key) => key !== chosen);
+  const named = [...new Set(requirements.flat())].filter((key) => key !== chosen.scheme);
+  const written = new Map([[upstreamTarget(chosen.auth), chosen.scheme]]);
   return named.flatMap((scheme) => {
     const auth = schemes[scheme] && authOf(schemes[scheme]);
     if (!auth) return [];
-    const required = requirements.some((keys) => keys.includes(chosen) && keys.includes(scheme));
+    const required = requirements.some((keys) => keys.includes(chosen.scheme) && keys.includes(scheme));
     // An alternative is sent beside the first only when it is one more API key: an OAuth or basic
     // alternative (the petstore's) would replace the Authorization the first may set.
     if (!required && auth.kind !== 'api-key-header' && auth.kind !== 'api-key-query') return [];
+    const target = upstreamTarget(auth);
+    const clash = written.get(target);
+    if (clash !== undefined) {
+      if (!required) return [];
+      throw new Error(
+        `The document's security requirement needs the schemes '${clash}' and '${scheme}' at once, and both write ${target.replace(':', ' ')} upstream, so no request can carry both. ` +
+          'Fix the document (one of them names another header or query key), or list them as alternatives.',
+      );
+    }
+    written.set(target, scheme);
     return [{ scheme, auth, required }];
   });
+}
+
+/** Where a credential goes upstream: `header:authorization` for a bearer token or basic, else its header or query key. */
+function upstreamTarget(auth: UpstreamAuth): string {
+  if (auth.kind === 'api-key-header') return `header:${auth.name.toLowerCase()}`;
+  if (auth.kind === 'api-key-query') return `query:${auth.name}`;
+  return 'header:authorization';
 }
 
 /** Words server variables' defaults use when the document cannot know the value (`your-domain`, `{tenant}`). */

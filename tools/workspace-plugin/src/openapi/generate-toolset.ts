@@ -81,7 +81,7 @@ export async function generateToolset(name: string, document: unknown, config: O
   for (const op of operations) {
     const group = groupOf(groups, name, byPath ? { ...op, tags: [] } : op, config.groupBy, api, tagDescriptions);
     const base = pascal(op.toolName);
-    const call = callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned);
+    const call = { ...callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned), requiresCredentials: requiredAlternatives(op, credentials) };
     warnings.push(...mirrorIntoHeaders(op, call.args ?? []));
     if (call.args) {
       emitter.emit({ name: `${base}Args`, properties: call.args });
@@ -245,6 +245,8 @@ interface CallShape {
   body?: string;
   /** An optional body's own required fields: required as soon as any field of the body is given. */
   bodyRequired?: string[];
+  /** Optional credential headers this operation needs: it marks their parameters required. */
+  requiresCredentials?: string[];
 }
 
 /** Header names that look like a credential: an API key, a token, a secret. */
@@ -384,6 +386,7 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
     ...(op.requestBody?.files.length ? [`files: ${tsLiteral(op.requestBody.files)}`] : []),
     ...(op.requestBody && !op.requestBody.required ? ['optionalBody: true'] : []),
     ...(call.bodyRequired ? [`bodyRequired: ${tsLiteral(call.bodyRequired)}`] : []),
+    ...(call.requiresCredentials?.length ? [`requiresCredentials: ${tsLiteral(call.requiresCredentials)}`] : []),
     ...(op.successBody ? ["responseType: 'json'"] : []),
     ...(op.successMedia ? [`responseType: ${tsLiteral(op.successMedia.kind)}`, `accept: ${tsLiteral(op.successMedia.types.join(', '))}`] : []),
   ];
@@ -434,6 +437,22 @@ function credentialPlan(name: string, api: ApiModel, credential: string | undefi
     plans.push({ header, sendAs: sendAsOf(more.auth, header), optional: !more.required });
   }
   return plans;
+}
+
+/**
+ * The credentials the document offers as alternatives that `op` needs all the same: it lists
+ * their parameters as required (a boards API lists `key` and `token` on every operation). Sent
+ * when given either way; these are refused before the request when missing, naming the header.
+ */
+function requiredAlternatives(op: OperationModel, credentials: readonly CredentialPlan[]): string[] {
+  return credentials
+    .filter((plan) => plan.optional && op.parameters.some((parameter) => parameter.required && sameParameter(parameter, plan.sendAs)))
+    .map((plan) => plan.header);
+}
+
+function sameParameter(parameter: ParameterModel, sendAs: Record<string, string>): boolean {
+  if (sendAs['in'] === 'query') return parameter.in === 'query' && parameter.name === sendAs['name'];
+  return sendAs['in'] === 'header' && parameter.in === 'header' && parameter.name.toLowerCase() === String(sendAs['name']).toLowerCase();
 }
 
 /** The config's `headers`, checked: a name and a value HTTP allows, each a string; a credential is never one of them. */

@@ -72,6 +72,25 @@ describe('openapi generator', () => {
     expect(documented).toContain("petstore's `api_key` is sent to the server as `api-key`, and upstream as `api_key`");
   });
 
+  it('names the credential headers of query keys after what they carry (a boards API: x-boards-key, x-boards-token)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toolsets-boards-'));
+    const spec = join(dir, 'boards.json');
+    writeFileSync(
+      spec,
+      JSON.stringify({
+        openapi: '3.0.3',
+        info: { title: 'Boards', version: '1' },
+        servers: [{ url: 'https://boards.example/1' }],
+        security: [{ api_key: [] }, { api_token: [] }],
+        components: { securitySchemes: { api_key: { type: 'apiKey', in: 'query', name: 'key' }, api_token: { type: 'apiKey', in: 'query', name: 'token' } } },
+        paths: { '/boards': { get: { operationId: 'listBoards', responses: { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'array', items: { type: 'object' } } } } } } } } },
+      }),
+    );
+    await openApiGenerator(tree, { name: 'boards', spec, skipInstall: true });
+    expect(readJson(tree, 'libs/toolsets/boards/openapi.config.json').credentialHeader).toBe('x-boards-key');
+    expect(tree.read('libs/toolsets/boards/src/generated/boards.toolset.ts', 'utf-8')).toContain("credentialHeaders: ['x-boards-key', 'x-boards-token']");
+  });
+
   it('refuses a document that fails validation, naming what is wrong and the place, and writes nothing', async () => {
     // A response without its required `description`: the parser's schema validation, not a read error.
     const invalid = { openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: {} } } } } };

@@ -365,6 +365,79 @@ describe('what a generated tool sends upstream', () => {
     }
   });
 
+  it('refuses a call without a credential the operation marks required, although the schemes are alternatives, before any request', async () => {
+    // A boards API: two apiKey schemes offered as alternatives, and every operation listing both parameters as required.
+    const required = [
+      { name: 'key', in: 'query', required: true, schema: { type: 'string' } },
+      { name: 'token', in: 'query', required: true, schema: { type: 'string' } },
+    ];
+    const ok = { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } };
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'Tables', version: '1' },
+      servers: [{ url: 'https://tables.example/v1' }],
+      security: [{ api_key: [] }, { api_token: [] }],
+      components: { securitySchemes: { api_key: { type: 'apiKey', in: 'query', name: 'key' }, api_token: { type: 'apiKey', in: 'query', name: 'token' } } },
+      paths: { '/tables/{id}': { get: { operationId: 'getTable', parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }, ...required], responses: ok } } },
+    };
+    process.env['TABLES_BASE_URL'] = process.env['PAGES_BASE_URL'];
+    try {
+      const generated = await generateToolset('tables', document, { credentialHeader: 'x-tables-key' });
+      expect(generated.files['src/generated/tables.toolset.ts']).toContain("requiresCredentials: ['x-tables-token']");
+      const { TablesToolset } = loadGeneratedSources(generated.files) as { TablesToolset: ClassType };
+      const server = buildServer({ name: 'tables', version: '1', toolsets: [TablesToolset] });
+      expect(server.catalog.toolsets[0].credentialHeaders).toEqual(['x-tables-key', 'x-tables-token']);
+      seen.length = 0;
+      const keyOnly = await connectToolset(server, { headers: { 'x-tables-key': 'k-1' } });
+      const refused = await keyOnly.call('get_table', { id: 't1' });
+      await keyOnly.close();
+      expect(refused.isError).toBe(true);
+      expect(JSON.stringify(refused.content)).toContain('x-tables-token');
+      expect(seen).toHaveLength(0);
+      const both = await connectToolset(server, { headers: { 'x-tables-key': 'k-1', 'x-tables-token': 't-1' } });
+      expect((await both.call('get_table', { id: 't1' })).structuredContent).toMatchObject({ status: 200 });
+      await both.close();
+      expect(seen.map((request) => request.url)).toEqual(['/v1/tables/t1?key=k-1&token=t-1']);
+    } finally {
+      delete process.env['TABLES_BASE_URL'];
+    }
+  });
+
+  it('never lets two credentials write the same upstream header: an apiKey alternative naming Authorization beside OAuth is left out, a requirement needing both stops the generator', async () => {
+    const ok = { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } };
+    const meetings = {
+      openapi: '3.0.3',
+      info: { title: 'Meetings', version: '1' },
+      servers: [{ url: 'https://meetings.example/v2' }],
+      security: [{ oauth: [] }, { raw_key: [] }],
+      components: {
+        securitySchemes: {
+          oauth: { type: 'oauth2', flows: { clientCredentials: { tokenUrl: 'https://meetings.example/token', scopes: {} } } },
+          raw_key: { type: 'apiKey', in: 'header', name: 'Authorization' },
+        },
+      },
+      paths: { '/meetings': { get: { operationId: 'listMeetings', responses: ok } } },
+    };
+    process.env['MEETINGS_BASE_URL'] = process.env['PAGES_BASE_URL'];
+    try {
+      const generated = await generateToolset('meetings', meetings, { credentialHeader: 'x-meetings-token' });
+      const { MeetingsToolset } = loadGeneratedSources(generated.files) as { MeetingsToolset: ClassType };
+      const server = buildServer({ name: 'meetings', version: '1', toolsets: [MeetingsToolset] });
+      expect(server.catalog.toolsets[0].credentialHeaders).toEqual(['x-meetings-token']);
+      seen.length = 0;
+      const client = await connectToolset(server, { headers: { 'x-meetings-token': 'oauth-token' } });
+      expect((await client.call('list_meetings')).structuredContent).toMatchObject({ status: 200 });
+      await client.close();
+      expect(seen.map((request) => request.headers['authorization'])).toEqual(['Bearer oauth-token']);
+      const both = { ...meetings, security: [{ oauth: [], raw_key: [] }] };
+      await expect(generateToolset('meetings', both, { credentialHeader: 'x-meetings-token' })).rejects.toThrow(
+        "The document's security requirement needs the schemes 'oauth' and 'raw_key' at once, and both write header authorization upstream",
+      );
+    } finally {
+      delete process.env['MEETINGS_BASE_URL'];
+    }
+  });
+
   it('warns when a document with no security scheme takes a header that looks like a credential, with the fix', async () => {
     const keyed = structuredClone(pages);
     keyed.paths['/pages/{id}'].get.parameters.push({ name: 'X-VO-Api-Key', in: 'header', required: true, schema: { type: 'string' } });

@@ -126,8 +126,8 @@ export const DEFAULT_SCHEMA_BUDGET = 16_384;
 
 /**
  * The MCP-side credential header: `--credentialHeader`, else derived from the document's security
- * schemes (an apiKey header keeps its own name, with dashes for underscores; http bearer becomes
- * `x-<name>-token`), else none.
+ * schemes (an apiKey header keeps its own name, with dashes for underscores; an apiKey in the
+ * query becomes `x-<name>-<its key>`; a bearer token `x-<name>-token`), else none.
  */
 function credentialHeaderOf(options: OpenApiGeneratorSchema, document: unknown): { credentialHeader?: string } {
   if (options.credentialHeader) {
@@ -144,7 +144,10 @@ function credentialHeaderOf(options: OpenApiGeneratorSchema, document: unknown):
   if (!auth) return {};
   // Dashes, not underscores: proxies such as nginx drop headers with underscores by default.
   const own = auth.kind === 'api-key-header' ? auth.name.toLowerCase().replace(/_/g, '-') : undefined;
-  return { credentialHeader: own && own !== 'authorization' ? own : `x-${options.name}-token` };
+  if (own && own !== 'authorization') return { credentialHeader: own };
+  // A query key is named after what it carries (a boards API's `key` from x-boards-key, its `token` from x-boards-token).
+  const part = auth.kind === 'api-key-query' ? auth.name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') : '';
+  return { credentialHeader: `x-${options.name}-${part || 'token'}` };
 }
 
 /** The document's URL and the headers to fetch it with, when `--spec` is a URL; `--specHeader` must come with one. */
