@@ -24,8 +24,26 @@ export interface OpenApiConfig extends OperationFilter {
    * that name is no longer an argument.
    */
   headers?: Record<string, string>;
-  /** Per tool (by operationId or generated name): another name, another description, more search keywords, or left out. */
-  tools?: Record<string, { name?: string; description?: string; keywords?: readonly string[]; exclude?: boolean; headers?: Record<string, string> }>;
+  /**
+   * Per tool (by operationId or generated name): another name, title or description, more search
+   * keywords, its behaviour hints, the OAuth scopes a caller's token needs for it, or left out. An
+   * entry that names no operation of the document stops the generator (renamed or removed upstream).
+   */
+  tools?: Record<string, ToolCuration>;
+}
+
+/** One tool's curation in `openapi.config.json`. */
+export interface ToolCuration {
+  name?: string;
+  title?: string;
+  description?: string;
+  keywords?: readonly string[];
+  exclude?: boolean;
+  headers?: Record<string, string>;
+  /** Behaviour hints, over the ones the HTTP method gives (`openWorldHint: false` for an internal API). */
+  annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
+  /** OAuth scopes the caller's access token must hold for this tool (`@RequireScopes`). */
+  scopes?: readonly string[];
 }
 
 export interface GeneratedToolset {
@@ -55,6 +73,8 @@ export async function generateToolset(name: string, document: unknown, config: O
   const api = apiModelOf(loaded);
   const overrides = config.tools ?? {};
   const collected = collectOperations(loaded, config);
+  // Against every operation of the document: an entry for one the filters leave out is not stale.
+  if (Object.keys(overrides).length > 0) checkCurationEntries(overrides, collectOperations(loaded, {}));
   const leftOut = collected.filter((op) => op.unsupported).map((op) => ({ operation: `${op.method.toUpperCase()} ${op.path}${op.operationId ? ` (${op.operationId})` : ''}`, reason: op.unsupported! }));
   const operations = collected
     .filter((op) => !op.unsupported)
@@ -64,7 +84,16 @@ export async function generateToolset(name: string, document: unknown, config: O
       // The config's keywords add to the derived ones, as the document's `x-mcp-keywords` do (within the gate's 64).
       const extra = Array.isArray(override?.keywords) ? override.keywords.filter((word): word is string => typeof word === 'string' && word.trim() !== '') : [];
       const keywords = [...new Set([...op.keywords, ...extra.map((word) => word.toLowerCase().slice(0, 64))])].slice(0, 64);
-      return { ...op, toolName: override?.name ?? op.toolName, description: override?.description ?? op.description, keywords, mirrored: override?.headers ?? {} };
+      return {
+        ...op,
+        toolName: override?.name ?? op.toolName,
+        description: override?.description ?? op.description,
+        keywords,
+        mirrored: override?.headers ?? {},
+        annotations: { ...op.annotations, ...curatedAnnotations(override?.annotations) },
+        ...(override?.title && { title: override.title }),
+        ...(override?.scopes?.length && { scopes: [...override.scopes] }),
+      };
     });
   const converter = new SchemaConverter(schemaNames);
   const emitter = new DtoEmitter();
@@ -101,6 +130,7 @@ export async function generateToolset(name: string, document: unknown, config: O
     group.classNames.push(className(`${base}Result`));
     group.methods.push(methodSource(op, base, call));
     if (op.successMedia?.kind === 'binary') group.attachesContent = true;
+    if ((op as { scopes?: unknown }).scopes) group.scoped = true;
   }
   const dtos = `${GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
   const client = clientSource(name, api, credentials, config.headers);
@@ -137,6 +167,8 @@ interface ToolsetGroup {
   classNames: string[];
   /** Some tool of the group attaches an answer's bytes as an embedded resource. */
   attachesContent?: boolean;
+  /** Some tool of the group needs OAuth scopes (curated): the toolset imports `RequireScopes`. */
+  scoped?: boolean;
 }
 
 /** Operations without a tag, whose path has no noun either, go to this group when grouping by tag. */
@@ -207,7 +239,7 @@ function toolsetSource(name: string, group: ToolsetGroup, client: ReturnType<typ
   return [
     GENERATED_HEADER,
     clientModule ? "import { inject, registry } from 'tsyringe';" : "import { inject, instanceCachingFactory, registry } from 'tsyringe';",
-    `import { LOGGER, RequestContext, Tool, ToolError, Toolset, type Logger${group.attachesContent ? ', type ResultWithContent' : ''} } from '@toolsets/core';`,
+    `import { LOGGER, RequestContext, ${group.scoped ? 'RequireScopes, ' : ''}Tool, ToolError, Toolset, type Logger${group.attachesContent ? ', type ResultWithContent' : ''} } from '@toolsets/core';`,
     clientModule ? "import { settingsFromEnvironment, type OpenApiClient } from '@toolsets/openapi';" : "import { OpenApiClient, settingsFromEnvironment, type ApiSettings } from '@toolsets/openapi';",
     `import { ${[...new Set(group.classNames)].sort().join(', ')} } from './dtos';`,
     ...(clientModule ? [`import { ${[provider, token, settingsConst].join(', ')} } from '${clientModule}';`] : ['', ...client.declarations(false)]),
@@ -390,9 +422,10 @@ function methodSource(op: OperationModel, base: string, call: CallShape): string
     ...(op.successBody ? ["responseType: 'json'"] : []),
     ...(op.successMedia ? [`responseType: ${tsLiteral(op.successMedia.kind)}`, `accept: ${tsLiteral(op.successMedia.types.join(', '))}`] : []),
   ];
-  return `
+  const curated = op as OperationModel & { title?: string; scopes?: string[] };
+  return `${curated.scopes ? `\n  @RequireScopes(${curated.scopes.map((scope) => tsLiteral(scope)).join(', ')})` : ''}
   @Tool({
-    name: ${tsLiteral(op.toolName)},
+    name: ${tsLiteral(op.toolName)},${curated.title ? `\n    title: ${tsLiteral(curated.title)},` : ''}
     description: ${tsLiteral(op.description)},${call.args ? `\n    args: ${argsClass},` : ''}
     returns: [${className(`${base}Result`)}, ToolError],${annotations}${op.keywords.length ? `\n    keywords: ${tsLiteral(op.keywords)},` : ''}
   })
@@ -437,6 +470,52 @@ function credentialPlan(name: string, api: ApiModel, credential: string | undefi
     plans.push({ header, sendAs: sendAsOf(more.auth, header), optional: !more.required });
   }
   return plans;
+}
+
+/** The hints a curation sets; `false` is kept (an internal API's `openWorldHint: false`). */
+function curatedAnnotations(annotations: ToolCuration['annotations']): Record<string, boolean> {
+  const hints = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'] as const;
+  return Object.fromEntries(hints.filter((hint) => typeof annotations?.[hint] === 'boolean').map((hint) => [hint, annotations![hint]!]));
+}
+
+/**
+ * Stops the generator at a curation entry that names no operation (by operationId or generated
+ * tool name): the document was refreshed and the operation renamed or removed upstream, and the
+ * curation would otherwise be dropped without a word. Names the closest operation when one is close.
+ */
+function checkCurationEntries(overrides: Record<string, ToolCuration>, operations: readonly OperationModel[]): void {
+  const known = new Set(operations.flatMap((op) => [op.operationId, op.toolName].filter((name): name is string => !!name)));
+  const stale = Object.keys(overrides).filter((key) => !known.has(key));
+  if (stale.length === 0) return;
+  const lines = stale.map((key) => {
+    const near = closest(key, [...known]);
+    return `- "${key}": no operation of the document has this operationId or tool name (renamed or removed upstream?). ${near ? `Did the operation become "${near}"? Rename the entry to it, or remove it.` : 'Remove the entry, or name the operation as the document now calls it.'}`;
+  });
+  throw new Error(`openapi.config.json "tools" curates operations the document no longer has:\n${lines.join('\n')}`);
+}
+
+/** The candidate nearest `name` by edit distance, when it is near enough to be a rename. */
+function closest(name: string, candidates: readonly string[]): string | undefined {
+  let best: { candidate: string; distance: number } | undefined;
+  for (const candidate of candidates) {
+    const distance = editDistance(name.toLowerCase(), candidate.toLowerCase());
+    if (!best || distance < best.distance) best = { candidate, distance };
+  }
+  if (!best) return undefined;
+  const [a, b] = [name.toLowerCase(), best.candidate.toLowerCase()];
+  // A rename that shortened or lengthened the name (getPetByIdentifier → getPetById) is near too.
+  const extended = Math.min(a.length, b.length) >= 5 && (a.startsWith(b) || b.startsWith(a));
+  return best.distance <= Math.max(2, Math.floor(name.length / 3)) || extended ? best.candidate : undefined;
+}
+
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
 }
 
 /**

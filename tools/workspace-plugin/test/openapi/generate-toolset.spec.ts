@@ -131,6 +131,37 @@ describe('a toolset generated from the petstore document', () => {
     expect(generated.toolNames).not.toContain('get_inventory');
     expect(generated.files[generatedToolsetFile('petstore')]).toContain("description: 'Fetch one pet.'");
   });
+
+  it('curates a tool: title, behaviour hints and the OAuth scopes it needs, in the advertised tool and the gate', async () => {
+    const generated = await generateToolset('petstore', petstore(), {
+      includeTags: ['pet'],
+      tools: {
+        getPetById: { title: 'Look up a pet', annotations: { openWorldHint: false } },
+        deletePet: { annotations: { destructiveHint: true, idempotentHint: true }, scopes: ['pets:write', 'pets:admin'] },
+        // An operation the filters leave out is no stale entry.
+        getInventory: { exclude: true },
+      },
+    });
+    const { PetstoreToolset } = loadGeneratedSources(generated.files) as { PetstoreToolset: ClassType };
+    const server = buildServer({ name: 'petstore', version: '1', toolsets: [PetstoreToolset] });
+    const fetch = server.catalog.tools.get('get_pet_by_id')!;
+    expect(fetch.descriptor.title).toBe('Look up a pet');
+    expect(fetch.descriptor.annotations).toEqual({ readOnlyHint: true, openWorldHint: false });
+    const remove = server.catalog.tools.get('delete_pet')!;
+    expect(remove.descriptor.annotations).toEqual({ destructiveHint: true, idempotentHint: true });
+    expect([...remove.requiredScopes].sort()).toEqual(['pets:admin', 'pets:write']);
+    expect(server.views.scopes).toEqual(['pets:admin', 'pets:write']);
+  });
+
+  it('stops at a curation entry whose operation is gone from the document, naming it and the likely new name', async () => {
+    await expect(generateToolset('petstore', petstore(), { tools: { getPetByIdentifier: { name: 'fetch_pet' }, uploadPetPicture: { exclude: true } } })).rejects.toThrow(
+      [
+        'openapi.config.json "tools" curates operations the document no longer has:',
+        '- "getPetByIdentifier": no operation of the document has this operationId or tool name (renamed or removed upstream?). Did the operation become "getPetById"? Rename the entry to it, or remove it.',
+        '- "uploadPetPicture": no operation of the document has this operationId or tool name (renamed or removed upstream?). Remove the entry, or name the operation as the document now calls it.',
+      ].join('\n'),
+    );
+  });
 });
 
 describe('a generated toolset found through discovery search', () => {
