@@ -44,6 +44,20 @@ export interface ToolCuration {
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
   /** OAuth scopes the caller's access token must hold for this tool (`@RequireScopes`). */
   scopes?: readonly string[];
+  /** Per path, query or header parameter, by its name in the document. */
+  arguments?: Record<string, ArgumentCuration>;
+}
+
+/**
+ * One argument's curation: `value` hides it and always sends that value; `default` is sent when the
+ * caller leaves it out (and makes it optional); `name` renames it for the model; `description`
+ * says it anew.
+ */
+export interface ArgumentCuration {
+  value?: string | number | boolean;
+  default?: string | number | boolean;
+  name?: string;
+  description?: string;
 }
 
 export interface GeneratedToolset {
@@ -93,6 +107,7 @@ export async function generateToolset(name: string, document: unknown, config: O
         annotations: { ...op.annotations, ...curatedAnnotations(override?.annotations) },
         ...(override?.title && { title: override.title }),
         ...(override?.scopes?.length && { scopes: [...override.scopes] }),
+        curation: override?.arguments ?? {},
       };
     });
   const converter = new SchemaConverter(schemaNames);
@@ -110,7 +125,7 @@ export async function generateToolset(name: string, document: unknown, config: O
   for (const op of operations) {
     const group = groupOf(groups, name, byPath ? { ...op, tags: [] } : op, config.groupBy, api, tagDescriptions);
     const base = pascal(op.toolName);
-    const call = { ...callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned), requiresCredentials: requiredAlternatives(op, credentials) };
+    const call = { ...callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned, op.curation), requiresCredentials: requiredAlternatives(op, credentials) };
     warnings.push(...mirrorIntoHeaders(op, call.args ?? []));
     if (call.args) {
       emitter.emit({ name: `${base}Args`, properties: call.args });
@@ -329,19 +344,39 @@ function mirrorIntoHeaders(op: OperationModel & { mirrored: Record<string, strin
 }
 
 /** The args class of an operation, and how the method maps it back onto the request. */
-function callFor(op: OperationModel, converter: SchemaConverter, credential: Parameters<typeof isCredentialParameter>[2], argsName: string, pinned: ReadonlySet<string>): CallShape {
+function callFor(
+  op: OperationModel,
+  converter: SchemaConverter,
+  credential: Parameters<typeof isCredentialParameter>[2],
+  argsName: string,
+  pinned: ReadonlySet<string>,
+  curation: Record<string, ArgumentCuration> = {},
+): CallShape {
   const shape: CallShape = { pathParams: [], query: [], headers: [], styles: {} };
   const properties: PropertyModel[] = [];
   const taken = new Set<string>();
   const usable = op.parameters.filter((p) => p.in !== 'cookie' && !isCredentialParameter(p, op, credential) && !(p.in === 'header' && pinned.has(p.name.toLowerCase())));
+  checkArgumentEntries(op, usable, curation);
   for (const parameter of usable) {
     if (taken.has(parameter.name)) continue;
     taken.add(parameter.name);
     const schema = converter.convert(parameter.schema, `${argsName}${pascal(parameter.name)}`, 'input');
-    properties.push({ name: parameter.name, required: parameter.required, schema: parameter.description ? { ...schema, description: plainText(parameter.description) } : schema });
-    target(shape, parameter).push(`${tsLiteral(parameter.name)}: ${access(parameter.name)}${defaultOf(parameter)}`);
+    const curated = curation[parameter.name];
     const style = serializationOf(parameter);
     if (style) shape.styles[parameter.name] = style;
+    if (curated?.value !== undefined) {
+      // Hidden: never an argument, always this value.
+      checkCuratedValue(op, parameter.name, 'value', curated.value, schema);
+      target(shape, parameter).push(`${tsLiteral(parameter.name)}: ${tsLiteral(curated.value)}`);
+      continue;
+    }
+    const name = curated?.name ?? parameter.name;
+    if (curated?.default !== undefined) checkCuratedValue(op, parameter.name, 'default', curated.default, schema);
+    const description = curated?.description ?? (parameter.description ? plainText(parameter.description) : undefined);
+    const withDefault = curated?.default !== undefined ? { ...schema, default: curated.default } : schema;
+    properties.push({ name, required: parameter.required && curated?.default === undefined, schema: description ? { ...withDefault, description } : withDefault });
+    const fallback = curated?.default !== undefined ? ` ?? ${tsLiteral(curated.default)}` : defaultOf(parameter);
+    target(shape, parameter).push(`${tsLiteral(parameter.name)}: ${access(name)}${fallback}`);
   }
   if (op.requestBody) {
     const body = converter.convert(op.requestBody.schema, `${argsName}Body`, 'input');
@@ -470,6 +505,45 @@ function credentialPlan(name: string, api: ApiModel, credential: string | undefi
     plans.push({ header, sendAs: sendAsOf(more.auth, header), optional: !more.required });
   }
   return plans;
+}
+
+/** Stops at an argument entry that names no parameter the tool takes, or renames one onto another. */
+function checkArgumentEntries(op: OperationModel, usable: readonly ParameterModel[], curation: Record<string, ArgumentCuration>): void {
+  const where = `openapi.config.json "tools"."${op.operationId ?? op.toolName}"."arguments"`;
+  for (const [key, entry] of Object.entries(curation)) {
+    if (!usable.some((parameter) => parameter.name === key)) {
+      const names = usable.map((parameter) => parameter.name);
+      throw new Error(`${where}."${key}": the operation has no such path, query or header argument (renamed or removed upstream?). Its arguments: ${names.join(', ') || 'none'}. Rename the entry, or remove it.`);
+    }
+    if (entry.name !== undefined && (typeof entry.name !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(entry.name) || usable.some((parameter) => parameter.name === entry.name && parameter.name !== key))) {
+      throw new Error(`${where}."${key}"."name": ${JSON.stringify(entry.name)} must be an identifier that no other argument of the operation uses.`);
+    }
+  }
+}
+
+/** Stops at a constant or default that the argument's own schema refuses (a model would be told one thing, the API sent another). */
+function checkCuratedValue(op: OperationModel, parameter: string, field: 'value' | 'default', value: unknown, schema: SchemaModel): void {
+  const problem = valueProblem(value, schema);
+  if (problem) throw new Error(`openapi.config.json "tools"."${op.operationId ?? op.toolName}"."arguments"."${parameter}"."${field}": ${JSON.stringify(value)} ${problem}. Give a value the parameter's schema allows.`);
+}
+
+function valueProblem(value: unknown, schema: SchemaModel): string | undefined {
+  switch (schema.kind) {
+    case 'enum':
+      return schema.values.includes(value as string | number) ? undefined : `is not one of ${schema.values.map((v) => JSON.stringify(v)).join(', ')}`;
+    case 'string':
+      if (typeof value !== 'string') return 'is not a string';
+      return schema.pattern && !new RegExp(schema.pattern, 'u').test(value) ? `does not match the pattern ${schema.pattern}` : undefined;
+    case 'integer':
+    case 'number':
+      if (typeof value !== 'number' || (schema.kind === 'integer' && !Number.isInteger(value))) return `is not ${schema.kind === 'integer' ? 'a whole number' : 'a number'}`;
+      if (schema.minimum !== undefined && value < schema.minimum) return `is below the minimum ${schema.minimum}`;
+      return schema.maximum !== undefined && value > schema.maximum ? `is above the maximum ${schema.maximum}` : undefined;
+    case 'boolean':
+      return typeof value === 'boolean' ? undefined : 'is not true or false';
+    default:
+      return undefined;
+  }
 }
 
 /** The hints a curation sets; `false` is kept (an internal API's `openWorldHint: false`). */

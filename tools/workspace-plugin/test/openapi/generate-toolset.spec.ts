@@ -469,6 +469,57 @@ describe('what a generated tool sends upstream', () => {
     }
   });
 
+  it('curates arguments: a hidden one always sends its constant, a default fills in, a renamed one maps back, and a bad entry stops the generator', async () => {
+    const ok = { '200': { description: 'OK', content: { 'application/json': { schema: { type: 'object' } } } } };
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'Tickets', version: '1' },
+      servers: [{ url: 'https://tickets.example/v1' }],
+      paths: {
+        '/orgs/{owner}/tickets': {
+          get: {
+            operationId: 'listTickets',
+            parameters: [
+              { name: 'owner', in: 'path', required: true, schema: { type: 'string' } },
+              { name: 'state', in: 'query', schema: { type: 'string', enum: ['open', 'closed', 'all'] } },
+              { name: 'per_page', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } },
+              { name: 'page', in: 'query', schema: { type: 'integer' } },
+            ],
+            responses: ok,
+          },
+        },
+      },
+    };
+    const curation = { per_page: { value: 100 }, state: { default: 'open' as const }, owner: { name: 'org', description: 'The organisation, e.g. acme.' } };
+    process.env['TICKETS_BASE_URL'] = process.env['PAGES_BASE_URL'];
+    try {
+      const generated = await generateToolset('tickets', document, { tools: { listTickets: { arguments: curation } } });
+      const { TicketsToolset } = loadGeneratedSources(generated.files) as { TicketsToolset: ClassType };
+      const server = buildServer({ name: 'tickets', version: '1', toolsets: [TicketsToolset] });
+      const schema = server.catalog.tools.get('list_tickets')!.descriptor.inputSchema as { properties: Record<string, { description?: string; default?: unknown }>; required?: string[] };
+      expect(Object.keys(schema.properties)).toEqual(['org', 'state', 'page']);
+      expect(schema.required).toEqual(['org']);
+      expect(schema.properties['org']!.description).toBe('The organisation, e.g. acme.');
+      expect(schema.properties['state']!.default).toBe('open');
+      seen.length = 0;
+      const client = await connectToolset(server);
+      expect((await client.call('list_tickets', { org: 'acme' })).structuredContent).toMatchObject({ status: 200 });
+      expect((await client.call('list_tickets', { org: 'acme', state: 'all', page: 2 })).structuredContent).toMatchObject({ status: 200 });
+      // The hidden argument is no argument: a model that sends it is refused, as for any unknown key.
+      expect((await client.call('list_tickets', { org: 'acme', per_page: 5 })).isError).toBe(true);
+      await client.close();
+      expect(seen.map((request) => request.url)).toEqual(['/v1/orgs/acme/tickets?state=open&per_page=100', '/v1/orgs/acme/tickets?state=all&per_page=100&page=2']);
+      await expect(generateToolset('tickets', document, { tools: { listTickets: { arguments: { per_page: { value: 500 } } } } })).rejects.toThrow(
+        'openapi.config.json "tools"."listTickets"."arguments"."per_page"."value": 500 is above the maximum 100. Give a value the parameter\'s schema allows.',
+      );
+      await expect(generateToolset('tickets', document, { tools: { listTickets: { arguments: { perPage: { value: 10 } } } } })).rejects.toThrow(
+        'openapi.config.json "tools"."listTickets"."arguments"."perPage": the operation has no such path, query or header argument (renamed or removed upstream?). Its arguments: owner, state, per_page, page. Rename the entry, or remove it.',
+      );
+    } finally {
+      delete process.env['TICKETS_BASE_URL'];
+    }
+  });
+
   it('warns when a document with no security scheme takes a header that looks like a credential, with the fix', async () => {
     const keyed = structuredClone(pages);
     keyed.paths['/pages/{id}'].get.parameters.push({ name: 'X-VO-Api-Key', in: 'header', required: true, schema: { type: 'string' } });
