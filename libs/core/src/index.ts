@@ -86,6 +86,7 @@ export type { CatalogView } from './selection/catalog-view';
 export { CatalogViews, SELECTION_HEADERS, SELECTION_QUERY } from './selection/catalog-views';
 export { formatCatalogSizes, listBudgetProblem, type CatalogSizes, type GroupSize, type ListSize } from './selection/list-sizes';
 export { SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL, type ToolEntry } from './selection/discovery-tools';
+export { firstSentence } from './selection/search-text';
 export type { CodeModeProvider, CodeModeRequest } from './selection/code-mode-provider';
 export { runServer, startApp, banner, type RunServerOptions, type StdioCommand } from './app/run-server';
 

@@ -1,4 +1,4 @@
-import type { CompiledTool } from '@toolsets/core';
+import { firstSentence, type CompiledTool } from '@toolsets/core';
 import { identifier } from '../declarations/catalog-declarations';
 
 /** One tool as a `search` program sees it in `catalog`: enough to match on, without schemas. */
@@ -58,14 +58,6 @@ export function whyDirect(tool: CompiledTool): string | undefined {
 
 /** `api.<toolset>.<tool>`, as the declarations name it. */
 export const callPath = (tool: CompiledTool) => `api.${identifier(tool.toolset.name)}.${identifier(tool.name)}`;
-
-/** The first sentence of `text`, at most `max` characters. */
-export function firstSentence(text: string, max = 160): string {
-  const plain = text.replace(/\s+/g, ' ').trim();
-  const end = plain.search(/[.!?](\s|$)/);
-  const sentence = end < 0 ? plain : plain.slice(0, end + 1);
-  return sentence.length <= max ? sentence : `${sentence.slice(0, max - 1)}…`;
-}
 
 /** A generated tool's result says `What GET /path answered.`: its operation. */
 const OPERATION = /^What (GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS) (\S+) answered\./;

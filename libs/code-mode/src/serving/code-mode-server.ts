@@ -8,7 +8,7 @@ import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/sandbox-limits';
 import { ProgramChecker } from '../typecheck/program-checker';
 import { CATALOG_DECLARATIONS, catalogEntry, callPath, whyDirect } from './catalog-entries';
 import { CODE_MODE_TOOL_NAMES, codeModeDescriptors, DEFAULT_HITS, DESCRIBE, EXECUTE, MAX_DESCRIBED, MAX_HITS, SEARCH } from './code-mode-tools';
-import { innerAnswer } from './inner-answer';
+import { innerAnswer } from '../answers/inner-answer';
 import { limitsFromEnvironment } from './limits-from-environment';
 
 export interface CodeModeOptions {
