@@ -71,6 +71,7 @@ export class DtoEmitter {
       ...(schema.description && { description: schema.description }),
       ...(schema.nullable && { nullable: true }),
       ...(primitiveDefault && { default: schema.default }),
+      ...(schema.examples && { examples: schema.examples }),
       ...(header && { header }),
     };
     const entries = Object.entries(options).map(([key, value]) => `${key}: ${tsLiteral(value)}`);

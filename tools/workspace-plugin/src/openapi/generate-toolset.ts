@@ -10,6 +10,9 @@ import type { LocatePointer } from './source-lines';
 import type { OperationModel, ParameterModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
 import { tsLiteral } from '../utils/ts-literal';
+import { checkArgumentEntries, curateArgument, type ArgumentCuration, type CuratedArgument } from './curate-argument';
+
+export type { ArgumentCuration };
 
 /** What the generator reads besides the document: kept in the library as `openapi.config.json`. */
 export interface OpenApiConfig extends OperationFilter {
@@ -44,20 +47,8 @@ export interface ToolCuration {
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
   /** OAuth scopes the caller's access token must hold for this tool (`@RequireScopes`). */
   scopes?: readonly string[];
-  /** Per path, query or header parameter, by its name in the document. */
+  /** Per argument: a path, query or header parameter, or a JSON body's top-level field, by its name in the document. */
   arguments?: Record<string, ArgumentCuration>;
-}
-
-/**
- * One argument's curation: `value` hides it and always sends that value; `default` is sent when the
- * caller leaves it out (and makes it optional); `name` renames it for the model; `description`
- * says it anew.
- */
-export interface ArgumentCuration {
-  value?: string | number | boolean;
-  default?: string | number | boolean;
-  name?: string;
-  description?: string;
 }
 
 export interface GeneratedToolset {
@@ -354,44 +345,50 @@ function callFor(
 ): CallShape {
   const shape: CallShape = { pathParams: [], query: [], headers: [], styles: {} };
   const properties: PropertyModel[] = [];
-  const taken = new Set<string>();
   const usable = op.parameters.filter((p) => p.in !== 'cookie' && !isCredentialParameter(p, op, credential) && !(p.in === 'header' && pinned.has(p.name.toLowerCase())));
-  checkArgumentEntries(op, usable, curation);
+  const taken = new Set(usable.map((parameter) => parameter.name));
+  const body = op.requestBody ? converter.convert(op.requestBody.schema, `${argsName}Body`, 'input') : undefined;
+  // A JSON object body's fields are arguments of their own, unless one shares a parameter's name.
+  const fields = body?.kind === 'object' && !body.nullable && body.properties.every((p) => !taken.has(p.name) && p.name !== 'body') ? body.properties : undefined;
+  checkArgumentEntries(op, [...taken, ...(fields ? fields.map((field) => field.name) : body ? ['body'] : [])], curation);
+  const seen = new Set<string>();
   for (const parameter of usable) {
-    if (taken.has(parameter.name)) continue;
-    taken.add(parameter.name);
+    if (seen.has(parameter.name)) continue;
+    seen.add(parameter.name);
     const schema = converter.convert(parameter.schema, `${argsName}${pascal(parameter.name)}`, 'input');
-    const curated = curation[parameter.name];
     const style = serializationOf(parameter);
     if (style) shape.styles[parameter.name] = style;
-    if (curated?.value !== undefined) {
-      // Hidden: never an argument, always this value.
-      checkCuratedValue(op, parameter.name, 'value', curated.value, schema);
-      target(shape, parameter).push(`${tsLiteral(parameter.name)}: ${tsLiteral(curated.value)}`);
-      continue;
-    }
-    const name = curated?.name ?? parameter.name;
-    if (curated?.default !== undefined) checkCuratedValue(op, parameter.name, 'default', curated.default, schema);
-    const description = curated?.description ?? (parameter.description ? plainText(parameter.description) : undefined);
-    const withDefault = curated?.default !== undefined ? { ...schema, default: curated.default } : schema;
-    properties.push({ name, required: parameter.required && curated?.default === undefined, schema: description ? { ...withDefault, description } : withDefault });
-    const fallback = curated?.default !== undefined ? ` ?? ${tsLiteral(curated.default)}` : defaultOf(parameter);
-    target(shape, parameter).push(`${tsLiteral(parameter.name)}: ${access(name)}${fallback}`);
+    const described = parameter.description ? { ...schema, description: plainText(parameter.description) } : schema;
+    const curated = curateArgument(op, parameter.name, { name: parameter.name, required: parameter.required, schema: described }, curation[parameter.name]);
+    target(shape, parameter).push(`${tsLiteral(parameter.name)}: ${sentValue(curated, defaultOf(parameter))}`);
+    if ('property' in curated) properties.push(curated.property);
   }
-  if (op.requestBody) {
-    const body = converter.convert(op.requestBody.schema, `${argsName}Body`, 'input');
-    const spread = body.kind === 'object' && !body.nullable && body.properties.every((p) => !taken.has(p.name) && p.name !== 'body');
-    if (spread && body.kind === 'object') {
-      for (const property of body.properties) properties.push({ ...property, required: op.requestBody.required && property.required });
-      shape.body = `{ ${body.properties.map((p) => `${tsLiteral(p.name)}: ${access(p.name)}`).join(', ')} }`;
-      const required = body.properties.filter((p) => p.required).map((p) => p.name);
-      if (!op.requestBody.required && required.length > 0) shape.bodyRequired = required;
+  if (op.requestBody && body) {
+    const required = op.requestBody.required;
+    if (fields) {
+      const sent: string[] = [];
+      for (const field of fields) {
+        const curated = curateArgument(op, field.name, { ...field, required: required && field.required }, curation[field.name]);
+        sent.push(`${tsLiteral(field.name)}: ${sentValue(curated, '')}`);
+        if ('property' in curated) properties.push(curated.property);
+      }
+      shape.body = `{ ${sent.join(', ')} }`;
+      const bodyRequired = fields.filter((p) => p.required).map((p) => p.name);
+      if (!required && bodyRequired.length > 0) shape.bodyRequired = bodyRequired;
     } else {
-      properties.push({ name: 'body', required: op.requestBody.required, schema: body });
-      shape.body = access('body');
+      const curated = curateArgument(op, 'body', { name: 'body', required, schema: body }, curation['body']);
+      shape.body = sentValue(curated, '');
+      if ('property' in curated) properties.push(curated.property);
     }
   }
   return properties.length ? { ...shape, args: properties } : shape;
+}
+
+/** What the method sends for an argument: its constant, or the caller's value (its default when left out). */
+function sentValue(curated: CuratedArgument, documentDefault: string): string {
+  if ('constant' in curated) return tsLiteral(curated.constant);
+  const fallback = curated.fallback !== undefined ? ` ?? ${tsLiteral(curated.fallback)}` : documentDefault;
+  return `${access(curated.property.name)}${fallback}`;
 }
 
 /**
@@ -505,45 +502,6 @@ function credentialPlan(name: string, api: ApiModel, credential: string | undefi
     plans.push({ header, sendAs: sendAsOf(more.auth, header), optional: !more.required });
   }
   return plans;
-}
-
-/** Stops at an argument entry that names no parameter the tool takes, or renames one onto another. */
-function checkArgumentEntries(op: OperationModel, usable: readonly ParameterModel[], curation: Record<string, ArgumentCuration>): void {
-  const where = `openapi.config.json "tools"."${op.operationId ?? op.toolName}"."arguments"`;
-  for (const [key, entry] of Object.entries(curation)) {
-    if (!usable.some((parameter) => parameter.name === key)) {
-      const names = usable.map((parameter) => parameter.name);
-      throw new Error(`${where}."${key}": the operation has no such path, query or header argument (renamed or removed upstream?). Its arguments: ${names.join(', ') || 'none'}. Rename the entry, or remove it.`);
-    }
-    if (entry.name !== undefined && (typeof entry.name !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(entry.name) || usable.some((parameter) => parameter.name === entry.name && parameter.name !== key))) {
-      throw new Error(`${where}."${key}"."name": ${JSON.stringify(entry.name)} must be an identifier that no other argument of the operation uses.`);
-    }
-  }
-}
-
-/** Stops at a constant or default that the argument's own schema refuses (a model would be told one thing, the API sent another). */
-function checkCuratedValue(op: OperationModel, parameter: string, field: 'value' | 'default', value: unknown, schema: SchemaModel): void {
-  const problem = valueProblem(value, schema);
-  if (problem) throw new Error(`openapi.config.json "tools"."${op.operationId ?? op.toolName}"."arguments"."${parameter}"."${field}": ${JSON.stringify(value)} ${problem}. Give a value the parameter's schema allows.`);
-}
-
-function valueProblem(value: unknown, schema: SchemaModel): string | undefined {
-  switch (schema.kind) {
-    case 'enum':
-      return schema.values.includes(value as string | number) ? undefined : `is not one of ${schema.values.map((v) => JSON.stringify(v)).join(', ')}`;
-    case 'string':
-      if (typeof value !== 'string') return 'is not a string';
-      return schema.pattern && !new RegExp(schema.pattern, 'u').test(value) ? `does not match the pattern ${schema.pattern}` : undefined;
-    case 'integer':
-    case 'number':
-      if (typeof value !== 'number' || (schema.kind === 'integer' && !Number.isInteger(value))) return `is not ${schema.kind === 'integer' ? 'a whole number' : 'a number'}`;
-      if (schema.minimum !== undefined && value < schema.minimum) return `is below the minimum ${schema.minimum}`;
-      return schema.maximum !== undefined && value > schema.maximum ? `is above the maximum ${schema.maximum}` : undefined;
-    case 'boolean':
-      return typeof value === 'boolean' ? undefined : 'is not true or false';
-    default:
-      return undefined;
-  }
 }
 
 /** The hints a curation sets; `false` is kept (an internal API's `openWorldHint: false`). */

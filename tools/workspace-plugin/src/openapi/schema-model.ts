@@ -12,7 +12,7 @@ export type SchemaModel = (
   | { kind: 'record'; values: SchemaModel }
   | { kind: 'union'; arms: readonly SchemaModel[]; discriminator?: string }
   | { kind: 'open'; reason: string }
-) & { nullable?: boolean; description?: string; default?: unknown };
+) & { nullable?: boolean; description?: string; default?: unknown; examples?: readonly unknown[] };
 
 export interface PropertyModel {
   name: string;

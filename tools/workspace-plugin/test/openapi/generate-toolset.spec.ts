@@ -513,8 +513,82 @@ describe('what a generated tool sends upstream', () => {
         'openapi.config.json "tools"."listTickets"."arguments"."per_page"."value": 500 is above the maximum 100. Give a value the parameter\'s schema allows.',
       );
       await expect(generateToolset('tickets', document, { tools: { listTickets: { arguments: { perPage: { value: 10 } } } } })).rejects.toThrow(
-        'openapi.config.json "tools"."listTickets"."arguments"."perPage": the operation has no such path, query or header argument (renamed or removed upstream?). Its arguments: owner, state, per_page, page. Rename the entry, or remove it.',
+        'openapi.config.json "tools"."listTickets"."arguments"."perPage": the operation has no such argument (renamed or removed upstream?). Its arguments: owner, state, per_page, page. Rename the entry, or remove it.',
       );
+    } finally {
+      delete process.env['TICKETS_BASE_URL'];
+    }
+  });
+
+  it("curates a JSON body's fields as arguments and narrows arguments (enum, pattern, bounds, examples), refusing a curation that widens or breaks the document", async () => {
+    const ok = { '200': { description: 'Created', content: { 'application/json': { schema: { type: 'object' } } } } };
+    const document = {
+      openapi: '3.0.3',
+      info: { title: 'Tickets', version: '1' },
+      servers: [{ url: 'https://tickets.example/v1' }],
+      paths: {
+        '/tickets': {
+          post: {
+            operationId: 'createTicket',
+            parameters: [{ name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100 } }],
+            requestBody: {
+              required: true,
+              content: {
+                'application/json': {
+                  schema: {
+                    type: 'object',
+                    required: ['title'],
+                    properties: { title: { type: 'string', maxLength: 200 }, kind: { type: 'string' }, source: { type: 'string' }, priority: { type: 'integer' } },
+                  },
+                },
+              },
+            },
+            responses: ok,
+          },
+        },
+      },
+    };
+    const curation = {
+      source: { value: 'mcp' },
+      kind: { enum: ['bug', 'task'], default: 'task', examples: ['bug'] },
+      title: { name: 'summary', pattern: '^\\S', maxLength: 80, description: 'One line that says what is wrong.' },
+      priority: { minimum: 1, maximum: 4 },
+      limit: { maximum: 10 },
+    };
+    process.env['TICKETS_BASE_URL'] = process.env['PAGES_BASE_URL'];
+    try {
+      const generated = await generateToolset('tickets', document, { tools: { createTicket: { arguments: curation } } });
+      const { TicketsToolset } = loadGeneratedSources(generated.files) as { TicketsToolset: ClassType };
+      const server = buildServer({ name: 'tickets', version: '1', toolsets: [TicketsToolset] });
+      const schema = server.catalog.tools.get('create_ticket')!.descriptor.inputSchema as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+      expect(Object.keys(schema.properties).sort()).toEqual(['kind', 'limit', 'priority', 'summary']);
+      expect(schema.required).toEqual(['summary']);
+      expect(schema.properties['kind']).toMatchObject({ enum: ['bug', 'task'], default: 'task', examples: ['bug'] });
+      expect(schema.properties['summary']).toMatchObject({ type: 'string', pattern: '^\\S', maxLength: 80, description: 'One line that says what is wrong.' });
+      expect(schema.properties['priority']).toMatchObject({ minimum: 1, maximum: 4 });
+      expect(schema.properties['limit']).toMatchObject({ minimum: 1, maximum: 10 });
+      seen.length = 0;
+      const client = await connectToolset(server);
+      expect((await client.call('create_ticket', { summary: 'Login fails' })).structuredContent).toMatchObject({ status: 200 });
+      expect((await client.call('create_ticket', { summary: 'Crash', kind: 'bug', priority: 2 })).structuredContent).toMatchObject({ status: 200 });
+      // What the curation narrowed is refused before any request: a kind the enum leaves out, a priority past its bound, a leading space.
+      for (const args of [{ summary: 'x', kind: 'epic' }, { summary: 'x', priority: 9 }, { summary: ' x' }, { summary: 'x', limit: 50 }, { summary: 'x', source: 'me' }]) {
+        expect((await client.call('create_ticket', args)).isError).toBe(true);
+      }
+      await client.close();
+      expect(seen.map((request) => JSON.parse(request.body))).toEqual([
+        { title: 'Login fails', kind: 'task', source: 'mcp' },
+        { title: 'Crash', kind: 'bug', source: 'mcp', priority: 2 },
+      ]);
+      const refused = (entry: object) => generateToolset('tickets', document, { tools: { createTicket: { arguments: entry } } });
+      await expect(refused({ limit: { maximum: 500 } })).rejects.toThrow('"limit"."maximum": 500 widens the document\'s maximum 100. A curation can only narrow an argument.');
+      await expect(refused({ title: { maxLength: 300 } })).rejects.toThrow('"title"."maxLength": 300 widens the document\'s maxLength 200.');
+      await expect(refused({ priority: { minimum: 5, maximum: 4 } })).rejects.toThrow('"priority": minimum 5 is above maximum 4, so no value would be allowed.');
+      await expect(refused({ kind: { enum: ['bug', 3] } })).rejects.toThrow('"kind"."enum[1]": 3 is not a string. An enum can only narrow what the document allows.');
+      await expect(refused({ priority: { pattern: '^1' } })).rejects.toThrow('"priority"."pattern": applies to a string argument, and this one is an integer.');
+      await expect(refused({ kind: { pattern: '(' } })).rejects.toThrow(/"kind"."pattern": "\(" is not a regular expression/);
+      await expect(refused({ kind: { enum: ['bug'], examples: ['task'] } })).rejects.toThrow('"kind"."examples[0]": "task" is not one of "bug".');
+      await expect(refused({ kind: { name: 'summary' }, title: { name: 'summary' } })).rejects.toThrow('"kind"."name": "summary" is also the new name of "title". Give each argument its own name.');
     } finally {
       delete process.env['TICKETS_BASE_URL'];
     }
