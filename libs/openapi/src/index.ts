@@ -1,5 +1,6 @@
 export { OpenApiClient, type OperationResult } from './openapi-client';
 export type { OperationCall } from './operation-call';
+export { keepFields, type KeptFields } from './kept-fields';
 export type { ParameterStyle, Serialization } from './parameter-style';
 export {
   baseUrlVariable,

@@ -11,6 +11,7 @@ import { endUpstreamSpan, propagateTo, startUpstreamSpan } from './upstream-span
 import type { Span } from '@opentelemetry/api';
 import { UpstreamTransport, type Cancellation, type UpstreamRequest } from './upstream-transport';
 import { redactSecret } from './secret-redaction';
+import { keepFields } from './kept-fields';
 
 /** What a generated tool returns on a 2xx answer: its result class's shape. */
 export interface OperationResult {
@@ -105,7 +106,7 @@ export class OpenApiClient {
       if (operation.responseType === 'text' || operation.responseType === 'binary') return this.mediaResult(operation, url, outcome, answer.status, answer.header('content-type'), read.bytes);
       const data = jsonData(answer.header('content-type'), read.bytes, operation.responseType === 'json');
       if (data instanceof InvalidBody) return exchange.invalid(outcome, data.problem, data.logReason);
-      return { message: `${outcome}.`, status: answer.status, ...(data !== undefined && { data }) };
+      return { message: `${outcome}.`, status: answer.status, ...(data !== undefined && { data: operation.keep ? keepFields(data, operation.keep) : data }) };
     } finally {
       exchange.end();
     }

@@ -1,3 +1,4 @@
+import type { KeptFields } from './kept-fields';
 import type { Serialization } from './parameter-style';
 
 /** One HTTP request a generated tool makes, described by the generator from the operation. */
@@ -36,4 +37,6 @@ export interface OperationCall {
   responseType?: 'json' | 'text' | 'binary';
   /** The media types the document declares for a `text` or `binary` answer, as an Accept header. */
   accept?: string;
+  /** The curated fields of a JSON answer to keep (`openapi.config.json` `fields`); the rest is dropped before the result is made. */
+  keep?: KeptFields;
 }

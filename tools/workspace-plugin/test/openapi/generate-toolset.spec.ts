@@ -692,3 +692,89 @@ describe('a generated tool whose API answers with something other than JSON', ()
     ]);
   });
 });
+
+describe('a curated result', () => {
+  const user = { type: 'object', required: ['login'], properties: { login: { type: 'string' }, id: { type: 'integer' }, avatar_url: { type: 'string' }, site_admin: { type: 'boolean' } } };
+  const issue = {
+    type: 'object',
+    required: ['number', 'title'],
+    properties: {
+      number: { type: 'integer' },
+      title: { type: 'string' },
+      body: { type: 'string' },
+      node_id: { type: 'string' },
+      user,
+      labels: { type: 'array', items: { type: 'object', properties: { name: { type: 'string' }, color: { type: 'string' }, id: { type: 'integer' } } } },
+    },
+  };
+  const answer = (schema: object) => ({ '200': { description: 'OK', content: { 'application/json': { schema } } } });
+  const document = {
+    openapi: '3.0.3',
+    info: { title: 'Issues', version: '1' },
+    servers: [{ url: 'https://issues.example/v1' }],
+    components: { schemas: { Issue: issue } },
+    paths: {
+      '/issues': { get: { operationId: 'listIssues', responses: answer({ type: 'array', items: { $ref: '#/components/schemas/Issue' } }) } },
+      '/issues/{number}': { get: { operationId: 'getIssue', parameters: [{ name: 'number', in: 'path', required: true, schema: { type: 'integer' } }], responses: answer({ $ref: '#/components/schemas/Issue' }) } },
+    },
+  };
+  const stored = [1, 2].map((number) => ({
+    number,
+    title: `Issue ${number}`,
+    body: 'x'.repeat(500),
+    node_id: 'I_kwDO',
+    user: { login: 'ann', id: 7, avatar_url: 'https://avatars.example/ann', site_admin: false },
+    labels: [{ name: 'bug', color: 'd73a4a', id: 11 }],
+  }));
+  let upstream: Server;
+  beforeAll(async () => {
+    upstream = createServer((req, res) => {
+      const body = req.url === '/v1/issues' ? stored : req.url === '/v1/issues/3' ? { ...stored[0], number: 'three' } : stored[0];
+      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+    });
+    await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
+    process.env['ISSUES_BASE_URL'] = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
+  });
+  afterAll(async () => {
+    delete process.env['ISSUES_BASE_URL'];
+    await new Promise((done) => upstream.close(done));
+  });
+
+  it("keeps only the curated fields of an answer, as a smaller typed result, while the other tools' results stay whole", async () => {
+    const fields = ['number', 'title', 'user.login', 'labels.name'];
+    const generated = await generateToolset('issues', document, { tools: { listIssues: { fields } } });
+    const { IssuesToolset } = loadGeneratedSources(generated.files) as { IssuesToolset: ClassType };
+    const warnings: string[] = [];
+    const logger = { info: () => undefined, warn: (message: string) => void warnings.push(message), error: () => undefined };
+    const server = buildServer({ name: 'issues', version: '1', toolsets: [IssuesToolset], logger, warnDroppedKeys: true });
+    const schemaText = JSON.stringify(server.catalog.tools.get('list_issues')!.descriptor.outputSchema);
+    expect(schemaText).toContain('"login"');
+    for (const gone of ['avatar_url', 'node_id', '"body"', 'color']) expect(schemaText).not.toContain(gone);
+    // getIssue returns the same Issue schema, not narrowed by listIssues' curation.
+    expect(JSON.stringify(server.catalog.tools.get('get_issue')!.descriptor.outputSchema)).toContain('avatar_url');
+    for (const era of ['modern', 'legacy'] as const) {
+      const client = await connectToolset(server, { era });
+      const listed = await client.call('list_issues', {});
+      expect(listed.structuredContent).toEqual({
+        message: 'GET /v1/issues returned 200 OK.',
+        status: 200,
+        data: [1, 2].map((number) => ({ number, title: `Issue ${number}`, user: { login: 'ann' }, labels: [{ name: 'bug' }] })),
+      });
+      const whole = (await client.call('get_issue', { number: 1 })).structuredContent as { data: { user: { avatar_url: string } } };
+      expect(whole.data.user.avatar_url).toBe('https://avatars.example/ann');
+      await client.close();
+    }
+    // The fields left out were chosen, not undeclared keys of the document: no warning says otherwise.
+    expect(warnings).toEqual([]);
+  });
+
+  it('stops at a curated path the answer does not have, naming the fields it does have', async () => {
+    await expect(generateToolset('issues', document, { tools: { listIssues: { fields: ['number', 'user.name'] } } })).rejects.toThrow(
+      'openapi.config.json "tools"."listIssues"."fields": "user.name" is not a field of the answer\'s "user" (renamed or removed upstream?). Its fields: login, id, avatar_url, site_admin. Name one of them, or remove the path.',
+    );
+    await expect(generateToolset('issues', document, { tools: { listIssues: { fields: ['title.text'] } } })).rejects.toThrow(
+      'openapi.config.json "tools"."listIssues"."fields": "title" is a string, which has no fields to pick from. Keep "title" whole instead.',
+    );
+    await expect(generateToolset('issues', document, { tools: { listIssues: { fields: [] } } })).rejects.toThrow('must be a list of one or more field paths');
+  });
+});
