@@ -1,5 +1,5 @@
 import { STATUS_CODES } from 'node:http';
-import { embeddedResource, ResultWithContent, stderrLogger, ToolError, withContent, type Logger, type RequestContext } from '@toolsets/core';
+import { embeddedResource, resultCheck, ResultWithContent, stderrLogger, ToolError, withContent, type ClassType, type Logger, type RequestContext } from '@toolsets/core';
 import { DEFAULT_MAX_RESPONSE_BYTES, DEFAULT_TIMEOUT_MS, variablePrefix, type ApiSettings } from './api-settings';
 import type { OperationCall } from './operation-call';
 import { headerText, SIMPLE_DEFAULT } from './parameter-style';
@@ -24,6 +24,10 @@ export interface OperationResult {
   mediaType?: string;
   /** A `binary` answer's size in bytes (the bytes go as an embedded resource). */
   bytes?: number;
+  /** A lenient tool's answer that does not fit the document, in place of `data`. */
+  unchecked?: unknown;
+  /** What in a lenient tool's answer did not fit the document. */
+  note?: string;
 }
 
 /** The most of an upstream's own error message a ToolError's detail carries. */
@@ -106,7 +110,8 @@ export class OpenApiClient {
       if (operation.responseType === 'text' || operation.responseType === 'binary') return this.mediaResult(operation, url, outcome, answer.status, answer.header('content-type'), read.bytes);
       const data = jsonData(answer.header('content-type'), read.bytes, operation.responseType === 'json');
       if (data instanceof InvalidBody) return exchange.invalid(outcome, data.problem, data.logReason);
-      return { message: `${outcome}.`, status: answer.status, ...(data !== undefined && { data: operation.keep ? keepFields(data, operation.keep) : data }) };
+      const result = { message: `${outcome}.`, status: answer.status, ...(data !== undefined && { data: operation.keep ? keepFields(data, operation.keep) : data }) };
+      return operation.lenient && data !== undefined ? exchange.lenient(operation.lenient, result) : result;
     } finally {
       exchange.end();
     }
@@ -256,11 +261,33 @@ class Exchange implements Cancellation {
     return this.invalid(outcome, `its body did not arrive in full (${why})`, `body cut off: ${why}`);
   }
 
+  /**
+   * A lenient tool's answer: as it is when it fits the result class; else passed on as `unchecked`
+   * (typed `unknown`, so the advertised schema still holds) with a `note` saying what did not fit,
+   * and a warning in the log. The problems name paths and rules, never the answer's values.
+   */
+  lenient(resultClass: ClassType, result: OperationResult & { data?: unknown }): OperationResult {
+    const problems = resultCheck(resultClass)(result);
+    if (problems.length === 0) return result;
+    const shown = problems.slice(0, MAX_NOTED_PROBLEMS);
+    this.logger.warn('upstream answer does not match the API document; passed on unchecked (lenient)', { operation: this.what, upstream: this.origin, problems: shown });
+    const more = problems.length > shown.length ? ` (and ${problems.length - shown.length} more)` : '';
+    return {
+      message: `${result.message} The answer does not match the API's document, so it comes as \`unchecked\` instead of \`data\`.`,
+      status: result.status,
+      unchecked: result.data,
+      note: `Not as the API's document says: ${shown.map((problem) => problem.replace(/^\/data/, '') || '/').join('; ')}${more}.`,
+    };
+  }
+
   invalid(outcome: string, problem: string, logReason: string): ToolError {
     this.logger.warn('upstream answer not usable', { operation: this.what, upstream: this.origin, reason: logReason });
     return new ToolError('upstream_invalid_response', `${outcome}, but ${problem}, so it is not a success. Try again; if it persists, the upstream API is misbehaving.`);
   }
 }
+
+/** The most problems a lenient answer's note and log line name. */
+const MAX_NOTED_PROBLEMS = 3;
 
 /** The request failed before any answer: refused, reset, timed out, or an invalid header value. */
 class NoAnswer {

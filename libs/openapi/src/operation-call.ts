@@ -1,3 +1,4 @@
+import type { ClassType } from '@toolsets/core';
 import type { KeptFields } from './kept-fields';
 import type { Serialization } from './parameter-style';
 
@@ -39,4 +40,9 @@ export interface OperationCall {
   accept?: string;
   /** The curated fields of a JSON answer to keep (`openapi.config.json` `fields`); the rest is dropped before the result is made. */
   keep?: KeptFields;
+  /**
+   * The tool's result class, when its answers are lenient (`openapi.config.json` `lenient`): a JSON
+   * answer that does not fit it is passed on as `unchecked` with a `note`, instead of failing.
+   */
+  lenient?: ClassType;
 }

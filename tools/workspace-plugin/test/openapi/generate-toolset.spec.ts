@@ -768,6 +768,40 @@ describe('a curated result', () => {
     expect(warnings).toEqual([]);
   });
 
+  it('passes on an answer that breaks the document as unchecked, with a note and a warning, when the tool is lenient; strict stays the default', async () => {
+    const strict = await generateToolset('issues', document, {});
+    const { IssuesToolset: StrictToolset } = loadGeneratedSources(strict.files) as { IssuesToolset: ClassType };
+    const strictClient = await connectToolset(buildServer({ name: 'issues', version: '1', toolsets: [StrictToolset], logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }));
+    const refused = await strictClient.call('get_issue', { number: 3 });
+    await strictClient.close();
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain('does not match its declared output');
+
+    const generated = await generateToolset('issues', document, { lenient: true, tools: { listIssues: { lenient: false, fields: ['number'] } } });
+    expect(generated.files[generatedToolsetFile('issues')]).toContain('lenient: GetIssueResult');
+    expect(generated.files[generatedToolsetFile('issues')]).not.toContain('lenient: ListIssuesResult');
+    const { IssuesToolset } = loadGeneratedSources(generated.files) as { IssuesToolset: ClassType };
+    const warnings: { message: string; fields?: object }[] = [];
+    const logger = { info: () => undefined, warn: (message: string, fields?: object) => void warnings.push({ message, fields }), error: () => undefined };
+    const server = buildServer({ name: 'issues', version: '1', toolsets: [IssuesToolset], logger });
+    for (const era of ['modern', 'legacy'] as const) {
+      // The legacy client validates structuredContent against the advertised output schema: the unchecked answer still fits it.
+      const client = await connectToolset(server, { era });
+      const passed = await client.call('get_issue', { number: 3 });
+      expect(passed.isError).toBeFalsy();
+      expect(passed.structuredContent).toEqual({
+        message: "GET /v1/issues/3 returned 200 OK. The answer does not match the API's document, so it comes as `unchecked` instead of `data`.",
+        status: 200,
+        unchecked: { ...stored[0], number: 'three' },
+        note: "Not as the API's document says: /number must be integer.",
+      });
+      // An answer that fits comes as data, as from a strict tool.
+      expect(((await client.call('get_issue', { number: 1 })).structuredContent as { data: object }).data).toEqual(stored[0]);
+      await client.close();
+    }
+    expect(warnings[0]).toEqual({ message: 'upstream answer does not match the API document; passed on unchecked (lenient)', fields: expect.objectContaining({ operation: 'GET /v1/issues/3', problems: ['/data/number must be integer'] }) });
+  });
+
   it('stops at a curated path the answer does not have, naming the fields it does have', async () => {
     await expect(generateToolset('issues', document, { tools: { listIssues: { fields: ['number', 'user.name'] } } })).rejects.toThrow(
       'openapi.config.json "tools"."listIssues"."fields": "user.name" is not a field of the answer\'s "user" (renamed or removed upstream?). Its fields: login, id, avatar_url, site_admin. Name one of them, or remove the path.',
@@ -776,5 +810,16 @@ describe('a curated result', () => {
       'openapi.config.json "tools"."listIssues"."fields": "title" is a string, which has no fields to pick from. Keep "title" whole instead.',
     );
     await expect(generateToolset('issues', document, { tools: { listIssues: { fields: [] } } })).rejects.toThrow('must be a list of one or more field paths');
+    // A misspelt setting would leave the tool uncurated without a word: it stops the generator instead, with the likely key.
+    const misspelt = { leneint: true, tools: { listIssues: { feilds: ['number'], annotations: { readOnly: true }, arguments: { number: { defualt: 1 } } } } };
+    await expect(generateToolset('issues', document, misspelt as never)).rejects.toThrow(
+      [
+        'openapi.config.json has keys the generator does not read:',
+        '- openapi.config.json."leneint" is not a setting: did you mean "lenient"?',
+        '- openapi.config.json "tools"."listIssues"."feilds" is not a setting: did you mean "fields"?',
+        '- openapi.config.json "tools"."listIssues"."annotations"."readOnly" is not a setting: did you mean "readOnlyHint"?',
+        '- openapi.config.json "tools"."listIssues"."arguments"."number"."defualt" is not a setting: did you mean "default"?',
+      ].join('\n'),
+    );
   });
 });
