@@ -62,6 +62,8 @@ export interface ToolCuration {
    * and sent, for answers whose size is the problem.
    */
   fields?: readonly string[];
+  /** The group (toolset) this tool joins when the library is grouped by tag, over its first tag. */
+  group?: string;
   /** This tool's answers are lenient (or strict, with `false`), over the library's `lenient`. */
   lenient?: boolean;
   /** Per argument: a path, query or header parameter, or a JSON body's top-level field, by its name in the document. */
@@ -115,6 +117,7 @@ export async function generateToolset(name: string, document: unknown, config: O
         mirrored: override?.headers ?? {},
         annotations: { ...op.annotations, ...curatedAnnotations(override?.annotations) },
         ...(override?.title && { title: override.title }),
+        ...(override?.group !== undefined && { group: curatedGroup(op, override.group, config), tags: [override.group, ...op.tags] }),
         ...(override?.scopes?.length && { scopes: [...override.scopes] }),
         curation: override?.arguments ?? {},
         lenient: !!op.successBody && (override?.lenient ?? config.lenient ?? false) === true,
@@ -134,7 +137,7 @@ export async function generateToolset(name: string, document: unknown, config: O
   const byPath = config.groupBy === 'tag' && operations.length > 1 && onlyTag !== undefined && operations.every((op) => op.tags[0] === onlyTag);
   if (byPath) warnings.push(`every operation has the tag '${onlyTag}', so the toolsets are grouped by the first noun of each path instead`);
   for (const op of operations) {
-    const group = groupOf(groups, name, byPath ? { ...op, tags: [] } : op, config.groupBy, api, tagDescriptions);
+    const group = groupOf(groups, name, byPath ? { ...op, tags: op.group ? [op.group] : [] } : op, config.groupBy, api, tagDescriptions);
     const base = pascal(op.toolName);
     const call = { ...callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned, op.curation), requiresCredentials: requiredAlternatives(op, credentials) };
     warnings.push(...mirrorIntoHeaders(op, call.args ?? []));
@@ -548,6 +551,14 @@ function credentialPlan(name: string, api: ApiModel, credential: string | undefi
     plans.push({ header, sendAs: sendAsOf(more.auth, header), optional: !more.required });
   }
   return plans;
+}
+
+/** A tool's curated group, checked: a name, in a library that is grouped. */
+function curatedGroup(op: OperationModel, group: unknown, config: OpenApiConfig): string {
+  const where = `openapi.config.json "tools"."${op.operationId ?? op.toolName}"."group"`;
+  if (!config.groupBy) throw new Error(`${where}: a tool's group applies when the library is grouped: set "groupBy": "tag" in openapi.config.json, or remove the entry.`);
+  if (typeof group !== 'string' || !/[a-z0-9]/i.test(group)) throw new Error(`${where}: ${JSON.stringify(group)} is not a group name (letters, digits, dashes).`);
+  return group;
 }
 
 /** The hints a curation sets; `false` is kept (an internal API's `openWorldHint: false`). */

@@ -203,6 +203,17 @@ describe('a generated toolset found through discovery search', () => {
     }
   });
 
+  it("puts a tool in the group its curation names, over its tag or path noun; a group in a library that is not grouped stops the generator", async () => {
+    const generated = await generateToolset('payments', untagged, { groupBy: 'tag', tools: { GetBalance: { group: 'customers' } } });
+    expect(generated.toolsets.map((t) => t.name)).toEqual(['customers', 'charges']);
+    const exported = loadGeneratedSources(generated.files) as Record<string, ClassType>;
+    const server = buildServer({ name: 'payments', version: '1', toolsets: generated.toolsets.map((t) => exported[t.className]) });
+    expect(server.catalog.tools.get('get_balance')!.toolset.name).toBe('customers');
+    await expect(generateToolset('payments', untagged, { tools: { GetBalance: { group: 'customers' } } })).rejects.toThrow(
+      'openapi.config.json "tools"."GetBalance"."group": a tool\'s group applies when the library is grouped: set "groupBy": "tag" in openapi.config.json, or remove the entry.',
+    );
+  });
+
   it('groups by path nouns when one tag covers the whole document, and says so', async () => {
     const oneTag = structuredClone(untagged) as { paths: Record<string, Record<string, { tags?: string[] }>> };
     for (const item of Object.values(oneTag.paths)) for (const operation of Object.values(item)) operation.tags = ['API'];
