@@ -6,6 +6,7 @@ export { Field } from './decorators/field.decorator';
 export { Result } from './decorators/result.decorator';
 export { Tool, type ToolOptions, type ToolMethod } from './decorators/tool.decorator';
 export { Toolset } from './decorators/toolset.decorator';
+export { curate, CuratedToolset, type ToolsetCuration, type ToolCuration, type ArgumentCuration, type MethodName, type ArgumentsOf } from './metadata/toolset-curation';
 export { RequireScopes } from './decorators/require-scopes.decorator';
 export { UseInterceptors } from './decorators/use-interceptors.decorator';
 export type { ToolCall, ToolInterceptor, CallNext, CallCaller, InterceptedTool, InterceptorClass, InterceptorRefusal } from './metadata/tool-interceptor';

@@ -140,6 +140,8 @@ export interface CompiledToolset {
   generatedFrom?: string;
   /** `@Toolset({ checkSettings })`: run when an app starts serving. */
   checkSettings?: (env: NodeJS.ProcessEnv) => void;
+  /** Served through an app's `curate()`: its tools are the app's adaptation, recorded in the app's contract. */
+  curated?: true;
   tools: CompiledTool[];
   prompts: CompiledPrompt[];
   resources: CompiledResource[];

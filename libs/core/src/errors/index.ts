@@ -5,6 +5,7 @@ export { CredentialArgumentError } from './credential-argument.error';
 export { DuplicateToolNameError } from './duplicate-tool-name.error';
 export { EmptyToolsetError } from './empty-toolset.error';
 export { InvalidArgsError } from './invalid-args.error';
+export { InvalidCurationError } from './invalid-curation.error';
 export { InvalidMessageFieldError } from './invalid-message-field.error';
 export { InvalidPatternError } from './invalid-pattern.error';
 export { InvalidReturnsUnionError } from './invalid-returns-union.error';

@@ -20,6 +20,8 @@ import type { CompiledPrompt, CompiledResource, CompiledResourceTemplate, Compil
 import { MisplacedScopesError } from '../errors/misplaced-scopes.error';
 import { checkedInterceptors, checkRefusals } from './interceptor-check';
 import { InvalidInterceptorError } from '../errors/invalid-interceptor.error';
+import { CuratedToolset } from '../metadata/toolset-curation';
+import { applyCuration } from './curation';
 
 /** What the gate checks beyond the toolsets themselves. */
 export interface GateOptions {
@@ -31,9 +33,9 @@ export interface GateOptions {
  * The startup gate: checks every toolset against the contract and compiles what each call needs.
  * Throws one `ContractError` listing every violation found.
  */
-export function runContractGate(serverName: string, toolsetClasses: readonly ClassType[], options: GateOptions = {}): ToolCatalog {
+export function runContractGate(serverName: string, toolsetClasses: readonly (ClassType | CuratedToolset)[], options: GateOptions = {}): ToolCatalog {
   const gate = new ContractGate();
-  const toolsets = toolsetClasses.map((cls) => gate.inspectToolset(cls)).filter((t): t is CompiledToolset => !!t);
+  const toolsets = toolsetClasses.map((served) => gate.inspectServed(served)).filter((t): t is CompiledToolset => !!t);
   const report = (violation: ContractViolation) => gate.violations.push(violation);
   const appInterceptors = checkedInterceptors(options.interceptors ?? [], {}, `buildServer '${serverName}' (interceptors)`, report);
   gate.reportStandardDecorators();
@@ -78,6 +80,13 @@ class ContractGate {
   reportStandardDecorators(): void {
     const uses = metadataStorage.getStandardDecoratorUses();
     if (uses.length > 0 && !this.standardReported) this.report(new StandardDecoratorsError('Some DTO or toolset code', uses));
+  }
+
+  /** A toolset class, or one an app curates: compiled as the library wrote it, then curated. */
+  inspectServed(served: ClassType | CuratedToolset): CompiledToolset | undefined {
+    if (!(served instanceof CuratedToolset)) return this.inspectToolset(served);
+    const toolset = this.inspectToolset(served.cls);
+    return toolset && applyCuration(toolset, served.curation, (violation) => this.report(violation));
   }
 
   inspectToolset(cls: ClassType): CompiledToolset | undefined {

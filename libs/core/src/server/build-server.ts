@@ -9,6 +9,7 @@ import { runContractGate } from '../gate/contract-gate';
 import { servesResources, type ToolCatalog } from '../compiled/tool-catalog';
 import { VIEW_MIME_TYPE, VIEWS_EXTENSION } from '../metadata/tool-view';
 import type { ClassType } from '../types/class-type';
+import type { CuratedToolset } from '../metadata/toolset-curation';
 import type { InterceptorClass } from '../metadata/tool-interceptor';
 import { ServerTelemetry, type TelemetryOptions } from '../telemetry/server-telemetry';
 import { TracedServer } from '../telemetry/traced-server';
@@ -46,8 +47,11 @@ import type { CodeModeProvider } from '../selection/code-mode-provider';
 export interface BuildServerOptions {
   name: string;
   version: string;
-  /** Toolset classes (decorated with `@Toolset`) whose tools this server serves. */
-  toolsets: readonly ClassType[];
+  /**
+   * Toolset classes (decorated with `@Toolset`) whose tools this server serves, each as written or
+   * adapted to this app with `curate(Toolset, { prefix, hide, tools })`.
+   */
+  toolsets: readonly (ClassType | CuratedToolset)[];
   /** Where app-level services are registered; each call resolves in a child of it. */
   container?: DependencyContainer;
   /** Sent to clients as the server's `instructions`. */

@@ -23,7 +23,8 @@ export const appContractTarget: TargetConfiguration = {
   dependsOn: ['build', '^build'],
   cache: true,
   inputs: ['production', '^production'],
-  outputs: [],
+  // What an app serves through curate() is recorded here (contract.<server>.json).
+  outputs: ['{projectRoot}/contract.*.json'],
 };
 
 /** What a toolset generated from an OpenAPI document's URL gets: fetch it again, classify, rewrite (`--check`: report). */

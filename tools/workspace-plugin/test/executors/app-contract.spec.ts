@@ -1,3 +1,6 @@
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import appContractExecutor from '../../src/executors/app-contract/executor';
 import { capturedConsole, executorContext } from '../support/executor-context';
 
@@ -39,5 +42,37 @@ describe('app contract executor', () => {
   it('says how to lay out an app that has no built servers.js', async () => {
     await expect(appContractExecutor({}, context('nowhere', 'apps/nowhere'))).resolves.toEqual({ success: false });
     expect(err.join('\n')).toContain('An app keeps its server definitions in src/servers.ts (export function buildServers())');
+  });
+
+  it("records what an app serves through curate() in its own contract, and classifies the app's next curation by the same rules", async () => {
+    const workspace = mkdtempSync(join(tmpdir(), 'curating-app-'));
+    const entry = join(__dirname, '../fixtures/curating-app/servers.js');
+    const app = join(workspace, 'apps/support');
+    mkdirSync(app, { recursive: true });
+    const version = (v: string) => writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'support', version: v }));
+    const run = (update = false) => appContractExecutor({ entry, update }, executorContext('support', 'apps/support', workspace));
+    try {
+      version('1.0.0');
+      await expect(run()).resolves.toEqual({ success: true });
+      // Only the server with a curated toolset has an app contract; the other's tools are the library's own.
+      expect(existsSync(join(app, 'contract.plain.json'))).toBe(false);
+      const recorded = JSON.parse(readFileSync(join(app, 'contract.support.json'), 'utf-8'));
+      expect(recorded.version).toBe('1.0.0');
+      expect(recorded.tools.map((tool: { name: string; description: string }) => [tool.name, tool.description])).toEqual([['kb_search', 'Search the support knowledge base.']]);
+      expect(Object.keys(recorded.tools[0].inputSchema.properties)).toEqual(['question', 'limit']);
+      await expect(run()).resolves.toEqual({ success: true });
+
+      process.env['CURATING_APP_VARIANT'] = 'hidden';
+      await expect(run()).resolves.toEqual({ success: false });
+      expect(out.join('\n')).toContain('1 change since apps/support/contract.support.json (version 1.0.0): 1 breaking');
+      expect(out.join('\n')).toMatch(/kb_search.*limit/);
+      expect(err.join('\n')).toContain('nx run support:contract --update');
+      version('2.0.0');
+      await expect(run(true)).resolves.toEqual({ success: true });
+      expect(Object.keys(JSON.parse(readFileSync(join(app, 'contract.support.json'), 'utf-8')).tools[0].inputSchema.properties)).toEqual(['question']);
+    } finally {
+      delete process.env['CURATING_APP_VARIANT'];
+      rmSync(workspace, { recursive: true, force: true });
+    }
   });
 });

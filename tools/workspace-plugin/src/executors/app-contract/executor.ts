@@ -4,6 +4,9 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type * as Core from '@toolsets/core';
 import { reportGate } from '../../utils/report-gate';
+import { snapshotEntries } from '../../contract/catalog-entries';
+import { plural } from '../../contract/package-version';
+import { compareWithSnapshot } from '../contract/executor';
 import type { AppContractExecutorSchema } from './schema';
 
 type ServerList = Core.ServerDefinition | readonly Core.ServerDefinition[];
@@ -39,7 +42,23 @@ export default async function appContractExecutor(options: AppContractExecutorSc
     return servers.map((server) => `server ${server.name}\n${core.describeCatalog(server.catalog, { verbose: Boolean(process.env['TOOLSETS_DEBUG']) }).replace(/^/gm, '  ')}`).join('\n');
   });
   if (!gate.success) return gate;
-  return checkListBudgets(core, servers);
+  const budgets = checkListBudgets(core, servers);
+  const curated = servers.map((server) => recordCurations(server, projectName, context.root, root, options.update === true));
+  return { success: budgets.success && curated.every((check) => check.success) };
+}
+
+/**
+ * The tools a server serves through `curate()` are the app's own contract (the library's snapshot
+ * records the toolset as written): each such server's are compared with `contract.<server>.json`
+ * in the app, classified by the same rules, and recorded with `--update`.
+ */
+function recordCurations(server: Core.ServerDefinition, projectName: string, workspaceRoot: string, projectRoot: string, update: boolean): { success: boolean } {
+  const curated = new Set([...server.catalog.tools.values()].filter((tool) => tool.toolset.curated).map((tool) => tool.name));
+  if (curated.size === 0) return { success: true };
+  const tools = snapshotEntries(server.catalog).filter((entry) => curated.has(entry.name));
+  const file = `contract.${server.name.replace(/[^A-Za-z0-9._-]+/g, '-')}.json`;
+  console.log(`server ${server.name} serves ${plural(curated.size, 'curated tool')}: comparing them with ${file}`);
+  return compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, update, file, target: 'contract' });
 }
 
 /** Prints each server's tools/list size, whole, per group and in discovery mode, and fails a server over its `listBudgetTokens`. */

@@ -55,16 +55,21 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
   return compareWithSnapshot({ projectName, workspaceRoot: context.root, projectRoot: root, tools, update: options.update === true });
 }
 
-interface SnapshotCheck {
+export interface SnapshotCheck {
   projectName: string;
   workspaceRoot: string;
   projectRoot: string;
   tools: ToolEntry[];
   update: boolean;
+  /** The snapshot's file in the project (default `contract.json`). */
+  file?: string;
+  /** The target that records it (default `contract`). */
+  target?: string;
 }
 
-function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, update }: SnapshotCheck): { success: boolean } {
-  const snapshotFile = join(projectRoot, SNAPSHOT_FILE);
+/** Compares the served tools with the committed snapshot: breaking changes fail until the version says so and `--update` accepts them. */
+export function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, update, file = SNAPSHOT_FILE, target = 'contract' }: SnapshotCheck): { success: boolean } {
+  const snapshotFile = join(projectRoot, file);
   const packageFile = join(projectRoot, 'package.json');
   const snapshotPath = join(workspaceRoot, snapshotFile);
   const version = readVersion(join(workspaceRoot, packageFile));
@@ -73,7 +78,7 @@ function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, u
     return { success: false };
   }
   const live = snapshotOf(version, tools);
-  const updateCommand = `nx run ${projectName}:contract --update`;
+  const updateCommand = `nx run ${projectName}:${target} --update`;
   if (!existsSync(snapshotPath)) {
     writeFileSync(snapshotPath, serializeSnapshot(live));
     console.log(`\nWrote ${snapshotFile}: ${plural(live.tools.length, 'tool')} at version ${version}. Commit it; from now on this target compares the served catalog with it.`);
