@@ -34,7 +34,7 @@ describe('a toolset generated from a document URL, refreshed as the upstream mov
     rmSync(copy, { recursive: true, force: true });
   });
 
-  it('records the URL and the header variable (never its value), then reports no change, a safe one, and refuses a breaking one until the version says so', async () => {
+  it('records the URL and the header variable (never its value), then reports no change, a safe one, and refuses a breaking one until the version says so; a curation is classified, and an upstream rename or removal of what it curates stops the refresh with the entry and the fix', async () => {
     const url = `${api.origin}/private/openapi.json`;
     await nx('g', '@toolsets/workspace-plugin:openapi', 'pets', `--spec=${url}`, '--specHeader=authorization:PETS_SPEC_TOKEN', '--credentialHeader=x-pets-key', '--skipInstall', '--no-interactive');
     expect(JSON.parse(read('openapi.config.json'))).toMatchObject({ name: 'pets', source: url, sourceHeaders: { authorization: 'PETS_SPEC_TOKEN' } });
@@ -80,5 +80,41 @@ describe('a toolset generated from a document URL, refreshed as the upstream mov
     expect((await refresh()).status).toBe(0);
     expect(petFields()).toEqual(['id', 'tag']);
     expect(read('src/generated/dtos.ts')).not.toMatch(/\bname!: string/);
+    await nx('run', '@toolsets/pets:contract', '--update', '--outputStyle=static');
+
+    // Curated in openapi.config.json: the contract target classifies what the curation does to clients.
+    const config = JSON.parse(read('openapi.config.json'));
+    writeFileSync(lib('openapi.config.json'), JSON.stringify({ ...config, tools: { getPet: { arguments: { id: { name: 'petId', description: 'The pet, by its number.' } }, fields: ['id'] } } }, null, 2));
+    await nx('sync');
+    expect(read('src/generated/pets.toolset.ts')).toContain("pathParams: { 'id': args.petId }");
+    const curated = await runNxAsync(copy, 'run', '@toolsets/pets:contract', '--outputStyle=static', '--skip-nx-cache');
+    expect(curated.status).not.toBe(0);
+    // The rename is the old argument gone and a new one required; the projection drops 'tag' from the answer.
+    expect(curated.output).toContain('4 changes since libs/toolsets/pets/contract.json (version 0.2.0): 3 breaking, 1 safe.');
+    for (const rule of ['input /properties/id removed (input-property-removed, breaking)', 'input /properties/petId added (required) (input-required-property-added, breaking)', 'output /anyOf/0/properties/data/properties/tag removed (output-property-removed, breaking)']) {
+      expect(curated.output).toContain(`get_pet: ${rule}`);
+    }
+    setVersion('0.3.0');
+    await nx('run', '@toolsets/pets:contract', '--update', '--outputStyle=static');
+
+    // Upstream renames the curated parameter: the refresh stops at the entry, with the fix, and writes nothing.
+    const renamed = structuredClone(api.document) as { paths: Record<string, { get: { parameters: { name: string }[] } }> };
+    renamed.paths['/pets/{id}'].get.parameters[0].name = 'petNumber';
+    renamed.paths['/pets/{petNumber}'] = renamed.paths['/pets/{id}'];
+    delete renamed.paths['/pets/{id}'];
+    api.document = renamed;
+    const stale = await refresh();
+    expect(stale.status).not.toBe(0);
+    expect(stale.output).toContain(
+      'openapi.config.json "tools"."getPet"."arguments"."id": the operation has no such argument (renamed or removed upstream?). Its arguments: petNumber. Rename the entry, or remove it.',
+    );
+    expect(read('openapi.json')).toContain('"/pets/{id}"');
+
+    // Upstream removes the curated operation: the refresh names the entry instead of dropping the curation silently.
+    api.document = { ...renamed, paths: {} };
+    const gone = await refresh();
+    expect(gone.status).not.toBe(0);
+    expect(gone.output).toContain('"getPet": no operation of the document has this operationId or tool name (renamed or removed upstream?).');
+    expect(read('openapi.json')).toContain('"/pets/{id}"');
   }, 600_000);
 });
