@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { buildServer, type ClassType } from '@toolsets/core';
+import { inject } from 'tsyringe';
+import { buildServer, Field, isToolError, Tool, ToolError, ToolResult, Toolset, type ClassType } from '@toolsets/core';
 import { connectToolset } from '@toolsets/testing';
 import { startPetstoreUpstream } from '../support/petstore-upstream';
 import { generateToolset, GENERATED_DTOS, generatedToolsetFile } from '../../src/openapi/generate-toolset';
@@ -727,6 +728,21 @@ describe('a curated result', () => {
     paths: {
       '/issues': { get: { operationId: 'listIssues', responses: answer({ type: 'array', items: { $ref: '#/components/schemas/Issue' } }) } },
       '/issues/{number}': { get: { operationId: 'getIssue', parameters: [{ name: 'number', in: 'path', required: true, schema: { type: 'integer' } }], responses: answer({ $ref: '#/components/schemas/Issue' }) } },
+      '/issues/{number}/labels': {
+        post: {
+          operationId: 'addLabels',
+          parameters: [{ name: 'number', in: 'path', required: true, schema: { type: 'integer' } }],
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['labels'], properties: { labels: { type: 'array', items: { type: 'string' } } } } } } },
+          responses: answer({ type: 'array', items: { type: 'object', properties: { name: { type: 'string' } } } }),
+        },
+      },
+      '/new-issues': {
+        post: {
+          operationId: 'createIssue',
+          requestBody: { required: true, content: { 'application/json': { schema: { type: 'object', required: ['title'], properties: { title: { type: 'string' } } } } } },
+          responses: answer({ $ref: '#/components/schemas/Issue' }),
+        },
+      },
     },
   };
   const stored = [1, 2].map((number) => ({
@@ -740,8 +756,14 @@ describe('a curated result', () => {
   let upstream: Server;
   beforeAll(async () => {
     upstream = createServer((req, res) => {
-      const body = req.url === '/v1/issues' ? stored : req.url === '/v1/issues/3' ? { ...stored[0], number: 'three' } : stored[0];
-      res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      let sent = '';
+      req.on('data', (chunk) => (sent += chunk));
+      req.on('end', () => {
+        const labels = req.url === '/v1/issues/7/labels' ? (JSON.parse(sent) as { labels: string[] }).labels.map((name) => ({ name })) : undefined;
+        const created = req.url === '/v1/new-issues' ? { ...stored[0], number: 7, title: (JSON.parse(sent) as { title: string }).title } : undefined;
+        const body = labels ?? created ?? (req.url === '/v1/issues' ? stored : req.url === '/v1/issues/3' ? { ...stored[0], number: 'three' } : stored[0]);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(body));
+      });
     });
     await new Promise<void>((done) => upstream.listen(0, '127.0.0.1', done));
     process.env['ISSUES_BASE_URL'] = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/v1`;
@@ -811,6 +833,51 @@ describe('a curated result', () => {
       await client.close();
     }
     expect(warnings[0]).toEqual({ message: 'upstream answer does not match the API document; passed on unchecked (lenient)', fields: expect.objectContaining({ operation: 'GET /v1/issues/3', problems: ['/data/number must be integer'] }) });
+  });
+
+  it("serves a composite tool written beside the generated one: two upstream calls through the generated toolset's typed methods, one typed result", async () => {
+    const generated = await generateToolset('issues', document, {});
+    const { IssuesToolset } = loadGeneratedSources(generated.files) as { IssuesToolset: new (...args: never[]) => GeneratedIssues };
+    type Answer<T> = Promise<{ message: string; status: number; data?: T } | ToolError>;
+    interface GeneratedIssues {
+      createIssue(args: { title: string }): Answer<{ number: number; title: string }>;
+      addLabels(args: { number: number; labels: string[] }): Answer<{ name?: string }[]>;
+    }
+    class CreateLabelledArgs {
+      @Field({ description: 'The title of the issue.' })
+      title!: string;
+
+      @Field(() => [String], { description: 'Labels to put on it.' })
+      labels!: string[];
+    }
+    class CreateLabelledResult extends ToolResult {
+      @Field({ description: 'The new issue\'s number.' })
+      number!: number;
+
+      @Field(() => [String], { description: 'The labels it has now.' })
+      labels!: string[];
+    }
+    // Hand-written in the generated library's src/ (outside src/generated), so regeneration keeps it.
+    @Toolset({ name: 'issue-workflows', description: 'Issue workflows over several calls of the Issues API.' })
+    class IssueWorkflowsToolset {
+      constructor(@inject(IssuesToolset) private readonly issues: GeneratedIssues) {}
+
+      @Tool({ description: 'Create an issue with labels, in one call.', args: CreateLabelledArgs, returns: [CreateLabelledResult, ToolError] })
+      async createLabelledIssue(args: CreateLabelledArgs): Promise<CreateLabelledResult | ToolError> {
+        const created = await this.issues.createIssue({ title: args.title });
+        if (isToolError(created)) return created;
+        const labelled = await this.issues.addLabels({ number: created.data!.number, labels: args.labels });
+        if (isToolError(labelled)) return new ToolError('partly_done', `Created issue #${created.data!.number}, but labelling it failed: ${labelled.detail}`);
+        return { message: `Created issue #${created.data!.number} with ${args.labels.length} labels.`, number: created.data!.number, labels: (labelled.data ?? []).map((label) => label.name ?? '') };
+      }
+    }
+    const server = buildServer({ name: 'issues', version: '1', toolsets: [IssuesToolset, IssueWorkflowsToolset] });
+    for (const era of ['modern', 'legacy'] as const) {
+      const client = await connectToolset(server, { era });
+      const result = await client.call('create_labelled_issue', { title: 'Crash on start', labels: ['bug', 'p1'] });
+      expect(result.structuredContent).toEqual({ message: 'Created issue #7 with 2 labels.', number: 7, labels: ['bug', 'p1'] });
+      await client.close();
+    }
   });
 
   it('stops at a curated path the answer does not have, naming the fields it does have', async () => {
