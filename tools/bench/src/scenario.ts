@@ -17,6 +17,7 @@ import { telemetryScenario } from './scenarios/telemetry';
 import { upstreamTransportScenario } from './scenarios/upstream-transport';
 import { viewsScenario } from './scenarios/views';
 import { codeModeScenario } from './scenarios/code-mode/code-mode';
+import { curatedCatalogsScenario } from './scenarios/curated-catalogs';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -38,6 +39,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   tasks: tasksScenario,
   views: viewsScenario,
   'code-mode': codeModeScenario,
+  'curated-catalogs': curatedCatalogsScenario,
 };
 
 async function main(): Promise<void> {

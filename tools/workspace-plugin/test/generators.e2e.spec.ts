@@ -22,6 +22,9 @@ async function mcpClient(era: 'modern' | 'legacy', url: string, headers: Record<
   return client as unknown as AnyClient;
 }
 
+/** Where the OpenAPI test generates its library: documented blocks there are written once it exists. */
+const PETSTORE_LIBRARY = 'libs/toolsets/petstore/';
+
 describe('in a throwaway copy of the workspace', () => {
   let copy: string;
 
@@ -43,8 +46,8 @@ describe('in a throwaway copy of the workspace', () => {
 
     // Every ts block of the README and of docs/ goes into the generated projects, so lint, typecheck and
     // test below check the examples too; a block that shows generated code must match what the generator wrote.
-    const blocks = documentedBlocks(copy);
-    expect(blocks.map((block) => block.mode).sort()).toEqual(['file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'generated', 'generated', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec']);
+    const blocks = documentedBlocks(copy).filter((block) => !block.path.startsWith(PETSTORE_LIBRARY));
+    expect(blocks.map((block) => block.mode).sort()).toEqual(['file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'file', 'generated', 'generated', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec', 'spec']);
     for (const block of blocks) {
       const target = join(copy, block.path);
       if (block.mode === 'generated') {
@@ -109,11 +112,22 @@ describe('in a throwaway copy of the workspace', () => {
     expect(generation).not.toContain('Cannot find module');
     nx('g', '@toolsets/workspace-plugin:app', 'petstore-server', '--toolsets=petstore', '--no-interactive');
     symlinkSync('../../libs/toolsets/petstore', join(copy, 'node_modules/@toolsets/petstore'));
+    // docs/openapi.md's composite tool, written beside the generated code and exported through the config.
+    const composite = documentedBlocks(copy).filter((block) => block.path.startsWith(PETSTORE_LIBRARY));
+    expect(composite.map((block) => block.path)).toEqual([`${PETSTORE_LIBRARY}src/pet-workflows.ts`]);
+    for (const block of composite) writeFileSync(join(copy, block.path), `${block.code}\n`);
+    const configFile = join(copy, PETSTORE_LIBRARY, 'openapi.config.json');
+    writeFileSync(configFile, JSON.stringify({ ...JSON.parse(readFileSync(configFile, 'utf-8')), exports: ['./pet-workflows'] }, null, 2));
+    nx('sync');
+    // The app serves it once its server definition names it, as for any toolset class.
+    const servers = join(copy, 'apps/petstore-server/src/servers.ts');
+    writeFileSync(servers, readFileSync(servers, 'utf-8').replace(/import \{ PetstoreToolset \}/, 'import { PetstoreToolset, PetWorkflowsToolset }').replace('toolsets: [PetstoreToolset]', 'toolsets: [PetstoreToolset, PetWorkflowsToolset]'));
+    expect(readFileSync(servers, 'utf-8')).toContain('toolsets: [PetstoreToolset, PetWorkflowsToolset]');
 
     const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/petstore', 'petstore-server', '--outputStyle=static');
     expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
-    expect(output).toContain('20 tools follow the contract.');
-    expect(output).toMatch(/20 tools; tools\/list is [\d,]+ bytes \(about [\d,]+ tokens at 4 bytes a token\)\. Largest: \w+ [\d,]+ bytes/);
+    expect(output).toContain('21 tools follow the contract.');
+    expect(output).toMatch(/21 tools; tools\/list is [\d,]+ bytes \(about [\d,]+ tokens at 4 bytes a token\)\. Largest: \w+ [\d,]+ bytes/);
     expect(nx('sync:check')).toContain('up to date');
     const generated = join(copy, 'libs/toolsets/petstore/src/generated/dtos.ts');
     const original = readFileSync(generated, 'utf-8');
@@ -124,6 +138,8 @@ describe('in a throwaway copy of the workspace', () => {
 
     const upstream = await startPetstoreUpstream();
     const app = await startServerProcess(join(copy, 'apps/petstore-server/dist/main.js'), { PETSTORE_BASE_URL: `${upstream.origin}/v2` }, copy);
+    // A failed expectation must not leave the upstream listening: Jest would wait for it forever.
+    const closeUpstream = () => new Promise((done) => (upstream.server.listening ? upstream.server.close(done) : done(undefined)));
     try {
       const { origin } = app;
       for (const era of ['modern', 'legacy'] as const) {
@@ -134,6 +150,8 @@ describe('in a throwaway copy of the workspace', () => {
           status: 200,
           data: { id: 7, name: 'Rex', photoUrls: [], status: 'available' },
         });
+        // The composite tool: two upstream calls through the generated toolset, one typed result.
+        expect((await client.callTool({ name: 'adopt_pet', arguments: { petId: 7 } })).structuredContent).toEqual({ message: 'Ordered Rex (order 1001).', orderId: 1001, petName: 'Rex' });
         const missing = await client.callTool({ name: 'get_pet_by_id', arguments: { petId: 8 } });
         expect(missing).toMatchObject({ isError: true, structuredContent: { error: 'http_404', detail: 'GET /v2/pet/8 returned 404 Not Found: Pet not found' } });
         const broken = await client.callTool({ name: 'get_pet_by_id', arguments: { petId: 13 } });
@@ -142,12 +160,13 @@ describe('in a throwaway copy of the workspace', () => {
         await client.close();
       }
       expect(new Set(upstream.keys)).toEqual(new Set(['sk-e2e']));
-      await new Promise((done) => upstream.server.close(done));
+      await closeUpstream();
       const down = await mcpClient('modern', `${origin}/mcp`, { 'x-petstore-key': 'sk-e2e' });
       expect((await down.callTool({ name: 'get_pet_by_id', arguments: { petId: 7 } })).structuredContent).toMatchObject({ error: 'upstream_unavailable' });
       await down.close();
     } finally {
       await app.stop();
+      await closeUpstream();
     }
   });
 

@@ -11,7 +11,7 @@ import { directoryDocument } from './openapi-documents';
 const workspaceRoot = resolve(__dirname, '../../../..');
 const GENERATOR_MODULE = join(workspaceRoot, 'tools/workspace-plugin/src/openapi/generate-toolset.ts');
 /** The mock upstream the issue's figures came from; fetched by npx on first use, not installed by `npm ci`. */
-const PRISM = '@stoplight/prism-cli@5.14.2';
+export const PRISM = '@stoplight/prism-cli@5.14.2';
 /** Calls per document: the first operations in document order that became tools. */
 const CALLS = 20;
 
@@ -211,7 +211,7 @@ export async function mockCallsScenario(): Promise<ScenarioResult> {
 }
 
 /** Prism mocking `spec` on loopback, once it says it listens. */
-async function startPrism(spec: string, port: number): Promise<ChildProcess> {
+export async function startPrism(spec: string, port: number): Promise<ChildProcess> {
   const child = spawn('npx', ['--yes', PRISM, 'mock', '-h', '127.0.0.1', '-p', String(port), spec], { stdio: ['ignore', 'pipe', 'pipe'], cwd: tmpdir(), detached: true });
   let output = '';
   await new Promise<void>((ready, failed) => {

@@ -42,6 +42,11 @@ export interface OpenApiConfig extends OperationFilter {
    * overrides this). Strict is the default: a document that lies is a bug to fix upstream.
    */
   lenient?: boolean;
+  /**
+   * Modules of your own under `src/` (composite tools written beside the generated ones, such as
+   * `"./pet-workflows"`) that the generated `src/index.ts` exports too.
+   */
+  exports?: readonly string[];
 }
 
 /** One tool's curation in `openapi.config.json`. */
@@ -173,7 +178,7 @@ export async function generateToolset(name: string, document: unknown, config: O
     files[generatedToolsetFile(name)] = toolsetSource(name, only, client, config, credentials);
   }
   const modules = Object.keys(files).map((file) => `./${file.slice('src/'.length, -'.ts'.length)}`);
-  files['src/index.ts'] = `${GENERATED_HEADER}\n${modules.map((module) => `export * from '${module}';`).join('\n')}\n`;
+  files['src/index.ts'] = `${GENERATED_HEADER}\n${[...modules, ...ownModules(config.exports)].map((module) => `export * from '${module}';`).join('\n')}\n`;
   return {
     files,
     toolNames: operations.map((op) => op.toolName),
@@ -551,6 +556,18 @@ function credentialPlan(name: string, api: ApiModel, credential: string | undefi
     plans.push({ header, sendAs: sendAsOf(more.auth, header), optional: !more.required });
   }
   return plans;
+}
+
+/** The config's `exports`, checked: relative modules under src/, outside the generated folder. */
+function ownModules(exports: unknown): string[] {
+  if (exports === undefined) return [];
+  const modules = Array.isArray(exports) ? exports : [exports];
+  for (const module of modules) {
+    if (typeof module !== 'string' || !/^\.\/[A-Za-z0-9_-]+(\/[A-Za-z0-9_-]+)*$/.test(module) || module.startsWith('./generated/') || module === './index') {
+      throw new Error(`openapi.config.json "exports": ${JSON.stringify(module)} is not a module of your own under src/: write it as "./pet-workflows" (no extension, not under ./generated).`);
+    }
+  }
+  return modules as string[];
 }
 
 /** A tool's curated group, checked: a name, in a library that is grouped. */

@@ -40,9 +40,11 @@ export function projectSchema(where: string, schema: SchemaModel, tree: FieldTre
     case 'object':
       return { ...schema, name: className, properties: projectProperties(where, schema, tree, className, path) };
     case 'union': {
-      const arms = schema.arms.filter((arm) => hasFields(arm, tree));
-      if (arms.length === 0) return projectSchema(where, schema.arms.find((arm) => arm.kind === 'object') ?? schema.arms[0]!, tree, className, path);
-      return { ...schema, arms: arms.map((arm, index) => projectSchema(where, arm, tree, arms.length > 1 ? `${className}${index + 1}` : className, path)) };
+      // A label that is a string or an object (GitHub's): the string arm stays, the object arms that have the fields are cut.
+      const structured = schema.arms.filter((arm) => hasFields(arm, tree));
+      if (structured.length === 0) return projectSchema(where, schema.arms.find((arm) => arm.kind === 'object') ?? schema.arms[0]!, tree, className, path);
+      const arms = schema.arms.flatMap((arm) => (isStructured(arm) ? (structured.includes(arm) ? [arm] : []) : [arm]));
+      return { ...schema, arms: arms.map((arm) => (isStructured(arm) ? projectSchema(where, arm, tree, structured.length > 1 ? `${className}${structured.indexOf(arm) + 1}` : className, path) : arm)) };
     }
     default:
       throw new Error(`${where}: ${path ? `"${path}"` : 'the answer'} is ${schema.kind === 'open' ? 'an open value' : `a ${schema.kind}`}, which has no fields to pick from. Keep "${path || 'it'}" whole instead.`);
@@ -62,6 +64,11 @@ function projectProperties(where: string, schema: SchemaModel & { kind: 'object'
   }
   // The document's order, not the config's: the result reads as the API's own.
   return schema.properties.filter((property) => kept.some((k) => k.name === property.name)).map((property) => kept.find((k) => k.name === property.name)!);
+}
+
+/** An object, or an array of them: what fields are picked from. */
+function isStructured(schema: SchemaModel): boolean {
+  return schema.kind === 'object' || (schema.kind === 'array' && isStructured(schema.items));
 }
 
 /** Whether an object (or an array of them) has every top-level field of the tree. */
