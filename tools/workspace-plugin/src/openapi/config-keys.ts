@@ -1,7 +1,7 @@
 import { closest } from './closest-name';
 
 /** The keys each level of `openapi.config.json` takes (a library's config, a tool's entry, an argument's). */
-const LIBRARY_KEYS = ['name', 'source', 'sourceHeaders', '$schema', 'prefix', 'includeTags', 'excludeTags', 'include', 'exclude', 'credentialHeader', 'schemaBudget', 'groupBy', 'headers', 'tools', 'lenient', 'exports'];
+const LIBRARY_KEYS = ['name', 'source', 'sourceHeaders', '$schema', 'prefix', 'includeTags', 'excludeTags', 'include', 'exclude', 'credentialHeader', 'schemaBudget', 'groupBy', 'headers', 'tools', 'lenient', 'exports', 'overlay'];
 const TOOL_KEYS = ['name', 'title', 'description', 'keywords', 'exclude', 'headers', 'annotations', 'scopes', 'group', 'fields', 'lenient', 'arguments'];
 const ARGUMENT_KEYS = ['value', 'default', 'name', 'description', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'examples'];
 const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];

@@ -239,6 +239,40 @@ describe('openapi generator', () => {
     expect(tree.read(file, 'utf-8')).toBe(original);
   });
 
+  it("applies the library's OpenAPI Overlay before generating, and stops at an action whose target is gone, naming it and the fix", async () => {
+    await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/json/petstore.json'), skipInstall: true });
+    const root = 'libs/toolsets/petstore';
+    const config = readJson(tree, `${root}/openapi.config.json`);
+    tree.write(`${root}/openapi.config.json`, JSON.stringify({ ...config, overlay: 'openapi.overlay.yaml' }));
+    tree.write(
+      `${root}/openapi.overlay.yaml`,
+      [
+        'overlay: 1.0.0',
+        'info: { title: Pets for models, version: 1.0.0 }',
+        'actions:',
+        "  - target: $.paths['/pet/{petId}'].get",
+        '    description: Say what the tool is for',
+        '    update: { summary: Look up one pet by its number., description: "" }',
+        "  - target: $.paths['/user/logout'].get",
+        '    description: Not a tool for models',
+        '    update: { x-mcp: false }',
+      ].join('\n'),
+    );
+    await openApiSyncGenerator(tree);
+    const toolset = tree.read(`${root}/src/generated/petstore.toolset.ts`, 'utf-8')!;
+    expect(toolset).toContain("description: 'Look up one pet by its number.'");
+    expect(toolset).not.toContain("name: 'logout_user'");
+    // The library's copy of the document stays the upstream's: the overlay applies on the way to the generator.
+    expect(tree.read(`${root}/openapi.json`, 'utf-8')).not.toContain('Look up one pet');
+
+    tree.write(`${root}/openapi.overlay.yaml`, ['overlay: 1.0.0', 'info: { title: Pets, version: 1.0.0 }', 'actions:', "  - target: $.paths['/pets/{petId}'].get", '    description: Renamed upstream', '    update: { summary: x }'].join('\n'));
+    await expect(openApiSyncGenerator(tree)).rejects.toThrow(
+      `libs/toolsets/petstore/openapi.overlay.yaml does not apply to the document:\n- the action "Renamed upstream" targets "$.paths['/pets/{petId}'].get", which matches nothing in the document (renamed or removed upstream?)\nPoint each action's target at what the document has now, or remove the action.`,
+    );
+    tree.write(`${root}/openapi.overlay.yaml`, 'actions: []');
+    await expect(openApiSyncGenerator(tree)).rejects.toThrow('is not an OpenAPI Overlay: it needs "overlay": "1.0.0"');
+  });
+
   it('with --groupBy=tag writes one toolset per tag, an app serves them all as one server, and turning it off removes their files', async () => {
     await openApiGenerator(tree, { name: 'petstore', spec: example('3.0/json/petstore.json'), groupBy: 'tag', skipInstall: true });
     const root = 'libs/toolsets/petstore';

@@ -2,13 +2,13 @@ import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildServer, type ClassType } from '@toolsets/core';
-import { generateToolset } from '../../src/openapi/generate-toolset';
+import { generateToolset, type OpenApiConfig } from '../../src/openapi/generate-toolset';
 import { loadGeneratedSources } from '../../src/openapi/load-generated';
 
 const workspaceRoot = join(__dirname, '../../../..');
 
 /** The config docs/openapi.md shows under "Curating a generated catalog": the first json block there. */
-function documentedCuration(): { name: string } & Record<string, unknown> {
+function documentedCuration(): OpenApiConfig & { name: string } {
   const text = readFileSync(join(workspaceRoot, 'docs/openapi.md'), 'utf-8');
   const section = text.slice(text.indexOf('## Curating a generated catalog'));
   const block = /```json\n([\s\S]*?)\n```/.exec(section);

@@ -592,7 +592,7 @@ describe('what a generated tool sends upstream', () => {
         { title: 'Login fails', kind: 'task', source: 'mcp' },
         { title: 'Crash', kind: 'bug', source: 'mcp', priority: 2 },
       ]);
-      const refused = (entry: object) => generateToolset('tickets', document, { tools: { createTicket: { arguments: entry } } });
+      const refused = (entry: Record<string, unknown>) => generateToolset('tickets', document, { tools: { createTicket: { arguments: entry as never } } });
       await expect(refused({ limit: { maximum: 500 } })).rejects.toThrow('"limit"."maximum": 500 widens the document\'s maximum 100. A curation can only narrow an argument.');
       await expect(refused({ title: { maxLength: 300 } })).rejects.toThrow('"title"."maxLength": 300 widens the document\'s maxLength 200.');
       await expect(refused({ priority: { minimum: 5, maximum: 4 } })).rejects.toThrow('"priority": minimum 5 is above maximum 4, so no value would be allowed.');

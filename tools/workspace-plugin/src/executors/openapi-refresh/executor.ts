@@ -9,7 +9,7 @@ import { SNAPSHOT_FILE, parseSnapshot, snapshotOf, type ToolEntry } from '../../
 import { checkVersion } from '../../contract/version-check';
 import { DocumentFetchError, fetchDocument, sourceHeadersFrom } from '../../openapi/fetch-document';
 import { generateToolset } from '../../openapi/generate-toolset';
-import { CONFIG_FILE, DOCUMENT_FILE, type LibraryConfig } from '../../openapi/library-files';
+import { CONFIG_FILE, DOCUMENT_FILE, overlaidDocument, type LibraryConfig } from '../../openapi/library-files';
 import { gatedCatalogInChild } from '../../openapi/load-generated';
 import { fromSwagger2 } from '../../openapi/swagger2';
 import type { OpenApiRefreshExecutorSchema } from './schema';
@@ -51,7 +51,8 @@ export default async function openApiRefreshExecutor(options: OpenApiRefreshExec
   if (version === undefined) return fail(`${packageFile} has no "version"; add "version": "0.1.0".`);
   let tools: ToolEntry[];
   try {
-    tools = await catalogOf(context.root, config, document);
+    const overlaid = await overlaidDocument(document, config, (name) => (existsSync(file(name)) ? readFileSync(file(name), 'utf-8') : undefined), projectRoot);
+    tools = await catalogOf(context.root, config, overlaid);
   } catch (error) {
     return fail(`The document at ${source} changed into one the generator or the startup gate refuses:\n${(error as Error).message}`);
   }
