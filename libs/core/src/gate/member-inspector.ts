@@ -19,6 +19,7 @@ import type { ClassType } from '../types/class-type';
 import { compileMaterializer } from '../compiled/args-materializer';
 import { compileElicitationForms } from '../compiled/elicitation-form';
 import { lazyValidator } from '../compiled/lazy-validator';
+import { groupMeta } from '../wire/grouping';
 import { compileRuleCheck } from '../compiled/rule-check';
 import type { CompiledArgs, CompiledToolset } from '../compiled/tool-catalog';
 
@@ -55,6 +56,7 @@ export class MemberInspector {
             required: !field.optional,
           })),
         }),
+        _meta: groupMeta(toolset.name),
       };
       toolset.prompts.push({ name, toolset, methodName: prompt.methodName, descriptor, args, ...(elicitationForms.size > 0 && { elicitationForms }) });
     }
@@ -84,7 +86,7 @@ export class MemberInspector {
     else if (!URL.canParse(uri)) this.violations.push(new InvalidResourceUriError(site, uri, 'is not a URI'));
     const name = this.memberName(site, resource, '@Resource');
     if (this.violations.length > before) return;
-    const descriptor: Resource = { uri: uri!, name, ...describe(options) };
+    const descriptor: Resource = { uri: uri!, name, ...describe(options), _meta: groupMeta(toolset.name) };
     toolset.resources.push({ uri: uri!, toolset, methodName: resource.methodName, descriptor });
   }
 
@@ -98,7 +100,7 @@ export class MemberInspector {
     const args = this.compileArgs(site, options.args, '@ResourceTemplate');
     if (matcher && args) this.checkTemplateFields(site, template!, matcher, args);
     if (this.violations.length > before || !matcher || !args) return;
-    const descriptor: ResourceTemplate = { uriTemplate: template!, name, ...describe(options) };
+    const descriptor: ResourceTemplate = { uriTemplate: template!, name, ...describe(options), _meta: groupMeta(toolset.name) };
     toolset.templates.push({ toolset, methodName: resource.methodName, descriptor, matcher, args });
   }
 

@@ -4,6 +4,7 @@ import { compileMaterializer, passThrough } from '../compiled/args-materializer'
 import { compileDroppedKeysFinder } from '../compiled/dropped-keys';
 import { compileElicitationForms } from '../compiled/elicitation-form';
 import { lazyValidator } from '../compiled/lazy-validator';
+import { groupMeta } from '../wire/grouping';
 import { compileClassProjector } from '../compiled/result-projector';
 import { compileRuleCheck } from '../compiled/rule-check';
 import type { CompiledTool, CompiledToolset, OutputArm } from '../compiled/tool-catalog';
@@ -88,7 +89,8 @@ export class ToolInspector {
     this.checkPatterns(site, inputSchema, arms);
     const headers = this.paramHeaders(site, inputSchema);
     if (this.violations.length > before) return undefined;
-    const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations) };
+    // The grouping extension's membership is part of the entry, so the schema budget counts it.
+    const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations), _meta: groupMeta(toolset.name) };
     const advertised = advertisedSchemas(listed, inputSchema, arms.ok, ok, error, toolset.schemaBudget);
     // `execution.taskSupport` is the 2025-11-25 revision's declaration; the 2026-07-28 wire leaves it out.
     const descriptor = descriptorOf(listed, advertised, task, view);
@@ -349,13 +351,13 @@ function checkedKeywords(keywords: unknown): readonly string[] {
 }
 
 /** The `tools/list` entry, JSON-clean. */
-function descriptorOf(listed: object, advertised: { input: unknown; output: unknown }, task: CompiledTaskOptions | undefined, view: CompiledToolView | undefined): Tool {
+function descriptorOf(listed: { _meta: Record<string, unknown> }, advertised: { input: unknown; output: unknown }, task: CompiledTaskOptions | undefined, view: CompiledToolView | undefined): Tool {
   return toWire<Tool>({
     ...listed,
     inputSchema: advertised.input,
     outputSchema: advertised.output,
     ...(task && { execution: { taskSupport: task.support } }),
-    ...(view && { _meta: viewMeta(view) }),
+    _meta: { ...(view && viewMeta(view)), ...listed._meta },
   });
 }
 

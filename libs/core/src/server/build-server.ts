@@ -41,6 +41,8 @@ import { taskCallHandler, taskRunner } from './tasks/task-call';
 import type { TaskQueue } from './tasks/task-queue';
 import { registerTaskHandlers } from './tasks/task-handlers';
 import { TASKS_EXTENSION } from './tasks/task-wire';
+import { groupsHandler } from './members/group-handlers';
+import { GROUPING_EXTENSION } from '../wire/grouping';
 import type { TaskLimits } from './tasks/task-limits';
 import type { CodeModeProvider } from '../selection/code-mode-provider';
 
@@ -250,6 +252,8 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
       // Each request sees what its origin allows: the router's choice, or with token verification what its own token's scopes allow.
       const current = (ctx: ServerContext) => seenView(site, ctx, server);
       server.setRequestHandler('tools/list', (_request, ctx) => current(ctx).listResult);
+      const groups = groupsHandler(catalog, current);
+      server.setRequestHandler('groups/list', { params: groups.params }, groups.handler);
       const call = callToolHandler(definition, site, server);
       server.setRequestHandler('tools/call', tasks ? taskCallHandler(call, definition, site, server, tasks) : call);
       if (tasks) registerTaskHandlers(server, site, tasks, catalog);
@@ -405,9 +409,11 @@ function advertisedFor<T extends { capabilities: { extensions?: Record<string, u
   return options;
 }
 
-/** The extensions the server speaks: tasks (2026-07-28) when a tool runs as one, MCP Apps when a tool has a view. */
+/** The extensions the server speaks: grouping, tasks (2026-07-28) when a tool runs as one, MCP Apps when a tool has a view. */
 function extensionsOf(catalog: ToolCatalog, hasTasks: boolean): Record<string, Record<string, string[]>> | undefined {
   const extensions: Record<string, Record<string, string[]>> = {
+    // Every catalog is grouped by toolset: groups/list, and each primitive's _meta names its group.
+    [GROUPING_EXTENSION]: {},
     ...(hasTasks && { [TASKS_EXTENSION]: {} }),
     ...(catalog.toolViews.size > 0 && { [VIEWS_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } }),
   };

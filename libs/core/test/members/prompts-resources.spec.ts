@@ -53,6 +53,9 @@ class TravelToolset {
 const server = buildServer({ name: 'travel', version: '1.0.0', toolsets: [TravelToolset] });
 
 describe('prompts, resources and completion, served to both eras', () => {
+  /** Each prompt and resource names its toolset as its group (the grouping extension). */
+  const inTravel = { 'io.modelcontextprotocol/groups': ['travel'] };
+
   it.each(['2026-07-28', '2025'] as const)('lists and gets prompts with validated arguments (%s)', async (era) => {
     const client = era === '2025' ? await connectLegacyClient(server) : await connectClient(server);
     expect((await client.listPrompts()).prompts).toEqual([
@@ -63,8 +66,9 @@ describe('prompts, resources and completion, served to both eras', () => {
           { name: 'city', description: 'Where to go.', required: true },
           { name: 'mode', description: 'How to travel.', required: false },
         ],
+        _meta: inTravel,
       },
-      { name: 'describe_map', title: 'Describe', description: 'Describe the map.' },
+      { name: 'describe_map', title: 'Describe', description: 'Describe the map.', _meta: inTravel },
     ]);
     expect(await client.getPrompt({ name: 'plan_trip', arguments: { city: 'paris', mode: 'plane' } })).toMatchObject({
       description: 'Plan a trip to a city.',
@@ -83,11 +87,11 @@ describe('prompts, resources and completion, served to both eras', () => {
   it.each(['2026-07-28', '2025'] as const)('lists resources and templates, and reads text, bytes and template matches (%s)', async (era) => {
     const client = era === '2025' ? await connectLegacyClient(server) : await connectClient(server);
     expect((await client.listResources()).resources).toEqual([
-      { uri: 'travel://guide', name: 'guide', description: 'The travel guide.', mimeType: 'text/markdown' },
-      { uri: 'travel://logo', name: 'logo', description: 'The logo.', mimeType: 'image/png' },
+      { uri: 'travel://guide', name: 'guide', description: 'The travel guide.', mimeType: 'text/markdown', _meta: inTravel },
+      { uri: 'travel://logo', name: 'logo', description: 'The logo.', mimeType: 'image/png', _meta: inTravel },
     ]);
     expect((await client.listResourceTemplates()).resourceTemplates).toEqual([
-      { uriTemplate: 'travel://users/{id}', name: 'user', description: 'A traveller.', mimeType: 'application/json' },
+      { uriTemplate: 'travel://users/{id}', name: 'user', description: 'A traveller.', mimeType: 'application/json', _meta: inTravel },
     ]);
     expect((await client.readResource({ uri: 'travel://guide' })).contents).toEqual([{ uri: 'travel://guide', mimeType: 'text/markdown', text: '# Guide' }]);
     expect((await client.readResource({ uri: 'travel://logo' })).contents).toEqual([{ uri: 'travel://logo', mimeType: 'image/png', blob: 'iVBORw==' }]);

@@ -131,7 +131,10 @@ describe.each<[string, Era, Connect]>([
       const listed = (await direct.listTools()).tools.find((tool) => tool.name === 'add_note')!;
       await direct.close();
       const described = (await client.callTool({ name: 'describe_tools', arguments: { names: ['add_note'] } }))['structuredContent'] as { tools: Record<string, unknown>[] };
-      expect(described.tools[0]).toEqual({ ...listed, toolset: 'notes' });
+      // The group (grouping extension's _meta) is the describe entry's own `toolset`.
+      const { _meta, ...entry } = listed as typeof listed & { _meta?: Record<string, unknown> };
+      expect(_meta).toEqual({ 'io.modelcontextprotocol/groups': ['notes'] });
+      expect(described.tools[0]).toEqual({ ...entry, toolset: 'notes' });
     });
 
     it("runs a tool with call_tool: its structuredContent validates against the schema describe_tools gave", async () => {

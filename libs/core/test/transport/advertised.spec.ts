@@ -65,6 +65,8 @@ const FAMILIES: Record<string, [method: string, params: Record<string, unknown>]
     ['tasks/get', { taskId: 'no-such-task' }],
     ['tasks/cancel', { taskId: 'no-such-task' }],
   ],
+  // The grouping extension: every catalog is grouped by toolset.
+  groups: [['groups/list', {}]],
   // 2025-era only: on the 2026-07-28 wire a request asks for its log level in _meta (logging/setLevel is removed).
   logging: [['logging/setLevel', { level: 'info' }]],
 };
@@ -126,7 +128,13 @@ describe('what a server advertises is exactly what it serves', () => {
       if (era === 'modern') expect(answered).not.toContain('logging');
       // The 2026-07-28 wire advertises tasks as the extension; 2025-11-25 as its own capability.
       const promised = Object.keys(FAMILIES).filter((family) => (era === 'modern' && family === 'logging' ? false : true)).filter((family) =>
-        family === 'tasks' ? (era === 'modern' ? (capabilities['extensions'] as Record<string, unknown> | undefined)?.[TASKS_EXTENSION] !== undefined : capabilities['tasks'] !== undefined) : capabilities[family] !== undefined,
+        family === 'tasks'
+          ? era === 'modern'
+            ? (capabilities['extensions'] as Record<string, unknown> | undefined)?.[TASKS_EXTENSION] !== undefined
+            : capabilities['tasks'] !== undefined
+          : family === 'groups'
+            ? (capabilities['extensions'] as Record<string, unknown> | undefined)?.['io.modelcontextprotocol/grouping'] !== undefined
+            : capabilities[family] !== undefined,
       );
       expect({ toolsets: toolsets.map((cls) => cls.name), era, answered: answered.sort() }).toEqual({ toolsets: toolsets.map((cls) => cls.name), era, answered: promised.sort() });
       // Each era sees its own tasks declaration only.

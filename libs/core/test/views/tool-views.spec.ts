@@ -69,9 +69,11 @@ describe('a tool with a view, served', () => {
     const legacy = await connectLegacyClient(server());
     for (const { tools } of [await modern.listTools(), ListToolsResultSchema.parse(await legacy.listTools())]) {
       const byName = Object.fromEntries(tools.map((tool) => [tool.name, tool]));
-      expect(byName['show_board']._meta).toEqual({ ui: { resourceUri: 'ui://tasks/board' }, 'ui/resourceUri': 'ui://tasks/board' });
-      expect(byName['add_card']._meta).toEqual({ ui: { resourceUri: 'ui://tasks/board', visibility: ['app'] }, 'ui/resourceUri': 'ui://tasks/board' });
-      expect(byName['count']._meta).toBeUndefined();
+      // Beside the view's keys, every tool names its group (the grouping extension).
+      const group = { 'io.modelcontextprotocol/groups': ['tasks'] };
+      expect(byName['show_board']._meta).toEqual({ ui: { resourceUri: 'ui://tasks/board' }, 'ui/resourceUri': 'ui://tasks/board', ...group });
+      expect(byName['add_card']._meta).toEqual({ ui: { resourceUri: 'ui://tasks/board', visibility: ['app'] }, 'ui/resourceUri': 'ui://tasks/board', ...group });
+      expect(byName['count']._meta).toEqual(group);
     }
     await modern.close();
     await legacy.close();
@@ -104,10 +106,11 @@ describe('a tool with a view, served', () => {
 
   it('advertises the MCP Apps extension, and resources, only on a server with a view', async () => {
     const withView = await connectClient(server());
-    expect(withView.getServerCapabilities()?.extensions).toEqual({ 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
+    const grouping = { 'io.modelcontextprotocol/grouping': {} };
+    expect(withView.getServerCapabilities()?.extensions).toEqual({ ...grouping, 'io.modelcontextprotocol/ui': { mimeTypes: ['text/html;profile=mcp-app'] } });
     expect(withView.getServerCapabilities()?.resources).toBeDefined();
     const without = await connectClient(buildServer({ name: 'plain', version: '1', toolsets: [TasksWithoutView] }));
-    expect(without.getServerCapabilities()?.extensions).toBeUndefined();
+    expect(without.getServerCapabilities()?.extensions).toEqual(grouping);
     expect(without.getServerCapabilities()?.resources).toBeUndefined();
     await withView.close();
     await without.close();
@@ -123,8 +126,10 @@ describe('a tool with a view, served', () => {
     const listed = (await withView.listTools()).tools.find((tool) => tool.name === 'show_board')!;
     const plain = (await without.listTools()).tools.find((tool) => tool.name === 'show_board')!;
     const { _meta, ...rest } = listed;
-    expect(_meta).toBeDefined();
-    expect(rest).toEqual(plain);
+    const { _meta: plainMeta, ...plainRest } = plain;
+    expect(_meta).toMatchObject({ 'ui/resourceUri': 'ui://tasks/board' });
+    expect(plainMeta).toEqual({ 'io.modelcontextprotocol/groups': ['tasks'] });
+    expect(rest).toEqual(plainRest);
     await withView.close();
     await without.close();
   });

@@ -16,10 +16,11 @@ export function snapshotEntries(catalog: Core.ToolCatalog): ToolEntry[] {
   }));
 }
 
-/** The tools/list entry without the `_meta` that links a view (recorded as `view` instead). */
+/** The tools/list entry without the `_meta` that links a view (recorded as `view` instead) or names its group. */
 function listed(tool: Core.CompiledTool): ToolEntry {
   const { _meta, ...entry } = tool.descriptor as ToolEntry & { _meta?: Record<string, unknown> };
-  const rest = Object.fromEntries(Object.entries(_meta ?? {}).filter(([key]) => key !== 'ui' && key !== 'ui/resourceUri'));
+  // A tool's group is its toolset, which the snapshot already records by file: not a change of its own.
+  const rest = Object.fromEntries(Object.entries(_meta ?? {}).filter(([key]) => key !== 'ui' && key !== 'ui/resourceUri' && key !== 'io.modelcontextprotocol/groups'));
   return { ...entry, ...(Object.keys(rest).length > 0 && { _meta: rest }) } as ToolEntry;
 }
 
