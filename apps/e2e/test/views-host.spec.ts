@@ -39,7 +39,7 @@ describe('a tool view in an MCP Apps host', () => {
   it.each<Era>(['modern', 'legacy'])('links list_notes to its view and serves the view, in the %s era', async (era) => {
     const client = await httpClient(era, notesUrl, { authorization: `Bearer ${await token(`lister-${era}`, ['notes:read', 'notes:write'])}` });
     const { tools } = (await client.listTools()) as { tools: { name: string; _meta?: Record<string, unknown> }[] };
-    expect(tools.find((tool) => tool.name === 'list_notes')?._meta).toEqual({ ui: { resourceUri: 'ui://notes/notes-board' }, 'ui/resourceUri': 'ui://notes/notes-board' });
+    expect(tools.find((tool) => tool.name === 'list_notes')?._meta).toEqual({ ui: { resourceUri: 'ui://notes/notes-board' }, 'ui/resourceUri': 'ui://notes/notes-board', 'io.modelcontextprotocol/groups': ['notes'] });
     const read = (await (client as unknown as { readResource(p: { uri: string }): Promise<{ contents: { mimeType: string; text: string }[] }> }).readResource({ uri: 'ui://notes/notes-board' })).contents[0]!;
     expect(read.mimeType).toBe('text/html;profile=mcp-app');
     expect(read.text).toContain('<ul id="notes">');
