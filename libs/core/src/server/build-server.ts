@@ -233,6 +233,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const servingByEra = byEra(serverOptions);
   const subscribingByEra = byEra(subscribingOptions);
   const complete = completionHandler(catalog, logger);
+  const groups = groupsHandler(catalog);
   const prompts = catalog.prompts.size > 0 ? promptHandlers(definition) : undefined;
   const resources = hasResources ? resourceHandlers(definition) : undefined;
 
@@ -252,8 +253,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
       // Each request sees what its origin allows: the router's choice, or with token verification what its own token's scopes allow.
       const current = (ctx: ServerContext) => seenView(site, ctx, server);
       server.setRequestHandler('tools/list', (_request, ctx) => current(ctx).listResult);
-      const groups = groupsHandler(catalog, current);
-      server.setRequestHandler('groups/list', { params: groups.params }, groups.handler);
+      server.setRequestHandler('groups/list', { params: groups.params }, (params, ctx) => groups.page(current(ctx), params.cursor));
       const call = callToolHandler(definition, site, server);
       server.setRequestHandler('tools/call', tasks ? taskCallHandler(call, definition, site, server, tasks) : call);
       if (tasks) registerTaskHandlers(server, site, tasks, catalog);

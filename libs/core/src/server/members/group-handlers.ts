@@ -1,4 +1,4 @@
-import { ProtocolError, ProtocolErrorCode, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
+import { ProtocolError, ProtocolErrorCode, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import type { ToolCatalog } from '../../compiled/tool-catalog';
 import type { CatalogView } from '../../selection/catalog-view';
 
@@ -30,26 +30,39 @@ const GROUPS_PARAMS: StandardSchemaV1<unknown, { cursor?: string }> = {
  * model choosing a namespace (what it is for, and how many of its tools the caller sees), a group
  * none of whose tools the caller may see left out. Selection, read-only mode and the token's
  * scopes filter it as they filter `tools/list`; a client loads one group with `?toolsets=<name>`.
+ * Made once per server definition; each view's entries are written once, on its first request
+ * (views are cached, as their lists are).
  */
-export function groupsHandler(catalog: ToolCatalog, viewOf: (ctx: ServerContext) => CatalogView) {
+export function groupsHandler(catalog: ToolCatalog) {
   const descriptions = new Map(catalog.toolsets.map((toolset) => [toolset.name, toolset.description]));
+  const byView = new WeakMap<CatalogView, ListedGroup[]>();
+  const entriesOf = (view: CatalogView): ListedGroup[] => {
+    let entries = byView.get(view);
+    if (!entries) {
+      entries = groupEntries(view, descriptions);
+      byView.set(view, entries);
+    }
+    return entries;
+  };
   return {
     params: GROUPS_PARAMS,
-    handler: (params: { cursor?: string }, ctx: ServerContext) => groupsPage(viewOf(ctx), descriptions, params.cursor),
+    page: (view: CatalogView, cursor: string | undefined): { groups: ListedGroup[]; nextCursor?: string } => {
+      const all = entriesOf(view);
+      const start = cursor === undefined ? 0 : offsetOf(cursor);
+      const next = start + GROUPS_PAGE;
+      return { groups: all.slice(start, next), ...(next < all.length && { nextCursor: Buffer.from(String(next)).toString('base64url') }) };
+    },
   };
 }
 
-function groupsPage(view: CatalogView, descriptions: ReadonlyMap<string, string | undefined>, cursor: string | undefined): { groups: ListedGroup[]; nextCursor?: string } {
-  const start = cursor === undefined ? 0 : offsetOf(cursor);
+function groupEntries(view: CatalogView, descriptions: ReadonlyMap<string, string | undefined>): ListedGroup[] {
   const counts = new Map<string, number>();
   for (const tool of view.tools.values()) counts.set(tool.toolset.name, (counts.get(tool.toolset.name) ?? 0) + 1);
-  const groups = view.groups.slice(start, start + GROUPS_PAGE).map((name) => {
+  return view.groups.map((name) => {
     const count = counts.get(name) ?? 0;
     const purpose = (descriptions.get(name) ?? `The ${name} tools`).trim().replace(/[.\s]+$/, '');
     return { name, description: `${purpose}. ${count} tool${count === 1 ? '' : 's'}.` };
   });
-  const next = start + GROUPS_PAGE;
-  return { groups, ...(next < view.groups.length && { nextCursor: Buffer.from(String(next)).toString('base64url') }) };
 }
 
 function offsetOf(cursor: string): number {
