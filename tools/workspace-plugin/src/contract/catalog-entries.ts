@@ -18,10 +18,21 @@ export function snapshotEntries(catalog: Core.ToolCatalog): ToolEntry[] {
 
 /** The tools/list entry without the `_meta` that links a view (recorded as `view` instead) or names its group. */
 function listed(tool: Core.CompiledTool): ToolEntry {
-  const { _meta, ...entry } = tool.descriptor as ToolEntry & { _meta?: Record<string, unknown> };
-  // A tool's group is its toolset, which the snapshot already records by file: not a change of its own.
-  const rest = Object.fromEntries(Object.entries(_meta ?? {}).filter(([key]) => key !== 'ui' && key !== 'ui/resourceUri' && key !== 'io.modelcontextprotocol/groups'));
-  return { ...entry, ...(Object.keys(rest).length > 0 && { _meta: rest }) } as ToolEntry;
+  return withRecordedMeta(tool.descriptor as unknown as ToolEntry);
+}
+
+/** `_meta` keys a snapshot leaves out. */
+const UNRECORDED_META = new Set(['ui', 'ui/resourceUri', 'io.modelcontextprotocol/groups']);
+
+/**
+ * An entry with only the `_meta` a snapshot records: not a view's link (recorded as `view`) nor
+ * the tool's group (the toolset, which the snapshot's file already is). Also for entries gated in
+ * a child process (`openapi-refresh`), so both compare alike.
+ */
+export function withRecordedMeta(entry: ToolEntry): ToolEntry {
+  const { _meta, ...rest } = entry as ToolEntry & { _meta?: Record<string, unknown> };
+  const kept = Object.fromEntries(Object.entries(_meta ?? {}).filter(([key]) => !UNRECORDED_META.has(key)));
+  return { ...rest, ...(Object.keys(kept).length > 0 && { _meta: kept }) } as ToolEntry;
 }
 
 function viewRecord(view: NonNullable<Core.CompiledTool['view']>): ViewRecord {

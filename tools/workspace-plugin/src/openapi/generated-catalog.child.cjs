@@ -10,14 +10,6 @@ const { loadGeneratedSources } = require('./generated-modules.cjs');
 let input = '';
 process.stdin.setEncoding('utf8');
 process.stdin.on('data', (chunk) => (input += chunk));
-const UNRECORDED_META = new Set(['ui', 'ui/resourceUri', 'io.modelcontextprotocol/groups']);
-
-/** `{ _meta }` with the keys the snapshot does not record left out, or nothing when none is left. */
-function withoutGroupAndView(meta) {
-  const rest = Object.fromEntries(Object.entries(meta ?? {}).filter(([key]) => !UNRECORDED_META.has(key)));
-  return Object.keys(rest).length > 0 ? { _meta: rest } : {};
-}
-
 process.stdin.on('end', () => {
   try {
     const { workspaceRoot, files, name } = JSON.parse(input);
@@ -26,10 +18,9 @@ process.stdin.on('end', () => {
     const toolsets = core.findToolsets(loadGeneratedSources(files, requireInWorkspace, requireInWorkspace('typescript')));
     const catalog = core.runContractGate(name, toolsets);
     // As the contract target records them (contract/catalog-entries.ts).
-    // `_meta` as the snapshot keeps it: without a view's link or the tool's group (the toolset).
-    const entries = [...catalog.tools.values()].map(({ descriptor: { _meta, ...descriptor }, ...tool }) => ({
-      ...descriptor,
-      ...withoutGroupAndView(_meta),
+    // The parent keeps only the `_meta` a snapshot records (contract/catalog-entries.ts, withRecordedMeta).
+    const entries = [...catalog.tools.values()].map((tool) => ({
+      ...tool.descriptor,
       ...(tool.requiredScopes.length > 0 && { requiredScopes: [...tool.requiredScopes] }),
       ...(tool.toolset.credentialHeaders.length > 0 && { credentialHeaders: [...tool.toolset.credentialHeaders].sort() }),
     }));

@@ -4,6 +4,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countBySeverity, formatChanges } from '../../contract/change-report';
 import { compareCatalogs } from '../../contract/compare-catalogs';
+import { withRecordedMeta } from '../../contract/catalog-entries';
 import { plural, readVersion } from '../../contract/package-version';
 import { SNAPSHOT_FILE, parseSnapshot, snapshotOf, type ToolEntry } from '../../contract/snapshot';
 import { checkVersion } from '../../contract/version-check';
@@ -95,7 +96,7 @@ export default async function openApiRefreshExecutor(options: OpenApiRefreshExec
 /** The tools a document generates, built by the workspace's own core through the startup gate, as the contract target records them. */
 async function catalogOf(workspaceRoot: string, config: LibraryConfig, document: unknown): Promise<ToolEntry[]> {
   const generated = await generateToolset(config.name, document, config, config.source);
-  return gatedCatalogInChild(workspaceRoot, generated.files, config.name);
+  return gatedCatalogInChild(workspaceRoot, generated.files, config.name).map((entry) => withRecordedMeta(entry));
 }
 
 function fail(message: string): { success: false } {
