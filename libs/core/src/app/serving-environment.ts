@@ -29,7 +29,7 @@ export const AUTH_VARIABLES = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 
 
 /**
  * Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS,
- * PUBLIC_URL, token verification (AUTH_*), METRICS and METRICS_PORT, and every limit.
+ * PUBLIC_URL, MCP_NAMESPACE, token verification (AUTH_*), METRICS and METRICS_PORT, and every limit.
  */
 export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServeOptions {
   const options: HttpServeOptions = {
@@ -39,6 +39,7 @@ export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServe
     corsOrigins: list(env['CORS_ORIGINS']),
     sessions: parseSwitch(env['MCP_SESSIONS'], 'MCP_SESSIONS'),
     ...(env['PUBLIC_URL'] && { publicUrl: env['PUBLIC_URL'].trim() }),
+    ...namespaceFromEnvironment(env),
     ...authFromEnvironment(env),
     ...metricsFromEnvironment(env),
   };
@@ -68,6 +69,16 @@ function authFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'au
       ...(parseSwitch(env['AUTH_ALLOW_LOOPBACK_ISSUER'], 'AUTH_ALLOW_LOOPBACK_ISSUER') && { allowLoopbackIssuer: true }),
     },
   };
+}
+
+/** MCP_NAMESPACE: the reverse-DNS namespace of the servers' Server Card names. */
+function namespaceFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'namespace'> {
+  const namespace = env['MCP_NAMESPACE']?.trim();
+  if (!namespace) return {};
+  if (!/^[a-zA-Z0-9.-]+$/.test(namespace)) {
+    throw new Error(`MCP_NAMESPACE must be a reverse-DNS namespace of letters, digits, dots and hyphens (such as io.github.acme), got ${JSON.stringify(namespace.slice(0, 60))}.`);
+  }
+  return { namespace };
 }
 
 /** `/metrics` from METRICS=on, on its own port with METRICS_PORT. */

@@ -41,7 +41,9 @@ import { taskCallHandler, taskRunner } from './tasks/task-call';
 import type { TaskQueue } from './tasks/task-queue';
 import { registerTaskHandlers } from './tasks/task-handlers';
 import { TASKS_EXTENSION } from './tasks/task-wire';
-import { groupsHandler } from './members/group-handlers';
+import { groupsHandler, type ListedGroup } from './members/group-handlers';
+import { cardOptionProblem, type ServerCardOptions } from './server-card-options';
+import type { CatalogView } from '../selection/catalog-view';
 import { GROUPING_EXTENSION } from '../wire/grouping';
 import type { TaskLimits } from './tasks/task-limits';
 import type { CodeModeProvider } from '../selection/code-mode-provider';
@@ -121,6 +123,11 @@ export interface BuildServerOptions {
    * process (then every round of a call must reach the same process: replicas share a key).
    */
   requestStateKey?: string;
+  /**
+   * What this server's MCP Server Card says of it (SEP-2127, served at `<endpoint>/server-card`):
+   * its registry name, title, description, links. `false` serves no card. See `ServerCardOptions`.
+   */
+  card?: ServerCardOptions | false;
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -139,6 +146,11 @@ export interface ConnectionOptions {
   subscriptions?: boolean;
   /** The tools this connection sees and how they are listed (stdio's `--toolsets=`, `--readonly`, `--discovery`). */
   selection?: Selection;
+  /**
+   * Extensions the connection's mount adds to those the server speaks, advertised in `initialize`
+   * and `server/discover` (an HTTP mount that checks tokens adds OAuth client credentials).
+   */
+  extensions?: Readonly<Record<string, object>>;
 }
 
 /** A running connection; `close()` ends it. */
@@ -184,6 +196,14 @@ export interface ServerDefinition {
   readonly codeMode?: CodeModeProvider;
   /** The `subscriptions/listen` streams that follow its tasks (`notifications/tasks`): absent when it has none. */
   readonly taskListens?: TaskListens;
+  /** The extensions it speaks (grouping; tasks and MCP Apps when a tool uses them), as advertised. */
+  readonly extensions: readonly string[];
+  /** Its `instructions`, as sent to clients. */
+  readonly instructions?: string;
+  /** What its Server Card says of it; `false` when it serves none. */
+  readonly card: ServerCardOptions | false;
+  /** `groups/list` as `view` sees it, every page: each toolset that has a tool there, described. */
+  groupsOf(view: CatalogView): readonly ListedGroup[];
 }
 
 /**
@@ -230,8 +250,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   // Connections that outlive a request may subscribe to resources.
   const subscribingOptions = hasResources ? { ...serverOptions, capabilities: { ...serverOptions.capabilities, resources: { subscribe: true } } } : serverOptions;
   // Made once: a stateless server instance is made per request.
-  const servingByEra = byEra(serverOptions);
-  const subscribingByEra = byEra(subscribingOptions);
+  const advertised = advertisedEras(serverOptions, subscribingOptions);
   const complete = completionHandler(catalog, logger);
   const groups = groupsHandler(catalog);
   const prompts = catalog.prompts.size > 0 ? promptHandlers(definition) : undefined;
@@ -240,7 +259,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const serverFactory =
     (connection: ConnectionOptions) =>
     (factoryContext?: McpRequestContext): Server => {
-      const sdkOptions = (connection.subscriptions ? subscribingByEra : servingByEra)[factoryContext?.era ?? 'either'];
+      const sdkOptions = advertised(connection)[factoryContext?.era ?? 'either'];
       const server = telemetry ? new TracedServer(info, sdkOptions, telemetry, connection.transport) : new TaskAnsweringServer(info, sdkOptions);
       const site: ServingSite = {
         transport: connection.transport,
@@ -300,6 +319,8 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     tasks,
     ...(tasks && { taskListens: new TaskListens(tasks) }),
     codeMode: options.codeMode,
+    ...described(options, serverOptions.capabilities),
+    groupsOf: (view) => groups.entries(view),
   };
   return built;
 }
@@ -365,6 +386,8 @@ function checkServingOptions(options: BuildServerOptions): void {
   if (options.mode !== undefined && options.mode !== 'tools' && options.mode !== 'discovery' && options.mode !== 'code') {
     throw new ServerOptionError(options.name, 'mode', `is ${JSON.stringify(options.mode)}`, "use 'tools' (every tool listed), 'discovery' (search_tools, browse_tools, describe_tools, call_tool) or 'code' (with codeMode).");
   }
+  const cardProblem = options.card ? cardOptionProblem(options.card) : undefined;
+  if (cardProblem) throw new ServerOptionError(options.name, ...cardProblem);
   const budget = options.listBudgetTokens;
   if (budget !== undefined && !(Number.isSafeInteger(budget) && budget > 0)) {
     throw new ServerOptionError(options.name, 'listBudgetTokens', `is ${JSON.stringify(budget)}`, 'give a positive whole number of tokens (bytes ÷ 4), such as 50000.');
@@ -384,6 +407,33 @@ function capabilitiesOf(catalog: ToolCatalog, hasTasks: boolean) {
     ...(hasResources && { resources: {} }),
     ...((catalog.prompts.size > 0 || catalog.templates.length > 0) && { completions: {} }),
   };
+}
+
+/**
+ * What a connection's server advertises in each era: the server's options, with subscriptions for
+ * a connection that outlives a request, and the extensions its mount adds (OAuth client
+ * credentials), each set made once.
+ */
+function advertisedEras<T extends { capabilities: { extensions?: Record<string, unknown>; tasks?: unknown } }>(serving: T, subscribing: T): (connection: ConnectionOptions) => Record<'modern' | 'legacy' | 'either', T> {
+  const servingByEra = byEra(serving);
+  const subscribingByEra = byEra(subscribing);
+  const own = new WeakMap<ConnectionOptions, Record<'modern' | 'legacy' | 'either', T>>();
+  return (connection) => {
+    if (!connection.extensions) return connection.subscriptions ? subscribingByEra : servingByEra;
+    let eras = own.get(connection);
+    if (!eras) own.set(connection, (eras = byEra(withExtensions(connection.subscriptions ? subscribing : serving, connection.extensions))));
+    return eras;
+  };
+}
+
+/** What a definition says of itself beyond its catalog: its instructions, its Server Card's options, the extensions it speaks. */
+function described({ instructions, card }: BuildServerOptions, capabilities: { extensions?: object }): Pick<ServerDefinition, 'instructions' | 'card' | 'extensions'> {
+  return { ...(instructions !== undefined && { instructions }), card: card ?? {}, extensions: Object.keys(capabilities.extensions ?? {}) };
+}
+
+/** `options` advertising `extensions` besides its own. */
+function withExtensions<T extends { capabilities: { extensions?: Record<string, unknown> } }>(options: T, extensions: Readonly<Record<string, object>>): T {
+  return { ...options, capabilities: { ...options.capabilities, extensions: { ...options.capabilities.extensions, ...extensions } } };
 }
 
 function byEra<T extends { capabilities: { extensions?: Record<string, unknown>; tasks?: unknown } }>(options: T): Record<'modern' | 'legacy' | 'either', T> {

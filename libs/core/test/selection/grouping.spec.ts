@@ -1,36 +1,9 @@
 import 'reflect-metadata';
 import type { StandardSchemaV1 } from '@modelcontextprotocol/server';
 import { z } from 'zod';
-import { buildServer, Field, isolateMetadata, serveHttp, Tool, ToolResult, Toolset, type HttpServerHandle } from '../../src';
+import { buildServer, isolateMetadata, serveHttp, Tool, Toolset, type HttpServerHandle } from '../../src';
+import { AdminToolset, NotesToolset, Said } from '../support/grouped-toolsets';
 import { connectClient, connectLegacyClient } from '../support/connect';
-
-class Said extends ToolResult {}
-
-class NoteArgs {
-  @Field()
-  text!: string;
-}
-
-@Toolset({ name: 'notes', description: 'Keep and find short notes.' })
-class NotesToolset {
-  @Tool({ description: 'Add a note.', args: NoteArgs, returns: Said })
-  addNote(args: NoteArgs): Said {
-    return { message: args.text };
-  }
-
-  @Tool({ description: 'List the notes.', returns: Said, annotations: { readOnlyHint: true } })
-  listNotes(): Said {
-    return { message: 'none' };
-  }
-}
-
-@Toolset({ name: 'admin', description: 'Administer the note store.' })
-class AdminToolset {
-  @Tool({ description: 'Delete every note.', returns: Said, annotations: { destructiveHint: true } })
-  wipe(): Said {
-    return { message: 'wiped' };
-  }
-}
 
 const GROUPS = 'io.modelcontextprotocol/groups';
 const server = () => buildServer({ name: 'grouped', version: '1', toolsets: [NotesToolset, AdminToolset] });

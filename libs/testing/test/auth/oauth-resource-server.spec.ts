@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Client, ClientCredentialsProvider, discoverOAuthProtectedResourceMetadata, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { AuthContext, buildServer, Field, Prompt, RequestContext, RequireScopes, Resource, serveHttp, Tool, ToolResult, Toolset, userMessage, type HttpServerHandle, type Logger } from '@toolsets/core';
+import { AuthContext, buildServer, CARD_META_KEY, CLIENT_CREDENTIALS_EXTENSION, Field, Prompt, RequestContext, RequireScopes, Resource, serveHttp, Tool, ToolResult, Toolset, userMessage, type HttpServerHandle, type Logger } from '@toolsets/core';
 import { startTestIssuer, type TestIssuer } from '../../src';
 
 class WhoResult extends ToolResult {
@@ -284,6 +284,37 @@ describe('an MCP server as an OAuth resource server', () => {
     expect(who.structuredContent).toMatchObject({ subject: 'robot-7', clientId: 'robot', scopes: ['vault:read', 'vault:use'] });
     expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['whoami', 'read', 'ping']);
     expect(issuer.tokenRequests.at(-1)).toMatchObject({ clientId: 'robot', resource: url });
+    // The mount accepts such tokens, so it says so in server/discover (the extension a client-credentials client looks for).
+    expect(client.getServerCapabilities()?.extensions).toHaveProperty([CLIENT_CREDENTIALS_EXTENSION]);
+    await client.close();
+  });
+
+  it('serves a Server Card without a token that shows only what a token without scopes may see, and where to get one', async () => {
+    const response = await fetch(`${url}/server-card`);
+    expect(response.status).toBe(200);
+    const card = (await response.json()) as { remotes: { headers: unknown[] }[]; _meta: Record<string, { extensions: string[]; authorization: unknown; tools: number; groups: { name: string }[] }> };
+    expect(card.remotes[0]!.headers).toEqual([{ name: 'Authorization', description: `Bearer access token from ${issuer.issuer} for this endpoint.`, isRequired: true, isSecret: true }]);
+    const meta = card._meta[CARD_META_KEY]!;
+    expect(meta.authorization).toEqual({ protectedResourceMetadata: metadataUrl(), authorizationServers: [issuer.issuer], scopes: ['vault:read', 'vault:use', 'vault:write'] });
+    expect(meta.extensions).toContain(CLIENT_CREDENTIALS_EXTENSION);
+    // The vault needs vault:use: a caller without scopes sees the lobby only.
+    expect([meta.tools, meta.groups.map((group) => group.name)]).toEqual([1, ['lobby']]);
+
+    const open = buildServer({ name: 'vault', version: '1.0.0', toolsets: [VaultToolset, LobbyToolset], logger: log.logger, card: { public: true } });
+    const openHttp = await serveHttp(open, { port: 0, auth: { issuer: issuer.issuer }, logger: log.logger });
+    try {
+      const openCard = (await (await fetch(`${openHttp.mounts[0]!.url}/server-card`)).json()) as typeof card;
+      expect([openCard._meta[CARD_META_KEY]!.tools, openCard._meta[CARD_META_KEY]!.groups.map((group) => group.name)]).toEqual([4, ['vault', 'lobby']]);
+    } finally {
+      await openHttp.close();
+    }
+  });
+
+  it('advertises OAuth client credentials to the 2025-era client in initialize too', async () => {
+    const token = await issuer.mint({ subject: 'bob', scopes: ['vault:use'] });
+    const client = new LegacyClient({ name: 'old', version: '1.0.0' });
+    await client.connect(new LegacyHttpTransport(new URL(url), { requestInit: { headers: bearer(token) } }));
+    expect(client.getServerCapabilities()?.extensions).toHaveProperty([CLIENT_CREDENTIALS_EXTENSION]);
     await client.close();
   });
 

@@ -46,6 +46,7 @@ export function groupsHandler(catalog: ToolCatalog) {
   };
   return {
     params: GROUPS_PARAMS,
+    entries: entriesOf,
     page: (view: CatalogView, cursor: string | undefined): { groups: ListedGroup[]; nextCursor?: string } => {
       const all = entriesOf(view);
       const start = cursor === undefined ? 0 : offsetOf(cursor);

@@ -23,7 +23,9 @@ import { Router, type Mount } from './router';
 import { ListAnswers } from './list-answers';
 import { LegacySessions } from './sessions/legacy-sessions';
 import type { AuthOptions } from '../../server/request/auth-options';
-import { prepareMountAuth } from '../auth/mount-auths';
+import { prepareMountAuth, type MountPlan } from '../auth/mount-auths';
+import type { MountAuth } from '../auth/mount-auth';
+import { CLIENT_CREDENTIALS_EXTENSION, ServerCards } from './server-card';
 
 export interface HttpServeOptions extends Partial<ServingLimits> {
   /** Default `127.0.0.1`: loopback, where only loopback Host/Origin names are accepted. */
@@ -69,6 +71,11 @@ export interface HttpServeOptions extends Partial<ServingLimits> {
    * mount checks access tokens and `/metrics` shares the MCP port: metrics name every tool.
    */
   metricsToken?: string;
+  /**
+   * The reverse-DNS namespace of the servers' names in their Server Cards (`MCP_NAMESPACE`, such as
+   * `io.github.acme`): a server's card is named `<namespace>/<server name>` unless its `card.name` says otherwise.
+   */
+  namespace?: string;
   logger?: Logger;
 }
 
@@ -113,8 +120,10 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
   const host = options.host ?? '127.0.0.1';
   const limits = resolveServingLimits(pickLimits(options));
   const logger = rateLimitedLogger(options.logger ?? list[0]?.logger ?? stderrLogger);
-  const mounts = createMounts(list, single, limits, logger, options.sessions === true);
-  await guardMounts(mounts, options, host, logger);
+  const plans = list.map((server) => ({ server, path: single ? '/mcp' : `/${server.name}/mcp` }));
+  // Doors first: a mount that checks tokens advertises OAuth client credentials in what its servers say.
+  const doors = await prepareMountAuth(plans, options.auth, { host, publicUrl: options.publicUrl }, logger);
+  const mounts = createMounts(plans, doors, limits, logger, options.sessions === true);
   const hostPolicy = new HostPolicy({ host, allowedHosts: options.allowedHosts, corsOrigins: options.corsOrigins });
   if (!hostPolicy.checksNames) logger.warn('bound to a non-loopback address without ALLOWED_HOSTS: Host and Origin names are not checked', { host });
   const cors = new CorsPolicy(options.corsOrigins ?? [], [...new Set(list.flatMap((server) => server.credentialHeaders))]);
@@ -133,7 +142,8 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
 
   const lists = options.cacheLists === false ? undefined : new ListAnswers();
   const metrics = MetricsServing.of(options, hostPolicy, logger, mounts.some((mount) => mount.auth !== undefined));
-  const router = new Router(mounts, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors, lists, metrics.onMcpPort);
+  const cards = new ServerCards(mounts, () => ({ base: options.publicUrl || origin, ...(options.namespace && { namespace: options.namespace }) }));
+  const router = new Router(mounts, describe, requests, new BodyBudget(limits.maxBufferedBodyBytes), limits, cors, cards, lists, metrics.onMcpPort);
   http.on('request', (req: IncomingMessage, res: ServerResponse) => {
     if (connections.refused(req.socket)) return void res.destroy();
     requests.begin(res);
@@ -191,12 +201,6 @@ function fittedConnections(maxConnections: number, logger: Logger): number {
   return fitted;
 }
 
-/** Gives each mount that checks tokens its door (settings checked, key sets found), before anything listens. */
-async function guardMounts(mounts: Mount[], options: HttpServeOptions, host: string, logger: Logger): Promise<void> {
-  const doors = await prepareMountAuth(mounts, options.auth, { host, publicUrl: options.publicUrl }, logger);
-  for (const mount of mounts) mount.auth = doors.get(mount.server);
-}
-
 function describeMount(mount: Mount, origin: string): MountInfo {
   const { whole, groups, discovery } = mount.server.views.sizes;
   return {
@@ -212,27 +216,31 @@ function describeMount(mount: Mount, origin: string): MountInfo {
 }
 
 function pickLimits(options: HttpServeOptions): Partial<ServingLimits> {
-  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, cacheLists: _cacheLists, auth: _auth, publicUrl: _publicUrl, metrics: _metrics, metricsPort: _metricsPort, metricsToken: _metricsToken, logger: _logger, ...limits } = options;
+  const { host: _host, port: _port, allowedHosts: _allowed, corsOrigins: _cors, sessions: _sessions, cacheLists: _cacheLists, auth: _auth, publicUrl: _publicUrl, metrics: _metrics, metricsPort: _metricsPort, metricsToken: _metricsToken, namespace: _namespace, logger: _logger, ...limits } = options;
   return limits;
 }
 
-function createMounts(list: readonly ServerDefinition[], single: boolean, limits: ServingLimits, logger: Logger, sessions: boolean): Mount[] {
+function createMounts(plans: readonly MountPlan[], doors: ReadonlyMap<ServerDefinition, MountAuth>, limits: ServingLimits, logger: Logger, sessions: boolean): Mount[] {
   // The SDK's own errors can quote client input (a tool name, a header): cut it, and rate-limit the line.
   const onerror = (error: Error) => logger.warn('mcp request failed', { error: clip(error.message) });
-  return list.map((server) => {
-    const factory = server.serverFactory({ argumentLimits: argumentLimitsOf(limits) });
+  return plans.map(({ server, path }) => {
+    const auth = doors.get(server);
+    // Any token from the issuer is checked alike, so one a client got with its own credentials (no user) is accepted.
+    const extensions = auth ? { [CLIENT_CREDENTIALS_EXTENSION]: {} } : undefined;
+    const factory = server.serverFactory({ argumentLimits: argumentLimitsOf(limits), ...(extensions && { extensions }) });
     // With sessions, 2025-era traffic is routed to them before it reaches this handler.
     const handler = createMcpHandler(factory, { legacy: sessions ? 'reject' : 'stateless', maxRequestBodySize: limits.maxBodyBytes, onerror });
     return {
       server,
-      path: single ? '/mcp' : `/${server.name}/mcp`,
+      path,
       handler,
       node: toNodeHandler(handler, { maxRequestBodySize: limits.maxBodyBytes, onerror }),
       onerror,
       ...(sessions && {
-        sessions: new LegacySessions(server.serverFactory({ argumentLimits: argumentLimitsOf(limits), subscriptions: true }), server.credentialHeaders, limits, logger),
+        sessions: new LegacySessions(server.serverFactory({ argumentLimits: argumentLimitsOf(limits), subscriptions: true, ...(extensions && { extensions }) }), server.credentialHeaders, limits, logger),
       }),
       credentialHeaders: new Set(server.credentialHeaders),
+      ...(auth && { auth }),
     };
   });
 }

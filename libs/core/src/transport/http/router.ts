@@ -26,6 +26,7 @@ import type { MountInfo } from './http-server';
 import type { LegacySessions } from './sessions/legacy-sessions';
 import type { ListAnswers } from './list-answers';
 import { METRICS_PATH, type MetricsEndpoint } from './metrics-endpoint';
+import type { ServerCards } from './server-card';
 import { PROTECTED_RESOURCE_PREFIX, type Authenticated, type MountAuth } from '../auth/mount-auth';
 
 export interface Mount {
@@ -72,6 +73,8 @@ export class Router {
     private readonly budget: BodyBudget,
     private readonly limits: ServingLimits,
     private readonly cors: CorsPolicy,
+    /** Server Cards and the AI Catalog. */
+    private readonly cards: ServerCards,
     /** Serialised list answers; undefined sends every list through the SDK. */
     private readonly lists?: ListAnswers,
     /** `/metrics`, when it is served on this port. */
@@ -92,7 +95,13 @@ export class Router {
     if (mount) return this.serveMcp(mount, req, res);
     if (path.startsWith(PROTECTED_RESOURCE_PREFIX)) return this.protectedResource(req, res, path);
     if (path === METRICS_PATH && this.metrics) return this.metrics.serve(req, res);
+    if (this.cards.serve(req, res, path)) return;
     if (path.startsWith(VIEW_PREFIX) && (req.method === 'GET' || req.method === 'HEAD') && this.catalogPage.sendView(req, res, path)) return;
+    this.sendPage(req, res, path);
+  }
+
+  /** The index, health and readiness, or 404. */
+  private sendPage(req: IncomingMessage, res: ServerResponse, path: string): void {
     const page = this.page(path);
     if (!page) return sendJson(res, 404, { error: `Nothing at ${clip(path)}. MCP endpoints: ${[...this.#byPath.keys()].join(', ')}.` });
     if (req.method !== 'GET' && req.method !== 'HEAD') return sendJson(res, 405, { error: 'Method not allowed: use GET.' }, { allow: 'GET, HEAD' });
