@@ -1,5 +1,8 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/client';
@@ -54,5 +57,64 @@ describe('the publishable credential-demo app', () => {
     });
     // As a desktop client starts it: the entry point from the unpacked bundle, the user's token in the environment.
     expect(await whoami(process.execPath, [join(unpacked, manifest.server.entry_point), '--stdio'], 'bundle-token')).toMatchObject({ account: accountOf('bundle-token') });
+  }, 180_000);
+
+  it('writes the registry’s server.json from the packed app: valid against the registry’s schema, and what it says runs', async () => {
+    const { packageDir, installed } = packedApp('credential-demo-server');
+    if (!existsSync(join(packageDir, 'credential-demo-server.mcpb'))) execFileSync(process.execPath, [join(workspaceRoot, 'tools/build/mcpb-app.cjs'), app, packageDir], { stdio: 'pipe' });
+    // A copy to publish from, with a release URL for the bundle and a remote endpoint.
+    const out = mkdtempSync(join(tmpdir(), 'toolsets-server-json-'));
+    scratch.push(out);
+    cpSync(packageDir, out, { recursive: true });
+    const manifest = JSON.parse(readFileSync(join(out, 'package.json'), 'utf-8'));
+    manifest.mcpRegistry = { ...manifest.mcpRegistry, mcpbUrl: 'https://github.com/acme/demo/releases/download/v{version}/credential-demo-server.mcpb', remote: 'https://mcp.example.com/credential-demo/mcp' };
+    writeFileSync(join(out, 'package.json'), JSON.stringify(manifest));
+    execFileSync(process.execPath, [join(workspaceRoot, 'tools/build/server-json-app.cjs'), app, out], { stdio: 'pipe' });
+    const serverJson = JSON.parse(readFileSync(join(out, 'server.json'), 'utf-8'));
+
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const valid = ajv.compile(JSON.parse(readFileSync(join(workspaceRoot, 'tools/build/schemas/server.schema.json'), 'utf-8')));
+    expect([valid(serverJson), valid.errors ?? []]).toEqual([true, []]);
+    expect(serverJson).toMatchObject({ $schema: 'https://static.modelcontextprotocol.io/schemas/2025-12-11/server.schema.json', name: 'io.github.toolsets/credential-demo-server', version: manifest.version });
+    const [npm, oci, mcpb] = serverJson.packages;
+    expect(npm).toEqual({
+      registryType: 'npm',
+      registryBaseUrl: 'https://registry.npmjs.org',
+      identifier: '@toolsets/credential-demo-server',
+      version: manifest.version,
+      runtimeHint: 'npx',
+      transport: { type: 'stdio' },
+      packageArguments: [{ type: 'positional', value: '--stdio' }],
+      environmentVariables: [{ name: 'X_DEMO_TOKEN', description: 'The x-demo-token credential the credential-demo tools read.', isRequired: true, isSecret: true }],
+    });
+    expect(oci).toMatchObject({ registryType: 'oci', identifier: `credential-demo-server:${manifest.version}`, transport: { type: 'streamable-http', url: 'http://localhost:8000/mcp' } });
+    expect(mcpb).toEqual({
+      registryType: 'mcpb',
+      identifier: `https://github.com/acme/demo/releases/download/v${manifest.version}/credential-demo-server.mcpb`,
+      version: manifest.version,
+      fileSha256: createHash('sha256').update(readFileSync(join(out, 'credential-demo-server.mcpb'))).digest('hex'),
+      transport: { type: 'stdio' },
+    });
+    expect(serverJson.remotes).toEqual([{ type: 'streamable-http', url: 'https://mcp.example.com/credential-demo/mcp', headers: [expect.objectContaining({ name: 'x-demo-token', isSecret: true })] }]);
+
+    // As a registry client runs the npm package: its bin, the package arguments, the secret in the variable it names.
+    const args = npm.packageArguments.map((argument: { value: string }) => argument.value);
+    const variable = npm.environmentVariables[0].name;
+    expect(variable).toBe('X_DEMO_TOKEN');
+    expect(await whoami(join(installed, 'node_modules/.bin/credential-demo-server'), args, 'registry-token')).toMatchObject({ account: accountOf('registry-token') });
+
+    // Without a registry name, nothing is written, and the message says what to set.
+    delete manifest.mcpName;
+    writeFileSync(join(out, 'package.json'), JSON.stringify(manifest));
+    rmSync(join(out, 'server.json'));
+    let message = '';
+    try {
+      execFileSync(process.execPath, [join(workspaceRoot, 'tools/build/server-json-app.cjs'), app, out], { stdio: 'pipe', encoding: 'utf-8' });
+    } catch (error) {
+      message = String((error as { stderr: string }).stderr);
+    }
+    expect(message).toContain('apps/credential-demo-server/package.json has no "mcpName": set it to the name you publish the server under, such as "io.github.<you>/credential-demo-server"');
+    expect(existsSync(join(out, 'server.json'))).toBe(false);
   }, 180_000);
 });

@@ -27,7 +27,9 @@ function copyAssets(from, to) {
 copyAssets(path.join(plugin, 'src'), path.join(dist, 'src'));
 for (const file of ['generators.json', 'executors.json', 'README.md']) fs.copyFileSync(path.join(plugin, file), path.join(dist, file));
 fs.mkdirSync(path.join(dist, 'build'), { recursive: true });
-for (const file of ['build-project.cjs', 'build-views.cjs', 'swc-options.cjs', 'dev-app.cjs', 'dev-standby.cjs', 'package-app.cjs', 'mcpb-app.cjs']) fs.copyFileSync(path.join(root, 'tools/build', file), path.join(dist, 'build', file));
+for (const file of ['build-project.cjs', 'build-views.cjs', 'swc-options.cjs', 'dev-app.cjs', 'dev-standby.cjs', 'package-app.cjs', 'mcpb-app.cjs', 'server-json-app.cjs']) fs.copyFileSync(path.join(root, 'tools/build', file), path.join(dist, 'build', file));
+// The registry's server.json schema, which server-json-app.cjs validates against.
+fs.cpSync(path.join(root, 'tools/build/schemas'), path.join(dist, 'build/schemas'), { recursive: true });
 
 const rootPackage = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8'));
 const version = (lib) => JSON.parse(fs.readFileSync(path.join(root, 'libs', lib, 'package.json'), 'utf-8')).version;

@@ -52,17 +52,21 @@ startApp(buildServers);
     await expect(appGenerator(tree, { name: 'BackOffice', toolsets: 'library' })).rejects.toThrow('App name "BackOffice" must be kebab-case');
   });
 
-  it('--publishable gives a package.json with a bin and the workspace libraries bundled, a shebang, and package and mcpb targets', async () => {
-    await appGenerator(tree, { name: 'back-office', toolsets: 'library', publishable: true });
+  it('--publishable gives a package.json with a bin and the workspace libraries bundled, a shebang, and package, mcpb and server-json targets', async () => {
+    await appGenerator(tree, { name: 'back-office', toolsets: 'library', publishable: true, mcpName: 'io.github.acme/back-office' });
     const manifest = JSON.parse(tree.read('apps/back-office/package.json', 'utf-8')!);
-    expect(manifest).toMatchObject({ name: '@toolsets/back-office', bin: { 'back-office': './dist/main.js' }, bundleDependencies: ['@toolsets/core', '@toolsets/library'] });
+    expect(manifest).toMatchObject({ name: '@toolsets/back-office', mcpName: 'io.github.acme/back-office', bin: { 'back-office': './dist/main.js' }, bundleDependencies: ['@toolsets/core', '@toolsets/library'] });
     expect(Object.keys(manifest.dependencies)).toEqual(expect.arrayContaining(['@toolsets/core', '@toolsets/library', 'reflect-metadata', 'tsyringe', '@modelcontextprotocol/server']));
     expect(tree.read('apps/back-office/src/main.ts', 'utf-8')!.startsWith('#!/usr/bin/env node\n')).toBe(true);
     const project = readProjectConfiguration(tree, 'back-office');
     expect(project.targets?.['package']).toMatchObject({ dependsOn: ['build'], options: { command: 'node tools/build/package-app.cjs apps/back-office' } });
     expect(project.targets?.['mcpb']).toMatchObject({ dependsOn: ['package'], options: { command: 'node tools/build/mcpb-app.cjs apps/back-office' } });
+    expect(project.targets?.['server-json']).toMatchObject({ dependsOn: ['package'], options: { command: 'node tools/build/server-json-app.cjs apps/back-office' } });
     expect(project.targets?.['dev']).toMatchObject({ dependsOn: ['build'], options: { command: 'node tools/build/dev-app.cjs apps/back-office' } });
-    expect(JSON.parse(tree.read('package.json', 'utf-8')!).devDependencies['@anthropic-ai/mcpb']).toBeDefined();
+    expect(Object.keys(JSON.parse(tree.read('package.json', 'utf-8')!).devDependencies)).toEqual(expect.arrayContaining(['@anthropic-ai/mcpb', 'ajv', 'ajv-formats']));
+    await expect(appGenerator(tree, { name: 'front-office', toolsets: 'library', publishable: true, mcpName: 'acme' })).rejects.toThrow(
+      '--mcpName=acme is not a registry name: give a reverse-DNS name with one slash, such as io.github.<you>/front-office.',
+    );
     const dockerfile = tree.read('apps/back-office/Dockerfile', 'utf-8')!;
     expect(dockerfile).toContain('RUN npm ci --no-audit --no-fund && npx nx run back-office:package --outputStyle=static');
     expect(dockerfile).toContain('COPY --from=build /workspace/apps/back-office/dist-package/*.tgz /tmp/app.tgz');

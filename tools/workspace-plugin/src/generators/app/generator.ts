@@ -11,6 +11,9 @@ import { CORE_DEPENDENCIES, CORE_METRICS_PEERS, CORE_PEER_DEPENDENCIES, SUPPORTE
 /** Creates a server app that serves the given toolsets as one server (one /mcp endpoint, and --stdio). */
 export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Promise<void> {
   assertKebabCase('App', options.name);
+  if (options.mcpName !== undefined && !/^[a-zA-Z0-9.-]+\/[a-zA-Z0-9._-]+$/.test(options.mcpName)) {
+    throw new Error(`--mcpName=${options.mcpName} is not a registry name: give a reverse-DNS name with one slash, such as io.github.<you>/${options.name}.`);
+  }
   const projectRoot = joinPathFragments((options.directory ?? 'apps').replace(/^\.?\/+|\/+$/g, ''), options.name);
   if (tree.exists(projectRoot)) throw new Error(`${projectRoot} already exists. Choose another app name.`);
   const clash = [...getProjects(tree).keys()].find((name) => name === options.name);
@@ -37,7 +40,7 @@ export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Pro
   });
   optOutOfCompositeBuild(tree, projectRoot);
   if (options.publishable) {
-    writePublishableManifest(tree, options.name, projectRoot, imports.map((i) => i.packageName));
+    writePublishableManifest(tree, options.name, projectRoot, imports.map((i) => i.packageName), options.mcpName);
     // The image runs the packed app; the manifests run the image.
     const substitutions = { name: options.name, packageName: `@toolsets/${options.name}`, projectRoot, tmpl: '' };
     generateFiles(tree, join(__dirname, 'container/app'), projectRoot, substitutions);
@@ -56,7 +59,7 @@ const RUNTIME = [...CORE_DEPENDENCIES, ...CORE_PEER_DEPENDENCIES, ...CORE_METRIC
  * An installable app: a package.json with a bin, @toolsets/core and the toolset libraries bundled
  * inside it (the package target copies their builds), third-party packages from the registry.
  */
-function writePublishableManifest(tree: Tree, name: string, projectRoot: string, toolsets: string[]): void {
+function writePublishableManifest(tree: Tree, name: string, projectRoot: string, toolsets: string[], mcpName: string | undefined): void {
   const known = knownVersions(__dirname);
   const root = readJson(tree, 'package.json') as { dependencies?: Record<string, string>; devDependencies?: Record<string, string> };
   const version = (pkg: string) => root.dependencies?.[pkg] ?? root.devDependencies?.[pkg] ?? known[pkg] ?? '*';
@@ -85,6 +88,7 @@ function writePublishableManifest(tree: Tree, name: string, projectRoot: string,
         name: `@toolsets/${name}`,
         version: '0.1.0',
         description: `The ${name} MCP server: ${toolsets.join(', ')}.`,
+        ...(mcpName && { mcpName }),
         engines: { node: SUPPORTED_NODE },
         bin: { [name]: './dist/main.js' },
         main: './dist/main.js',
@@ -100,7 +104,8 @@ function writePublishableManifest(tree: Tree, name: string, projectRoot: string,
       2,
     ),
   );
-  addDependenciesToPackageJson(tree, {}, { '@anthropic-ai/mcpb': version('@anthropic-ai/mcpb') }, undefined, true);
+  // The mcpb target packs a bundle; the server-json target validates server.json against the registry's schema.
+  addDependenciesToPackageJson(tree, {}, { '@anthropic-ai/mcpb': version('@anthropic-ai/mcpb'), ajv: version('ajv'), 'ajv-formats': version('ajv-formats') }, undefined, true);
 }
 
 export default appGenerator;

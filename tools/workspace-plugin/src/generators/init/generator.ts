@@ -66,7 +66,9 @@ const DEV_DEPENDENCIES = [
  */
 export default async function initGenerator(tree: Tree, options: InitGeneratorSchema = {}): Promise<GeneratorCallback | undefined> {
   updateTsconfig(tree);
-  for (const script of ['build-project.cjs', 'build-views.cjs', 'swc-options.cjs', 'dev-app.cjs', 'dev-standby.cjs', 'package-app.cjs', 'mcpb-app.cjs']) writeIfAbsent(tree, `tools/build/${script}`, pluginFile(__dirname, `build/${script}`));
+  for (const script of ['build-project.cjs', 'build-views.cjs', 'swc-options.cjs', 'dev-app.cjs', 'dev-standby.cjs', 'package-app.cjs', 'mcpb-app.cjs', 'server-json-app.cjs', 'schemas/server.schema.json', 'schemas/README.md']) {
+    writeIfAbsent(tree, `tools/build/${script}`, pluginFile(__dirname, `build/${script}`));
+  }
   for (const file of ['jest.preset.js', 'eslint.config.mjs']) {
     if (!tree.exists(file)) tree.write(file, readFileSync(join(__dirname, 'files', `${file}__tmpl__`), 'utf-8'));
     else logger.warn(`${file} exists and was left as it is: make sure it follows ${file === 'jest.preset.js' ? 'the swc transform in docs/adopting.md (decorator metadata kept, typebox transformed)' : 'the module-boundary tags in docs/architecture.md (type:toolset, type:app)'}.`);
