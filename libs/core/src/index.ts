@@ -43,7 +43,7 @@ export { runContractGate } from './gate/contract-gate';
 export { findToolsets } from './gate/find-toolsets';
 export { describeCatalog, type DescribeOptions } from './gate/catalog-description';
 export { listHash, listHashOf } from './wire/list-hash';
-export type { ToolCatalog, CompiledTool, CompiledToolset, CompiledPrompt, CompiledResource, CompiledResourceTemplate, CompiledView, ViewContent } from './compiled/tool-catalog';
+export type { ToolCatalog, CompiledGroup, CompiledTool, CompiledToolset, CompiledPrompt, CompiledResource, CompiledResourceTemplate, CompiledView, ViewContent } from './compiled/tool-catalog';
 
 export {
   buildServer,
@@ -54,6 +54,7 @@ export {
   type ToolsetServer,
 } from './server/build-server';
 export type { ServerCardOptions } from './server/server-card-options';
+export { defineGroup, type ToolGroup, type ToolGroupOptions } from './metadata/tool-group';
 export { serverCard, SERVER_CARD_SCHEMA, SERVER_CARD_TYPE, CLIENT_CREDENTIALS_EXTENSION, CARD_META_KEY } from './transport/http/server-card';
 export { stderrLogger, type Logger } from './server/logging/logger';
 export { RESOURCE_UPDATES, type ResourceUpdates } from './server/members/resource-subscriptions';

@@ -140,6 +140,8 @@ export interface CompiledToolset {
   generatedFrom?: string;
   /** `@Toolset({ checkSettings })`: run when an app starts serving. */
   checkSettings?: (env: NodeJS.ProcessEnv) => void;
+  /** The larger groups it belongs to (`@Toolset({ groups })`), by name. */
+  parents: readonly string[];
   /** Served through an app's `curate()`: its tools are the app's adaptation, recorded in the app's contract. */
   curated?: true;
   tools: CompiledTool[];
@@ -148,9 +150,21 @@ export interface CompiledToolset {
   templates: CompiledResourceTemplate[];
 }
 
+/** A group of toolsets that is not itself a toolset (`defineGroup`), checked. */
+export interface CompiledGroup {
+  name: string;
+  description: string;
+  /** The larger groups it belongs to, by name. */
+  parents: readonly string[];
+  /** Every toolset in it, directly or through groups it contains, in catalog order. */
+  toolsets: readonly string[];
+}
+
 /** The gate's product: every toolset, tool, prompt and resource of one server, checked and compiled. */
 export interface ToolCatalog {
   toolsets: readonly CompiledToolset[];
+  /** The groups of toolsets beside the toolsets themselves (each toolset is a group too). */
+  groups: readonly CompiledGroup[];
   tools: ReadonlyMap<string, CompiledTool>;
   prompts: ReadonlyMap<string, CompiledPrompt>;
   /** Fixed resources by URI. */

@@ -53,3 +53,6 @@ export { ViewCspOriginError } from './view-csp-origin.error';
 export { MissingViewBundleError } from './missing-view-bundle.error';
 export { ConflictingViewError } from './conflicting-view.error';
 export { MisplacedViewError } from './misplaced-view.error';
+export { InvalidGroupError } from './invalid-group.error';
+export { GroupClashError } from './group-clash.error';
+export { GroupCycleError } from './group-cycle.error';

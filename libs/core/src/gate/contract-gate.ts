@@ -22,6 +22,7 @@ import { checkedInterceptors, checkRefusals } from './interceptor-check';
 import { InvalidInterceptorError } from '../errors/invalid-interceptor.error';
 import { CuratedToolset } from '../metadata/toolset-curation';
 import { applyCuration } from './curation';
+import { compileGroups } from './group-check';
 
 /** What the gate checks beyond the toolsets themselves. */
 export interface GateOptions {
@@ -59,14 +60,17 @@ export function runContractGate(serverName: string, toolsetClasses: readonly (Cl
     }
   }
   const toolViews = collectViews(tools.values(), report);
+  const groups = compileGroups(toolsets, gate.declaredGroups, report);
   if (violations.length > 0) throw new ContractError(serverName, violations);
   checkValidationShortcut(gate.dtoClasses);
-  return { toolsets, tools, prompts, resources, templates: [...templates.values()], toolViews, interceptors: appInterceptors };
+  return { toolsets, groups, tools, prompts, resources, templates: [...templates.values()], toolViews, interceptors: appInterceptors };
 }
 
 class ContractGate {
   /** Shared with the model builder, so violations stay in the order they were found. */
   readonly violations: ContractViolation[] = [];
+  /** The groups each toolset says it belongs to, as declared (checked by compileGroups). */
+  readonly declaredGroups = new Map<string, readonly unknown[]>();
   private readonly models = new ClassModelBuilder(this.violations);
   private readonly members = new MemberInspector(this.violations, this.models);
   private readonly tools = new ToolInspector(this.violations, this.models, new ViewInspector(this.violations));
@@ -109,6 +113,7 @@ class ContractGate {
       requiredScopes: this.tools.checkedScopes({ toolset: name }, `the class ${cls.name}`, metadataStorage.getScopes(cls)),
       interceptors: this.tools.interceptorsOf({ toolset: name }, `@UseInterceptors on the class ${cls.name}`, cls),
       ...optionalSettings(metadata.options),
+      parents: this.declareGroups(name, metadata.options.groups),
       tools: [],
       prompts: [],
       resources: [],
@@ -131,6 +136,13 @@ class ContractGate {
       if (metadataStorage.getInterceptors(toolset.cls, method).length > 0) this.report(InvalidInterceptorError.misplaced(site, toolset.cls.name, method));
     }
     return toolset;
+  }
+
+  /** Records the groups a toolset joins; their names are its parents (checked once all toolsets are in). */
+  private declareGroups(toolset: string, groups: unknown): string[] {
+    const list = Array.isArray(groups) ? groups : groups === undefined ? [] : [groups];
+    this.declaredGroups.set(toolset, list);
+    return list.flatMap((group) => (typeof group === 'object' && group !== null && typeof (group as { name?: unknown }).name === 'string' ? [(group as { name: string }).name] : []));
   }
 
   /** The prompt and resource methods of `toolset` that are not also tools. */

@@ -1,8 +1,14 @@
 import type { ClassType } from '../types/class-type';
+import type { ToolGroup } from './tool-group';
 export interface ToolsetOptions {
   /** Defaults to the class name in kebab-case without a `Toolset` suffix (`HelloToolset` → `hello`). */
   name?: string;
   description?: string;
+  /**
+   * The larger groups this toolset belongs to (`defineGroup({ name, description })`): clients see
+   * them in `groups/list` as groups of groups and may select one whole (`?toolsets=<group>`).
+   */
+  groups?: readonly ToolGroup[];
   /** HTTP headers this toolset reads through `RequestContext.credential(name)`; lower-case names. */
   credentialHeaders?: readonly string[];
   /**

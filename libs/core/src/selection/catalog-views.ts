@@ -34,11 +34,8 @@ export class CatalogViews {
     /** Code mode's tools, when the server serves it (`buildServer({ codeMode })`). */
     readonly codeMode?: CodeModeProvider,
   ) {
-    this.reader = new SelectionReader(
-      catalog.toolsets.filter((toolset) => toolset.tools.length > 0).map((toolset) => toolset.name),
-      defaultMode,
-      codeMode !== undefined,
-    );
+    const served = catalog.toolsets.filter((toolset) => toolset.tools.length > 0).map((toolset) => toolset.name);
+    this.reader = new SelectionReader(served, defaultMode, codeMode !== undefined, selectableGroups(catalog, new Set(served)));
     this.scopes = sortedScopes(catalog.toolsets.flatMap((toolset) => [...toolset.requiredScopes, ...toolset.tools.flatMap((tool) => tool.requiredScopes)]));
     this.#scopes = new Set(this.scopes);
     this.whole = this.view(this.reader.defaults);
@@ -102,4 +99,14 @@ export class CatalogViews {
   get search(): ToolSearch {
     return (this.#search ??= new ToolSearch(this.catalog.tools.values()));
   }
+}
+
+/** Each group of toolsets (`defineGroup`) that holds a toolset with tools, and those toolsets. */
+function selectableGroups(catalog: ToolCatalog, served: ReadonlySet<string>): Map<string, readonly string[]> {
+  const groups = new Map<string, readonly string[]>();
+  for (const group of catalog.groups) {
+    const toolsets = group.toolsets.filter((name) => served.has(name));
+    if (toolsets.length > 0) groups.set(group.name, toolsets);
+  }
+  return groups;
 }

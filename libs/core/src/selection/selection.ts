@@ -46,6 +46,8 @@ export class SelectionReader {
     private readonly defaultMode: CatalogMode,
     /** The server serves code mode (`buildServer({ codeMode })`). */
     private readonly servesCode = false,
+    /** Groups of toolsets (`defineGroup`) a selection may name for all of their toolsets. */
+    private readonly groups: ReadonlyMap<string, readonly string[]> = new Map(),
   ) {
     this.#known = new Set(toolsetNames);
   }
@@ -78,13 +80,15 @@ export class SelectionReader {
   private toolsetNames(text: string): string[] | undefined {
     const names = [...new Set(text.split(',').map((name) => name.trim()).filter(Boolean))];
     if (names.length === 0) return undefined;
-    const unknown = names.filter((name) => !this.#known.has(name));
+    const unknown = names.filter((name) => !this.#known.has(name) && !this.groups.has(name));
     if (unknown.length > 0) {
+      const groups = this.groups.size > 0 ? `; groups of them: ${[...this.groups.keys()].join(', ')}` : '';
       throw new SelectionError(
-        `No toolset named ${unknown.slice(0, 5).map((name) => `'${clip(name, 60)}'`).join(', ')}${unknown.length > 5 ? ` (and ${unknown.length - 5} more)` : ''} on this server. Available toolsets: ${[...this.#known].join(', ')}.`,
+        `No toolset named ${unknown.slice(0, 5).map((name) => `'${clip(name, 60)}'`).join(', ')}${unknown.length > 5 ? ` (and ${unknown.length - 5} more)` : ''} on this server. Available toolsets: ${[...this.#known].join(', ')}${groups}.`,
       );
     }
-    return names;
+    // A group stands for every toolset in it.
+    return [...new Set(names.flatMap((name) => this.groups.get(name) ?? [name]))];
   }
 }
 

@@ -6,7 +6,7 @@
 export const GROUPING_EXTENSION = 'io.modelcontextprotocol/grouping';
 export const GROUPS_META_KEY = 'io.modelcontextprotocol/groups';
 
-/** The `_meta` that puts a primitive in its toolset's group. */
-export function groupMeta(group: string): Record<string, string[]> {
-  return { [GROUPS_META_KEY]: [group] };
+/** The `_meta` that puts a primitive (or a group) in the groups named. */
+export function groupMeta(...groups: string[]): Record<string, string[]> {
+  return { [GROUPS_META_KEY]: groups };
 }

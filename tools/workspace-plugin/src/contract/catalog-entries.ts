@@ -1,5 +1,5 @@
 import type * as Core from '@toolsets/core';
-import type { ToolEntry, ViewRecord } from './snapshot';
+import type { GroupEntry, ToolEntry, ViewRecord } from './snapshot';
 
 /**
  * A catalog's tools as the snapshot records them: each `tools/list` entry, plus the scopes a call
@@ -14,6 +14,22 @@ export function snapshotEntries(catalog: Core.ToolCatalog): ToolEntry[] {
     ...(tool.requiredScopes.length > 0 && { requiredScopes: [...tool.requiredScopes] }),
     ...(tool.toolset.credentialHeaders.length > 0 && { credentialHeaders: [...tool.toolset.credentialHeaders].sort() }),
   }));
+}
+
+/**
+ * A catalog's groups as the snapshot records them: each toolset, and each group of toolsets
+ * (`defineGroup`), with its description and the larger groups it belongs to. Clients select them
+ * by name and models choose among them by description.
+ */
+export function snapshotGroups(catalog: Core.ToolCatalog): GroupEntry[] {
+  const entry = (name: string, description: string | undefined, parents: readonly string[]): GroupEntry => ({
+    name,
+    ...(description !== undefined && { description }),
+    ...(parents.length > 0 && { groups: [...parents].sort() }),
+  });
+  // Older cores compile no groups of toolsets and no parents.
+  const toolsets = catalog.toolsets.filter((toolset) => toolset.tools.length > 0).map((toolset) => entry(toolset.name, toolset.description, toolset.parents ?? []));
+  return [...toolsets, ...(catalog.groups ?? []).map((group) => entry(group.name, group.description, group.parents))];
 }
 
 /** The tools/list entry without the `_meta` that links a view (recorded as `view` instead) or names its group. */

@@ -22,7 +22,7 @@ export function formatChanges(changes: readonly Change[], snapshotVersion: strin
       const property = propertySegment === undefined ? undefined : unescapeKey(propertySegment);
       const why = rule.why.replace('{it}', property === undefined ? 'it' : `'${property}'`);
       const fix = 'fix' in rule ? ` ${rule.fix}, or accept it with --update and ${bumpAdvice}.` : '';
-      const where = c.site === 'tool' ? (c.path ? c.path.slice(1) : 'tool') : `${c.site}${c.path ? ` ${c.path}` : ''}`;
+      const where = c.site === 'tool' ? (c.path ? c.path.slice(1) : 'tool') : c.site === 'group' ? `group${c.path ? ` ${c.path.slice(1)}` : ''}` : `${c.site}${c.path ? ` ${c.path}` : ''}`;
       lines.push(`${c.tool}: ${where} ${c.summary} (${c.rule}, ${severity}): ${why}.${fix}`);
       if (c.was !== undefined || c.now !== undefined) {
         lines.push(`    was: ${c.was === undefined ? '(none)' : JSON.stringify(c.was)}`);

@@ -11,7 +11,7 @@ const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'req
  * Every difference between two catalogs (the snapshot and the live one), classified by rule,
  * in tool-name order. A removed tool whose schemas reappear under a new name is a rename.
  */
-export function compareCatalogs(before: readonly ToolEntry[], after: readonly ToolEntry[], recorded: SnapshotRecords = { credentialHeaders: true }): Change[] {
+export function compareCatalogs(before: readonly ToolEntry[], after: readonly ToolEntry[], recorded: SnapshotRecords = { credentialHeaders: true, groups: true }): Change[] {
   const beforeByName = new Map(before.map((tool) => [tool.name, tool]));
   const afterNames = new Set(after.map((tool) => tool.name));
   const added = after.filter((tool) => !beforeByName.has(tool.name));

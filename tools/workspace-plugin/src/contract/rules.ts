@@ -53,6 +53,15 @@ export const RULES = {
   'view-visibility-widened': addition('the model or the view may now call the tool as well'),
   'view-display-changed': harmless("the view's border, sandbox domain or a permission it no longer asks for changed; the result is the same"),
 
+  'group-removed': breaking(
+    'clients that select the group (?toolsets=, X-MCP-Toolsets) get a 400, and a client that loads it as a namespace from groups/list finds it gone',
+    'Keep the group (keep the toolset name, or a defineGroup of the old name around the new toolsets)',
+  ),
+  'group-added': addition('clients see a new group in groups/list and may select it'),
+  'group-description-changed': harmless("models choose a namespace by its description; check it still says what the group is for"),
+  'group-joined': addition('clients that select the larger group now get this group as well'),
+  'group-left': dangerous('clients that select the larger group no longer get this group'),
+
   'input-required-property-added': breaking('clients that do not send {it} are refused', 'Make it optional (a default can stand in)'),
   'input-optional-property-added': addition('clients may send {it}; calls without it work as before'),
   'input-property-removed': breaking('input schemas are closed, so clients that still send {it} are refused', 'Keep accepting it'),

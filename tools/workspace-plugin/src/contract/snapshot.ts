@@ -28,10 +28,20 @@ export interface ViewRecord {
   prefersBorder?: boolean;
 }
 
+/** A group clients may select (`?toolsets=`) and see in `groups/list`: each toolset, and each `defineGroup`. */
+export interface GroupEntry {
+  name: string;
+  description?: string;
+  /** The larger groups it belongs to, sorted; absent when none. */
+  groups?: string[];
+}
+
 /** `contract.json`: a toolset library's catalog as served, and the package version that served it. */
 export interface ContractSnapshot {
   version: string;
   tools: ToolEntry[];
+  /** Its groups, by name (recorded when `records.groups`). */
+  groups?: GroupEntry[];
   /** What the file records beyond `tools/list` (absent in files written before it did). */
   records?: SnapshotRecords;
 }
@@ -39,10 +49,12 @@ export interface ContractSnapshot {
 /** Facts a snapshot records besides the `tools/list` entries: older files lack the newer ones, and are compared without them. */
 export interface SnapshotRecords {
   credentialHeaders: boolean;
+  /** The groups (toolsets and `defineGroup`s) with their descriptions. */
+  groups: boolean;
 }
 
-/** What a snapshot written now records. */
-export const CURRENT_RECORDS: SnapshotRecords = { credentialHeaders: true };
+/** What a snapshot written now records (an app's curated snapshot has no groups of its own). */
+export const CURRENT_RECORDS: SnapshotRecords = { credentialHeaders: true, groups: true };
 
 export const SNAPSHOT_FILE = 'contract.json';
 
@@ -59,9 +71,15 @@ const VALUES = new Set(['enum', 'const', 'default', 'examples', 'required']);
  * The snapshot of a served catalog: tools sorted by name, keys in a fixed order (so the file's
  * diff shows what changed, not how the emitter happened to order keys), property order kept.
  */
-export function snapshotOf(version: string, tools: readonly ToolEntry[]): ContractSnapshot {
-  const sorted = [...tools].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  return { version, tools: sorted.map((tool) => ordered(tool, TOOL_ORDER, (key, value) => (key === 'inputSchema' || key === 'outputSchema' ? canonicalSchema(value) : value)) as ToolEntry), records: CURRENT_RECORDS };
+export function snapshotOf(version: string, tools: readonly ToolEntry[], groups?: readonly GroupEntry[]): ContractSnapshot {
+  const byName = <T extends { name: string }>(a: T, b: T) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  const sorted = [...tools].sort(byName);
+  return {
+    version,
+    tools: sorted.map((tool) => ordered(tool, TOOL_ORDER, (key, value) => (key === 'inputSchema' || key === 'outputSchema' ? canonicalSchema(value) : value)) as ToolEntry),
+    ...(groups && { groups: [...groups].sort(byName) }),
+    records: { ...CURRENT_RECORDS, groups: groups !== undefined },
+  };
 }
 
 /**
@@ -84,8 +102,9 @@ export function serializeSnapshot(snapshot: ContractSnapshot): string {
   const schemaCounts = countBy(withSharedDefs.flatMap(schemasOf));
   const tools = withSharedDefs.map((tool) => mapSchemas(tool, (schema) => intern(schema, schemaCounts, shared)));
   const table = Object.fromEntries(Object.keys(shared).sort().map((hash) => [hash, shared[hash]]));
-  const records = Object.keys(CURRENT_RECORDS).filter((key) => CURRENT_RECORDS[key as keyof SnapshotRecords]);
-  return `${JSON.stringify({ version: snapshot.version, records, tools, ...(Object.keys(table).length > 0 && { shared: table }) }, null, 2)}\n`;
+  const recorded = snapshot.records ?? CURRENT_RECORDS;
+  const records = Object.keys(recorded).filter((key) => recorded[key as keyof SnapshotRecords] && (key !== 'groups' || snapshot.groups));
+  return `${JSON.stringify({ version: snapshot.version, records, tools, ...(snapshot.groups && { groups: snapshot.groups }), ...(Object.keys(table).length > 0 && { shared: table }) }, null, 2)}\n`;
 }
 
 /** A schema's stand-in when it occurs more than once: `{ "$shared": "<hash>" }`, its content put in the table. */
@@ -149,7 +168,12 @@ export function parseSnapshot(text: string, file: string): ContractSnapshot {
     }),
   );
   const records = (parsed as { records?: unknown }).records;
-  return { version: snapshot.version, tools, records: { credentialHeaders: Array.isArray(records) && records.includes('credentialHeaders') } };
+  const recorded = (key: keyof SnapshotRecords) => Array.isArray(records) && records.includes(key);
+  const groups = (parsed as { groups?: unknown }).groups;
+  if (recorded('groups') && !(Array.isArray(groups) && groups.every((group) => typeof group?.name === 'string'))) {
+    throw new Error(`${file} records groups, but its "groups" is not a list of { name, description }. Restore it from git, or delete it and run the contract target to write it again.`);
+  }
+  return { version: snapshot.version, tools, ...(recorded('groups') && { groups: groups as GroupEntry[] }), records: { credentialHeaders: recorded('credentialHeaders'), groups: recorded('groups') } };
 }
 
 function canonicalSchema(schema: unknown): unknown {

@@ -168,7 +168,9 @@ export async function generateToolset(name: string, document: unknown, config: O
     if ((op as { scopes?: unknown }).scopes) group.scoped = true;
   }
   const dtos = `${GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
-  const client = clientSource(name, api, credentials, config.headers);
+  // A library grouped by tag is a group of its tag toolsets (unless a tag already has its name).
+  const nested = config.groupBy !== undefined && !groups.has(name);
+  const client = clientSource(name, api, credentials, config.headers, nested);
   const files: Record<string, string> = { [GENERATED_DTOS]: dtos };
   if (config.groupBy) {
     files[`src/generated/${name}.client.ts`] = client.source;
@@ -265,10 +267,11 @@ function tagDescriptionsOf(document: unknown): Map<string, string> {
 }
 
 /** The API client's token, settings and registration: in the toolset's file, or shared by every group's. */
-function clientSource(name: string, api: ApiModel, credentials: readonly CredentialPlan[], headers: Record<string, string> | undefined) {
+function clientSource(name: string, api: ApiModel, credentials: readonly CredentialPlan[], headers: Record<string, string> | undefined, nested = false) {
   const token = `${name.toUpperCase().replace(/-/g, '_')}_API`;
   const settingsConst = `${token}_SETTINGS`;
   const provider = `${token}_PROVIDER`;
+  const group = nested ? `${name.toUpperCase().replace(/-/g, '_')}_GROUP` : undefined;
   const registration = `{ token: ${token}, useFactory: instanceCachingFactory(() => new OpenApiClient(settingsFromEnvironment(${tsLiteral(name)}, ${settingsConst}))) }`;
   /** The token and the settings; the settings are exported only from the shared client module. */
   const declarations = (shared: boolean) => [
@@ -281,6 +284,7 @@ function clientSource(name: string, api: ApiModel, credentials: readonly Credent
   const source = [
     GENERATED_HEADER,
     "import { instanceCachingFactory } from 'tsyringe';",
+    ...(group ? ["import { defineGroup } from '@toolsets/core';"] : []),
     "import { OpenApiClient, settingsFromEnvironment, type ApiSettings } from '@toolsets/openapi';",
     '',
     ...declarations(true),
@@ -288,8 +292,15 @@ function clientSource(name: string, api: ApiModel, credentials: readonly Credent
     `/** One client for every group of this API (each group's class registers this same provider). */`,
     `export const ${provider} = ${registration};`,
     '',
+    ...(group
+      ? [
+          `/** The whole API as one group of its tag toolsets: clients see it in groups/list and may select it whole (?toolsets=${name}). */`,
+          `export const ${group} = defineGroup({ name: ${tsLiteral(name)}, description: ${tsLiteral(api.description)} });`,
+          '',
+        ]
+      : []),
   ].join('\n');
-  return { token, settingsConst, provider, registration, declarations, source };
+  return { token, settingsConst, provider, registration, declarations, source, group };
 }
 
 function toolsetSource(name: string, group: ToolsetGroup, client: ReturnType<typeof clientSource>, config: OpenApiConfig, credentials: readonly CredentialPlan[], clientModule?: string): string {
@@ -300,12 +311,13 @@ function toolsetSource(name: string, group: ToolsetGroup, client: ReturnType<typ
     `import { LOGGER, RequestContext, ${group.scoped ? 'RequireScopes, ' : ''}Tool, ToolError, Toolset, type Logger${group.attachesContent ? ', type ResultWithContent' : ''} } from '@toolsets/core';`,
     clientModule ? "import { settingsFromEnvironment, type OpenApiClient } from '@toolsets/openapi';" : "import { OpenApiClient, settingsFromEnvironment, type ApiSettings } from '@toolsets/openapi';",
     `import { ${[...new Set(group.classNames)].sort().join(', ')} } from './dtos';`,
-    ...(clientModule ? [`import { ${[provider, token, settingsConst].join(', ')} } from '${clientModule}';`] : ['', ...client.declarations(false)]),
+    ...(clientModule ? [`import { ${[...(client.group ? [client.group] : []), provider, token, settingsConst].join(', ')} } from '${clientModule}';`] : ['', ...client.declarations(false)]),
     '',
     `@registry([${clientModule ? provider : client.registration}])`,
     `@Toolset({`,
     `  name: ${tsLiteral(group.toolsetName)},`,
     `  description: ${tsLiteral(group.description)},`,
+    ...(clientModule && client.group ? [`  groups: [${client.group}],`] : []),
     ...(credentials.length ? [`  credentialHeaders: [${credentials.map((c) => tsLiteral(c.header)).join(', ')}],`] : []),
     ...(config.schemaBudget ? [`  schemaBudget: ${config.schemaBudget},`] : []),
     `  generatedFrom: 'openapi.json and openapi.config.json',`,

@@ -139,8 +139,9 @@ describe('contract executor', () => {
     const credentialRun = (options: { update?: boolean } = {}) => contractExecutor({ entry: fixture('credential-toolset'), ...options }, executorContext('counting', root, workspace));
     await credentialRun();
     const written = JSON.parse(readFileSync(snapshotPath(), 'utf-8'));
-    expect(written.records).toEqual(['credentialHeaders']);
+    expect(written.records).toEqual(['credentialHeaders', 'groups']);
     expect(written.tools[0].credentialHeaders).toEqual(['x-account-key']);
+    expect(written.groups).toEqual([{ name: 'counting' }]);
 
     // A snapshot from before headers were recorded says nothing about them: it still matches.
     editSnapshot((snapshot) => {
@@ -155,6 +156,22 @@ describe('contract executor', () => {
     });
     await expect(credentialRun()).resolves.toEqual({ success: false });
     expect(out.join('\n')).toContain('whoami: credentialHeaders now reads the credential header x-account-key (credential-header-added, breaking)');
+  });
+
+  it('records the groups clients select, and fails when one is gone until the version covers it', async () => {
+    await run();
+    expect(JSON.parse(readFileSync(snapshotPath(), 'utf-8')).groups).toEqual([{ name: 'counting' }]);
+    // As if the snapshot had served a group the library no longer has.
+    editSnapshot((snapshot) => {
+      (snapshot as { groups?: unknown[] }).groups!.push({ name: 'tallies', description: 'Tallies.' });
+    });
+    await expect(run()).resolves.toEqual({ success: false });
+    expect(out.join('\n')).toContain('tallies: group removed (group-removed, breaking): clients that select the group (?toolsets=, X-MCP-Toolsets) get a 400');
+    // A snapshot from before groups were recorded says nothing about them.
+    editSnapshot((snapshot) => {
+      (snapshot as { records?: unknown }).records = ['credentialHeaders'];
+    });
+    await expect(run()).resolves.toEqual({ success: true });
   });
 
   it('fails when only the version moved, until --update records it', async () => {

@@ -99,8 +99,13 @@ describe('a toolset generated from the petstore document', () => {
       ['store', 'Access to Petstore orders', 4],
       ['user', 'Operations about user', 8],
     ]);
+    // The library is a group of its tag toolsets, which a client selects whole by the library's name.
+    expect(server.catalog.groups).toEqual([{ name: 'petstore', description: expect.stringMatching(/^Swagger Petstore: This is a sample server Petstore server\./), parents: [], toolsets: ['pet', 'store', 'user'] }]);
+    expect(server.catalog.toolsets.map((t) => t.parents)).toEqual([['petstore'], ['petstore'], ['petstore']]);
+    expect(server.views.view(server.views.reader.read({ toolsets: 'petstore' })).tools.size).toBe(20);
     const ungrouped = await generateToolset('petstore', petstore(), { credentialHeader: 'x-petstore-key' });
     expect([...server.catalog.tools.keys()].sort()).toEqual([...ungrouped.toolNames].sort());
+    expect(ungrouped.files[Object.keys(ungrouped.files).find((file) => file.endsWith('.toolset.ts'))!]).not.toContain('groups:');
     const client = await connectToolset(server, { headers: { 'x-petstore-key': 'sk-grouped' }, selection: { toolsets: ['pet'] } });
     expect((await client.listTools()).map((tool) => tool.name)).toEqual(server.catalog.toolsets[0].tools.map((tool) => tool.name));
     expect((await client.call('get_pet_by_id', { petId: 7 })).structuredContent).toMatchObject({ status: 200, data: { id: 7 } });

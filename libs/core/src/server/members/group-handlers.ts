@@ -1,5 +1,6 @@
 import { ProtocolError, ProtocolErrorCode, type StandardSchemaV1 } from '@modelcontextprotocol/server';
-import type { ToolCatalog } from '../../compiled/tool-catalog';
+import type { CompiledGroup, ToolCatalog } from '../../compiled/tool-catalog';
+import { groupMeta } from '../../wire/grouping';
 import type { CatalogView } from '../../selection/catalog-view';
 
 /** The most groups one `groups/list` answer holds; `nextCursor` gives the rest. */
@@ -34,12 +35,12 @@ const GROUPS_PARAMS: StandardSchemaV1<unknown, { cursor?: string }> = {
  * (views are cached, as their lists are).
  */
 export function groupsHandler(catalog: ToolCatalog) {
-  const descriptions = new Map(catalog.toolsets.map((toolset) => [toolset.name, toolset.description]));
+  const toolsets = new Map(catalog.toolsets.map((toolset) => [toolset.name, { description: toolset.description, parents: toolset.parents }]));
   const byView = new WeakMap<CatalogView, ListedGroup[]>();
   const entriesOf = (view: CatalogView): ListedGroup[] => {
     let entries = byView.get(view);
     if (!entries) {
-      entries = groupEntries(view, descriptions);
+      entries = groupEntries(view, toolsets, catalog.groups);
       byView.set(view, entries);
     }
     return entries;
@@ -56,14 +57,32 @@ export function groupsHandler(catalog: ToolCatalog) {
   };
 }
 
-function groupEntries(view: CatalogView, descriptions: ReadonlyMap<string, string | undefined>): ListedGroup[] {
+/**
+ * The view's toolsets, then the larger groups (`defineGroup`) holding any of them: each described
+ * with how many tools the caller sees there, and, when it belongs to larger groups, those in its
+ * `_meta` (SEP-2084's groups of groups).
+ */
+function groupEntries(view: CatalogView, toolsets: ReadonlyMap<string, { description?: string; parents: readonly string[] }>, groups: readonly CompiledGroup[]): ListedGroup[] {
   const counts = new Map<string, number>();
   for (const tool of view.tools.values()) counts.set(tool.toolset.name, (counts.get(tool.toolset.name) ?? 0) + 1);
-  return view.groups.map((name) => {
+  const visible = new Set(view.groups);
+  const entry = (name: string, description: string, parents: readonly string[]): ListedGroup => ({ name, description, ...(parents.length > 0 && { _meta: groupMeta(...parents) }) });
+  const own = view.groups.map((name) => {
     const count = counts.get(name) ?? 0;
-    const purpose = (descriptions.get(name) ?? `The ${name} tools`).trim().replace(/[.\s]+$/, '');
-    return { name, description: `${purpose}. ${count} tool${count === 1 ? '' : 's'}.` };
+    const toolset = toolsets.get(name);
+    return entry(name, `${purposeOf(toolset?.description, `The ${name} tools`)}. ${count} tool${count === 1 ? '' : 's'}.`, toolset?.parents ?? []);
   });
+  const larger = groups.flatMap((group) => {
+    const inside = group.toolsets.filter((name) => visible.has(name));
+    if (inside.length === 0) return [];
+    const count = inside.reduce((sum, name) => sum + (counts.get(name) ?? 0), 0);
+    return [entry(group.name, `${purposeOf(group.description, `The ${group.name} tools`)}. ${count} tool${count === 1 ? '' : 's'} in ${inside.length} group${inside.length === 1 ? '' : 's'}.`, group.parents)];
+  });
+  return [...own, ...larger];
+}
+
+function purposeOf(description: string | undefined, fallback: string): string {
+  return (description ?? fallback).trim().replace(/[.\s]+$/, '');
 }
 
 function offsetOf(cursor: string): number {

@@ -109,6 +109,8 @@ export function serverCard(mount: Mount, site: CardSite): Record<string, unknown
   const view = mount.auth && !options.public ? server.views.view(server.views.whole.selection, []) : server.views.whole;
   const counts = new Map<string, number>();
   for (const tool of view.tools.values()) counts.set(tool.toolset.name, (counts.get(tool.toolset.name) ?? 0) + 1);
+  // A group of toolsets counts the tools of the toolsets in it.
+  for (const group of server.catalog.groups) counts.set(group.name, group.toolsets.reduce((sum, name) => sum + (counts.get(name) ?? 0), 0));
   const groups = server.groupsOf(view);
   return {
     $schema: SERVER_CARD_SCHEMA,

@@ -4,10 +4,11 @@ import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import type * as Core from '@toolsets/core';
 import { catalogSize, formatCatalogSize } from '../../contract/catalog-size';
-import { snapshotEntries } from '../../contract/catalog-entries';
+import { snapshotEntries, snapshotGroups } from '../../contract/catalog-entries';
+import { compareGroups } from '../../contract/compare-groups';
 import { compareCatalogs } from '../../contract/compare-catalogs';
 import { countBySeverity, formatChanges } from '../../contract/change-report';
-import { SNAPSHOT_FILE, parseSnapshot, serializeSnapshot, snapshotOf, type ToolEntry } from '../../contract/snapshot';
+import { SNAPSHOT_FILE, parseSnapshot, serializeSnapshot, snapshotOf, type GroupEntry, type ToolEntry } from '../../contract/snapshot';
 import { checkVersion } from '../../contract/version-check';
 import { plural, readVersion } from '../../contract/package-version';
 import { reportGate } from '../../utils/report-gate';
@@ -37,12 +38,14 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
     return { success: false };
   }
   let tools: ToolEntry[] = [];
+  let groupEntries: GroupEntry[] = [];
   let listed: ToolEntry[] = [];
   let groups: string[] = [];
   const gate = reportGate(core, () => {
     const catalog = core.runContractGate(projectName, toolsets);
     listed = [...catalog.tools.values()].map((tool) => tool.descriptor as ToolEntry);
     tools = snapshotEntries(catalog);
+    groupEntries = snapshotGroups(catalog);
     // A library of several toolsets (an API grouped by tag) is selected group by group: give each group's size.
     if (catalog.toolsets.length > 1) groups = core.formatCatalogSizes(new core.CatalogViews(catalog).sizes);
     return core.describeCatalog(catalog, { verbose: options.verbose === true || Boolean(process.env['TOOLSETS_DEBUG']) });
@@ -52,7 +55,7 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
   // What a server serving exactly these tools sends as its tools/list ETag.
   console.log(`tools/list ETag: "${core.listHashOf({ tools: listed })}"`);
   if (groups.length > 0) console.log(groups.join('\n'));
-  return compareWithSnapshot({ projectName, workspaceRoot: context.root, projectRoot: root, tools, update: options.update === true });
+  return compareWithSnapshot({ projectName, workspaceRoot: context.root, projectRoot: root, tools, groups: groupEntries, update: options.update === true });
 }
 
 export interface SnapshotCheck {
@@ -60,6 +63,8 @@ export interface SnapshotCheck {
   workspaceRoot: string;
   projectRoot: string;
   tools: ToolEntry[];
+  /** The library's groups, recorded and compared too; an app's curated snapshot has none. */
+  groups?: GroupEntry[];
   update: boolean;
   /** The snapshot's file in the project (default `contract.json`). */
   file?: string;
@@ -68,7 +73,7 @@ export interface SnapshotCheck {
 }
 
 /** Compares the served tools with the committed snapshot: breaking changes fail until the version says so and `--update` accepts them. */
-export function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, update, file = SNAPSHOT_FILE, target = 'contract' }: SnapshotCheck): { success: boolean } {
+export function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, tools, groups, update, file = SNAPSHOT_FILE, target = 'contract' }: SnapshotCheck): { success: boolean } {
   const snapshotFile = join(projectRoot, file);
   const packageFile = join(projectRoot, 'package.json');
   const snapshotPath = join(workspaceRoot, snapshotFile);
@@ -77,7 +82,7 @@ export function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, t
     console.error(`${packageFile} has no "version": the contract snapshot records the version that served it. Add "version": "0.1.0".`);
     return { success: false };
   }
-  const live = snapshotOf(version, tools);
+  const live = snapshotOf(version, tools, groups);
   const updateCommand = `nx run ${projectName}:${target} --update`;
   if (!existsSync(snapshotPath)) {
     writeFileSync(snapshotPath, serializeSnapshot(live));
@@ -91,7 +96,8 @@ export function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, t
     console.error((error as Error).message);
     return { success: false };
   }
-  const changes = compareCatalogs(previous.tools, live.tools, previous.records);
+  // A snapshot written before groups were recorded says nothing about them: no change to report.
+  const changes = [...compareCatalogs(previous.tools, live.tools, previous.records), ...(previous.groups && live.groups ? compareGroups(previous.groups, live.groups) : [])];
   if (changes.length === 0 && previous.version === version) {
     // A file from an older plugin records less (no credential headers): --update writes what is recorded now.
     if (update && readFileSync(snapshotPath, 'utf-8') !== serializeSnapshot(live)) {
