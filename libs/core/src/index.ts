@@ -55,7 +55,7 @@ export {
 } from './server/build-server';
 export type { ServerCardOptions } from './server/server-card-options';
 export { defineGroup, type ToolGroup, type ToolGroupOptions } from './metadata/tool-group';
-export { serverCard, SERVER_CARD_SCHEMA, SERVER_CARD_TYPE, CLIENT_CREDENTIALS_EXTENSION, CARD_META_KEY } from './transport/http/server-card';
+export { SERVER_CARD_SCHEMA, SERVER_CARD_TYPE, CLIENT_CREDENTIALS_EXTENSION, CARD_META_KEY } from './wire/server-card';
 export { stderrLogger, type Logger } from './server/logging/logger';
 export { RESOURCE_UPDATES, type ResourceUpdates } from './server/members/resource-subscriptions';
 export { LOGGER } from './server/logging/logger-token';

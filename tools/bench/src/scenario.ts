@@ -18,6 +18,7 @@ import { upstreamTransportScenario } from './scenarios/upstream-transport';
 import { viewsScenario } from './scenarios/views';
 import { codeModeScenario } from './scenarios/code-mode/code-mode';
 import { curatedCatalogsScenario } from './scenarios/curated-catalogs';
+import { catalogModesScenario } from './scenarios/catalog-modes';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -40,6 +41,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   views: viewsScenario,
   'code-mode': codeModeScenario,
   'curated-catalogs': curatedCatalogsScenario,
+  'catalog-modes': catalogModesScenario,
 };
 
 async function main(): Promise<void> {

@@ -1,4 +1,9 @@
 import type { McpRequestContext, Server, ServerContext, Transport } from '@modelcontextprotocol/server';
+
+/** The cache scopes of 2026-07-28 results (SEP-2549). */
+export type CacheScope = 'public' | 'private';
+/** The operations whose 2026-07-28 results carry `ttlMs` and `cacheScope`. */
+type CacheableResultMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read' | 'server/discover';
 import { TaskAnsweringServer } from '../wire/task-answer';
 import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdio';
 import { container as globalContainer, type DependencyContainer } from 'tsyringe';
@@ -128,6 +133,15 @@ export interface BuildServerOptions {
    * its registry name, title, description, links. `false` serves no card. See `ServerCardOptions`.
    */
   card?: ServerCardOptions | false;
+  /**
+   * How long, in milliseconds, a 2026-07-28 client may cache this server's lists (`tools/list`,
+   * `prompts/list`, `resources/list`, `resources/templates/list`) and `server/discover`: their
+   * `ttlMs`. Default `LIST_TTL_MS`, else 0 (the client revalidates, with the list's ETag over
+   * HTTP). The catalog changes only when the server is redeployed, so a deployment that rolls
+   * slowly can give minutes. Their `cacheScope` is `public` on an HTTP mount that checks no token
+   * (every caller with the same selection gets the same bytes) and `private` elsewhere.
+   */
+  listTtlMs?: number;
 }
 
 /** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
@@ -151,6 +165,8 @@ export interface ConnectionOptions {
    * and `server/discover` (an HTTP mount that checks tokens adds OAuth client credentials).
    */
   extensions?: Readonly<Record<string, object>>;
+  /** Whether the lists this connection gets may sit in shared caches (`public`: an HTTP mount that checks no token). Default `private`. */
+  cacheScope?: CacheScope;
 }
 
 /** A running connection; `close()` ends it. */
@@ -202,6 +218,8 @@ export interface ServerDefinition {
   readonly instructions?: string;
   /** What its Server Card says of it; `false` when it serves none. */
   readonly card: ServerCardOptions | false;
+  /** How long a 2026-07-28 client may cache its lists (`listTtlMs`, `LIST_TTL_MS`; 0 by default). */
+  readonly listTtlMs: number;
   /** `groups/list` as `view` sees it, every page: each toolset that has a tool there, described. */
   groupsOf(view: CatalogView): readonly ListedGroup[];
 }
@@ -250,7 +268,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   // Connections that outlive a request may subscribe to resources.
   const subscribingOptions = hasResources ? { ...serverOptions, capabilities: { ...serverOptions.capabilities, resources: { subscribe: true } } } : serverOptions;
   // Made once: a stateless server instance is made per request.
-  const advertised = advertisedEras(serverOptions, subscribingOptions);
+  const advertised = advertisedEras(serverOptions, subscribingOptions, listTtlOf(options));
   const complete = completionHandler(catalog, logger);
   const groups = groupsHandler(catalog);
   const prompts = catalog.prompts.size > 0 ? promptHandlers(definition) : undefined;
@@ -320,6 +338,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     ...(tasks && { taskListens: new TaskListens(tasks) }),
     codeMode: options.codeMode,
     ...described(options, serverOptions.capabilities),
+    listTtlMs: listTtlOf(options),
     groupsOf: (view) => groups.entries(view),
   };
   return built;
@@ -386,6 +405,7 @@ function checkServingOptions(options: BuildServerOptions): void {
   if (options.mode !== undefined && options.mode !== 'tools' && options.mode !== 'discovery' && options.mode !== 'code') {
     throw new ServerOptionError(options.name, 'mode', `is ${JSON.stringify(options.mode)}`, "use 'tools' (every tool listed), 'discovery' (search_tools, browse_tools, describe_tools, call_tool) or 'code' (with codeMode).");
   }
+  checkListTtl(options);
   const cardProblem = options.card ? cardOptionProblem(options.card) : undefined;
   if (cardProblem) throw new ServerOptionError(options.name, ...cardProblem);
   const budget = options.listBudgetTokens;
@@ -414,16 +434,43 @@ function capabilitiesOf(catalog: ToolCatalog, hasTasks: boolean) {
  * a connection that outlives a request, and the extensions its mount adds (OAuth client
  * credentials), each set made once.
  */
-function advertisedEras<T extends { capabilities: { extensions?: Record<string, unknown>; tasks?: unknown } }>(serving: T, subscribing: T): (connection: ConnectionOptions) => Record<'modern' | 'legacy' | 'either', T> {
-  const servingByEra = byEra(serving);
-  const subscribingByEra = byEra(subscribing);
+function advertisedEras<T extends { capabilities: { extensions?: Record<string, unknown>; tasks?: unknown } }>(
+  serving: T,
+  subscribing: T,
+  listTtlMs: number,
+): (connection: ConnectionOptions) => Record<'modern' | 'legacy' | 'either', T> {
+  const hinted = (options: T, cacheScope: CacheScope) => ({ ...options, cacheHints: cacheHintsOf(listTtlMs, cacheScope) });
+  const servingByEra = byEra(hinted(serving, 'private'));
+  const subscribingByEra = byEra(hinted(subscribing, 'private'));
   const own = new WeakMap<ConnectionOptions, Record<'modern' | 'legacy' | 'either', T>>();
   return (connection) => {
-    if (!connection.extensions) return connection.subscriptions ? subscribingByEra : servingByEra;
+    if (!connection.extensions && connection.cacheScope !== 'public') return connection.subscriptions ? subscribingByEra : servingByEra;
     let eras = own.get(connection);
-    if (!eras) own.set(connection, (eras = byEra(withExtensions(connection.subscriptions ? subscribing : serving, connection.extensions))));
+    if (!eras) {
+      const base = hinted(connection.subscriptions ? subscribing : serving, connection.cacheScope ?? 'private');
+      own.set(connection, (eras = byEra(connection.extensions ? withExtensions(base, connection.extensions) : base)));
+    }
     return eras;
   };
+}
+
+/** The 2026-07-28 cache fields of the lists and `server/discover` (the SDK fills them in from these). */
+export function cacheHintsOf(ttlMs: number, cacheScope: CacheScope): Partial<Record<CacheableResultMethod, { ttlMs: number; cacheScope: CacheScope }>> {
+  const hint = { ttlMs, cacheScope };
+  return { 'tools/list': hint, 'prompts/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'server/discover': hint };
+}
+
+function checkListTtl(options: BuildServerOptions): void {
+  const ttl = listTtlOf(options);
+  if (Number.isSafeInteger(ttl) && ttl >= 0) return;
+  const option = options.listTtlMs !== undefined ? 'listTtlMs' : 'LIST_TTL_MS';
+  throw new ServerOptionError(options.name, option, `is ${JSON.stringify(options.listTtlMs ?? process.env['LIST_TTL_MS'])}`, 'give a whole number of milliseconds, 0 or more, such as 300000 for five minutes.');
+}
+
+/** `listTtlMs`, else LIST_TTL_MS, else 0. */
+function listTtlOf(options: BuildServerOptions): number {
+  const text = process.env['LIST_TTL_MS']?.trim();
+  return options.listTtlMs ?? (text ? Number(text) : 0);
 }
 
 /** What a definition says of itself beyond its catalog: its instructions, its Server Card's options, the extensions it speaks. */

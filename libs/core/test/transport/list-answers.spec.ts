@@ -222,3 +222,37 @@ describe('list answers served from cache', () => {
     }
   });
 });
+
+describe('the cache fields of the lists (ttlMs, cacheScope)', () => {
+  it('carry the server’s listTtlMs, and cacheScope public where no token shapes them, alike from the cache and from the SDK, server/discover too', async () => {
+    const definition = buildServer({ name: 'maps', version: '2.1.0', toolsets: [MapsToolset], listTtlMs: 300_000, logger: recordingLogger().logger });
+    const cached = await serveHttp(definition, { port: 0 });
+    const uncached = await serveHttp(definition, { port: 0, cacheLists: false });
+    try {
+      for (const method of ['tools/list', 'prompts/list', 'resources/list']) {
+        const [fromCache, fromSdk] = await Promise.all([post(cached.mounts[0]!.url, 'modern', method, 1), post(uncached.mounts[0]!.url, 'modern', method, 1)]);
+        expect(fromCache.body).toBe(fromSdk.body);
+        expect(messageOf(fromCache).result).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
+      }
+      expect(messageOf(await post(cached.mounts[0]!.url, 'modern', 'server/discover', 2)).result).toMatchObject({ ttlMs: 300_000, cacheScope: 'public' });
+      // The 2025 era has no cache fields.
+      expect(messageOf(await post(cached.mounts[0]!.url, 'legacy', 'tools/list', 3)).result).not.toHaveProperty('ttlMs');
+    } finally {
+      await cached.close();
+      await uncached.close();
+    }
+  });
+
+  it('refuses a TTL that is not a whole number of milliseconds, naming the setting', () => {
+    expect(() => buildServer({ name: 'maps', version: '1', toolsets: [MapsToolset], listTtlMs: -1 })).toThrow(
+      "buildServer 'maps': listTtlMs is -1. Fix: give a whole number of milliseconds, 0 or more, such as 300000 for five minutes.",
+    );
+    process.env['LIST_TTL_MS'] = '5m';
+    try {
+      expect(() => buildServer({ name: 'maps', version: '1', toolsets: [MapsToolset] })).toThrow("buildServer 'maps': LIST_TTL_MS is \"5m\".");
+    } finally {
+      delete process.env['LIST_TTL_MS'];
+    }
+  });
+});
+

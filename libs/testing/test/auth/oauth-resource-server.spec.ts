@@ -310,6 +310,11 @@ describe('an MCP server as an OAuth resource server', () => {
     }
   });
 
+  it('marks its lists private: what a caller sees depends on its token', async () => {
+    const token = await issuer.mint({ subject: 'bob', scopes: ['vault:use'] });
+    expect(resultOf(await post(url, 'modern', 'tools/list', {}, bearer(token)))).toMatchObject({ ttlMs: 0, cacheScope: 'private' });
+  });
+
   it('advertises OAuth client credentials to the 2025-era client in initialize too', async () => {
     const token = await issuer.mint({ subject: 'bob', scopes: ['vault:use'] });
     const client = new LegacyClient({ name: 'old', version: '1.0.0' });

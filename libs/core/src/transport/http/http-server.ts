@@ -25,7 +25,8 @@ import { LegacySessions } from './sessions/legacy-sessions';
 import type { AuthOptions } from '../../server/request/auth-options';
 import { prepareMountAuth, type MountPlan } from '../auth/mount-auths';
 import type { MountAuth } from '../auth/mount-auth';
-import { CLIENT_CREDENTIALS_EXTENSION, ServerCards } from './server-card';
+import { ServerCards } from './server-card';
+import { CLIENT_CREDENTIALS_EXTENSION } from '../../wire/server-card';
 
 export interface HttpServeOptions extends Partial<ServingLimits> {
   /** Default `127.0.0.1`: loopback, where only loopback Host/Origin names are accepted. */
@@ -227,7 +228,8 @@ function createMounts(plans: readonly MountPlan[], doors: ReadonlyMap<ServerDefi
     const auth = doors.get(server);
     // Any token from the issuer is checked alike, so one a client got with its own credentials (no user) is accepted.
     const extensions = auth ? { [CLIENT_CREDENTIALS_EXTENSION]: {} } : undefined;
-    const factory = server.serverFactory({ argumentLimits: argumentLimitsOf(limits), ...(extensions && { extensions }) });
+    // Where no token shapes the lists, every caller with the same selection gets the same bytes: shared caches may keep them.
+    const factory = server.serverFactory({ argumentLimits: argumentLimitsOf(limits), ...(extensions ? { extensions } : { cacheScope: 'public' }) });
     // With sessions, 2025-era traffic is routed to them before it reaches this handler.
     const handler = createMcpHandler(factory, { legacy: sessions ? 'reject' : 'stateless', maxRequestBodySize: limits.maxBodyBytes, onerror });
     return {

@@ -9,8 +9,14 @@ import { headerValue } from '../guards/request-target';
 
 /** The list operations answered from bytes serialised once. */
 const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
-/** What the SDK's 2026-07-28 codec adds to a list it builds with no cache hint of its own. */
-const MODERN_FIELDS = { resultType: 'complete', ttlMs: 0, cacheScope: 'private' } as const;
+/** What the SDK's 2026-07-28 codec adds to a result built with no cache hint of its own (a view's resources/read). */
+const DEFAULT_HINT: ListHint = { ttlMs: 0, cacheScope: 'private' };
+
+/** The 2026-07-28 cache fields of a mount's lists: the server's `listTtlMs`, and `public` where no token shapes them. */
+export interface ListHint {
+  ttlMs: number;
+  cacheScope: 'public' | 'private';
+}
 /** The most serialised list bytes kept: past it the least recently served lists are dropped (and rebuilt when asked again). */
 const DEFAULT_BUDGET_BYTES = 64 * 2 ** 20;
 
@@ -37,7 +43,7 @@ export class ListAnswers {
   constructor(private readonly budgetBytes = DEFAULT_BUDGET_BYTES) {}
 
   /** Answers `parsed` from cache and returns true, or returns false for the SDK to answer. */
-  tryAnswer(server: ServerDefinition, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, sessions: boolean): boolean {
+  tryAnswer(server: ServerDefinition, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, sessions: boolean, hint: ListHint): boolean {
     const message = parsed as { method?: unknown; id?: unknown; params?: { cursor?: unknown; uri?: unknown } };
     const read = message.method === 'resources/read' ? readableView(server, view, message.params?.uri) : undefined;
     if (typeof message.method !== 'string' || (!LIST_METHODS.has(message.method) && !read)) return false;
@@ -45,32 +51,32 @@ export class ListAnswers {
     if (message.params?.cursor !== undefined || !isJsonContentType(req.headers['content-type'] ?? '')) return false;
     const era = eraOf(req, parsed, sessions);
     if (!era) return false;
-    const list = read ? this.#viewFor(server, read) : this.#listFor(server, view, message.method);
+    const list = read ? this.#viewFor(server, read) : this.#listFor(server, view, message.method, hint);
     if (!list) return false;
     send(res, list, era, message.id);
     return true;
   }
 
-  #listFor(server: ServerDefinition, view: CatalogView, method: string): SerialisedList | undefined {
+  #listFor(server: ServerDefinition, view: CatalogView, method: string, hint: ListHint): SerialisedList | undefined {
     const result = method === 'tools/list' ? view.listResult : view.lists[method as keyof CatalogView['lists']];
     // Prompt and resource lists are shared by every view with the same scopes: serialised once for all.
-    return result && this.#cached(method === 'tools/list' ? view : view.lists, method, server, result);
+    return result && this.#cached(method === 'tools/list' ? view : view.lists, `${method} ${hint.ttlMs} ${hint.cacheScope}`, server, result, hint);
   }
 
   /** A view's `resources/read` answer, serialised once per view (it is the same for every caller allowed to read it). */
   #viewFor(server: ServerDefinition, view: CompiledView): SerialisedList {
-    return this.#cached(view, 'resources/read', server, { contents: [view.contents] });
+    return this.#cached(view, 'resources/read', server, { contents: [view.contents] }, DEFAULT_HINT);
   }
 
   /** `result` serialised once under `owner` and `key`; the owner becomes the most recently served. */
-  #cached(owner: object, key: string, server: ServerDefinition, result: object): SerialisedList {
+  #cached(owner: object, key: string, server: ServerDefinition, result: object, hint: ListHint): SerialisedList {
     const entries = this.#lists.get(owner) ?? new Map<string, SerialisedList>();
     // Most recently served last: eviction takes from the front.
     this.#lists.delete(owner);
     this.#lists.set(owner, entries);
     const cached = entries.get(key);
     if (cached) return cached;
-    const answer = serialise(result, { name: server.name, version: server.version });
+    const answer = serialise(result, { name: server.name, version: server.version }, hint);
     entries.set(key, answer);
     this.#bytes += answer.modern.length + answer.legacy.length;
     this.#evict();
@@ -139,9 +145,10 @@ function routed(req: IncomingMessage, parsed: object): boolean {
 }
 
 /** The answer's bytes up to the request id, for each era: the id and the closing brace are written per request. */
-function serialise(result: object, serverInfo: { name: string; version: string }): SerialisedList {
+function serialise(result: object, serverInfo: { name: string; version: string }, hint: ListHint): SerialisedList {
   const legacyResult = JSON.stringify(result);
-  const modernResult = `${legacyResult.slice(0, -1)}${legacyResult.length > 2 ? ',' : ''}${JSON.stringify({ ...MODERN_FIELDS, _meta: { [SERVER_INFO_META_KEY]: serverInfo } }).slice(1)}`;
+  const modern = { resultType: 'complete', ttlMs: hint.ttlMs, cacheScope: hint.cacheScope, _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
+  const modernResult = `${legacyResult.slice(0, -1)}${legacyResult.length > 2 ? ',' : ''}${JSON.stringify(modern).slice(1)}`;
   return {
     modern: Buffer.from(`{"result":${modernResult},"jsonrpc":"2.0","id":`),
     legacy: Buffer.from(`event: message\ndata: {"result":${legacyResult},"jsonrpc":"2.0","id":`),

@@ -170,7 +170,8 @@ export class Router {
   private answerList(mount: Mount, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object): boolean {
     if (!this.lists) return false;
     const startedAt = performance.now();
-    if (!this.lists.tryAnswer(mount.server, view, req, res, parsed, mount.sessions !== undefined)) return false;
+    const hint = { ttlMs: mount.server.listTtlMs, cacheScope: mount.auth ? ('private' as const) : ('public' as const) };
+    if (!this.lists.tryAnswer(mount.server, view, req, res, parsed, mount.sessions !== undefined, hint)) return false;
     const message = parsed as { method: string; id?: unknown; params?: { _meta?: Record<string, unknown> } };
     const version = headerValue(req, 'mcp-protocol-version') ?? (message.params?._meta?.[PROTOCOL_VERSION_META_KEY] as string | undefined);
     mount.server.telemetry?.answered(message.method, message, { get: (name) => headerValue(req, name) }, version, startedAt);

@@ -4,10 +4,8 @@ import { KNOWN_PROTOCOL_VERSIONS } from '../../wire/protocol-revisions';
 import type { ServerCardOptions } from '../../server/server-card-options';
 import { sendJson } from './http-replies';
 import type { Mount } from './router';
+import { CARD_META_KEY, CLIENT_CREDENTIALS_EXTENSION, SERVER_CARD_SCHEMA, SERVER_CARD_TYPE } from '../../wire/server-card';
 
-/** The JSON Schema every card names (SEP-2127's draft, experimental-ext-server-card). */
-export const SERVER_CARD_SCHEMA = 'https://static.modelcontextprotocol.io/schemas/v1/server-card.schema.json';
-export const SERVER_CARD_TYPE = 'application/mcp-server-card+json';
 /** The draft's reserved place for a card: the streamable HTTP endpoint's URL plus this. */
 export const SERVER_CARD_SUFFIX = '/server-card';
 /** Where xmcp and the earlier draft (SEP-1649) put a domain's card; served for a single mount. */
@@ -15,10 +13,6 @@ export const WELL_KNOWN_SERVER_CARD = '/.well-known/mcp/server-card.json';
 /** An AI Catalog (the draft's domain-level discovery) listing every mount's card. */
 export const AI_CATALOG_PATH = '/.well-known/ai-catalog.json';
 export const AI_CATALOG_TYPE = 'application/ai-catalog+json';
-/** Advertised by a mount that checks tokens: it accepts tokens a client obtained with its own credentials. */
-export const CLIENT_CREDENTIALS_EXTENSION = 'io.modelcontextprotocol/oauth-client-credentials';
-/** Where a card keeps what the draft leaves to vendors: groups, extensions, authorization. */
-export const CARD_META_KEY = 'dev.toolsets/server';
 
 /** Cards and the catalog are public by design (the draft requires CORS for any origin) and cacheable. */
 const CARD_HEADERS = {
