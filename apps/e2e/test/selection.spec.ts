@@ -1,11 +1,15 @@
 import { spawnSync } from 'node:child_process';
 import Ajv2020 from 'ajv/dist/2020';
+import { z } from 'zod';
 import { accountOf, httpClient, stdioClient, textOf, type AnyClient, type Era } from './support/clients';
 import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
 /** The demo app's combined server (hello + credential-demo) over stdio, with selection flags. */
 const stdioDemo = (era: Era, flags: string[], env: Record<string, string> = {}): Promise<AnyClient> =>
   stdioClient(era, [appMain('demo-server'), '--stdio', '--server=demo', ...flags], env);
+
+/** groups/list's result (SEP-2084), for either era's client; zod schemas are Standard Schemas too. */
+const GROUPS_RESULT = z.object({ groups: z.array(z.object({ name: z.string(), description: z.string() }).passthrough()) }).passthrough();
 
 const names = async (client: AnyClient) => (await client.listTools()).tools.map((tool) => tool.name);
 type Entry = { name: string; toolset: string; outputSchema: object };
@@ -99,6 +103,21 @@ describe.each<Era>(['modern', 'legacy'])('the demo app over stdio with the %s-er
     expect(await names(client)).toEqual(['hello', 'greet_team', 'hello_card']);
     await expect(client.callTool({ name: 'whoami', arguments: {} })).rejects.toThrow(/Unknown tool 'whoami'/);
     await client.close();
+  });
+
+  it('lists its groups with groups/list (the grouping extension), as --toolsets= selects them, and names each tool’s group', async () => {
+    const groupsOf = async (client: AnyClient) => {
+      const raw = client as unknown as { request(request: object, schema: unknown): Promise<{ groups: { name: string; description: string }[] }> };
+      return (await raw.request({ method: 'groups/list', params: {} }, GROUPS_RESULT)).groups;
+    };
+    const all = await stdioDemo(era, []);
+    expect((await groupsOf(all)).map((group) => group.name)).toEqual(['hello', 'credential-demo']);
+    const listed = (await all.listTools()).tools as { name: string; _meta?: Record<string, unknown> }[];
+    expect(listed.find((tool) => tool.name === 'whoami')?._meta?.['io.modelcontextprotocol/groups']).toEqual(['credential-demo']);
+    await all.close();
+    const selected = await stdioDemo(era, ['--toolsets=credential-demo']);
+    expect(await groupsOf(selected)).toEqual([{ name: 'credential-demo', description: expect.stringMatching(/ 1 tool\.$/) }]);
+    await selected.close();
   });
 
   it('serves discovery mode with --discovery, narrowed by MCP_TOOLSETS and read-only by --readonly', async () => {
