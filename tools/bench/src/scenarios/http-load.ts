@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { availableParallelism } from 'node:os';
 import { startHttpContenderProcess } from '../harness/http-contender';
 import { LOAD_THREADS, LoadThreads } from '../harness/load-threads';
 import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
@@ -15,6 +17,26 @@ const ROUNDS = 5;
 /** Each fresh server process is first driven this long at 8 clients: its code is compiled before any level counts. */
 const JIT_WARMUP_MS = 3_000;
 
+/** The servers measured: toolsets, the bare SDK server, and a plain node:http server sending the same bytes (the floor). */
+const CONTENDERS = ['toolsets', 'bare', 'floor'] as const;
+/** Issue 59's targets at 8 clients: server CPU per call against the bare SDK's and against the floor's. */
+const CPU_TARGET_VS_BARE = 0.35;
+const CPU_TARGET_VS_FLOOR = 2;
+
+/**
+ * Pins this process (the load generator, every thread) to core 0 and returns core 1 for the
+ * servers, so a server never waits for the clients' core; undefined where there is no `taskset` or one core.
+ */
+function pinLoadGenerator(): number | undefined {
+  if (availableParallelism() < 2) return undefined;
+  try {
+    execFileSync('taskset', ['-a', '-p', '-c', '0', String(process.pid)], { stdio: 'ignore' });
+    return 1;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function httpScenario(script: string): Promise<ScenarioResult> {
   type Tally = { perSecond: number[]; latencies: number[]; cpu: number[] };
   const results = new Map<string, Tally>();
@@ -25,15 +47,17 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
   };
   // Both servers run for the whole round (the idle one costs nothing); each level measures them
   // back to back, in alternating order, so a pair sees the same machine and the ratio is paired.
+  const serverCpu = pinLoadGenerator();
   const load = new LoadThreads();
   for (let round = 0; round < ROUNDS; round++) {
     const servers = new Map<string, Awaited<ReturnType<typeof startHttpContenderProcess>>>();
-    for (const contender of ['toolsets', 'bare']) servers.set(contender, await startHttpContenderProcess(script, contender));
+    for (const contender of CONTENDERS) servers.set(contender, await startHttpContenderProcess(script, contender, serverCpu));
     // A fresh process runs slower until V8 has compiled its hot paths, and the framework has more
     // code to compile: without this, the round's first level measures compilation, not serving.
     for (const { url, child } of servers.values()) await load.run(url, 8, child.pid!, JIT_WARMUP_MS, 0);
     for (const { workers } of LEVELS) {
-      for (const contender of round % 2 === 0 ? ['toolsets', 'bare'] : ['bare', 'toolsets']) {
+      // Each round starts with another contender, so none is always measured first.
+      for (const contender of CONTENDERS.map((_, i) => CONTENDERS[(i + round) % CONTENDERS.length]!)) {
         const server = servers.get(contender)!;
         const { perSecond, latencies, cpuMicrosPerCall } = await load.run(server.url, workers, server.child.pid!, WARMUP_MS, MEASURE_MS);
         tally(contender, workers).perSecond.push(perSecond);
@@ -65,7 +89,9 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
       fmt(median(tally(contender, workers).cpu), 0),
       ratio(contender === 'bare' ? 1 : capacity),
     ];
-    rows.push(row('bare', 'bare low-level Server behind createMcpHandler'), row('toolsets', '@toolsets/core serveHttp'));
+    const floorShare = median(tally('floor', workers).perSecond.map((value, round) => value / tally('bare', workers).perSecond[round]));
+    const floorCapacity = median(tally('floor', workers).cpu.map((value, round) => tally('bare', workers).cpu[round] / value));
+    rows.push(row('bare', 'bare low-level Server behind createMcpHandler'), row('toolsets', '@toolsets/core serveHttp'), [...row('floor', 'plain node:http, the same bytes (the floor)').slice(0, 5), ratio(floorShare), fmt(median(tally('floor', workers).cpu), 0), ratio(floorCapacity)]);
     const clients = workers === 1 ? 'sequential' : `${workers} clients`;
     verdicts.push(
       {
@@ -79,11 +105,29 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
         outcome: judge((r) => r >= target, capacity, capacityBand),
       },
     );
+    if (workers === 8) {
+      // Issue 59: the server's CPU per call against the bare SDK's, and against the floor's, paired per round.
+      const vsBare = tally('toolsets', workers).cpu.map((value, round) => value / tally('bare', workers).cpu[round]);
+      const vsFloor = tally('toolsets', workers).cpu.map((value, round) => value / tally('floor', workers).cpu[round]);
+      const band = (values: number[]) => [...values].sort((a, b) => a - b).slice(1, -1);
+      verdicts.push(
+        {
+          target: `@toolsets/core server CPU per call ≤ ${CPU_TARGET_VS_BARE} × the bare SDK server’s, 8 clients`,
+          measured: `${ratioWithBand(median(vsBare), band(vsBare))}; rounds ${vsBare.map((r) => fmt(r, 2)).join(', ')}`,
+          outcome: judge((r) => r <= CPU_TARGET_VS_BARE, median(vsBare), band(vsBare)),
+        },
+        {
+          target: `@toolsets/core server CPU per call ≤ ${CPU_TARGET_VS_FLOOR} × the plain node:http floor’s, 8 clients`,
+          measured: `${ratioWithBand(median(vsFloor), band(vsFloor))}; rounds ${vsFloor.map((r) => fmt(r, 2)).join(', ')}`,
+          outcome: judge((r) => r <= CPU_TARGET_VS_FLOOR, median(vsFloor), band(vsFloor)),
+        },
+      );
+    }
   }
   return {
     scenario: 'http',
     title: '4. Streamable HTTP on loopback (stateless `createMcpHandler`, both client eras)',
-    method: `Server in its own process; 1, 8 and 32 concurrent clients (alternating SDK v2 pinned to 2026-07-28 and the v1 2025-era client) on ${LOAD_THREADS(8)} load-generator threads of the bench process (1 for a sequential client), closed loop; each fresh server process is first driven ${JIT_WARMUP_MS / 1000} s at 8 clients (V8 compiles its hot paths), then every level has ${WARMUP_MS / 1000} s warm-up and ${MEASURE_MS / 1000} s measured, after collecting the load generator's garbage; ${ROUNDS} rounds, each with both servers up and every level measured on the two back to back (alternating which goes first), so each round gives a paired ratio: the verdict is their median, the band the middle three. Both servers use the same loopback Host/Origin guards.`,
+    method: `Each server in its own process${serverCpu === undefined ? '' : ', pinned to core 1 while the load generator is pinned to core 0 (`taskset`)'}: the bare SDK server, toolsets, and a plain \`node:http\` server that reads and parses each body and answers with the bytes toolsets sends (recorded once at its start: the floor of this stack). 1, 8 and 32 concurrent clients (alternating SDK v2 pinned to 2026-07-28 and the v1 2025-era client) on ${LOAD_THREADS(8)} load-generator threads of the bench process (1 for a sequential client), closed loop; each fresh server process is first driven ${JIT_WARMUP_MS / 1000} s at 8 clients (V8 compiles its hot paths), then every level has ${WARMUP_MS / 1000} s warm-up and ${MEASURE_MS / 1000} s measured, after collecting the load generator's garbage; ${ROUNDS} rounds, each with every server up and every level measured on each back to back (a different one first each round), so each round gives a paired ratio: the verdict is their median, the band the middle three. Both servers use the same loopback Host/Origin guards.`,
     headers: ['server', 'clients', 'calls/s (median round)', 'p50 ms', 'p99 ms', 'throughput vs bare (median paired ratio)', 'server CPU µs/call', 'capacity vs bare'],
     rows,
     verdicts,

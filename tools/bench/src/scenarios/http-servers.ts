@@ -5,6 +5,7 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { localhostHostValidation, localhostOriginValidation, toNodeHandler } from '@modelcontextprotocol/node';
 import { serveHttp } from '@toolsets/core';
 import { bareHello, toolsetsHelloServer } from '../contenders/hello-contenders';
+import { portOf, startFloor } from '../contenders/floor-contender';
 
 /** Starts one contender's HTTP server on a free loopback port; prints `PORT <n>` when ready. */
 export async function startHttpContender(contender: string): Promise<void> {
@@ -12,6 +13,10 @@ export async function startHttpContender(contender: string): Promise<void> {
   if (contender === 'toolsets') {
     const handle = await serveHttp(toolsetsHelloServer(), { port: 0, logger, maxBodyBytes: 2 * 2 ** 20 });
     console.log(`PORT ${new URL(handle.origin).port}`);
+    return;
+  }
+  if (contender === 'floor') {
+    console.log(`PORT ${portOf(await startFloor())}`);
     return;
   }
   if (contender === 'toolsets-unguarded') {
