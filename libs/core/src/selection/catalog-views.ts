@@ -17,6 +17,8 @@ export const SELECTION_HEADERS = { toolsets: 'x-mcp-toolsets', readonly: 'x-mcp-
 /** Every view of one server's catalog, by selection, and the search index they share. */
 export class CatalogViews {
   readonly reader: SelectionReader;
+  /** Each group of toolsets (`defineGroup`) holding a toolset with tools, and those toolsets: selectable by its name. */
+  readonly larger: ReadonlyMap<string, readonly string[]>;
   readonly #views = new LRUCache<string, CatalogView>({ max: MAX_VIEWS });
   /** Prompt and resource lists by the scopes that see them: they do not depend on the selection. */
   readonly #lists = new LRUCache<string, ServedLists>({ max: MAX_VIEWS });
@@ -35,7 +37,8 @@ export class CatalogViews {
     readonly codeMode?: CodeModeProvider,
   ) {
     const served = catalog.toolsets.filter((toolset) => toolset.tools.length > 0).map((toolset) => toolset.name);
-    this.reader = new SelectionReader(served, defaultMode, codeMode !== undefined, selectableGroups(catalog, new Set(served)));
+    this.larger = selectableGroups(catalog, new Set(served));
+    this.reader = new SelectionReader(served, defaultMode, codeMode !== undefined, this.larger);
     this.scopes = sortedScopes(catalog.toolsets.flatMap((toolset) => [...toolset.requiredScopes, ...toolset.tools.flatMap((tool) => tool.requiredScopes)]));
     this.#scopes = new Set(this.scopes);
     this.whole = this.view(this.reader.defaults);

@@ -100,6 +100,23 @@ describe('groups of groups (SEP-2084): defineGroup', () => {
     expect(await refused.text()).toContain("No toolset named 'gitlab' on this server. Available toolsets: github-issues, github-pulls, clock; groups of them: github, vendors.");
   });
 
+  it('narrows discovery mode’s search to a larger group as to its toolsets', async () => {
+    const url = await serve();
+    const call = async (args: Record<string, unknown>) => {
+      const response = await fetch(`${url}?mode=discovery`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2026-07-28', 'mcp-method': 'tools/call', 'mcp-name': 'search_tools' },
+        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'search_tools', arguments: args, _meta: { 'io.modelcontextprotocol/protocolVersion': '2026-07-28', 'io.modelcontextprotocol/clientInfo': { name: 'c', version: '0' }, 'io.modelcontextprotocol/clientCapabilities': {} } } }),
+      });
+      return (JSON.parse(await response.text()) as { result: { structuredContent: { tools: { name: string; toolset: string }[] } } }).result.structuredContent.tools;
+    };
+    const all = await call({ query: 'time issue pull' });
+    expect(new Set(all.map((hit) => hit.toolset))).toEqual(new Set(['github-issues', 'github-pulls', 'clock']));
+    const inGithub = await call({ query: 'time issue pull', toolsets: ['github'] });
+    expect(inGithub.length).toBeGreaterThan(0);
+    expect(inGithub.every((hit) => hit.toolset.startsWith('github-'))).toBe(true);
+  });
+
   it('answers the 2025-era SDK client with the same groups over a connection', async () => {
     const legacy = await connectLegacyClient(server());
     const listed = await legacy.request({ method: 'groups/list', params: {} }, groupsResult);

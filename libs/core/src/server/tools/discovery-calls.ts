@@ -69,9 +69,11 @@ function checked(name: string, args: unknown, schema: { validator: SchemaValidat
 }
 
 function searchTools(args: SearchArgs, view: CatalogView, views: CatalogViews): CallToolResult {
-  const unknown = unknownGroups(args.toolsets ?? [], view);
+  // A larger group (defineGroup) stands for the toolsets in it, as it does in ?toolsets=.
+  const named = (args.toolsets ?? []).flatMap((name) => views.larger.get(name) ?? [name]);
+  const unknown = unknownGroups(named, view);
   if (unknown) return invalidArguments(SEARCH_TOOLS, [`'toolsets': ${unknown}`]);
-  const groups = args.toolsets && new Set(args.toolsets);
+  const groups = args.toolsets && new Set(named);
   const visible = (tool: string) => {
     const found = view.tools.get(tool);
     return found !== undefined && (!groups || groups.has(found.toolset.name));
