@@ -22,7 +22,7 @@ import { checkedInterceptors, checkRefusals } from './interceptor-check';
 import { InvalidInterceptorError } from '../errors/invalid-interceptor.error';
 import { CuratedToolset } from '../metadata/toolset-curation';
 import { applyCuration } from './curation';
-import { compileGroups } from './group-check';
+import { compileGroups, groupNames } from './group-check';
 
 /** What the gate checks beyond the toolsets themselves. */
 export interface GateOptions {
@@ -142,7 +142,7 @@ class ContractGate {
   private declareGroups(toolset: string, groups: unknown): string[] {
     const list = Array.isArray(groups) ? groups : groups === undefined ? [] : [groups];
     this.declaredGroups.set(toolset, list);
-    return list.flatMap((group) => (typeof group === 'object' && group !== null && typeof (group as { name?: unknown }).name === 'string' ? [(group as { name: string }).name] : []));
+    return groupNames(list);
   }
 
   /** The prompt and resource methods of `toolset` that are not also tools. */

@@ -69,7 +69,12 @@ function ancestors(groups: readonly unknown[], definitions: ReadonlyMap<string, 
 }
 
 function isGroup(value: unknown): value is ToolGroup {
-  return typeof value === 'object' && value !== null && typeof (value as ToolGroup).name === 'string' && (((value as ToolGroup).groups ?? []) as unknown) instanceof Array;
+  return typeof value === 'object' && value !== null && typeof (value as ToolGroup).name === 'string' && Array.isArray((value as ToolGroup).groups ?? []);
+}
+
+/** The names of the groups in `declared` (`@Toolset({ groups })`): a toolset's parents. Anything else is reported by compileGroups. */
+export function groupNames(declared: readonly unknown[]): string[] {
+  return declared.filter(isGroup).map((group) => group.name);
 }
 
 /** Two equal definitions (a library built twice into one app) are one group. */

@@ -46,7 +46,7 @@ import { taskCallHandler, taskRunner } from './tasks/task-call';
 import type { TaskQueue } from './tasks/task-queue';
 import { registerTaskHandlers } from './tasks/task-handlers';
 import { TASKS_EXTENSION } from './tasks/task-wire';
-import { groupsHandler, type ListedGroup } from './members/group-handlers';
+import { groupsHandler, type CountedGroup } from './members/group-handlers';
 import { cardOptionProblem, type ServerCardOptions } from './server-card-options';
 import type { CatalogView } from '../selection/catalog-view';
 import { GROUPING_EXTENSION } from '../wire/grouping';
@@ -220,8 +220,8 @@ export interface ServerDefinition {
   readonly card: ServerCardOptions | false;
   /** How long a 2026-07-28 client may cache its lists (`listTtlMs`, `LIST_TTL_MS`; 0 by default). */
   readonly listTtlMs: number;
-  /** `groups/list` as `view` sees it, every page: each toolset that has a tool there, described. */
-  groupsOf(view: CatalogView): readonly ListedGroup[];
+  /** `groups/list` as `view` sees it, every page, each entry with how many of its tools the view has. */
+  groupsOf(view: CatalogView): readonly CountedGroup[];
 }
 
 /**
@@ -230,6 +230,7 @@ export interface ServerDefinition {
  */
 export function buildServer(options: BuildServerOptions): ServerDefinition {
   checkServingOptions(options);
+  const listTtlMs = listTtlOf(options);
   const catalog = runContractGate(options.name, options.toolsets, { interceptors: options.interceptors });
   const logger = options.logger ?? stderrLogger;
   warnOverSchemaBudget(catalog, logger);
@@ -268,7 +269,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   // Connections that outlive a request may subscribe to resources.
   const subscribingOptions = hasResources ? { ...serverOptions, capabilities: { ...serverOptions.capabilities, resources: { subscribe: true } } } : serverOptions;
   // Made once: a stateless server instance is made per request.
-  const advertised = advertisedEras(serverOptions, subscribingOptions, listTtlOf(options));
+  const advertised = advertisedEras(serverOptions, subscribingOptions, listTtlMs);
   const complete = completionHandler(catalog, logger);
   const groups = groupsHandler(catalog);
   const prompts = catalog.prompts.size > 0 ? promptHandlers(definition) : undefined;
@@ -338,7 +339,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     ...(tasks && { taskListens: new TaskListens(tasks) }),
     codeMode: options.codeMode,
     ...described(options, serverOptions.capabilities),
-    listTtlMs: listTtlOf(options),
+    listTtlMs,
     groupsOf: (view) => groups.entries(view),
   };
   return built;
@@ -455,7 +456,7 @@ function advertisedEras<T extends { capabilities: { extensions?: Record<string, 
 }
 
 /** The 2026-07-28 cache fields of the lists and `server/discover` (the SDK fills them in from these). */
-export function cacheHintsOf(ttlMs: number, cacheScope: CacheScope): Partial<Record<CacheableResultMethod, { ttlMs: number; cacheScope: CacheScope }>> {
+function cacheHintsOf(ttlMs: number, cacheScope: CacheScope): Partial<Record<CacheableResultMethod, { ttlMs: number; cacheScope: CacheScope }>> {
   const hint = { ttlMs, cacheScope };
   return { 'tools/list': hint, 'prompts/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'server/discover': hint };
 }

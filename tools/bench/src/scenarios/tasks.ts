@@ -46,15 +46,23 @@ const polls = new Map<RawDispatch, number[]>();
 
 /** A task round trip as a requester makes it: the call, then tasks/get at once and every 2 ms until it has ended. */
 async function asTask(send: RawDispatch, n: number): Promise<number> {
+  return (await awaitEnd(send, await createTask(send, n))).square;
+}
+
+async function createTask(send: RawDispatch, n: number): Promise<string> {
   const created = await send({ method: 'tools/call', params: { name: 'square', arguments: { n }, _meta: modernMeta() } });
   if (created.kind === 'error') throw new Error(created.error.message);
-  const taskId = created.result['taskId'] as string;
+  return created.result['taskId'] as string;
+}
+
+/** tasks/get at once and every 2 ms until the task has completed; counts the requests in `polls`. */
+async function awaitEnd(send: RawDispatch, taskId: string): Promise<{ square: number }> {
   for (let count = 1; ; count++) {
     const got = await send({ method: 'tasks/get', params: { taskId, _meta: modernMeta() } });
     if (got.kind === 'error') throw new Error(got.error.message);
     if (got.result['status'] === 'completed') {
       polls.get(send)?.push(count);
-      return ((got.result['result'] as { structuredContent: { square: number } }).structuredContent).square;
+      return (got.result['result'] as { structuredContent: { square: number } }).structuredContent;
     }
     await new Promise((resolve) => setTimeout(resolve, 2));
   }
@@ -62,10 +70,8 @@ async function asTask(send: RawDispatch, n: number): Promise<number> {
 
 /** One tasks/get of a task that has ended: what each poll costs, apart from how many there are. */
 async function pollCost(send: RawDispatch): Promise<number> {
-  const created = await send({ method: 'tools/call', params: { name: 'square', arguments: { n: 3 }, _meta: modernMeta() } });
-  if (created.kind === 'error') throw new Error(created.error.message);
-  const taskId = created.result['taskId'] as string;
-  await asTaskEnd(send, taskId);
+  const taskId = await createTask(send, 3);
+  await awaitEnd(send, taskId);
   const times: number[] = [];
   for (let i = 0; i < CALLS; i++) {
     const started = performance.now();
@@ -73,14 +79,6 @@ async function pollCost(send: RawDispatch): Promise<number> {
     times.push(performance.now() - started);
   }
   return median(times);
-}
-
-async function asTaskEnd(send: RawDispatch, taskId: string): Promise<void> {
-  for (;;) {
-    const got = await send({ method: 'tasks/get', params: { taskId, _meta: modernMeta() } });
-    if (got.kind === 'result' && got.result['status'] === 'completed') return;
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
 }
 
 const median = (values: readonly number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;

@@ -6,6 +6,12 @@ import type { CatalogView } from '../../selection/catalog-view';
 /** The most groups one `groups/list` answer holds; `nextCursor` gives the rest. */
 export const GROUPS_PAGE = 100;
 
+/** A view's group entry and how many tools the view has in it (what the Server Card shows too). */
+export interface CountedGroup {
+  listed: ListedGroup;
+  tools: number;
+}
+
 /** One entry of `groups/list` (SEP-2084's Group). */
 export interface ListedGroup {
   name: string;
@@ -36,20 +42,21 @@ const GROUPS_PARAMS: StandardSchemaV1<unknown, { cursor?: string }> = {
  */
 export function groupsHandler(catalog: ToolCatalog) {
   const toolsets = new Map(catalog.toolsets.map((toolset) => [toolset.name, { description: toolset.description, parents: toolset.parents }]));
-  const byView = new WeakMap<CatalogView, ListedGroup[]>();
-  const entriesOf = (view: CatalogView): ListedGroup[] => {
+  const byView = new WeakMap<CatalogView, { counted: CountedGroup[]; listed: ListedGroup[] }>();
+  const entriesOf = (view: CatalogView) => {
     let entries = byView.get(view);
     if (!entries) {
-      entries = groupEntries(view, toolsets, catalog.groups);
+      const counted = groupEntries(view, toolsets, catalog.groups);
+      entries = { counted, listed: counted.map((group) => group.listed) };
       byView.set(view, entries);
     }
     return entries;
   };
   return {
     params: GROUPS_PARAMS,
-    entries: entriesOf,
+    entries: (view: CatalogView): readonly CountedGroup[] => entriesOf(view).counted,
     page: (view: CatalogView, cursor: string | undefined): { groups: ListedGroup[]; nextCursor?: string } => {
-      const all = entriesOf(view);
+      const all = entriesOf(view).listed;
       const start = cursor === undefined ? 0 : offsetOf(cursor);
       const next = start + GROUPS_PAGE;
       return { groups: all.slice(start, next), ...(next < all.length && { nextCursor: Buffer.from(String(next)).toString('base64url') }) };
@@ -62,21 +69,24 @@ export function groupsHandler(catalog: ToolCatalog) {
  * with how many tools the caller sees there, and, when it belongs to larger groups, those in its
  * `_meta` (SEP-2084's groups of groups).
  */
-function groupEntries(view: CatalogView, toolsets: ReadonlyMap<string, { description?: string; parents: readonly string[] }>, groups: readonly CompiledGroup[]): ListedGroup[] {
+function groupEntries(view: CatalogView, toolsets: ReadonlyMap<string, { description?: string; parents: readonly string[] }>, groups: readonly CompiledGroup[]): CountedGroup[] {
   const counts = new Map<string, number>();
   for (const tool of view.tools.values()) counts.set(tool.toolset.name, (counts.get(tool.toolset.name) ?? 0) + 1);
   const visible = new Set(view.groups);
-  const entry = (name: string, description: string, parents: readonly string[]): ListedGroup => ({ name, description, ...(parents.length > 0 && { _meta: groupMeta(...parents) }) });
+  const entry = (name: string, description: string, parents: readonly string[], tools: number): CountedGroup => ({
+    listed: { name, description, ...(parents.length > 0 && { _meta: groupMeta(...parents) }) },
+    tools,
+  });
   const own = view.groups.map((name) => {
     const count = counts.get(name) ?? 0;
     const toolset = toolsets.get(name);
-    return entry(name, `${purposeOf(toolset?.description, `The ${name} tools`)}. ${count} tool${count === 1 ? '' : 's'}.`, toolset?.parents ?? []);
+    return entry(name, `${purposeOf(toolset?.description, `The ${name} tools`)}. ${count} tool${count === 1 ? '' : 's'}.`, toolset?.parents ?? [], count);
   });
   const larger = groups.flatMap((group) => {
     const inside = group.toolsets.filter((name) => visible.has(name));
     if (inside.length === 0) return [];
     const count = inside.reduce((sum, name) => sum + (counts.get(name) ?? 0), 0);
-    return [entry(group.name, `${purposeOf(group.description, `The ${group.name} tools`)}. ${count} tool${count === 1 ? '' : 's'} in ${inside.length} group${inside.length === 1 ? '' : 's'}.`, group.parents)];
+    return [entry(group.name, `${purposeOf(group.description, `The ${group.name} tools`)}. ${count} tool${count === 1 ? '' : 's'} in ${inside.length} group${inside.length === 1 ? '' : 's'}.`, group.parents, count)];
   });
   return [...own, ...larger];
 }

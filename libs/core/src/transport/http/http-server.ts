@@ -20,7 +20,7 @@ import { sendJsonRpcError } from './http-replies';
 import { MetricsServing } from './metrics-serving';
 import { listen, originOf } from './listening';
 import { Router, type Mount } from './router';
-import { ListAnswers } from './list-answers';
+import { ListAnswers, type ListHint } from './list-answers';
 import { LegacySessions } from './sessions/legacy-sessions';
 import type { AuthOptions } from '../../server/request/auth-options';
 import { prepareMountAuth, type MountPlan } from '../auth/mount-auths';
@@ -229,12 +229,14 @@ function createMounts(plans: readonly MountPlan[], doors: ReadonlyMap<ServerDefi
     // Any token from the issuer is checked alike, so one a client got with its own credentials (no user) is accepted.
     const extensions = auth ? { [CLIENT_CREDENTIALS_EXTENSION]: {} } : undefined;
     // Where no token shapes the lists, every caller with the same selection gets the same bytes: shared caches may keep them.
-    const factory = server.serverFactory({ argumentLimits: argumentLimitsOf(limits), ...(extensions ? { extensions } : { cacheScope: 'public' }) });
+    const listHint: ListHint = { ttlMs: server.listTtlMs, cacheScope: auth ? 'private' : 'public' };
+    const factory = server.serverFactory({ argumentLimits: argumentLimitsOf(limits), cacheScope: listHint.cacheScope, ...(extensions && { extensions }) });
     // With sessions, 2025-era traffic is routed to them before it reaches this handler.
     const handler = createMcpHandler(factory, { legacy: sessions ? 'reject' : 'stateless', maxRequestBodySize: limits.maxBodyBytes, onerror });
     return {
       server,
       path,
+      listHint,
       handler,
       node: toNodeHandler(handler, { maxRequestBodySize: limits.maxBodyBytes, onerror }),
       onerror,

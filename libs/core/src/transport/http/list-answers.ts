@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { classifyInboundRequest, isJsonContentType, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
-import type { ServerDefinition } from '../../server/build-server';
+import type { CacheScope, ServerDefinition } from '../../server/build-server';
 import type { CompiledView } from '../../compiled/tool-catalog';
 import type { CatalogView } from '../../selection/catalog-view';
 import { listHash } from '../../wire/list-hash';
@@ -15,7 +15,7 @@ const DEFAULT_HINT: ListHint = { ttlMs: 0, cacheScope: 'private' };
 /** The 2026-07-28 cache fields of a mount's lists: the server's `listTtlMs`, and `public` where no token shapes them. */
 export interface ListHint {
   ttlMs: number;
-  cacheScope: 'public' | 'private';
+  cacheScope: CacheScope;
 }
 /** The most serialised list bytes kept: past it the least recently served lists are dropped (and rebuilt when asked again). */
 const DEFAULT_BUDGET_BYTES = 64 * 2 ** 20;

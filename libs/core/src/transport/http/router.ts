@@ -24,7 +24,7 @@ import { isTaskListen, serveTaskListen } from './task-listen-stream';
 import { sendJson, sendJsonRpcError } from './http-replies';
 import type { MountInfo } from './http-server';
 import type { LegacySessions } from './sessions/legacy-sessions';
-import type { ListAnswers } from './list-answers';
+import type { ListAnswers, ListHint } from './list-answers';
 import { METRICS_PATH, type MetricsEndpoint } from './metrics-endpoint';
 import type { ServerCards } from './server-card';
 import { PROTECTED_RESOURCE_PREFIX, type Authenticated, type MountAuth } from '../auth/mount-auth';
@@ -32,6 +32,8 @@ import { PROTECTED_RESOURCE_PREFIX, type Authenticated, type MountAuth } from '.
 export interface Mount {
   server: ServerDefinition;
   path: string;
+  /** The 2026-07-28 cache fields of its lists: the server's TTL, `public` unless it checks tokens. */
+  listHint: ListHint;
   handler: McpHttpHandler;
   node: NodeMcpRequestHandler;
   /** Where the SDK's and the bridge's errors go: clipped and rate-limited. */
@@ -170,8 +172,7 @@ export class Router {
   private answerList(mount: Mount, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object): boolean {
     if (!this.lists) return false;
     const startedAt = performance.now();
-    const hint = { ttlMs: mount.server.listTtlMs, cacheScope: mount.auth ? ('private' as const) : ('public' as const) };
-    if (!this.lists.tryAnswer(mount.server, view, req, res, parsed, mount.sessions !== undefined, hint)) return false;
+    if (!this.lists.tryAnswer(mount.server, view, req, res, parsed, mount.sessions !== undefined, mount.listHint)) return false;
     const message = parsed as { method: string; id?: unknown; params?: { _meta?: Record<string, unknown> } };
     const version = headerValue(req, 'mcp-protocol-version') ?? (message.params?._meta?.[PROTOCOL_VERSION_META_KEY] as string | undefined);
     mount.server.telemetry?.answered(message.method, message, { get: (name) => headerValue(req, name) }, version, startedAt);

@@ -101,16 +101,12 @@ export function serverCard(mount: Mount, site: CardSite): Record<string, unknown
   const door = mount.auth?.describe();
   // A mount that checks tokens shows only what a token without scopes sees, unless its card is meant public.
   const view = mount.auth && !options.public ? server.views.view(server.views.whole.selection, []) : server.views.whole;
-  const counts = new Map<string, number>();
-  for (const tool of view.tools.values()) counts.set(tool.toolset.name, (counts.get(tool.toolset.name) ?? 0) + 1);
-  // A group of toolsets counts the tools of the toolsets in it.
-  for (const group of server.catalog.groups) counts.set(group.name, group.toolsets.reduce((sum, name) => sum + (counts.get(name) ?? 0), 0));
   const groups = server.groupsOf(view);
   return {
     $schema: SERVER_CARD_SCHEMA,
     name: options.name ?? cardName(server.name, site),
     version: server.version,
-    description: options.description ?? defaultDescription(server.instructions, groups.map((group) => group.name)),
+    description: options.description ?? defaultDescription(server.instructions, groups.map((group) => group.listed.name)),
     ...links(options),
     remotes: [
       {
@@ -125,7 +121,7 @@ export function serverCard(mount: Mount, site: CardSite): Record<string, unknown
         extensions: [...server.extensions, ...(mount.auth ? [CLIENT_CREDENTIALS_EXTENSION] : [])],
         ...(door && { authorization: { protectedResourceMetadata: door.metadata, authorizationServers: [door.issuer], scopes: server.views.scopes } }),
         tools: view.tools.size,
-        groups: groups.map((group) => ({ name: group.name, description: group.description, tools: counts.get(group.name) ?? 0 })),
+        groups: groups.map(({ listed, tools }) => ({ name: listed.name, description: listed.description, tools })),
         toolList: `${endpoint} (tools/list), or ${trimmed(site.base)}/ for a page`,
       },
     },
@@ -149,7 +145,7 @@ function aiCatalog(mounts: readonly Mount[], site: CardSite): Record<string, unk
 }
 
 /** `<namespace>/<server name>`: MCP_NAMESPACE, else the public host reversed (`mcp.example.com` → `com.example.mcp`), else `local`. */
-export function cardName(serverName: string, site: CardSite): string {
+function cardName(serverName: string, site: CardSite): string {
   return `${site.namespace ?? reversedHost(hostOf(site.base))}/${serverName}`;
 }
 
