@@ -28,7 +28,7 @@ export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[
 export const AUTH_VARIABLES = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'AUTH_ALGORITHMS', 'AUTH_MOUNTS', 'AUTH_OUT_OF_SCOPE', 'AUTH_ALLOW_LOOPBACK_ISSUER', 'PUBLIC_URL'] as const;
 
 /**
- * Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS,
+ * Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS, MCP_FAST_PATH,
  * PUBLIC_URL, MCP_NAMESPACE, token verification (AUTH_*), METRICS and METRICS_PORT, and every limit.
  */
 export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServeOptions {
@@ -38,6 +38,8 @@ export function servingOptionsFromEnvironment(env: NodeJS.ProcessEnv): HttpServe
     allowedHosts: list(env['ALLOWED_HOSTS']),
     corsOrigins: list(env['CORS_ORIGINS']),
     sessions: parseSwitch(env['MCP_SESSIONS'], 'MCP_SESSIONS'),
+    // On unless MCP_FAST_PATH=off: the switch exists to compare with, and to rule out, the fast path.
+    ...(env['MCP_FAST_PATH']?.trim() && { fastPath: parseSwitch(env['MCP_FAST_PATH'], 'MCP_FAST_PATH') }),
     ...(env['PUBLIC_URL'] && { publicUrl: env['PUBLIC_URL'].trim() }),
     ...namespaceFromEnvironment(env),
     ...authFromEnvironment(env),

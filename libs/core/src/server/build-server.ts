@@ -1,4 +1,4 @@
-import type { McpRequestContext, Server, ServerContext, Transport } from '@modelcontextprotocol/server';
+import { SUPPORTED_PROTOCOL_VERSIONS, type McpRequestContext, type Server, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 
 /** The cache scopes of 2026-07-28 results (SEP-2549). */
 export type CacheScope = 'public' | 'private';
@@ -24,7 +24,7 @@ import { TaskListens } from './tasks/task-listens';
 import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
 import { DISCOVERY_TOOL_NAMES } from '../selection/discovery-tools';
-import { KNOWN_PROTOCOL_VERSIONS } from '../wire/protocol-revisions';
+import { KNOWN_PROTOCOL_VERSIONS, MODERN_REVISIONS } from '../wire/protocol-revisions';
 import type { AuthOptions } from './request/auth-options';
 import type { CatalogMode, Selection } from '../selection/selection';
 import { stderrLogger, type Logger } from './logging/logger';
@@ -32,6 +32,7 @@ import { LOGGER } from './logging/logger-token';
 import { droppedKeyWarner, warnsDroppedKeys } from './tools/dropped-key-warner';
 import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './checks/argument-limits';
 import { callToolHandler, type CallToolSetup } from './tools/call-tool-handler';
+import { DirectCalls } from './tools/direct-calls';
 import type { ServingSite } from './request/member-scope';
 import { REQUEST_STATE_KEY_VARIABLE, requestStateSeal, type RequestStateSeal } from './request/request-state';
 import { seenView } from './request/call-origin';
@@ -200,6 +201,11 @@ export interface ServerDefinition {
   /** A factory like `createServer` for a long-lived connection with its own headers or environment. */
   serverFactory(connection: ConnectionOptions): (context?: McpRequestContext) => Server;
   /**
+   * The `tools/call` of 2026-07-28 HTTP requests without a server per request (the HTTP fast
+   * path), answering as a server from `serverFactory(connection)` would: one per mount.
+   */
+  directCalls(connection: ConnectionOptions): DirectCalls;
+  /**
    * Serves this server on `transport` (in-memory, a socket) through the SDK's serving entry, which
    * negotiates the era: 2026-07-28 clients and 2025-era clients alike.
    */
@@ -275,10 +281,17 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const prompts = catalog.prompts.size > 0 ? promptHandlers(definition) : undefined;
   const resources = hasResources ? resourceHandlers(definition) : undefined;
 
+  // What a server registers for tools/call: the same for a server made per request and for the fast path's.
+  const toolsCall = (site: ServingSite, server: Server) => {
+    const call = callToolHandler(definition, site, server);
+    return tasks ? taskCallHandler(call, definition, site, server, tasks) : call;
+  };
+
   const serverFactory =
-    (connection: ConnectionOptions) =>
+    (connection: ConnectionOptions, supportedProtocolVersions?: readonly string[]) =>
     (factoryContext?: McpRequestContext): Server => {
-      const sdkOptions = advertised(connection)[factoryContext?.era ?? 'either'];
+      const advertisedOptions = advertised(connection)[factoryContext?.era ?? 'either'];
+      const sdkOptions = supportedProtocolVersions ? { ...advertisedOptions, supportedProtocolVersions: [...supportedProtocolVersions] } : advertisedOptions;
       const server = telemetry ? new TracedServer(info, sdkOptions, telemetry, connection.transport) : new TaskAnsweringServer(info, sdkOptions);
       const site: ServingSite = {
         transport: connection.transport,
@@ -292,8 +305,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
       const current = (ctx: ServerContext) => seenView(site, ctx, server);
       server.setRequestHandler('tools/list', (_request, ctx) => current(ctx).listResult);
       server.setRequestHandler('groups/list', { params: groups.params }, (params, ctx) => groups.page(current(ctx), params.cursor));
-      const call = callToolHandler(definition, site, server);
-      server.setRequestHandler('tools/call', tasks ? taskCallHandler(call, definition, site, server, tasks) : call);
+      server.setRequestHandler('tools/call', toolsCall(site, server));
       if (tasks) registerTaskHandlers(server, site, tasks, catalog);
       if (prompts) {
         server.setRequestHandler('prompts/list', (_request, ctx) => current(ctx).lists['prompts/list']!);
@@ -327,6 +339,15 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     ...(telemetry && { telemetry }),
     createServer: serverFactory({}),
     serverFactory,
+    directCalls: (connection) =>
+      new DirectCalls(
+        // It serves the 2026-07-28 revisions besides the SDK's defaults, so a per-request transport binds it to one for good.
+        () => serverFactory(connection, [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_REVISIONS])({ era: 'modern' }) as TaskAnsweringServer,
+        toolsCall,
+        { transport: connection.transport, era: 'modern', headers: connection.headers ? fixedHeaders(connection.headers) : NO_HEADERS, environment: connection.environment, limits: connection.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS },
+        views,
+        info,
+      ),
     async connect(transport, connection = {}) {
       const handle = serveConnection(serverFactory({ transport: 'memory', subscriptions: true, ...connection }), {
         transport,

@@ -26,4 +26,13 @@ export class TaskAnsweringServer extends Server {
       }
     };
   }
+
+  /**
+   * `handler` wrapped exactly as `setRequestHandler` wraps it (the SDK's request and result checks,
+   * task answers, and a subclass's spans), for a caller that delivers requests to it itself: the
+   * HTTP fast path, which runs `tools/call` on one long-lived server instead of one per request.
+   */
+  wrappedHandler(method: string, handler: Handler): Handler {
+    return this._wrapHandler(method, handler);
+  }
 }

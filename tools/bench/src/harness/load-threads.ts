@@ -23,14 +23,15 @@ export interface LoadResult {
 export class LoadThreads {
   readonly #threads: Worker[] = [];
 
-  async run(url: string, workers: number, serverPid: number, warmupMs: number, measureMs: number): Promise<LoadResult> {
+  /** `era` puts every client in one era; without it, even clients speak 2026-07-28 and odd ones 2025. */
+  async run(url: string, workers: number, serverPid: number, warmupMs: number, measureMs: number, era?: LoadJob['era']): Promise<LoadResult> {
     const count = LOAD_THREADS(workers);
     while (this.#threads.length < count) this.#threads.push(new Worker(join(__dirname, 'load-worker.js')));
     const threads = this.#threads.slice(0, count);
     // Each thread connects its clients (even indices speak 2026-07-28, odd ones 2025) and says ready.
     await Promise.all(
       threads.map((thread, t) => {
-        const job: LoadJob = { url, clients: Array.from({ length: workers }, (_, i) => i).filter((i) => i % count === t) };
+        const job: LoadJob = { url, clients: Array.from({ length: workers }, (_, i) => i).filter((i) => i % count === t), ...(era && { era }) };
         const ready = next<string>(thread);
         thread.postMessage(job);
         return ready;

@@ -9,6 +9,8 @@ export interface LoadJob {
   url: string;
   /** Global indices of this thread's clients: even ones speak 2026-07-28, odd ones are the 2025-era client. */
   clients: number[];
+  /** Every client of one era instead (`modern`: the SDK v2 client pinned to 2026-07-28; `legacy`: the v1 client). */
+  era?: 'modern' | 'legacy';
 }
 
 /** Sent by the parent once every thread is connected: epoch milliseconds, so all threads share one window. */
@@ -27,8 +29,8 @@ export interface LoadReport {
 
 type CallTool = (params: { name: string; arguments: Record<string, unknown> }) => Promise<unknown>;
 
-async function connect(url: string, index: number): Promise<{ call: CallTool; close(): Promise<void> }> {
-  if (index % 2 === 0) {
+async function connect(url: string, index: number, era: LoadJob['era']): Promise<{ call: CallTool; close(): Promise<void> }> {
+  if (era === 'modern' || (era === undefined && index % 2 === 0)) {
     const client = new Client({ name: 'load', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
     return { call: (p) => client.callTool(p), close: () => client.close() };
@@ -38,8 +40,8 @@ async function connect(url: string, index: number): Promise<{ call: CallTool; cl
   return { call: (p) => client.callTool(p), close: () => client.close() };
 }
 
-async function run({ url, clients: indices }: LoadJob): Promise<void> {
-  const clients = await Promise.all(indices.map((index) => connect(url, index)));
+async function run({ url, clients: indices, era }: LoadJob): Promise<void> {
+  const clients = await Promise.all(indices.map((index) => connect(url, index, era)));
   // The previous window's garbage is collected outside this one (the bench runs with --expose-gc, which threads share).
   (globalThis as { gc?: () => void }).gc?.();
   const go = await new Promise<LoadGo>((resolve) => {

@@ -15,6 +15,11 @@ export async function startHttpContender(contender: string): Promise<void> {
     console.log(`PORT ${new URL(handle.origin).port}`);
     return;
   }
+  if (contender === 'toolsets-sdk') {
+    const handle = await serveHttp(toolsetsHelloServer(), { port: 0, logger, maxBodyBytes: 2 * 2 ** 20, fastPath: false });
+    console.log(`PORT ${new URL(handle.origin).port}`);
+    return;
+  }
   if (contender === 'floor') {
     console.log(`PORT ${portOf(await startFloor())}`);
     return;

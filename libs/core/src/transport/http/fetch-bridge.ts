@@ -3,7 +3,7 @@ import type { AuthInfo, McpHttpHandler } from '@modelcontextprotocol/server';
 import { rememberRouting, routingOf } from '../../context/routed-request';
 
 /** Request headers that describe a body the bridged request does not carry (the body goes parsed). */
-const BODY_FRAMING = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
+export const BODY_FRAMING: ReadonlySet<string> = new Set(['content-length', 'transfer-encoding', 'content-encoding']);
 
 /**
  * Hands a request whose body this server has already read and parsed to the SDK's web-standard

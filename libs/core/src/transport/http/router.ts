@@ -21,6 +21,8 @@ import { CatalogPage, VIEW_PREFIX, wantsHtml } from './catalog-page-route';
 import type { RequestTracker } from './drain/request-tracker';
 import { bridgeParsedRequest, webRequest } from './fetch-bridge';
 import { isTaskListen, serveTaskListen } from './task-listen-stream';
+import { answerFastCall, fastCallOf } from './fast-calls';
+import type { DirectCalls } from '../../server/tools/direct-calls';
 import { sendJson, sendJsonRpcError } from './http-replies';
 import type { MountInfo } from './http-server';
 import type { LegacySessions } from './sessions/legacy-sessions';
@@ -44,6 +46,8 @@ export interface Mount {
   credentialHeaders: ReadonlySet<string>;
   /** Its door, when it checks access tokens. */
   auth?: MountAuth;
+  /** Its fast path (`fastPath`, on by default): 2026-07-28 `tools/call` without an SDK server per request. */
+  calls?: DirectCalls;
 }
 
 const MCP_METHODS = new Set(['GET', 'POST', 'DELETE']);
@@ -164,8 +168,17 @@ export class Router {
     // Task notifications are the tasks extension's part of subscriptions/listen, which the SDK's listen streams do not serve.
     if (mount.server.taskListens && isTaskListen(parsed) && routedAs(req, 'subscriptions/listen')) return serveTaskListen(mount.server.taskListens, req, res, parsed, auth?.caller);
     if (this.answerList(mount, seen, req, res, parsed)) return;
+    if (await this.answerCall(mount, seen, view, req, res, parsed, auth)) return;
     if (mount.sessions && (await isLegacyRequest(webRequest(req), parsed))) return mount.sessions.handle(req, res, parsed);
     return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror, auth?.authInfo);
+  }
+
+  /** A 2026-07-28 `tools/call` answered on the mount's fast path (in the catalog's own mode: discovery and code mode go to the SDK). */
+  private async answerCall(mount: Mount, seen: CatalogView, selected: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, auth: Authenticated | undefined): Promise<boolean> {
+    const call = mount.calls && seen.selection.mode === 'tools' ? fastCallOf(req, parsed) : undefined;
+    if (!call) return false;
+    await answerFastCall(mount.calls!, call, req, res, selected, auth?.authInfo);
+    return true;
   }
 
   /** A list answered from the cache, with its span and measurement (it never reaches the SDK's traced handlers). */

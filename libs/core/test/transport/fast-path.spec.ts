@@ -1,0 +1,196 @@
+import 'reflect-metadata';
+import { ArrayMaxSize, IsInt, IsOptional, Max, Min } from 'class-validator';
+import {
+  buildServer,
+  embeddedResource,
+  Field,
+  RequestContext,
+  resourceLink,
+  serveHttp,
+  Tool,
+  ToolError,
+  ToolResult,
+  Toolset,
+  withContent,
+  type HttpServerHandle,
+  type ResultWithContent,
+  type ServerDefinition,
+} from '../../src';
+import { callCorpus, type ArgumentMakers, type CorpusRequest, type Random } from '../support/call-corpus';
+import { recordingLogger } from '../support/connect';
+
+class EchoArgs {
+  @Field({ description: 'What to echo.' })
+  text!: string;
+
+  @Field()
+  @IsOptional()
+  @IsInt()
+  @Min(1)
+  @Max(5)
+  times?: number;
+}
+
+class EchoResult extends ToolResult {
+  @Field()
+  text!: string;
+
+  @Field()
+  times!: number;
+}
+
+class SumArgs {
+  @Field(() => [Number])
+  @ArrayMaxSize(8)
+  numbers!: number[];
+}
+
+class SumResult extends ToolResult {
+  @Field()
+  total!: number;
+}
+
+class CityArgs {
+  @Field()
+  city!: string;
+}
+
+class Confirmation {
+  @Field({ description: 'Go ahead?' })
+  confirm!: boolean;
+}
+
+/** Every kind of answer a call can get: data, a declared error, an unexpected throw, extra content blocks, a question, a credential to hide. */
+@Toolset({ name: 'corpus', description: 'Tools for the differential test.', credentialHeaders: ['x-corpus-key'] })
+class CorpusToolset {
+  constructor(private readonly context: RequestContext) {}
+
+  @Tool({ description: 'Echo a text.', args: EchoArgs, returns: EchoResult, annotations: { readOnlyHint: true } })
+  echo({ text, times = 1 }: EchoArgs): EchoResult {
+    return { message: text.repeat(times), text, times };
+  }
+
+  @Tool({ description: 'Add numbers.', args: SumArgs, returns: SumResult, annotations: { readOnlyHint: true } })
+  sum({ numbers }: SumArgs): SumResult {
+    return { message: 'summed', total: numbers.reduce((a, b) => a + b, 0) };
+  }
+
+  @Tool({ description: 'Weather of a city; Atlantis is not found.', args: CityArgs, returns: [EchoResult, ToolError] })
+  lookup({ city }: CityArgs): EchoResult | ToolError {
+    if (city === 'Atlantis') return new ToolError('not_found', `No city called ${city}.`);
+    return { message: `Sunny in ${city}`, text: city, times: 1 };
+  }
+
+  @Tool({ description: 'Fails unexpectedly.', returns: ToolResult })
+  explode(): ToolResult {
+    throw new Error('boom');
+  }
+
+  @Tool({ description: 'Attaches content blocks.', returns: ToolResult })
+  attach(): ResultWithContent<ToolResult> {
+    return withContent({ message: 'attached' }, embeddedResource({ uri: 'corpus://raw', mimeType: 'text/plain', text: 'raw' }), resourceLink({ uri: 'corpus://link', name: 'link', description: 'A link.' }));
+  }
+
+  @Tool({ description: 'Asks the user first.', returns: ToolResult, elicits: [Confirmation] })
+  async ask(): Promise<ToolResult> {
+    const answer = await this.context.elicit('Go ahead?', Confirmation);
+    return { message: answer.action };
+  }
+
+  @Tool({ description: 'Quotes the caller key, which is hidden.', returns: ToolResult })
+  secret(): ToolResult {
+    return { message: `key=${this.context.credential('x-corpus-key')}` };
+  }
+}
+
+const MAKERS: ArgumentMakers = {
+  echo: (r: Random) => ({ text: r.text(r.chance(0.1) ? 400 : 20), ...(r.chance(0.5) && { times: r.pick<unknown>([1, 3, 5, 0, 9, 1.5, '2']) }), ...(r.chance(0.1) && { extra: true }) }),
+  sum: (r: Random) => ({ numbers: Array.from({ length: r.int(0, 10) }, () => (r.chance(0.9) ? r.int(-1e6, 1e6) / 8 : 'x')) }),
+  lookup: (r: Random) => (r.chance(0.2) ? { city: 'Atlantis' } : r.chance(0.1) ? {} : { city: r.text(12) }),
+  explode: () => ({}),
+  attach: () => ({}),
+  ask: () => ({}),
+  secret: () => ({}),
+};
+
+/** The corpus: enough to reach every mutation many times over, small enough for a few seconds. */
+const CORPUS_SIZE = 10_000;
+const SEED = 20261204;
+const IN_FLIGHT = 16;
+
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  body: string;
+}
+
+/** Headers that vary per response and say nothing about the answer. */
+const VARYING = new Set(['date', 'keep-alive', 'connection']);
+
+/** What differs between two answers to one request by design: a sealed requestState (random nonce) and a correlation id. */
+function comparable(body: string): string {
+  return body.replace(/"requestState":"[^"]*"/g, '"requestState":"<sealed>"').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>');
+}
+
+async function send(origin: string, request: CorpusRequest): Promise<Answer> {
+  const response = await fetch(`${origin}/mcp`, { method: 'POST', headers: request.headers, body: request.body });
+  const headers: Record<string, string> = {};
+  for (const [name, value] of response.headers) if (!VARYING.has(name)) headers[name] = value;
+  return { status: response.status, headers, body: await response.text() };
+}
+
+/** The definition with a count of the SDK servers it makes for requests: the fast path makes none. */
+function counted(definition: ServerDefinition): { definition: ServerDefinition; made: () => number } {
+  let made = 0;
+  const serverFactory: ServerDefinition['serverFactory'] = (connection) => {
+    const factory = definition.serverFactory(connection);
+    return (context) => {
+      made++;
+      return factory(context);
+    };
+  };
+  return { definition: { ...definition, serverFactory }, made: () => made };
+}
+
+describe('the HTTP fast path', () => {
+  let fast: HttpServerHandle;
+  let sdk: HttpServerHandle;
+  let fastServers: () => number;
+  let sdkServers: () => number;
+
+  beforeAll(async () => {
+    const { logger } = recordingLogger();
+    const definition = buildServer({ name: 'corpus', version: '1.0.0', toolsets: [CorpusToolset], logger, requestStateKey: 'k'.repeat(32) });
+    const withFast = counted(definition);
+    const withSdk = counted(definition);
+    fast = await serveHttp(withFast.definition, { port: 0, logger });
+    sdk = await serveHttp(withSdk.definition, { port: 0, logger, fastPath: false });
+    fastServers = withFast.made;
+    sdkServers = withSdk.made;
+  });
+  afterAll(async () => {
+    await fast.close();
+    await sdk.close();
+  });
+
+  it('answers 10,000 generated requests byte for byte as the SDK path does, in status, headers and body', async () => {
+    const corpus = callCorpus(SEED, CORPUS_SIZE, MAKERS);
+    const differences: string[] = [];
+    let next = 0;
+    const worker = async () => {
+      while (next < corpus.length) {
+        const request = corpus[next++]!;
+        const [a, b] = await Promise.all([send(fast.origin, request), send(sdk.origin, request)]);
+        const same = a.status === b.status && JSON.stringify(a.headers) === JSON.stringify(b.headers) && comparable(a.body) === comparable(b.body);
+        if (!same && differences.length < 5) differences.push(`${request.label}\n  body: ${request.body.slice(0, 300)}\n  fast: ${a.status} ${JSON.stringify(a.headers)} ${a.body.slice(0, 400)}\n  sdk:  ${b.status} ${JSON.stringify(b.headers)} ${b.body.slice(0, 400)}`);
+      }
+    };
+    await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
+    expect(differences).toEqual([]);
+    // The fast path took every well-formed call: its server made SDK servers only for the rest.
+    const clean = corpus.filter((request) => request.clean).length;
+    expect(clean).toBeGreaterThan(CORPUS_SIZE / 3);
+    expect(fastServers()).toBeLessThanOrEqual(CORPUS_SIZE - clean);
+    expect(sdkServers()).toBeGreaterThanOrEqual(clean);
+  }, 120_000);
+});
