@@ -40,10 +40,11 @@ export interface DirectRequest {
  * (the fast path): one server per protocol revision, bound to it once, runs every call through
  * `tools/call`'s handler wrapped exactly as the SDK wraps it when it is registered (the request
  * and result checks, task answers, spans), with a context holding what the SDK's would. Each call
- * gets its own handler, for its own view, as a server made per request would.
+ * runs the handler a server made for its view would register (made once per view).
  */
 export class DirectCalls {
   readonly #bound = new Map<string, Promise<TaskAnsweringServer>>();
+  readonly #handlers = new Map<TaskAnsweringServer, WeakMap<CatalogView, Handler>>();
 
   constructor(
     private readonly makeServer: () => TaskAnsweringServer,
@@ -59,8 +60,22 @@ export class DirectCalls {
   /** Answers `call` as the handler of a server made for its request would: its result, or the error it throws. */
   async call(classification: MessageClassification, call: DirectRequest): Promise<Result> {
     const server = await this.#serverFor(classification);
-    const site: ServingSite = { ...this.site, served: { views: this.views, view: call.selected } };
-    return server.wrappedHandler('tools/call', this.handlerOf(site, server) as unknown as Handler)(call.request, contextOf(server, call));
+    return this.#handlerFor(server, call.selected)(call.request, contextOf(server, call));
+  }
+
+  /**
+   * The wrapped handler a server made for a request selecting `view` would run, made once per view
+   * (a server's views are few, and kept by its `CatalogViews`): nothing of a request is in it.
+   */
+  #handlerFor(server: TaskAnsweringServer, view: CatalogView): Handler {
+    let byView = this.#handlers.get(server);
+    if (!byView) this.#handlers.set(server, (byView = new WeakMap()));
+    let handler = byView.get(view);
+    if (!handler) {
+      const site: ServingSite = { ...this.site, served: { views: this.views, view } };
+      byView.set(view, (handler = server.wrappedHandler('tools/call', this.handlerOf(site, server) as unknown as Handler)));
+    }
+    return handler;
   }
 
   /** The server bound to the request's revision: connected once to a per-request transport of that classification, which binds its era. */

@@ -49,11 +49,37 @@ export function fastCallOf(req: IncomingMessage, parsed: object): FastCall | und
   const version = headerValue(req, 'mcp-protocol-version');
   if (!params || version === undefined || !MODERN_REVISIONS.has(version)) return undefined;
   if (headerValue(req, 'mcp-method') !== 'tools/call' || headerValue(req, 'mcp-name') !== params.name) return undefined;
-  const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, mcpMethodHeader: 'tools/call', mcpNameHeader: params.name, body: parsed });
-  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.classification.revision !== version) return undefined;
+  const classification = classified(parsed, version, params);
+  if (!classification) return undefined;
   // As the SDK lifts it: the envelope out of `_meta`, and `_meta` gone with it.
   const { _meta: envelope, ...lifted } = params;
-  return { classification: outcome.classification, request: { ...outcome.message, params: lifted } as JSONRPCRequest, envelope };
+  return { classification, request: { ...(parsed as JSONRPCRequest), params: lifted } as JSONRPCRequest, envelope };
+}
+
+/** Envelopes the SDK's classifier found valid, by their JSON and the version header: a client sends the same one on every call. */
+const validEnvelopes = new Map<string, MessageClassification>();
+/** Enough for every client release calling one replica; past it the cache starts again. */
+const MAX_ENVELOPES = 512;
+/** The members of a JSON-RPC request: a body with any other is the SDK classifier's to judge. */
+const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
+
+/**
+ * The SDK's classification of a `tools/call` whose headers already agree with its body, when it is
+ * served modern at `version`. Its envelope's validation (a Zod parse) is what costs: an envelope
+ * already found valid with this version is not parsed again, where the rest of what the
+ * classifier checks of such a request (a JSON-RPC request: its members, `jsonrpc`, an id that is a
+ * string or a safe integer) is checked here as it checks it.
+ */
+function classified(parsed: object, version: string, params: { name: string; _meta: RequestMetaEnvelope }): MessageClassification | undefined {
+  const message = parsed as Record<string, unknown>;
+  const key = `${version} ${JSON.stringify(params._meta)}`;
+  const known = validEnvelopes.get(key);
+  if (known && hasOnly(message, REQUEST_MEMBERS) && message['jsonrpc'] === '2.0' && (typeof message['id'] === 'string' || Number.isSafeInteger(message['id']))) return known;
+  const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, mcpMethodHeader: 'tools/call', mcpNameHeader: params.name, body: parsed });
+  if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.classification.revision !== version) return undefined;
+  if (validEnvelopes.size >= MAX_ENVELOPES) validEnvelopes.clear();
+  validEnvelopes.set(key, outcome.classification);
+  return outcome.classification;
 }
 
 /** A call's params when they hold a plain name, arguments that are an object (or none), and a `_meta` that is the envelope alone. */
