@@ -341,10 +341,10 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     serverFactory,
     directCalls: (connection) =>
       new DirectCalls(
-        // It serves the 2026-07-28 revisions besides the SDK's defaults, so a per-request transport binds it to one for good.
-        () => serverFactory(connection, [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_REVISIONS])({ era: 'modern' }) as TaskAnsweringServer,
+        // A 2026-07-28 one serves those revisions besides the SDK's defaults, so a per-request transport binds it to one for good.
+        (era) => (era === 'modern' ? serverFactory(connection, [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_REVISIONS]) : serverFactory(connection))({ era }) as TaskAnsweringServer,
         toolsCall,
-        { transport: connection.transport, era: 'modern', headers: connection.headers ? fixedHeaders(connection.headers) : NO_HEADERS, environment: connection.environment, limits: connection.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS },
+        { transport: connection.transport, headers: connection.headers ? fixedHeaders(connection.headers) : NO_HEADERS, environment: connection.environment, limits: connection.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS },
         views,
         info,
       ),

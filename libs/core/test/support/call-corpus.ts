@@ -6,7 +6,7 @@ export interface CorpusRequest {
   label: string;
   headers: Record<string, string>;
   body: string;
-  /** A well-formed 2026-07-28 `tools/call` nothing was done to: one the fast path must take. */
+  /** A well-formed `tools/call` (2026-07-28, or 2025-era without a session) nothing was done to: one the fast path must take. */
   clean: boolean;
 }
 
@@ -65,6 +65,15 @@ interface Draft {
   message: Record<string, unknown>;
   /** A body to send instead of the message, when the draft is not JSON-RPC at all. */
   raw?: string;
+}
+
+/** A well-formed 2025-era `tools/call` of `name` with `args` (no session), and the headers its client sends. */
+function legacyCall(id: unknown, name: string, args: unknown, random: Random): Draft {
+  return {
+    label: [`2025 call ${name}`],
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(random.chance(0.7) && { 'mcp-protocol-version': random.pick(['2025-06-18', '2025-11-25', '2025-03-26']) }) },
+    message: { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } },
+  };
 }
 
 /** A well-formed 2026-07-28 `tools/call` of `name` with `args`, and the headers its client sends. */
@@ -163,10 +172,10 @@ function otherRequest(random: Random, tools: readonly string[], makers: Argument
 }
 
 /**
- * `count` requests to an endpoint serving `makers`' tools, from `seed`: about half well-formed
- * 2026-07-28 calls (valid and invalid arguments alike, as a model sends them), a third of them
- * with one to three mutations from everything a client can get wrong, and the rest other
- * methods, the 2025 era, notifications, batches and bodies that are no JSON-RPC at all.
+ * `count` requests to an endpoint serving `makers`' tools, from `seed`: 85% calls (70% of them
+ * 2026-07-28, 30% 2025-era; valid and invalid arguments alike, as a model sends them), two in five
+ * of them with one to three mutations from everything a client can get wrong, and the rest other
+ * methods, notifications, batches and bodies that are no JSON-RPC at all.
  */
 export function callCorpus(seed: number, count: number, makers: ArgumentMakers): CorpusRequest[] {
   const random = new Random(seed);
@@ -179,7 +188,8 @@ export function callCorpus(seed: number, count: number, makers: ArgumentMakers):
       draft = otherRequest(random, tools, makers);
     } else {
       const name = random.pick(tools);
-      draft = modernCall(random.chance(0.5) ? n : `call-${n}`, name, makers[name]!(random));
+      const id = random.chance(0.5) ? n : `call-${n}`;
+      draft = random.chance(0.3) ? legacyCall(id, name, makers[name]!(random), random) : modernCall(id, name, makers[name]!(random));
       if (random.chance(0.4)) {
         for (let applied = random.int(1, 3); applied > 0; applied--) {
           const [label, mutate] = random.pick(mutations);
@@ -193,7 +203,7 @@ export function callCorpus(seed: number, count: number, makers: ArgumentMakers):
         }
       }
     }
-    corpus.push({ label: `#${n} ${draft.label.join(', ')}`, headers: draft.headers, body: draft.raw ?? JSON.stringify(draft.message), clean: draft.label.length === 1 && draft.label[0]!.startsWith('call ') });
+    corpus.push({ label: `#${n} ${draft.label.join(', ')}`, headers: draft.headers, body: draft.raw ?? JSON.stringify(draft.message), clean: draft.label.length === 1 && /^(2025 )?call /.test(draft.label[0]!) });
   }
   return corpus;
 }

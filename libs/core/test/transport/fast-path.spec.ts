@@ -97,6 +97,14 @@ class CorpusToolset {
     return { message: answer.action };
   }
 
+  @Tool({ description: 'Logs twice and reports progress (sent only where the client asked), quoting the caller key.', returns: ToolResult })
+  async chatty(): Promise<ToolResult> {
+    await this.context.log('info', { step: 1, key: this.context.hasCredential('x-corpus-key') ? this.context.credential('x-corpus-key') : 'none' });
+    await this.context.progress(1, 2, 'half way');
+    await this.context.log('debug', 'done');
+    return { message: 'chatted' };
+  }
+
   @Tool({ description: 'Quotes the caller key, which is hidden.', returns: ToolResult })
   secret(): ToolResult {
     return { message: `key=${this.context.credential('x-corpus-key')}` };
@@ -111,6 +119,7 @@ const MAKERS: ArgumentMakers = {
   attach: () => ({}),
   ask: () => ({}),
   secret: () => ({}),
+  chatty: () => ({}),
 };
 
 /** The corpus: enough to reach every mutation many times over, small enough for a few seconds. */
@@ -187,7 +196,7 @@ describe('the HTTP fast path', () => {
     };
     await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
     expect(differences).toEqual([]);
-    // The fast path took every well-formed call: its server made SDK servers only for the rest.
+    // The fast path took every well-formed call of both eras: its server made SDK servers only for the rest.
     const clean = corpus.filter((request) => request.clean).length;
     expect(clean).toBeGreaterThan(CORPUS_SIZE / 3);
     expect(fastServers()).toBeLessThanOrEqual(CORPUS_SIZE - clean);

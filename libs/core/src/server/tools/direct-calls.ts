@@ -19,12 +19,20 @@ type Handler = (request: JSONRPCRequest, ctx: ServerContext) => Promise<Result>;
 /** A `tools/call` handler as this server writes them (its request typed as `tools/call`'s). */
 type CallHandler = (request: never, ctx: ServerContext) => Promise<object>;
 
-/** What the HTTP transport knows of one 2026-07-28 `tools/call` it hands over. */
+/**
+ * The era a call is served in: a 2026-07-28 request as the SDK's classifier classified it, or a
+ * 2025-era request without a session (each answered by a server no client initialized).
+ */
+export type DirectEra = { era: 'modern'; classification: MessageClassification } | { era: 'legacy' };
+
+/** What the HTTP transport knows of one `tools/call` it hands over. */
 export interface DirectRequest {
-  /** The request as the SDK's handlers see it: its `_meta` envelope lifted out of its params. */
+  /** The request as the SDK's handlers see it: a 2026-07-28 request's `_meta` envelope lifted out of its params. */
   request: JSONRPCRequest;
-  /** The envelope (protocol version, client, its capabilities). */
-  envelope: RequestMetaEnvelope;
+  /** A 2026-07-28 request's envelope (protocol version, client, its capabilities). */
+  envelope?: RequestMetaEnvelope;
+  /** Sends a notification the call makes (a 2025-era call's log lines) on its response stream. */
+  notify(notification: object): void;
   /** Aborted when the client goes away. */
   signal: AbortSignal;
   /** The request's line and headers, as the SDK's handlers read them (`ctx.http.req`). */
@@ -47,45 +55,50 @@ export class DirectCalls {
   readonly #handlers = new Map<TaskAnsweringServer, WeakMap<CatalogView, Handler>>();
 
   constructor(
-    private readonly makeServer: () => TaskAnsweringServer,
+    /** A server as the factory makes one for a request of `era`. */
+    private readonly makeServer: (era: 'modern' | 'legacy') => TaskAnsweringServer,
     /** The `tools/call` handler a server made for `site` registers. */
     private readonly handlerOf: (site: ServingSite, server: Server) => CallHandler,
-    /** The site of a server made for an HTTP request of this mount, but for its view. */
-    private readonly site: Omit<ServingSite, 'served'>,
+    /** The site of a server made for an HTTP request of this mount, but for its era and view. */
+    private readonly site: Omit<ServingSite, 'served' | 'era'>,
     private readonly views: CatalogViews,
     /** The server's name and version, as its results carry them in `_meta`. */
     readonly serverInfo: { readonly name: string; readonly version: string },
   ) {}
 
   /** Answers `call` as the handler of a server made for its request would: its result, or the error it throws. */
-  async call(classification: MessageClassification, call: DirectRequest): Promise<Result> {
-    const server = await this.#serverFor(classification);
-    return this.#handlerFor(server, call.selected)(call.request, contextOf(server, call));
+  async call(era: DirectEra, call: DirectRequest): Promise<Result> {
+    const server = await this.#serverFor(era);
+    return this.#handlerFor(server, era.era, call.selected)(call.request, era.era === 'modern' ? modernContext(server, call) : legacyContext(server, call));
   }
 
   /**
    * The wrapped handler a server made for a request selecting `view` would run, made once per view
    * (a server's views are few, and kept by its `CatalogViews`): nothing of a request is in it.
    */
-  #handlerFor(server: TaskAnsweringServer, view: CatalogView): Handler {
+  #handlerFor(server: TaskAnsweringServer, era: 'modern' | 'legacy', view: CatalogView): Handler {
     let byView = this.#handlers.get(server);
     if (!byView) this.#handlers.set(server, (byView = new WeakMap()));
     let handler = byView.get(view);
     if (!handler) {
-      const site: ServingSite = { ...this.site, served: { views: this.views, view } };
+      const site: ServingSite = { ...this.site, era, served: { views: this.views, view } };
       byView.set(view, (handler = server.wrappedHandler('tools/call', this.handlerOf(site, server) as unknown as Handler)));
     }
     return handler;
   }
 
-  /** The server bound to the request's revision: connected once to a per-request transport of that classification, which binds its era. */
-  #serverFor(classification: MessageClassification): Promise<TaskAnsweringServer> {
-    const revision = classification.revision ?? classification.era;
-    let bound = this.#bound.get(revision);
+  /**
+   * The server of the request's era: for a 2026-07-28 revision, connected once to a per-request
+   * transport of its classification, which binds it to that revision; for the 2025 era, one that
+   * never negotiated a version, as a server made for a request without a session is.
+   */
+  #serverFor(era: DirectEra): Promise<TaskAnsweringServer> {
+    const key = era.era === 'modern' ? (era.classification.revision ?? era.era) : era.era;
+    let bound = this.#bound.get(key);
     if (!bound) {
-      const server = this.makeServer();
-      bound = server.connect(new PerRequestHTTPServerTransport({ classification })).then(() => server);
-      this.#bound.set(revision, bound);
+      const server = this.makeServer(era.era);
+      bound = era.era === 'modern' ? server.connect(new PerRequestHTTPServerTransport({ classification: era.classification })).then(() => server) : Promise.resolve(server);
+      this.#bound.set(key, bound);
     }
     return bound;
   }
@@ -98,7 +111,25 @@ export class DirectCalls {
  * are not sent, as there. Questions to the client travel in `input_required` results in this
  * revision; a server-to-client request is refused as the SDK refuses it.
  */
-function contextOf(server: TaskAnsweringServer, call: DirectRequest): ServerContext {
+function modernContext(server: TaskAnsweringServer, call: DirectRequest): ServerContext {
+  return contextOf(server, call, sent, sent);
+}
+
+/**
+ * The context the SDK's protocol layer gives a 2025-era request's handler on a server no client
+ * initialized, for a request with no `_meta` (no progress token): with no log level ever set on
+ * it, every log line is sent, on the request's response stream, as `notifications/message`.
+ */
+function legacyContext(server: TaskAnsweringServer, call: DirectRequest): ServerContext {
+  const notify = (notification: object) => {
+    call.notify({ jsonrpc: '2.0', ...notification });
+    return Promise.resolve();
+  };
+  const log = (level: string, data: unknown, logger?: string) => notify({ method: 'notifications/message', params: { level, data, logger } });
+  return contextOf(server, call, notify, log);
+}
+
+function contextOf(server: TaskAnsweringServer, call: DirectRequest, notify: (notification: object) => Promise<void>, log: (level: string, data: unknown, logger?: string) => Promise<void>): ServerContext {
   const { request, envelope, signal, httpRequest, authInfo } = call;
   return {
     sessionId: undefined,
@@ -106,12 +137,12 @@ function contextOf(server: TaskAnsweringServer, call: DirectRequest): ServerCont
       id: request.id,
       method: request.method,
       _meta: undefined,
-      envelope,
+      ...(envelope && { envelope }),
       requestState: noRequestState,
       signal,
       send: refuseClientRequest,
-      notify: sent,
-      log: sent,
+      notify,
+      log,
       elicitInput: (...args: Parameters<Server['elicitInput']>) => server.elicitInput(...args),
       requestSampling: (...args: Parameters<Server['createMessage']>) => server.createMessage(...args),
     },
@@ -122,6 +153,7 @@ function contextOf(server: TaskAnsweringServer, call: DirectRequest): ServerCont
 const noRequestState = () => undefined;
 const sent = () => Promise.resolve();
 
+/** The fast path's requests carry nothing back from the client: a request to it is refused (its questions go as `input_required`, or fail before they are asked over stateless 2025-era HTTP). */
 function refuseClientRequest(): never {
-  throw new SdkError(SdkErrorCode.MethodNotSupportedByProtocolVersion, 'A 2026-07-28 request cannot carry a request to the client: return input_required instead.');
+  throw new SdkError(SdkErrorCode.MethodNotSupportedByProtocolVersion, 'This request cannot carry a request to the client: over stateless HTTP a 2026-07-28 call returns input_required instead.');
 }

@@ -14,117 +14,157 @@ import {
   type Result,
 } from '@modelcontextprotocol/server';
 import type { CatalogView } from '../../selection/catalog-view';
-import type { DirectCalls } from '../../server/tools/direct-calls';
-import { MODERN_REVISIONS } from '../../wire/protocol-revisions';
+import type { DirectCalls, DirectEra } from '../../server/tools/direct-calls';
+import { LEGACY_VERSIONS, MODERN_REVISIONS } from '../../wire/protocol-revisions';
 import { headerValue } from '../guards/request-target';
 import { requestView } from './request-view';
 
-/** The only `_meta` keys a call on the fast path may carry: the envelope without a log level. */
+/** The only `_meta` keys a 2026-07-28 call on the fast path may carry: the envelope without a log level. */
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
-/** The only params a call on the fast path may carry: no task, no retry material (`requestState`, `inputResponses`). */
-const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
+/** The only params a 2026-07-28 call on the fast path may carry: no task, no retry material (`requestState`, `inputResponses`). */
+const MODERN_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
+/** The only params a 2025-era call on the fast path may carry: no `_meta` (no progress token), no task. */
+const LEGACY_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments']);
+/** The members of a JSON-RPC request: a body with any other is the SDK's to judge. */
+const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 /** A tool name its `Mcp-Name` header carries as it is (no Base64 sentinel, nothing to decode). */
 const PLAIN_NAME = /^[A-Za-z0-9_.\-/]{1,128}$/;
 /** The SDK answers an error a handler throws with HTTP 200, but this one with the ladder's 400 (its PerRequestHTTPServerTransport). */
 const LADDER_STATUS: Readonly<Record<number, number>> = { [ProtocolErrorCode.MissingRequiredClientCapability]: 400 };
+/** The headers of the SDK's 2025-era answer stream, as its stateless transport sets them (in the order a fetch `Headers` lists them). */
+const EVENT_STREAM_HEADERS = { 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'content-type': 'text/event-stream', 'x-accel-buffering': 'no' };
 
-/** A 2026-07-28 `tools/call` the fast path takes: its classification, the request as handlers see it, and its envelope. */
+/** A `tools/call` the fast path takes: its era, the request as handlers see it, and a 2026-07-28 request's envelope. */
 export interface FastCall {
-  classification: MessageClassification;
+  era: DirectEra;
   request: JSONRPCRequest;
-  envelope: RequestMetaEnvelope;
+  envelope?: RequestMetaEnvelope;
 }
 
 /**
- * The fast path's share of requests: a 2026-07-28 `tools/call` that the SDK would let through to
- * its handler (classified modern for a revision served, its standard headers present and agreeing
- * with its body, JSON), carrying nothing in `_meta` but the envelope and nothing in its params but
- * the name and arguments. Anything else (a progress token, a log level, a trace context, a task,
- * a retry, a batch, a header to decode, a refusal to answer) is left to the SDK: undefined.
+ * The fast path's share of requests: a `tools/call` that the SDK would let through to its handler,
+ * with nothing to carry but the tool's name and arguments. In 2026-07-28: classified modern for a
+ * revision served, its standard headers present and agreeing with its body, nothing in `_meta` but
+ * the envelope. In the 2025 era: without a session (none kept, none named), accepting an event
+ * stream as the SDK's stateless transport requires, a version it serves, no `_meta`. Anything else
+ * (a progress token, a log level, a trace context, a task, a retry, a batch, a header to decode,
+ * a refusal to answer) is left to the SDK: undefined.
  */
-export function fastCallOf(req: IncomingMessage, parsed: object): FastCall | undefined {
-  const message = parsed as { method?: unknown; params?: unknown };
-  if (message.method !== 'tools/call' || !isJsonContentType(req.headers['content-type'] ?? '')) return undefined;
-  const params = plainCallParams(message.params);
+export function fastCallOf(req: IncomingMessage, parsed: object, sessions: boolean): FastCall | undefined {
+  const message = parsed as Record<string, unknown>;
+  if (message['method'] !== 'tools/call' || !isJsonContentType(req.headers['content-type'] ?? '') || !isRequest(message)) return undefined;
   const version = headerValue(req, 'mcp-protocol-version');
-  if (!params || version === undefined || !MODERN_REVISIONS.has(version)) return undefined;
-  if (headerValue(req, 'mcp-method') !== 'tools/call' || headerValue(req, 'mcp-name') !== params.name) return undefined;
-  const classification = classified(parsed, version, params);
+  if (version !== undefined && MODERN_REVISIONS.has(version)) return modernCallOf(req, message, version);
+  return sessions ? undefined : legacyCallOf(req, message, version);
+}
+
+function modernCallOf(req: IncomingMessage, message: Record<string, unknown>, version: string): FastCall | undefined {
+  const params = plainParams(message['params'], MODERN_PARAMS);
+  const meta = params?.['_meta'];
+  if (!params || !isPlainObject(meta) || !hasOnly(meta, ENVELOPE_KEYS)) return undefined;
+  if (headerValue(req, 'mcp-method') !== 'tools/call' || headerValue(req, 'mcp-name') !== params['name']) return undefined;
+  const classification = classified(message, version, params['name'] as string, meta);
   if (!classification) return undefined;
   // As the SDK lifts it: the envelope out of `_meta`, and `_meta` gone with it.
-  const { _meta: envelope, ...lifted } = params;
-  return { classification, request: { ...(parsed as JSONRPCRequest), params: lifted } as JSONRPCRequest, envelope };
+  const { _meta: _envelope, ...lifted } = params;
+  return { era: { era: 'modern', classification }, request: { ...(message as unknown as JSONRPCRequest), params: lifted }, envelope: meta as RequestMetaEnvelope };
+}
+
+function legacyCallOf(req: IncomingMessage, message: Record<string, unknown>, version: string | undefined): FastCall | undefined {
+  if (req.headers['mcp-session-id'] !== undefined || (version !== undefined && !LEGACY_VERSIONS.has(version))) return undefined;
+  const accept = headerValue(req, 'accept') ?? '';
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !plainParams(message['params'], LEGACY_PARAMS)) return undefined;
+  const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, mcpMethodHeader: headerValue(req, 'mcp-method'), mcpNameHeader: headerValue(req, 'mcp-name'), body: message });
+  if (outcome.kind !== 'legacy' || outcome.reason !== 'no-claim') return undefined;
+  return { era: { era: 'legacy' }, request: message as unknown as JSONRPCRequest };
+}
+
+/** Whether `message` is a JSON-RPC request as the SDK's schema has it: its members only, `jsonrpc` 2.0, an id that is a string or a safe integer. */
+function isRequest(message: Record<string, unknown>): boolean {
+  const id = message['id'];
+  return hasOnly(message, REQUEST_MEMBERS) && message['jsonrpc'] === '2.0' && (typeof id === 'string' || Number.isSafeInteger(id));
+}
+
+/** A call's params when they hold a plain name, arguments that are an object (or none), and no member but `allowed`. */
+function plainParams(params: unknown, allowed: ReadonlySet<string>): Record<string, unknown> | undefined {
+  if (!isPlainObject(params) || typeof params['name'] !== 'string' || !PLAIN_NAME.test(params['name'])) return undefined;
+  return hasOnly(params, allowed) && (params['arguments'] === undefined || isPlainObject(params['arguments'])) ? params : undefined;
 }
 
 /** Envelopes the SDK's classifier found valid, by their JSON and the version header: a client sends the same one on every call. */
 const validEnvelopes = new Map<string, MessageClassification>();
 /** Enough for every client release calling one replica; past it the cache starts again. */
 const MAX_ENVELOPES = 512;
-/** The members of a JSON-RPC request: a body with any other is the SDK classifier's to judge. */
-const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 
 /**
- * The SDK's classification of a `tools/call` whose headers already agree with its body, when it is
- * served modern at `version`. Its envelope's validation (a Zod parse) is what costs: an envelope
- * already found valid with this version is not parsed again, where the rest of what the
- * classifier checks of such a request (a JSON-RPC request: its members, `jsonrpc`, an id that is a
- * string or a safe integer) is checked here as it checks it.
+ * The SDK's classification of a 2026-07-28 `tools/call` whose headers already agree with its body
+ * and which is a JSON-RPC request, when it is served modern at `version`. Its envelope's
+ * validation (a Zod parse, 5 µs) is what costs: an envelope already found valid with this version
+ * is not parsed again; the classifier decides nothing else about such a request.
  */
-function classified(parsed: object, version: string, params: { name: string; _meta: RequestMetaEnvelope }): MessageClassification | undefined {
-  const message = parsed as Record<string, unknown>;
-  const key = `${version} ${JSON.stringify(params._meta)}`;
+function classified(message: Record<string, unknown>, version: string, name: string, meta: Record<string, unknown>): MessageClassification | undefined {
+  const key = `${version} ${JSON.stringify(meta)}`;
   const known = validEnvelopes.get(key);
-  if (known && hasOnly(message, REQUEST_MEMBERS) && message['jsonrpc'] === '2.0' && (typeof message['id'] === 'string' || Number.isSafeInteger(message['id']))) return known;
-  const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, mcpMethodHeader: 'tools/call', mcpNameHeader: params.name, body: parsed });
+  if (known) return known;
+  const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, mcpMethodHeader: 'tools/call', mcpNameHeader: name, body: message });
   if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.classification.revision !== version) return undefined;
   if (validEnvelopes.size >= MAX_ENVELOPES) validEnvelopes.clear();
   validEnvelopes.set(key, outcome.classification);
   return outcome.classification;
 }
 
-/** A call's params when they hold a plain name, arguments that are an object (or none), and a `_meta` that is the envelope alone. */
-function plainCallParams(params: unknown): { name: string; arguments?: unknown; _meta: RequestMetaEnvelope } | undefined {
-  if (!isPlainObject(params) || typeof params['name'] !== 'string' || !PLAIN_NAME.test(params['name'])) return undefined;
-  if (!hasOnly(params, CALL_PARAMS) || (params['arguments'] !== undefined && !isPlainObject(params['arguments']))) return undefined;
-  const meta = params['_meta'];
-  return isPlainObject(meta) && hasOnly(meta, ENVELOPE_KEYS) ? (params as { name: string; _meta: RequestMetaEnvelope }) : undefined;
-}
-
 /**
- * Answers `call` on `calls` and writes what the SDK's handler would have written, byte for byte:
- * the result encoded as its 2026-07-28 codec encodes it, or the error the handler threw, as JSON.
- * A client that goes away aborts the call's signal and gets nothing, as there.
+ * Answers `call` on `calls` and writes what the SDK would have written, byte for byte: in
+ * 2026-07-28, the result encoded as its codec encodes it, or the error the handler threw, as one
+ * JSON body; in the 2025 era, an event stream of the call's log lines and then its answer. A
+ * client that goes away aborts the call's signal and gets nothing more, as there.
  */
-export async function answerFastCall(
-  calls: DirectCalls,
-  call: FastCall,
-  req: IncomingMessage,
-  res: ServerResponse,
-  selected: CatalogView,
-  authInfo: AuthInfo | undefined,
-): Promise<void> {
+export async function answerFastCall(calls: DirectCalls, call: FastCall, req: IncomingMessage, res: ServerResponse, selected: CatalogView, authInfo: AuthInfo | undefined): Promise<void> {
   const abort = new AbortController();
   let finished = false;
   res.once('close', () => {
     if (!finished) abort.abort();
   });
+  const modern = call.era.era === 'modern';
+  const gone = () => abort.signal.aborted || res.destroyed;
+  if (!modern) res.writeHead(200, EVENT_STREAM_HEADERS);
+  const notify = (message: object) => {
+    if (!modern && !gone()) writeEvent(res, message);
+  };
   const id = call.request.id;
   let status = 200;
-  let body: string;
+  let answer: object;
   try {
-    const result = await calls.call(call.classification, { request: call.request, envelope: call.envelope, signal: abort.signal, httpRequest: requestView(req, abort.signal), selected, ...(authInfo && { authInfo }) });
-    body = JSON.stringify({ result: encoded(result, calls.serverInfo), jsonrpc: '2.0', id });
+    const result = await calls.call(call.era, { request: call.request, ...(call.envelope && { envelope: call.envelope }), notify, signal: abort.signal, httpRequest: requestView(req, abort.signal), selected, ...(authInfo && { authInfo }) });
+    answer = { result: modern ? encoded(result, calls.serverInfo) : result, jsonrpc: '2.0', id };
   } catch (error) {
     const thrown = error as { code?: unknown; message?: string; data?: unknown };
     const code = Number.isSafeInteger(thrown['code']) ? (thrown['code'] as number) : ProtocolErrorCode.InternalError;
-    status = LADDER_STATUS[code] ?? 200;
-    // The 2026-07-28 codec's error codes: -32002 (resource not found) is -32602 there.
-    body = JSON.stringify({ jsonrpc: '2.0', id, error: { code: code === -32002 ? ProtocolErrorCode.InvalidParams : code, message: thrown.message ?? 'Internal error', ...(thrown.data !== undefined && { data: thrown.data }) } });
+    if (modern) status = LADDER_STATUS[code] ?? 200;
+    // Both eras' codecs: -32002 (resource not found) is -32602 on the wire.
+    answer = { jsonrpc: '2.0', id, error: { code: code === -32002 ? ProtocolErrorCode.InvalidParams : code, message: thrown.message ?? 'Internal error', ...(thrown.data !== undefined && { data: thrown.data }) } };
   }
   finished = true;
-  if (abort.signal.aborted || res.destroyed) return;
+  if (gone()) return;
+  if (!modern) {
+    writeEvent(res, answer);
+    res.end();
+    return;
+  }
+  const body = JSON.stringify(answer);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) });
   res.end(body);
+}
+
+/** One message on a 2025-era answer stream, framed as the SDK's transport frames it; one that cannot be serialised is dropped, as there. */
+function writeEvent(res: ServerResponse, message: object): void {
+  let data: string;
+  try {
+    data = JSON.stringify(message);
+  } catch {
+    return;
+  }
+  res.write(`event: message\ndata: ${data}\n\n`);
 }
 
 /**

@@ -173,9 +173,9 @@ export class Router {
     return bridgeParsedRequest(mount.handler, req, res, parsed, mount.onerror, auth?.authInfo);
   }
 
-  /** A 2026-07-28 `tools/call` answered on the mount's fast path (in the catalog's own mode: discovery and code mode go to the SDK). */
+  /** A `tools/call` answered on the mount's fast path (in the catalog's own mode: discovery and code mode go to the SDK). */
   private async answerCall(mount: Mount, seen: CatalogView, selected: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, auth: Authenticated | undefined): Promise<boolean> {
-    const call = mount.calls && seen.selection.mode === 'tools' ? fastCallOf(req, parsed) : undefined;
+    const call = mount.calls && seen.selection.mode === 'tools' ? fastCallOf(req, parsed, mount.sessions !== undefined) : undefined;
     if (!call) return false;
     await answerFastCall(mount.calls!, call, req, res, selected, auth?.authInfo);
     return true;
