@@ -7,6 +7,7 @@ import {
   RequestContext,
   resourceLink,
   serveHttp,
+  servingOptionsFromEnvironment,
   Tool,
   ToolError,
   ToolResult,
@@ -202,4 +203,21 @@ describe('the HTTP fast path', () => {
     expect(fastServers()).toBeLessThanOrEqual(CORPUS_SIZE - clean);
     expect(sdkServers()).toBeGreaterThanOrEqual(clean);
   }, 120_000);
+
+  it('is on by default and off with MCP_FAST_PATH=off, which sends every call through an SDK server made for it', async () => {
+    const call: CorpusRequest = callCorpus(SEED, 200, MAKERS).find((request) => request.clean && request.label.includes(' call echo'))!;
+    const made: Record<string, number> = {};
+    for (const value of [undefined, 'on', 'off']) {
+      const { logger } = recordingLogger();
+      const withCount = counted(buildServer({ name: 'corpus', version: '1.0.0', toolsets: [CorpusToolset], logger }));
+      const handle = await serveHttp(withCount.definition, { ...servingOptionsFromEnvironment(value === undefined ? {} : { MCP_FAST_PATH: value }), port: 0, logger, drainQuietMs: 1, drainTimeoutMs: 50 });
+      const answer = await send(handle.origin, call);
+      await handle.close();
+      expect(answer.status).toBe(200);
+      expect(answer.body).toContain('"structuredContent"');
+      made[String(value)] = withCount.made();
+    }
+    expect(made).toEqual({ undefined: 0, on: 0, off: 1 });
+    expect(() => servingOptionsFromEnvironment({ MCP_FAST_PATH: 'sometimes' })).toThrow('MCP_FAST_PATH must be on or off, got "sometimes".');
+  }, 30_000);
 });

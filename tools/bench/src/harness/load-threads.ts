@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { LoadGo, LoadJob, LoadReport } from './load-worker';
-import { processCpuMicros } from './process-cpu';
+import { processCpuMicros, processRssBytes } from './process-cpu';
 
 /**
  * Load-generator threads for `workers` concurrent clients. One JavaScript thread driving 8 SDK
@@ -17,6 +17,8 @@ export interface LoadResult {
   latencies: number[];
   /** The server process's CPU time over the measured window, per call answered in it. */
   cpuMicrosPerCall: number;
+  /** The server process's resident set size when the window ended. */
+  rssBytes: number;
 }
 
 /** Threads that generate closed-loop load; they live until `close`, so their client code stays compiled. */
@@ -44,10 +46,11 @@ export class LoadThreads {
     const cpuAtWindow = new Promise<number>((resolve) => setTimeout(() => resolve(processCpuMicros(serverPid)), warmupMs));
     const done = await Promise.all(reports);
     const cpuAtEnd = processCpuMicros(serverPid);
+    const rssBytes = processRssBytes(serverPid);
     // The CPU window runs from the warm-up's end to the last answer; so do the calls it is divided by.
     const inWindow = done.reduce((sum, r) => sum + r.completed - r.completedBeforeWindow, 0);
     const latencies = done.flatMap((r) => r.latencies);
-    return { perSecond: latencies.length / (measureMs / 1000), latencies, cpuMicrosPerCall: (cpuAtEnd - (await cpuAtWindow)) / inWindow };
+    return { perSecond: latencies.length / (measureMs / 1000), latencies, cpuMicrosPerCall: (cpuAtEnd - (await cpuAtWindow)) / inWindow, rssBytes };
   }
 
   async close(): Promise<void> {

@@ -19,3 +19,13 @@ export function processCpuMicros(pid: number): number {
     return Number.NaN;
   }
 }
+
+/** The resident set size (bytes) of another process now, from `/proc/<pid>/status`: NaN where there is no procfs. */
+export function processRssBytes(pid: number): number {
+  try {
+    const match = /^VmRSS:\s+(\d+) kB$/m.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return match ? Number(match[1]) * 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}

@@ -46,7 +46,7 @@ function pinLoadGenerator(): number | undefined {
 }
 
 type Level = (typeof LEVELS)[number];
-type Tally = { perSecond: number[]; latencies: number[]; cpu: number[] };
+type Tally = { perSecond: number[]; latencies: number[]; cpu: number[]; rss: number[] };
 
 /** A level's clients, as the table names them: `8 (2026-07-28)`, `8 (both eras)`. */
 function clientsOf(level: Level): string {
@@ -58,7 +58,7 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
   const results = new Map<string, Tally>();
   const tally = (contender: string, level: Level) => {
     const key = `${contender}/${level.workers}/${level.era ?? 'both'}`;
-    if (!results.has(key)) results.set(key, { perSecond: [], latencies: [], cpu: [] });
+    if (!results.has(key)) results.set(key, { perSecond: [], latencies: [], cpu: [], rss: [] });
     return results.get(key)!;
   };
   // Both servers run for the whole round (the idle one costs nothing); each level measures them
@@ -75,7 +75,8 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
       // Each round starts with another contender, so none is always measured first.
       for (const contender of CONTENDERS.map((_, i) => CONTENDERS[(i + round) % CONTENDERS.length]!)) {
         const server = servers.get(contender)!;
-        const { perSecond, latencies, cpuMicrosPerCall } = await load.run(server.url, level.workers, server.child.pid!, WARMUP_MS, MEASURE_MS, level.era);
+        const { perSecond, latencies, cpuMicrosPerCall, rssBytes } = await load.run(server.url, level.workers, server.child.pid!, WARMUP_MS, MEASURE_MS, level.era);
+        tally(contender, level).rss.push(rssBytes);
         tally(contender, level).perSecond.push(perSecond);
         tally(contender, level).latencies.push(...latencies);
         tally(contender, level).cpu.push(cpuMicrosPerCall);
@@ -102,6 +103,7 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
       fmt(median(tally(contender, level).cpu), 0),
       // bare ÷ this server's CPU per call: the capacity ratio of a dedicated server.
       ratio(contender === 'bare' ? 1 : median(paired(level, (t) => t.cpu, 'bare', contender))),
+      fmt(median(tally(contender, level).rss) / 2 ** 20, 0),
     ];
     rows.push(
       row('bare', 'bare low-level Server behind createMcpHandler'),
@@ -134,7 +136,7 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
     scenario: 'http',
     title: '4. Streamable HTTP on loopback (stateless `createMcpHandler`, both client eras)',
     method: `Each server in its own process${serverCpu === undefined ? '' : ', pinned to core 1 while the load generator is pinned to core 0 (`taskset`)'}: the bare SDK server, toolsets with its fast path (the default) and without it (\`fastPath: false\`), and a plain \`node:http\` server that reads and parses each body and answers with the bytes toolsets sends (recorded once at its start: the floor of this stack). 1, 8 and 32 concurrent clients (alternating SDK v2 pinned to 2026-07-28 and the v1 2025-era client), and 8 clients of each era alone on ${LOAD_THREADS(8)} load-generator threads of the bench process (1 for a sequential client), closed loop; each fresh server process is first driven ${JIT_WARMUP_MS / 1000} s at 8 clients (V8 compiles its hot paths), then every level has ${WARMUP_MS / 1000} s warm-up and ${MEASURE_MS / 1000} s measured, after collecting the load generator's garbage; ${ROUNDS} rounds, each with every server up and every level measured on each back to back (a different one first each round), so each round gives a paired ratio: the verdict is their median, the band the middle three. Both servers use the same loopback Host/Origin guards.`,
-    headers: ['server', 'clients', 'calls/s (median round)', 'p50 ms', 'p99 ms', 'throughput vs bare (median paired ratio)', 'server CPU µs/call', 'capacity vs bare'],
+    headers: ['server', 'clients', 'calls/s (median round)', 'p50 ms', 'p99 ms', 'throughput vs bare (median paired ratio)', 'server CPU µs/call', 'capacity vs bare', 'server RSS MiB'],
     rows,
     verdicts,
     notes: [
@@ -142,7 +144,8 @@ export async function httpScenario(script: string): Promise<ScenarioResult> {
       'One load-generator thread driving 8 clients ran at 100 % of a core while the server idled part of the time, so that level measured the client thread; with the clients on two threads the cores are the bottleneck, shared by clients and server, so the server’s cost per call shows in the calls per second.',
       'The server CPU per call (user + system time of the server process over the measured window, from /proc, divided by the calls completed in it) does not depend on that split: bare ÷ toolsets is what a dedicated server of each would sustain.',
       'A sequential client (1) runs the v2 client only.',
-      'The fast path answers 2026-07-28 `tools/call` requests only: the 2025-era clients go through the SDK with it on or off, so the level of both eras shows half its effect, and the 2025-era level none.',
+      'The workload is the one MCP-Nest publishes (a stateless `tools/call` of a tool that echoes its one string argument, `hello`), so the calls/s and RSS columns can be set beside figures from outside this repository; the harness is this one (its clients, its closed loop), not theirs. RSS is the server process’s resident set at the end of each measured window (median round).',
+      'The fast path answers the `tools/call` requests of both eras that carry only a tool’s name and arguments (every call here); `fastPath: false` sends them through the SDK’s per-request server, as every release before it did.',
     ],
   };
 }
