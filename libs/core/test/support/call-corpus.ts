@@ -142,7 +142,7 @@ function otherRequest(random: Random, tools: readonly string[], makers: Argument
   const modernHeaders = (method: string) => ({ 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': method });
   const legacyHeaders = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(random.chance(0.5) && { 'mcp-protocol-version': random.pick(['2025-06-18', '2025-11-25', '2025-03-26']) }) };
   const name = random.pick(tools);
-  const kind = random.pick(['legacy call', 'legacy initialize', 'legacy list', 'modern list', 'modern ping', 'modern discover', 'modern notification', 'batch', 'not json', 'not an object', 'empty']);
+  const kind = random.pick(['legacy call', 'legacy initialize', 'legacy list', 'legacy ping', 'modern list', 'modern ping', 'modern discover', 'modern notification', 'batch', 'not json', 'not an object', 'empty']);
   const id = random.int(1, 1000);
   const draft = (message: Record<string, unknown>, headers: Record<string, string>, raw?: string): Draft => ({ label: [kind], headers, message, ...(raw !== undefined && { raw }) });
   switch (kind) {
@@ -152,6 +152,8 @@ function otherRequest(random: Random, tools: readonly string[], makers: Argument
       return draft({ jsonrpc: '2.0', id, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: CLIENT_INFO } }, legacyHeaders);
     case 'legacy list':
       return draft({ jsonrpc: '2.0', id, method: 'tools/list' }, legacyHeaders);
+    case 'legacy ping':
+      return draft({ jsonrpc: '2.0', id, method: 'ping' }, legacyHeaders);
     case 'modern list':
       return draft({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: envelope() } }, modernHeaders('tools/list'));
     case 'modern ping':

@@ -9,6 +9,8 @@ import { headerValue } from '../guards/request-target';
 
 /** The list operations answered from bytes serialised once. */
 const LIST_METHODS = new Set(['tools/list', 'prompts/list', 'resources/list', 'resources/templates/list']);
+/** `ping` (a 2025-era method: 2026-07-28 removed it): an empty result, without an ETag. */
+const PING = 'ping';
 /** What the SDK's 2026-07-28 codec adds to a result built with no cache hint of its own (a view's resources/read). */
 const DEFAULT_HINT: ListHint = { ttlMs: 0, cacheScope: 'private' };
 
@@ -20,11 +22,11 @@ export interface ListHint {
 /** The most serialised list bytes kept: past it the least recently served lists are dropped (and rebuilt when asked again). */
 const DEFAULT_BUDGET_BYTES = 64 * 2 ** 20;
 
-/** One list, serialised for both eras, with the hash of its content (sent as ETag). */
+/** One list, serialised for both eras, with the hash of its content (sent as ETag; `ping` has none). */
 interface SerialisedList {
   modern: Buffer;
   legacy: Buffer;
-  etag: string;
+  etag?: string;
 }
 
 /**
@@ -46,15 +48,22 @@ export class ListAnswers {
   tryAnswer(server: ServerDefinition, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, sessions: boolean, hint: ListHint): boolean {
     const message = parsed as { method?: unknown; id?: unknown; params?: { cursor?: unknown; uri?: unknown } };
     const read = message.method === 'resources/read' ? readableView(server, view, message.params?.uri) : undefined;
-    if (typeof message.method !== 'string' || (!LIST_METHODS.has(message.method) && !read)) return false;
+    if (typeof message.method !== 'string' || (!LIST_METHODS.has(message.method) && !read && message.method !== PING)) return false;
     if (typeof message.id !== 'string' && typeof message.id !== 'number') return false;
     if (message.params?.cursor !== undefined || !isJsonContentType(req.headers['content-type'] ?? '')) return false;
     const era = eraOf(req, parsed, sessions);
-    if (!era) return false;
-    const list = read ? this.#viewFor(server, read) : this.#listFor(server, view, message.method, hint);
+    const list = era && this.#answerOf(server, view, message.method, era, read, hint);
     if (!list) return false;
     send(res, list, era, message.id);
     return true;
+  }
+
+  /** The serialised answer to `method`, or undefined for the SDK to answer. */
+  #answerOf(server: ServerDefinition, view: CatalogView, method: string, era: 'modern' | 'legacy', read: CompiledView | undefined, hint: ListHint): SerialisedList | undefined {
+    if (read) return this.#viewFor(server, read);
+    // 2026-07-28 has no `ping` (the SDK answers it -32601): only a 2025-era one is answered here.
+    if (method === PING) return era === 'legacy' ? this.#cached(server, PING, server, {}) : undefined;
+    return this.#listFor(server, view, method, hint);
   }
 
   #listFor(server: ServerDefinition, view: CatalogView, method: string, hint: ListHint): SerialisedList | undefined {
@@ -68,8 +77,8 @@ export class ListAnswers {
     return this.#cached(view, 'resources/read', server, { contents: [view.contents] }, DEFAULT_HINT);
   }
 
-  /** `result` serialised once under `owner` and `key`; the owner becomes the most recently served. */
-  #cached(owner: object, key: string, server: ServerDefinition, result: object, hint: ListHint): SerialisedList {
+  /** `result` serialised once under `owner` and `key` (with `hint`'s cache fields, when it has them); the owner becomes the most recently served. */
+  #cached(owner: object, key: string, server: ServerDefinition, result: object, hint?: ListHint): SerialisedList {
     const entries = this.#lists.get(owner) ?? new Map<string, SerialisedList>();
     // Most recently served last: eviction takes from the front.
     this.#lists.delete(owner);
@@ -98,9 +107,9 @@ const SSE_END = Buffer.from('\n\n');
 function send(res: ServerResponse, list: SerialisedList, era: 'modern' | 'legacy', requestId: string | number): void {
   const id = Buffer.from(`${JSON.stringify(requestId)}}`);
   if (era === 'modern') {
-    res.writeHead(200, { 'content-type': 'application/json', 'content-length': list.modern.length + id.length, etag: list.etag });
+    res.writeHead(200, { 'content-type': 'application/json', 'content-length': list.modern.length + id.length, ...(list.etag && { etag: list.etag }) });
   } else {
-    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', etag: list.etag });
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache, no-transform', 'x-accel-buffering': 'no', ...(list.etag && { etag: list.etag }) });
   }
   res.write(era === 'modern' ? list.modern : list.legacy);
   res.end(era === 'modern' ? id : Buffer.concat([id, SSE_END]));
@@ -144,14 +153,17 @@ function routed(req: IncomingMessage, parsed: object): boolean {
   return message.method !== 'resources/read' || headerValue(req, 'mcp-name')?.trim() === message.params?.uri;
 }
 
-/** The answer's bytes up to the request id, for each era: the id and the closing brace are written per request. */
-function serialise(result: object, serverInfo: { name: string; version: string }, hint: ListHint): SerialisedList {
+/**
+ * The answer's bytes up to the request id, for each era: the id and the closing brace are written
+ * per request. A list's carry its cache fields (`hint`) and an ETag; `ping`'s neither.
+ */
+function serialise(result: object, serverInfo: { name: string; version: string }, hint: ListHint | undefined): SerialisedList {
   const legacyResult = JSON.stringify(result);
-  const modern = { resultType: 'complete', ttlMs: hint.ttlMs, cacheScope: hint.cacheScope, _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
+  const modern = { resultType: 'complete', ...(hint && { ttlMs: hint.ttlMs, cacheScope: hint.cacheScope }), _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
   const modernResult = `${legacyResult.slice(0, -1)}${legacyResult.length > 2 ? ',' : ''}${JSON.stringify(modern).slice(1)}`;
   return {
     modern: Buffer.from(`{"result":${modernResult},"jsonrpc":"2.0","id":`),
     legacy: Buffer.from(`event: message\ndata: {"result":${legacyResult},"jsonrpc":"2.0","id":`),
-    etag: `"${listHash(legacyResult)}"`,
+    ...(hint && { etag: `"${listHash(legacyResult)}"` }),
   };
 }
