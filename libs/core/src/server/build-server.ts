@@ -201,7 +201,7 @@ export interface ServerDefinition {
   /** A factory like `createServer` for a long-lived connection with its own headers or environment. */
   serverFactory(connection: ConnectionOptions): (context?: McpRequestContext) => Server;
   /**
-   * The `tools/call` of 2026-07-28 HTTP requests without a server per request (the HTTP fast
+   * The `tools/call` of HTTP requests of both eras without a server per request (the HTTP fast
    * path), answering as a server from `serverFactory(connection)` would: one per mount.
    */
   directCalls(connection: ConnectionOptions): DirectCalls;
@@ -293,14 +293,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
       const advertisedOptions = advertised(connection)[factoryContext?.era ?? 'either'];
       const sdkOptions = supportedProtocolVersions ? { ...advertisedOptions, supportedProtocolVersions: [...supportedProtocolVersions] } : advertisedOptions;
       const server = telemetry ? new TracedServer(info, sdkOptions, telemetry, connection.transport) : new TaskAnsweringServer(info, sdkOptions);
-      const site: ServingSite = {
-        transport: connection.transport,
-        era: factoryContext?.era,
-        headers: connection.headers ? fixedHeaders(connection.headers) : NO_HEADERS,
-        environment: connection.environment,
-        limits: connection.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS,
-        served: { views, view: viewOf(views, connection.selection, factoryContext) },
-      };
+      const site: ServingSite = { ...connectionSite(connection), era: factoryContext?.era, served: { views, view: viewOf(views, connection.selection, factoryContext) } };
       // Each request sees what its origin allows: the router's choice, or with token verification what its own token's scopes allow.
       const current = (ctx: ServerContext) => seenView(site, ctx, server);
       server.setRequestHandler('tools/list', (_request, ctx) => current(ctx).listResult);
@@ -344,7 +337,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
         // A 2026-07-28 one serves those revisions besides the SDK's defaults, so a per-request transport binds it to one for good.
         (era) => (era === 'modern' ? serverFactory(connection, [...SUPPORTED_PROTOCOL_VERSIONS, ...MODERN_REVISIONS]) : serverFactory(connection))({ era }) as TaskAnsweringServer,
         toolsCall,
-        { transport: connection.transport, headers: connection.headers ? fixedHeaders(connection.headers) : NO_HEADERS, environment: connection.environment, limits: connection.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS },
+        connectionSite(connection),
         views,
         info,
       ),
@@ -364,6 +357,16 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
     groupsOf: (view) => groups.entries(view),
   };
   return built;
+}
+
+/** What a server made for `connection` knows of where its requests come from, but for its era and view. */
+function connectionSite(connection: ConnectionOptions): Omit<ServingSite, 'served' | 'era'> {
+  return {
+    transport: connection.transport,
+    headers: connection.headers ? fixedHeaders(connection.headers) : NO_HEADERS,
+    environment: connection.environment,
+    limits: connection.argumentLimits ?? DEFAULT_ARGUMENT_LIMITS,
+  };
 }
 
 /** A task's call runs off any request, on a server of its own for what a call reads of one. */

@@ -50,10 +50,10 @@ export interface HttpServeOptions extends Partial<ServingLimits> {
    */
   cacheLists?: boolean;
   /**
-   * Answer 2026-07-28 `tools/call` requests without building an SDK server, transport and fetch
+   * Answer `tools/call` requests of both eras without building an SDK server, transport and fetch
    * `Request` for each (`MCP_FAST_PATH=off` turns it off): the same handler, checks and bytes,
    * at a fraction of the CPU. Default on; anything it does not take (progress, log levels, tasks
-   * asked for, retries, batches, 2025-era requests) goes through the SDK either way.
+   * asked for, retries, batches, 2025-era sessions) goes through the SDK either way.
    */
   fastPath?: boolean;
   /**

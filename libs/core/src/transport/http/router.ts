@@ -46,7 +46,7 @@ export interface Mount {
   credentialHeaders: ReadonlySet<string>;
   /** Its door, when it checks access tokens. */
   auth?: MountAuth;
-  /** Its fast path (`fastPath`, on by default): 2026-07-28 `tools/call` without an SDK server per request. */
+  /** Its fast path (`fastPath`, on by default): `tools/call` of both eras without an SDK server per request. */
   calls?: DirectCalls;
 }
 
