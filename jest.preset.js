@@ -20,5 +20,9 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   moduleNameMapper,
   testMatch: ['**/?(*.)+(spec|test).ts'],
+  // A bound on a test or hook that hangs, not a measure of speed: Jest's 5 s default failed healthy
+  // suites on a busy machine (a server's close waiting out its clients' idle connections). Tests
+  // that wait on an event wait for the event itself; a longer bound is given where a test needs it.
+  testTimeout: 60_000,
   reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],
 };

@@ -143,7 +143,8 @@ export async function serveHttp(servers: ServerDefinition | readonly ServerDefin
     // Node checks the two timeouts above on this interval (30 s by default): check often enough to honour them.
     connectionsCheckingInterval: Math.max(250, Math.min(1_000, Math.floor(limits.headersTimeoutMs / 4))),
   });
-  const connections = new ConnectionTracker(http, fittedConnections(limits.maxConnections, logger));
+  // Idle connections are held for twice their advertised keep-alive time (see ConnectionTracker).
+  const connections = new ConnectionTracker(http, fittedConnections(limits.maxConnections, logger), limits.keepAliveTimeoutMs);
   const requests = new RequestTracker(connections);
   let origin = '';
   const describe = (): MountInfo[] => mounts.map((mount) => describeMount(mount, origin));

@@ -20,27 +20,61 @@ export interface ConnectionUse {
 export class ConnectionTracker {
   readonly #open = new Map<Socket, ConnectionUse>();
   readonly #refused = new WeakSet<Socket>();
+  /** Idle connections past their keep-alive time, held for the grace: the timer that closes each. */
+  readonly #inGrace = new Map<Socket, { timer: NodeJS.Timeout; readBefore: number }>();
+  #graceMs: number;
   #onEmpty: (() => void) | undefined;
   /** When the last connection arrived (refused ones too), by `performance.now()`. */
   #lastArrival = -Infinity;
 
+  /**
+   * `idleGraceMs`: how much longer than its advertised keep-alive time an idle connection is held.
+   * A client counts that time from when it read the last answer, on its own clock, and Node's
+   * `fetch` counts it in 499 ms ticks that fall behind on a busy event loop: a client that reads
+   * late or counts slowly sends its next request on a connection it believes open, and a server
+   * that closed it at the advertised time resets a POST the client does not retry.
+   */
   constructor(
     http: NodeHttpServer,
     private readonly maxConnections: number,
+    idleGraceMs = 0,
   ) {
+    this.#graceMs = idleGraceMs;
     http.on('connection', (socket: Socket) => this.accept(socket));
     // With a listener, Node no longer destroys a connection whose keep-alive time ran out: this does, when it is really idle.
-    http.on('timeout', (socket: Socket) => this.closeIfIdle(socket));
+    http.on('timeout', (socket: Socket) => this.expire(socket));
+  }
+
+  /** From now on an idle connection closes at its keep-alive time, without the grace (the drain: clients are told to close anyway). */
+  endGrace(): void {
+    this.#graceMs = 0;
+    for (const [socket, { timer, readBefore }] of this.#inGrace) {
+      clearTimeout(timer);
+      this.#inGrace.delete(socket);
+      this.closeIfIdle(socket, readBefore);
+    }
+  }
+
+  /** A connection's keep-alive time ran out: close it now if idle, or once the grace has passed with no request on it. */
+  private expire(socket: Socket): void {
+    const readBefore = socket.bytesRead;
+    if (this.#graceMs === 0) return this.closeIfIdle(socket, readBefore);
+    // A request came during the grace and its keep-alive time ran out again: count the grace from now.
+    clearTimeout(this.#inGrace.get(socket)?.timer);
+    const timer = setTimeout(() => {
+      this.#inGrace.delete(socket);
+      this.closeIfIdle(socket, readBefore);
+    }, this.#graceMs).unref();
+    this.#inGrace.set(socket, { timer, readBefore });
   }
 
   /**
-   * Closes a connection whose keep-alive time ran out, once the event loop has polled its socket:
-   * on a busy process the timer can fire while a client's next request already sits unread in the
-   * socket, and closing then resets a request the client cannot retry. A request read in that poll
-   * is answered instead (and the timer starts again after it).
+   * Closes a connection that carried nothing since `readBefore`, once the event loop has polled its
+   * socket: on a busy process the timer can fire while a client's next request already sits unread
+   * in the socket, and closing then resets a request the client cannot retry. A request read in that
+   * poll is answered instead (and Node starts the keep-alive time again after it).
    */
-  private closeIfIdle(socket: Socket): void {
-    const readBefore = socket.bytesRead;
+  private closeIfIdle(socket: Socket, readBefore: number): void {
     setImmediate(() => {
       const use = this.#open.get(socket);
       if (use && use.active === 0 && socket.bytesRead === readBefore && socket.readableLength === 0) socket.destroy();
@@ -96,6 +130,11 @@ export class ConnectionTracker {
     this.#open.set(socket, { active: 0, lastDone: undefined });
     socket.once('close', () => {
       this.#open.delete(socket);
+      const grace = this.#inGrace.get(socket);
+      if (grace) {
+        clearTimeout(grace.timer);
+        this.#inGrace.delete(socket);
+      }
       if (this.#open.size === 0) this.#onEmpty?.();
     });
   }

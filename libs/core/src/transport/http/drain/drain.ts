@@ -18,6 +18,7 @@ export async function drain(
   endStreams: () => void,
 ): Promise<void> {
   requests.startDraining();
+  connections.endGrace();
   if (limits.drainDelayMs > 0) await sleep(limits.drainDelayMs);
   // Session listeners (2025-era GET streams) never end by themselves: end them, not the calls in flight.
   endStreams();
