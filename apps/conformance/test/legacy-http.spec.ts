@@ -27,7 +27,8 @@ describe('elicitation for a 2025-era client over stateless HTTP', () => {
     expect(result.isError).toBe(true);
     expect(JSON.stringify(result.content)).toContain('elicitation_unavailable: This tool needs to ask the user a question (elicitation), which a 2025-era client over stateless HTTP cannot answer');
     expect(asked).toBe(false);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Waiting for the answer would take the client's request timeout (60 s); a bound any machine meets.
+    expect(Date.now() - started).toBeLessThan(30_000);
     await client.close();
   });
 });

@@ -65,7 +65,8 @@ describe('an upstream that answers without end', () => {
     const result = (await client({ timeoutMs: 300 }).call(get('/dribble'), context())) as ToolError;
     expect(result.error).toBe('upstream_invalid_response');
     expect(result.detail).toContain('did not arrive in full (timed out after 300 ms)');
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // The body never ends: without the deadline this would not return at all (a bound any machine meets).
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it("stops a body when the caller cancels the call, and closes the upstream's connection", async () => {

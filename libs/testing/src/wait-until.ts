@@ -13,15 +13,15 @@ export async function waitUntil(done: () => boolean | Promise<boolean>, options:
 
 /**
  * Reads `read()` every `everyMs` (default 25) until `done(value)` holds, and returns that value:
- * a task's state until it ends, a count until it is reached. Past `deadlineMs` (default 10 s) it
- * throws, naming `what` and the last value read.
+ * a task's state until it ends, a count until it is reached. Past `deadlineMs` (default 30 s, a
+ * bound on a broken system, not a measure of a healthy one) it throws, naming `what` and the last value read.
  */
 export async function pollUntil<T>(read: () => Promise<T>, done: (value: T) => boolean, options: { deadlineMs?: number; everyMs?: number; what?: string } = {}): Promise<T> {
-  const until = Date.now() + (options.deadlineMs ?? 10_000);
+  const until = Date.now() + (options.deadlineMs ?? 30_000);
   for (;;) {
     const value = await read();
     if (done(value)) return value;
-    if (Date.now() > until) throw new Error(`${options.what ?? 'The value'} never reached the state wanted within ${options.deadlineMs ?? 10_000} ms; last read: ${JSON.stringify(value)?.slice(0, 500)}`);
+    if (Date.now() > until) throw new Error(`${options.what ?? 'The value'} never reached the state wanted within ${options.deadlineMs ?? 30_000} ms; last read: ${JSON.stringify(value)?.slice(0, 500)}`);
     await new Promise((resolve) => setTimeout(resolve, options.everyMs ?? 25));
   }
 }

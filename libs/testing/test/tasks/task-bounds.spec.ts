@@ -198,7 +198,8 @@ describe('tasks in one process', () => {
     await server.close();
     const started = Date.now();
     await own.tasks!.close(20_000);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Waiting for the task would take the whole 20 s given to close(); a bound any machine meets.
+    expect(Date.now() - started).toBeLessThan(15_000);
     expect(aborted.get('parked-at-shutdown')).toMatch(/server shut down while the task waited for input/);
   });
 });

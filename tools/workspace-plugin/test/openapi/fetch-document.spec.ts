@@ -41,7 +41,8 @@ describe('fetching an OpenAPI document from its URL', () => {
     await expect(fetchDocument(`${api.origin}/huge`, {}, { maxBytes: 1024 * 1024 })).rejects.toThrow(/over the 1048576-byte cap|passed the 1048576-byte cap/);
     const started = Date.now();
     await expect(fetchDocument(`${api.origin}/slow`, {}, { timeoutMs: 300 })).rejects.toThrow(`Could not use the OpenAPI document at ${api.origin}/slow: no complete answer within 300 ms.`);
-    expect(Date.now() - started).toBeLessThan(5_000);
+    // Without the deadline this waits for the slow answer; a bound any machine meets.
+    expect(Date.now() - started).toBeLessThan(30_000);
   });
 
   it('sends the recorded headers with values from the environment, and names a missing variable', async () => {
