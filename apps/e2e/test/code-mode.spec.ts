@@ -60,6 +60,48 @@ describe('code mode in the demo app, on its combined mount', () => {
   });
 });
 
+/** 209 bytes whose types take the compiler tens of seconds and gigabytes (2^16 tuples): a program's check is as hostile as its run. */
+const EXPLODING_TYPES = `type F<T extends unknown[], Acc extends unknown[] = []> = T extends [unknown, ...infer R] ? F<R, [...Acc, 0]> | F<R, [...Acc, 1]> : Acc['length'];
+const x: F<[1,1,1,1,1,1,1,1,1,1,1,1,1,1,1,1]> = 0;
+return x;`;
+
+describe('code mode type-checks off the server thread', () => {
+  let server: ServerProcess;
+  beforeAll(async () => {
+    server = await startServerProcess(appMain('demo-server'), { CODE_MODE_CHECK_MS: '8000' });
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('ends three exploding programs at once at a check limit, while probes, plain calls and search keep answering, and the next program runs', async () => {
+    const coder = await httpClient('modern', `${server.origin}/demo/mcp?mode=code`);
+    const caller = await httpClient('legacy', `${server.origin}/hello/mcp`);
+    try {
+      let exploding = true;
+      const programs = Promise.all([1, 2, 3].map(() => execute(coder, EXPLODING_TYPES))).finally(() => (exploding = false));
+      // Answered one after another for as long as the checks run (at least 8 s): a server whose thread
+      // type-checked would answer none of them until each check ended.
+      const answeredMeanwhile = { ready: 0, calls: 0, searches: 0 };
+      while (exploding) {
+        if ((await fetch(`${server.origin}/ready`)).status === 200 && exploding) answeredMeanwhile.ready++;
+        if ((await caller.callTool({ name: 'hello', arguments: { name: 'Ada' } })).structuredContent && exploding) answeredMeanwhile.calls++;
+        if (((await coder.callTool({ name: 'search', arguments: { query: 'hello' } })) as Answer).structuredContent?.['tools'] && exploding) answeredMeanwhile.searches++;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      for (const answer of await programs) {
+        expect(answer).toMatchObject({ isError: true, structuredContent: { error: 'limit', detail: expect.stringMatching(/type-check.*\((the checkMs limit; raise it with CODE_MODE_CHECK_MS|the checkMemoryBytes limit; raise it with CODE_MODE_CHECK_MEMORY_BYTES)\)/) } });
+      }
+      expect(answeredMeanwhile).toEqual({ ready: expect.any(Number), calls: expect.any(Number), searches: expect.any(Number) });
+      expect(Math.min(answeredMeanwhile.ready, answeredMeanwhile.calls, answeredMeanwhile.searches)).toBeGreaterThanOrEqual(5);
+      // The workers that were stopped are replaced: the next program is checked from a clean state and runs.
+      expect((await execute(coder, "return (await api.hello.hello({ name: 'Ada' })).message;")).structuredContent).toMatchObject({ value: expect.stringContaining('Ada'), calls: 1 });
+    } finally {
+      await Promise.all([coder.close(), caller.close()]);
+    }
+  }, 120_000);
+});
+
 describe('code mode at shutdown', () => {
   it('on SIGTERM lets a program whose inner call is in flight finish, then exits 0', async () => {
     const server = await startServerProcess(slowServer, { CODE_MODE: '1', SLOW_MS: '1500' });

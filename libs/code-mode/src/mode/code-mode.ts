@@ -1,8 +1,10 @@
+import { createHash } from 'node:crypto';
 import { catalogDeclarations, type CatalogDeclarations, type DeclaredTool } from '../declarations/catalog-declarations';
 import type { Sandbox } from '../sandbox/sandbox';
 import type { SandboxLimits } from '../sandbox/sandbox-limits';
-import type { InnerCallAnswer, SandboxFailure, SandboxOutcome } from '../sandbox/sandbox-outcome';
-import { ProgramChecker, type TypeProblem } from '../typecheck/program-checker';
+import type { ProgramCheck } from '../sandbox/sandbox-messages';
+import type { InnerCallAnswer, RunFailure, SandboxOutcome } from '../sandbox/sandbox-outcome';
+import type { TypeProblem } from '../typecheck/type-problem';
 
 /** Runs one inner call for the caller the catalog belongs to: the same path as its `tools/call`. */
 export type InnerCallDispatch = (tool: DeclaredTool, args: unknown, signal: AbortSignal) => Promise<InnerCallAnswer>;
@@ -11,17 +13,18 @@ export type InnerCallDispatch = (tool: DeclaredTool, args: unknown, signal: Abor
 export type Execution =
   | { ok: true; value: unknown; logs: string[]; logsTruncated: boolean; calls: number }
   | { ok: false; stage: 'typecheck'; problems: TypeProblem[] }
-  | { ok: false; stage: 'run'; failure: SandboxFailure; logs: string[]; logsTruncated: boolean; calls: number };
+  | { ok: false; stage: 'run'; failure: RunFailure; logs: string[]; logsTruncated: boolean; calls: number };
 
 /**
  * Code mode over one caller's view of a catalog: `describe` writes the declarations of the tools
  * asked for, `execute` type-checks a program against the declarations of every tool the caller
  * may call and runs it in the sandbox, each inner call going to the caller's `dispatch`. The
- * declarations and the checker are built once per view and kept.
+ * declarations are built once per view and kept; the check runs on the sandbox's worker, which
+ * keeps a checker per declarations digest.
  */
 export class CodeMode {
   private readonly declarations: CatalogDeclarations;
-  private checker?: ProgramChecker;
+  private check?: ProgramCheck;
 
   constructor(
     private readonly tools: readonly DeclaredTool[],
@@ -48,10 +51,8 @@ export class CodeMode {
 
   /** Type-checks `program`, then runs it; each inner call goes to `dispatch`, the caller's own path. */
   async execute(program: string, dispatch: InnerCallDispatch, limits: Partial<SandboxLimits> = {}): Promise<Execution> {
-    const checked = (this.checker ??= new ProgramChecker(this.declarations.text)).check(program);
-    if (!checked.ok) return { ok: false, stage: 'typecheck', problems: checked.problems };
     const outcome: SandboxOutcome = await this.sandbox.run(
-      checked.javascript,
+      program,
       {
         namespaces: this.declarations.namespaces,
         call: (namespace, fn, args, signal) => {
@@ -60,8 +61,21 @@ export class CodeMode {
         },
       },
       limits,
+      (this.check ??= programCheck(this.declarations.text)),
     );
-    const { logs, logsTruncated, calls } = outcome;
-    return outcome.ok ? { ok: true, value: outcome.value, logs, logsTruncated, calls } : { ok: false, stage: 'run', failure: outcome.failure, logs, logsTruncated, calls };
+    return executionOf(outcome);
   }
+}
+
+/** A check against `declarations`, keyed by their digest so each worker parses one text once. */
+export function programCheck(declarations: string, prelude?: string): ProgramCheck {
+  return { key: createHash('sha256').update(declarations).digest('base64url'), declarations, ...(prelude !== undefined && { prelude }) };
+}
+
+/** A checked program's outcome as `execute` answers it: its value, its type problems, or how its run ended. */
+export function executionOf(outcome: SandboxOutcome): Execution {
+  const { logs, logsTruncated, calls } = outcome;
+  if (outcome.ok) return { ok: true, value: outcome.value, logs, logsTruncated, calls };
+  if (outcome.failure.kind === 'typecheck') return { ok: false, stage: 'typecheck', problems: outcome.failure.problems };
+  return { ok: false, stage: 'run', failure: outcome.failure, logs, logsTruncated, calls };
 }

@@ -1,8 +1,8 @@
 import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { guestPrelude, wrappedProgram } from './guest-prelude';
-import { DEFAULT_LIMITS, LIMIT_SETTINGS, type SandboxLimits } from './sandbox-limits';
-import type { InnerCallAnswer, SandboxFailure, SandboxHost, SandboxOutcome } from './sandbox-outcome';
+import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox-limits';
+import { limitFailure, type InnerCallAnswer, type RunFailure, type SandboxHost, type SandboxOutcome } from './sandbox-outcome';
 
 /**
  * The release build of QuickJS, synchronous (no asyncify: inner calls are promises the host
@@ -72,9 +72,9 @@ class ProgramRun {
   private logBytes = 0;
   private logsTruncated = false;
   private readonly abort = new AbortController();
-  private stop!: (failure: SandboxFailure) => void;
-  private readonly stopped = new Promise<SandboxFailure>((resolve) => (this.stop = resolve));
-  private failure?: SandboxFailure;
+  private stop!: (failure: RunFailure) => void;
+  private readonly stopped = new Promise<RunFailure>((resolve) => (this.stop = resolve));
+  private failure?: RunFailure;
   private settled = false;
   /** The host's own stack overflowed inside the interpreter: its module is not used again. */
   private hostFault = false;
@@ -244,14 +244,14 @@ class ProgramRun {
     }
   }
 
-  private end(failure: SandboxFailure): void {
+  private end(failure: RunFailure): void {
     if (this.failure) return;
     this.failure = failure;
     this.stop(failure);
   }
 
   /** A thrown guest value as a failure: a limit where the interpreter's own error says so, else the program's error. */
-  private failureOf(handle: QuickJSHandle): SandboxFailure {
+  private failureOf(handle: QuickJSHandle): RunFailure {
     const dumped = this.vm.dump(handle) as { name?: string; message?: string } | string | undefined;
     handle.dispose();
     if (this.failure) return this.failure;
@@ -263,7 +263,7 @@ class ProgramRun {
     return { kind: 'thrown', name, message };
   }
 
-  private outcome(end: { value: unknown } | { failure: SandboxFailure }): SandboxOutcome {
+  private outcome(end: { value: unknown } | { failure: RunFailure }): SandboxOutcome {
     this.settled = true;
     const common = { logs: this.logs, logsTruncated: this.logsTruncated, calls: Math.min(this.calls, this.limits.maxCalls), cpuMs: Math.round(this.cpuSpent), wallMs: Math.round(performance.now() - this.started) };
     return 'failure' in end ? { ok: false, failure: end.failure, ...common } : { ok: true, value: end.value, ...common };
@@ -273,6 +273,3 @@ class ProgramRun {
 /** Thrown out of a slice whose guest code broke the host's own stack; the run's failure says which limit. */
 class SandboxHostFault extends Error {}
 
-function limitFailure(limit: keyof SandboxLimits, what: string): SandboxFailure {
-  return { kind: 'limit', limit, setting: LIMIT_SETTINGS[limit], message: `The program ${what} (the ${limit} limit; raise it with ${LIMIT_SETTINGS[limit]}).` };
-}

@@ -22,6 +22,13 @@ export interface SandboxLimits {
   resultBytes: number;
   /** The program's source. */
   programBytes: number;
+  /**
+   * Time to type-check the program before it runs (on its worker, never the server's thread). It
+   * counts against `wallMs` too; the run's `cpuMs` starts after it.
+   */
+  checkMs: number;
+  /** The worker's JavaScript heap, where the type check runs: a program whose types explode ends here. */
+  checkMemoryBytes: number;
 }
 
 /** Each limit's setting: the environment variable and the option that change it. */
@@ -35,6 +42,8 @@ export const LIMIT_SETTINGS: Readonly<Record<keyof SandboxLimits, string>> = {
   logBytes: 'CODE_MODE_LOG_BYTES',
   resultBytes: 'CODE_MODE_RESULT_BYTES',
   programBytes: 'CODE_MODE_PROGRAM_BYTES',
+  checkMs: 'CODE_MODE_CHECK_MS',
+  checkMemoryBytes: 'CODE_MODE_CHECK_MEMORY_BYTES',
 };
 
 export const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
@@ -47,4 +56,6 @@ export const DEFAULT_LIMITS: Readonly<SandboxLimits> = {
   logBytes: 16 * 1024,
   resultBytes: 64 * 1024,
   programBytes: 32 * 1024,
+  checkMs: 5_000,
+  checkMemoryBytes: 512 * 1024 * 1024,
 };

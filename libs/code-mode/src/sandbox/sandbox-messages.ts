@@ -3,12 +3,25 @@ import type { InnerCallAnswer, SandboxOutcome } from './sandbox-outcome';
 
 /** From the server to a sandbox worker. */
 export type ToWorker =
-  | { type: 'run'; runId: number; program: string; namespaces: Record<string, readonly string[]>; limits: SandboxLimits }
+  | { type: 'run'; runId: number; program: string; namespaces: Record<string, readonly string[]>; limits: SandboxLimits; check?: ProgramCheck }
   | { type: 'answer'; callId: number; answer: InnerCallAnswer };
+
+/**
+ * A TypeScript program to check against `declarations` before it runs; the worker keeps a checker
+ * per `key` (the declarations' digest), so the text is parsed once per worker. `prelude` is
+ * JavaScript put before the checked program's output (the catalog a search program reads).
+ */
+export interface ProgramCheck {
+  key: string;
+  declarations: string;
+  prelude?: string;
+}
 
 /** From a sandbox worker to the server. */
 export type FromWorker =
   | { type: 'ready' }
+  /** The type check passed: the run (and its CPU time) starts now. */
+  | { type: 'checked'; runId: number }
   | { type: 'call'; runId: number; callId: number; namespace: string; tool: string; argsJson: string }
   /** Values cross as JSON text and are parsed on the server's thread: objects cloned across threads would keep the other side's prototypes where the two differ (a test runner's realm). */
   | { type: 'outcome'; runId: number; outcome: SandboxOutcome; valueJson?: string };

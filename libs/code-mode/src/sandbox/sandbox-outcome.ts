@@ -1,4 +1,5 @@
-import type { SandboxLimits } from './sandbox-limits';
+import type { TypeProblem } from '../typecheck/type-problem';
+import { LIMIT_SETTINGS, type SandboxLimits } from './sandbox-limits';
 
 /** How a program ended other than with a value. */
 export type SandboxFailure =
@@ -6,8 +7,13 @@ export type SandboxFailure =
   | { kind: 'limit'; limit: keyof SandboxLimits; setting: string; message: string }
   /** It threw (or rejected), or would not parse: the error's name and message as the program saw them. */
   | { kind: 'thrown'; name: string; message: string }
+  /** It does not type-check against the declarations: nothing ran. */
+  | { kind: 'typecheck'; problems: TypeProblem[] }
   /** The server stopped it: it was shutting down. */
   | { kind: 'stopped'; message: string };
+
+/** How a run ended other than with a value, once the program has passed its check. */
+export type RunFailure = Exclude<SandboxFailure, { kind: 'typecheck' }>;
 
 /** One program's run: its value or how it failed, with what it logged and how many inner calls it made. */
 export type SandboxOutcome = ({ ok: true; value: unknown } | { ok: false; failure: SandboxFailure }) & {
@@ -29,4 +35,9 @@ export interface SandboxHost {
   namespaces: Readonly<Record<string, readonly string[]>>;
   /** Runs one inner call; `signal` aborts when the program ends (a limit, a throw, the result) first. */
   call(namespace: string, tool: string, args: unknown, signal: AbortSignal): Promise<InnerCallAnswer>;
+}
+
+/** A program ended by `limit`: what it did, and the setting that raises the limit. */
+export function limitFailure(limit: keyof SandboxLimits, what: string): RunFailure {
+  return { kind: 'limit', limit, setting: LIMIT_SETTINGS[limit], message: `The program ${what} (the ${limit} limit; raise it with ${LIMIT_SETTINGS[limit]}).` };
 }

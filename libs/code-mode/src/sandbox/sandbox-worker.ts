@@ -1,12 +1,15 @@
 import { parentPort } from 'node:worker_threads';
+import { ProgramChecker } from '../typecheck/program-checker';
 import { QuickJsRunner } from './quickjs-runner';
-import type { InnerCallAnswer } from './sandbox-outcome';
-import type { FromWorker, ToWorker } from './sandbox-messages';
+import type { SandboxLimits } from './sandbox-limits';
+import { limitFailure, type InnerCallAnswer, type SandboxFailure, type SandboxOutcome } from './sandbox-outcome';
+import type { FromWorker, ProgramCheck, ToWorker } from './sandbox-messages';
 
 /**
- * A sandbox worker thread: runs one program at a time in QuickJS, its inner calls sent to the
- * server thread as messages and answered the same way. It holds nothing of the server: no
- * credentials, no toolsets, no sockets, only the program, the tool names and the answers.
+ * A sandbox worker thread: type-checks one program at a time, then runs it in QuickJS, its inner
+ * calls sent to the server thread as messages and answered the same way. It holds nothing of the
+ * server: no credentials, no toolsets, no sockets, only the program, the declarations, the tool
+ * names and the answers.
  */
 const port = parentPort!;
 const runner = new QuickJsRunner();
@@ -14,13 +17,43 @@ const waiting = new Map<number, (answer: InnerCallAnswer) => void>();
 let nextCall = 0;
 const send = (message: FromWorker) => port.postMessage(message);
 
+/** Checkers by declarations digest, the most recently used last; a few views' worth, each holding its parsed declarations. */
+const checkers = new Map<string, ProgramChecker>();
+const KEPT_CHECKERS = 4;
+
+function checkerFor(check: ProgramCheck): ProgramChecker {
+  let checker = checkers.get(check.key);
+  if (checker) checkers.delete(check.key);
+  else checker = new ProgramChecker(check.declarations);
+  checkers.set(check.key, checker);
+  if (checkers.size > KEPT_CHECKERS) checkers.delete(checkers.keys().next().value!);
+  return checker;
+}
+
+/** The program as the interpreter runs it, or the outcome that ends it at the type check; the check's time comes off the wall limit. */
+function checked(runId: number, program: string, check: ProgramCheck | undefined, limits: SandboxLimits): { program: string; limits: SandboxLimits } | SandboxOutcome {
+  if (!check) return { program, limits };
+  const ended = (failure: SandboxFailure, wallMs = 0): SandboxOutcome => ({ ok: false, failure, logs: [], logsTruncated: false, calls: 0, cpuMs: 0, wallMs });
+  const bytes = Buffer.byteLength(program);
+  if (bytes > limits.programBytes) return ended(limitFailure('programBytes', `is ${bytes} bytes, over ${limits.programBytes}`));
+  const started = performance.now();
+  const result = checkerFor(check).check(program);
+  const spent = Math.round(performance.now() - started);
+  if (!result.ok) return ended({ kind: 'typecheck', problems: result.problems }, spent);
+  send({ type: 'checked', runId });
+  // The source was held to programBytes above; what runs adds the prelude (a search program's catalog) to its output.
+  return { program: (check.prelude ?? '') + result.javascript, limits: { ...limits, wallMs: Math.max(1, limits.wallMs - spent), programBytes: Number.MAX_SAFE_INTEGER } };
+}
+
 port.on('message', (message: ToWorker) => {
   if (message.type === 'answer') {
     waiting.get(message.callId)?.(message.answer);
     waiting.delete(message.callId);
     return;
   }
-  const { runId, program, namespaces, limits } = message;
+  const { runId, namespaces } = message;
+  const ready = checked(runId, message.program, message.check, message.limits);
+  if ('ok' in ready) return send({ type: 'outcome', runId, outcome: ready });
   const host = {
     namespaces,
     call: (namespace: string, tool: string, args: unknown) =>
@@ -30,7 +63,7 @@ port.on('message', (message: ToWorker) => {
         send({ type: 'call', runId, callId, namespace, tool, argsJson: JSON.stringify(args) });
       }),
   };
-  void runner.run(program, host, limits).then((outcome) =>
+  void runner.run(ready.program, host, ready.limits).then((outcome) =>
     send(outcome.ok ? { type: 'outcome', runId, outcome: { ...outcome, value: null }, valueJson: JSON.stringify(outcome.value) } : { type: 'outcome', runId, outcome }),
   );
 });

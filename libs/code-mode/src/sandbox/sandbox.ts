@@ -2,9 +2,9 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
-import { DEFAULT_LIMITS, LIMIT_SETTINGS, type SandboxLimits } from './sandbox-limits';
-import type { FromWorker, ToWorker } from './sandbox-messages';
-import type { SandboxFailure, SandboxHost, SandboxOutcome } from './sandbox-outcome';
+import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox-limits';
+import type { FromWorker, ProgramCheck, ToWorker } from './sandbox-messages';
+import { limitFailure, type SandboxFailure, type SandboxHost, type SandboxOutcome } from './sandbox-outcome';
 
 export interface SandboxOptions {
   /** Worker threads running programs, each one program at a time; default 2 (`CODE_MODE_WORKERS`). */
@@ -29,6 +29,8 @@ interface ActiveRun {
   resolve: (outcome: SandboxOutcome) => void;
   calls: AbortController;
   started: number;
+  /** Still in its type check (bounded by checkMs and the worker's heap); its CPU time counts from the run. */
+  checking: boolean;
   elu: EventLoopUtilization;
   watchdog: NodeJS.Timeout;
 }
@@ -52,7 +54,8 @@ export class Sandbox {
 
   constructor(private readonly options: SandboxOptions = {}) {}
 
-  async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}): Promise<SandboxOutcome> {
+  /** Runs `program`; with `check`, it is TypeScript, checked on the worker first (the outcome then may be a `typecheck` failure). */
+  async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}, check?: ProgramCheck): Promise<SandboxOutcome> {
     if (this.closed) throw new Error('The sandbox is closed.');
     const bounds: SandboxLimits = { ...DEFAULT_LIMITS, ...this.options.limits, ...limits };
     const slot = await this.freeSlot();
@@ -74,11 +77,12 @@ export class Sandbox {
         },
         calls: new AbortController(),
         started: performance.now(),
+        checking: check !== undefined,
         elu: slot.worker.performance.eventLoopUtilization(),
         watchdog: setInterval(() => this.watch(slot, run), WATCH_EVERY_MS),
       };
       slot.run = run;
-      this.post(slot, { type: 'run', runId, program, namespaces: { ...host.namespaces }, limits: bounds });
+      this.post(slot, { type: 'run', runId, program, namespaces: { ...host.namespaces }, limits: bounds, ...(check && { check }) });
     });
   }
 
@@ -113,7 +117,8 @@ export class Sandbox {
   }
 
   private startSlot(): Slot {
-    const worker = new Worker(workerScript(), { resourceLimits: { maxOldGenerationSizeMb: 64, maxYoungGenerationSizeMb: 16 } });
+    const heapMb = Math.max(64, Math.floor((this.options.limits?.checkMemoryBytes ?? DEFAULT_LIMITS.checkMemoryBytes) / (1024 * 1024)));
+    const worker = new Worker(workerScript(), { resourceLimits: { maxOldGenerationSizeMb: heapMb, maxYoungGenerationSizeMb: 16 } });
     worker.unref();
     let ready!: () => void;
     const slot: Slot = { worker, busy: false, ready: new Promise<void>((resolve) => (ready = resolve)) };
@@ -121,13 +126,22 @@ export class Sandbox {
       if (message.type === 'ready') return ready();
       const run = slot.run;
       if (!run || message.runId !== run.runId) return;
+      if (message.type === 'checked') {
+        run.checking = false;
+        run.elu = slot.worker.performance.eventLoopUtilization();
+        return;
+      }
       if (message.type === 'outcome') return run.resolve(message.outcome.ok && message.valueJson !== undefined ? { ...message.outcome, value: JSON.parse(message.valueJson) as unknown } : message.outcome);
       void run.host.call(message.namespace, message.tool, JSON.parse(message.argsJson) as unknown, run.calls.signal).then(
         (answer) => slot.run === run && this.post(slot, { type: 'answer', callId: message.callId, answer }),
         () => slot.run === run && this.post(slot, { type: 'answer', callId: message.callId, answer: { error: { name: 'InternalError', message: 'The inner call failed on the server.' } } }),
       );
     });
-    worker.on('error', () => void this.replace(slot, 'memoryBytes', 'stopped its worker (it ran out of the memory a worker has)'));
+    worker.on('error', () =>
+      slot.run?.checking
+        ? void this.replace(slot, 'checkMemoryBytes', 'took more memory to type-check than a worker has, and was stopped')
+        : void this.replace(slot, 'memoryBytes', 'stopped its worker (it ran out of the memory a worker has)'),
+    );
     worker.on('exit', () => void this.replace(slot, 'memoryBytes', 'stopped its worker'));
     this.slots.push(slot);
     return slot;
@@ -136,7 +150,10 @@ export class Sandbox {
   /** Ends the slot's run with `limit` if its worker is still busy past the limit's force point. */
   private watch(slot: Slot, run: ActiveRun): void {
     if (slot.run !== run) return;
-    const busyMs = slot.worker.performance.eventLoopUtilization(run.elu).active;
+    if (run.checking && performance.now() - run.started > run.limits.checkMs) {
+      return void this.stopSlot(slot, limitFailure('checkMs', `did not finish type-checking within ${run.limits.checkMs} ms, and was stopped`));
+    }
+    const busyMs = run.checking ? 0 : slot.worker.performance.eventLoopUtilization(run.elu).active;
     if (busyMs > run.limits.cpuMs + FORCE_GRACE_MS) void this.stopSlot(slot, limitFailure('cpuMs', `ran longer than ${run.limits.cpuMs} ms of computing, and was stopped by force`));
     else if (performance.now() - run.started > run.limits.wallMs + FORCE_GRACE_MS) void this.stopSlot(slot, limitFailure('wallMs', `did not finish within ${run.limits.wallMs} ms, and was stopped by force`));
   }
@@ -162,9 +179,6 @@ export class Sandbox {
   }
 }
 
-function limitFailure(limit: keyof SandboxLimits, what: string): SandboxFailure {
-  return { kind: 'limit', limit, setting: LIMIT_SETTINGS[limit], message: `The program ${what} (the ${limit} limit; raise it with ${LIMIT_SETTINGS[limit]}).` };
-}
 
 function forced(run: ActiveRun, failure: SandboxFailure): SandboxOutcome {
   return {

@@ -2,10 +2,9 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { CatalogView, CodeModeProvider, CodeModeRequest, CompiledTool } from '@toolsets/core';
 import type { DeclaredTool } from '../declarations/catalog-declarations';
 import type { JsonSchema } from '../declarations/schema-type';
-import { CodeMode, type Execution } from '../mode/code-mode';
+import { CodeMode, executionOf, programCheck, type Execution } from '../mode/code-mode';
 import { Sandbox } from '../sandbox/sandbox';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/sandbox-limits';
-import { ProgramChecker } from '../typecheck/program-checker';
 import { CATALOG_DECLARATIONS, catalogEntry, callPath, whyDirect } from './catalog-entries';
 import { CODE_MODE_TOOL_NAMES, codeModeDescriptors, DEFAULT_HITS, DESCRIBE, EXECUTE, MAX_DESCRIBED, MAX_HITS, SEARCH } from './code-mode-tools';
 import { innerAnswer } from '../answers/inner-answer';
@@ -58,7 +57,7 @@ class CodeModeServer implements CodeModeProvider {
   readonly #views = new WeakMap<CatalogView, ViewCode>();
   readonly #lists = new Map<string, Tool[]>();
   #sandbox?: Sandbox;
-  #searchChecker?: ProgramChecker;
+  #searchCheck?: ReturnType<typeof programCheck>;
 
   constructor(private readonly options: CodeModeOptions) {
     this.#limits = { ...DEFAULT_LIMITS, ...limitsFromEnvironment(options.env ?? process.env), ...options.limits };
@@ -76,6 +75,9 @@ class CodeModeServer implements CodeModeProvider {
     const refused = requestProblem(name, input);
     if (refused) return failure('invalid_request', refused);
     if (name === DESCRIBE) return this.describe(input['names'] as string[], request.view);
+    // Held to the size limit before anything reads it, search's program as execute's.
+    const tooLarge = typeof input['program'] === 'string' ? this.oversized(input['program']) : undefined;
+    if (tooLarge) return tooLarge;
     if (name === SEARCH) return typeof input['program'] === 'string' ? this.searchProgram(input['program'], request.view) : this.searchText(input, request);
     return this.execute(input['program'] as string, request);
   }
@@ -120,22 +122,28 @@ class CodeModeServer implements CodeModeProvider {
     return answer({ message: `${hits.length} tool(s) for ${query}, best first. Get their TypeScript with describe, then call them from execute.`, tools: hits });
   }
 
+  private oversized(program: string): CallToolResult | undefined {
+    const bytes = Buffer.byteLength(program);
+    if (bytes <= this.#limits.programBytes) return undefined;
+    return failure('limit', `The program is ${bytes} bytes, over ${this.#limits.programBytes} (the programBytes limit; raise it with CODE_MODE_PROGRAM_BYTES).`);
+  }
+
   private async searchProgram(program: string, view: CatalogView): Promise<CallToolResult> {
-    const checked = (this.#searchChecker ??= new ProgramChecker(CATALOG_DECLARATIONS)).check(program);
-    if (!checked.ok) return failure('type_error', `The search program does not type-check; nothing ran. ${problemText(checked.problems)}`, { problems: checked.problems });
     const catalog = this.viewCode(view).catalogJson;
     const prelude = `const catalog = Object.freeze(JSON.parse(${JSON.stringify(catalog)}).map((entry) => Object.freeze(entry)));\n`;
-    const outcome = await this.sandbox.run(prelude + checked.javascript, { namespaces: {}, call: async () => ({ error: { name: 'ToolCallError', message: 'search programs call no tools: use execute.' } }) }, {
-      resultBytes: SEARCH_VALUE_BYTES,
-      programBytes: this.#limits.programBytes + prelude.length + checked.javascript.length,
-    });
-    if (!outcome.ok) return runFailure({ ...outcome, stage: 'run' });
-    return answer({ message: 'The search program ran; its value is its answer.', value: outcome.value ?? null, ...(outcome.logs.length > 0 && { logs: outcome.logs }) });
+    const host = { namespaces: {}, call: async () => ({ error: { name: 'ToolCallError', message: 'search programs call no tools: use execute.' } }) };
+    const execution = executionOf(await this.sandbox.run(program, host, { resultBytes: SEARCH_VALUE_BYTES }, { ...this.searchCheck, prelude }));
+    if (!execution.ok && execution.stage === 'typecheck') return failure('type_error', `The search program does not type-check; nothing ran. ${problemText(execution.problems)}`, { problems: execution.problems });
+    if (!execution.ok) return runFailure(execution);
+    return answer({ message: 'The search program ran; its value is its answer.', value: execution.value ?? null, ...(execution.logs.length > 0 && { logs: execution.logs }) });
+  }
+
+  /** The check every search program gets, against the catalog's declarations. */
+  private get searchCheck() {
+    return (this.#searchCheck ??= programCheck(CATALOG_DECLARATIONS));
   }
 
   private async execute(program: string, request: CodeModeRequest): Promise<CallToolResult> {
-    const bytes = Buffer.byteLength(program);
-    if (bytes > this.#limits.programBytes) return failure('limit', `The program is ${bytes} bytes, over ${this.#limits.programBytes} (the programBytes limit; raise it with CODE_MODE_PROGRAM_BYTES).`);
     const code = this.viewCode(request.view);
     const execution = await code.mode.execute(program, async (tool, args, signal) => {
       const compiled = request.view.tools.get(tool.name);

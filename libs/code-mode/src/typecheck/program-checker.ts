@@ -1,13 +1,7 @@
 import * as ts from 'typescript';
+import type { TypeProblem } from './type-problem';
 
-/** A type error in the model's program, at its own line and column (1-based). */
-export interface TypeProblem {
-  line: number;
-  column: number;
-  message: string;
-  /** TypeScript's error number (`TS2345`). */
-  code: string;
-}
+export type { TypeProblem } from './type-problem';
 
 export type CheckedProgram = { ok: true; javascript: string } | { ok: false; problems: TypeProblem[] };
 
@@ -29,15 +23,18 @@ const OPTIONS: ts.CompilerOptions = {
   skipDefaultLibCheck: true,
 };
 
-/**
- * Type-checks model programs against a catalog's declarations with the TypeScript compiler, in
- * this process: the standard library's files are parsed once and kept, and each check reuses the
- * previous program (TypeScript's `oldProgram`), so a check costs the program's own text. A program
- * that checks is transpiled to the JavaScript the sandbox runs.
- */
-/** The standard library's parsed files, shared by every checker of the process (they never change). */
+/** The standard library's parsed files, shared by every checker of the thread (they never change). */
 const LIBRARIES = new Map<string, ts.SourceFile>();
 
+/**
+ * Type-checks model programs against a catalog's declarations with the TypeScript compiler. It runs
+ * on a sandbox worker (`Sandbox.run` with a check), never on the server's thread: a few hundred
+ * bytes of recursive types can take the compiler seconds and gigabytes, and there the worker's
+ * time and heap limits end it. The standard library's files are parsed once and kept, and each
+ * check reuses the last program that passed (TypeScript's `oldProgram`; a failed one is never the
+ * next check's starting state), so a check costs the program's own text. A program that checks
+ * is transpiled to the JavaScript the sandbox runs.
+ */
 export class ProgramChecker {
   private readonly libraries = LIBRARIES;
   private readonly declarations: ts.SourceFile;
@@ -58,12 +55,12 @@ export class ProgramChecker {
     const source = ts.createSourceFile(PROGRAM, text, ts.ScriptTarget.ES2022, true);
     this.current = source;
     const checked = ts.createProgram({ rootNames: [DECLARATIONS, PROGRAM], options: OPTIONS, host: this.host, oldProgram: this.previous });
-    this.previous = checked;
     // The declarations are checked once, with the first program (a problem there is the server's, and stays); each
     // program after that costs only its own check, which resolves just the declarations it uses.
     this.declarationProblems ??= checked.getSemanticDiagnostics(this.declarations);
     const diagnostics = [...checked.getSyntacticDiagnostics(source), ...checked.getSemanticDiagnostics(source), ...this.declarationProblems];
     if (diagnostics.length > 0) return { ok: false, problems: diagnostics.map((diagnostic) => problemOf(diagnostic)) };
+    this.previous = checked;
     const javascript = ts.transpileModule(text, { compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.ESNext, removeComments: true }, reportDiagnostics: false }).outputText;
     return { ok: true, javascript: `${javascript}\nreturn await __program();` };
   }
