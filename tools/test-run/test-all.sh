@@ -1,32 +1,47 @@
 #!/usr/bin/env bash
-# `npm test`: everything CI runs. The timing-sensitive end-to-end suites (apps/e2e/test/timing:
-# drain, rolling restart, stall and memory bounds) run beside the one Nx run-many of every other
-# target, which runs at low priority so those suites get the CPU they need when they need it; they
-# used to run after it, alone, with one core idle most of that time. The apps they start are built
-# first. Both must pass.
+# `npm test`: everything CI runs, in three lanes side by side once every build is done:
+# - the timing-sensitive end-to-end suites (apps/e2e/test/timing: drain, rolling restart, stall and
+#   memory bounds), at normal priority, so they get the CPU they need when they need it;
+# - the long lane, started first because it decides when the run ends: the end-to-end suites, the
+#   workspace copies, the adoption workspaces and the packed packages (with the packs they need),
+#   and the workspace plugin's own tests;
+# - every other project's lint, typecheck, tests and contract.
+# The two Nx lanes run at low priority. All three must pass.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 nx sync:check || exit 1
-# Every build (and the packed packages) first: the run-many below then runs none of its targets'
-# dependencies (--exclude-task-dependencies). Nx restores a cached build by rewriting its dist
-# folder, so a run-many that ran builds would rewrite libs/core/dist under the timing suites'
-# servers while they start (one clean run lost two drain tests to a module missing mid-restore).
-nx run-many -t build adoption-packs --outputStyle=static || exit 1
+# Every build first: the lanes below then run none of their targets' dependencies
+# (--exclude-task-dependencies). Nx restores a cached build by rewriting its dist folder, so a lane
+# that ran builds would rewrite libs/core/dist under the timing suites' servers while they start
+# (one clean run lost two drain tests to a module missing mid-restore).
+nx run-many -t build --outputStyle=static || exit 1
 
-timing_log=$(mktemp "${TMPDIR:-/tmp}/toolsets-timing-XXXXXX")
-trap 'rm -f "$timing_log"' EXIT
+logs=$(mktemp -d "${TMPDIR:-/tmp}/toolsets-lanes-XXXXXX")
+trap 'rm -rf "$logs"' EXIT
 # Named as Nx names the target, so its summary lands where CI's closing line reads it.
-NX_TASK_TARGET_PROJECT=e2e NX_TASK_TARGET_TARGET=test-timing jest -c apps/e2e/jest.timing.config.cjs > "$timing_log" 2>&1 &
+NX_TASK_TARGET_PROJECT=e2e NX_TASK_TARGET_TARGET=test-timing jest -c apps/e2e/jest.timing.config.cjs > "$logs/timing" 2>&1 &
 timing_pid=$!
 
-nice -n 10 nx run-many -t lint typecheck test test-packages e2e-workspace e2e-adoption contract --exclude-task-dependencies --parallel=4 --outputStyle=static
-run_many=$?
+# Each Nx lane keeps its own workspace data (project graph, task database), so the two never wait on one lock.
+long_projects=e2e,@toolsets/workspace-plugin
+NX_WORKSPACE_DATA_DIRECTORY="${NX_WORKSPACE_DATA_DIRECTORY:-$PWD/.nx/workspace-data}-long" \
+  nice -n 10 nx run-many -t test test-packages e2e-workspace e2e-adoption adoption-packs lint typecheck contract -p "$long_projects" \
+  --exclude-task-dependencies --parallel=4 --outputStyle=static > "$logs/long" 2>&1 &
+long_pid=$!
 
+nice -n 10 nx run-many -t lint typecheck test contract --exclude="$long_projects" --exclude-task-dependencies --parallel=3 --outputStyle=static
+rest=$?
+
+wait "$long_pid"
+long=$?
+echo
+echo "The long lane (${long_projects}, beside the rest):"
+cat "$logs/long"
 wait "$timing_pid"
 timing=$?
 echo
-echo "e2e:test-timing (beside the run-many):"
-cat "$timing_log"
-[ "$run_many" -eq 0 ] && [ "$timing" -eq 0 ]
+echo "e2e:test-timing (beside the rest):"
+cat "$logs/timing"
+[ "$rest" -eq 0 ] && [ "$long" -eq 0 ] && [ "$timing" -eq 0 ]
