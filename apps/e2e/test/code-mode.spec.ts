@@ -5,8 +5,9 @@ import { join, resolve } from 'node:path';
 import 'reflect-metadata';
 import { codeMode } from '@toolsets/code-mode';
 import { buildServer, RequireScopes, serveHttp, Tool, ToolResult, Toolset, type Logger } from '@toolsets/core';
-import { startTestIssuer } from '@toolsets/testing';
+import { MODERN_REVISION, modernMeta, startTestIssuer } from '@toolsets/testing';
 import { accountOf, httpClient, stdioClient, type AnyClient, type Era } from './support/clients';
+import { MCP_HEADERS, toolsCall } from './support/raw-http';
 import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
 const slowServer = resolve(__dirname, '../fixtures/slow-server.cjs');
@@ -100,6 +101,35 @@ describe('code mode type-checks off the server thread', () => {
       await Promise.all([coder.close(), caller.close()]);
     }
   }, 120_000);
+});
+
+describe('code mode when the caller goes away', () => {
+  it.each([
+    ['2026-07-28', MODERN_REVISION],
+    ['2025-era', '2025-06-18'],
+  ])('stops a program whose client disconnects mid-run (%s): its next inner calls are never made', async (_era, version) => {
+    // One worker: the next program runs only once the first has ended, however it ended.
+    const server = await startServerProcess(slowServer, { CODE_MODE: '1', CODE_MODE_WORKERS: '1', SLOW_MS: '1500' });
+    try {
+      const leaving = new AbortController();
+      const program = 'await api.slow.slow(); await api.slow.bump(); await api.slow.bump(); return "all done";';
+      const sent = fetch(`${server.origin}/mcp?mode=code`, {
+        method: 'POST',
+        headers: { ...MCP_HEADERS, 'mcp-protocol-version': version, ...(version === MODERN_REVISION && { 'mcp-method': 'tools/call', 'mcp-name': 'execute' }) },
+        body: version === MODERN_REVISION ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { program }, _meta: modernMeta({ tasks: false }) } }) : toolsCall('execute', { program }),
+        signal: leaving.signal,
+      }).catch((error: Error) => error.name);
+      await server.stderrLines('slow started');
+      leaving.abort();
+      expect(await sent).toBe('AbortError');
+      const next = await httpClient('modern', `${server.origin}/mcp?mode=code`);
+      expect((await execute(next, 'return "next";')).structuredContent).toMatchObject({ value: 'next' });
+      await next.close();
+      expect(server.stderr()).not.toContain('bump called');
+    } finally {
+      await server.stop();
+    }
+  });
 });
 
 describe('code mode at shutdown', () => {

@@ -90,7 +90,7 @@ describe('the tracing example in docs/observability.md', () => {
       const expected = documentedSpans();
       expect(expected.map((span) => span.name)).toEqual(['server/discover', 'tools/call hello', 'tools/call greet_team']);
       await waitUntil(() => expected.every((e) => receiver.spans.some((s) => s.name === e.name)), {
-        deadlineMs: 10_000,
+        deadlineMs: 30_000,
         failure: () => `the collector received ${JSON.stringify(receiver.spans.map((s) => s.name))}, not every documented span`,
       });
       for (const span of expected) {
@@ -115,7 +115,7 @@ describe('the tracing example in docs/observability.md', () => {
       });
       expect((await client.callTool({ name: 'hello', arguments: { name: 'Ada' } }))['structuredContent']).toEqual({ message: 'Hello, Ada!' });
       await waitUntil(() => receiver.spans.some((s) => s.name === 'tools/call hello'), {
-        deadlineMs: 10_000,
+        deadlineMs: 30_000,
         failure: () => `no 'tools/call hello' span reached the collector; it has ${JSON.stringify(receiver.spans.map((s) => s.name))}`,
       });
       await client.close();

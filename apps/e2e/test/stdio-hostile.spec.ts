@@ -24,7 +24,7 @@ class StdioSession {
   }
 
   /** The next reply line, parsed; fails loudly if none comes within the deadline. */
-  async reply(deadlineMs = 10_000): Promise<Record<string, unknown>> {
+  async reply(deadlineMs = 30_000): Promise<Record<string, unknown>> {
     await waitUntil(() => this.lines.length > 0, {
       deadlineMs,
       givenUp: () => this.child.exitCode !== null,

@@ -23,7 +23,7 @@ async function startWorker(env: Record<string, string>): Promise<{ child: ChildP
   child.stderr!.on('data', (chunk) => (log += chunk));
   let exited = false;
   const gone = new Promise<void>((resolve) => child.once('exit', () => ((exited = true), resolve())));
-  await waitUntil(() => log.includes('"running tasks only"'), { deadlineMs: 20_000, givenUp: () => exited, failure: () => `the worker did not start:\n${log}` });
+  await waitUntil(() => log.includes('"running tasks only"'), { deadlineMs: 30_000, givenUp: () => exited, failure: () => `the worker did not start:\n${log}` });
   return {
     child,
     pid: child.pid!,
@@ -63,7 +63,7 @@ describe('tasks shared by replicas through Redis', () => {
 
   const reports = (replica: ServerProcess) => httpDispatch(`${replica.origin}/reports/mcp`, REPORTS_KEY);
   const get = async (replica: ServerProcess, taskId: string) => taskOf(await reports(replica)({ method: 'tasks/get', params: { taskId, _meta: meta } }));
-  const poll = (replica: ServerProcess, taskId: string, done: (task: Task) => boolean): Promise<Task> => pollUntil(() => get(replica, taskId), done, { deadlineMs: 20_000, everyMs: 50, what: `task ${taskId}` });
+  const poll = (replica: ServerProcess, taskId: string, done: (task: Task) => boolean): Promise<Task> => pollUntil(() => get(replica, taskId), done, { deadlineMs: 30_000, everyMs: 50, what: `task ${taskId}` });
 
   it('creates a task on one replica; another shows it, takes the answer to its question, and either gives the typed result', async () => {
     const created = taskOf(await reports(a)({ method: 'tools/call', params: { name: 'render_report', arguments: { title: 'Q3', pages: 2 }, _meta: meta } }));
@@ -128,7 +128,7 @@ describe('a worker that dies mid-task', () => {
   const workerEnv = () => ({ REDIS_URL: url(), TASKS_LOCK_MS: '1000' });
   const call = (name: string, args: Record<string, unknown>) => httpDispatch(`${serving.origin}/reports/mcp`, REPORTS_KEY)({ method: 'tools/call', params: { name, arguments: args, _meta: meta } });
   const get = async (taskId: string) => taskOf(await httpDispatch(`${serving.origin}/reports/mcp`, REPORTS_KEY)({ method: 'tasks/get', params: { taskId, _meta: meta } }));
-  const poll = (taskId: string, done: (task: Task) => boolean): Promise<Task> => pollUntil(() => get(taskId), done, { deadlineMs: 20_000, everyMs: 50, what: `task ${taskId}` });
+  const poll = (taskId: string, done: (task: Task) => boolean): Promise<Task> => pollUntil(() => get(taskId), done, { deadlineMs: 30_000, everyMs: 50, what: `task ${taskId}` });
 
   it('runs an idempotent tool again on another worker, and ends a tool that is not idempotent failed, saying why', async () => {
     const first = await startWorker(workerEnv());

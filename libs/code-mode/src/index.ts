@@ -1,4 +1,4 @@
-export { Sandbox, type SandboxOptions } from './sandbox/sandbox';
+export { Sandbox, type RunOptions, type SandboxOptions } from './sandbox/sandbox';
 export { DEFAULT_LIMITS, LIMIT_SETTINGS, type SandboxLimits } from './sandbox/sandbox-limits';
 export type { InnerCallAnswer, RunFailure, SandboxFailure, SandboxHost, SandboxOutcome } from './sandbox/sandbox-outcome';
 export { catalogDeclarations, identifier, type CatalogDeclarations, type DeclaredTool } from './declarations/catalog-declarations';

@@ -58,7 +58,7 @@ export async function startServerCommand([command, ...args]: readonly string[], 
     stdout: () => stdout,
     stderr: () => stderr,
     exited,
-    async stderrLines(line, count = 1, deadlineMs = 20_000) {
+    async stderrLines(line, count = 1, deadlineMs = 30_000) {
       const matches = typeof line === 'string' ? (l: string) => l === line : line;
       const seen = () => stderr.split('\n').filter(matches).length;
       await waitUntil(() => seen() >= count, { deadlineMs, failure: () => `saw ${seen()} of ${count} '${String(line)}' lines within ${deadlineMs} ms:\n${stderr.slice(-2000)}` });

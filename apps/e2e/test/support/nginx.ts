@@ -74,7 +74,7 @@ ${routesOf(options.routeBy)}
   const exited = new Promise((resolve) => child.once('exit', resolve));
   const origin = `http://127.0.0.1:${port}`;
   await waitUntil(() => fetch(`${origin}/health`).then(() => true, () => false), {
-    deadlineMs: 5_000,
+    deadlineMs: 30_000,
     givenUp: () => child.exitCode !== null,
     failure: () => `nginx did not start${child.exitCode !== null ? ` (it exited with ${child.exitCode})` : ' within 5 s'}: ${existsSync(join(dir, 'error.log')) ? readFileSync(join(dir, 'error.log'), 'utf8').slice(-500) : 'no error log'}`,
   });

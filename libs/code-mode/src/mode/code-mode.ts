@@ -49,8 +49,8 @@ export class CodeMode {
     return { text: chosen.length > 0 ? catalogDeclarations(chosen).text : '', unknown };
   }
 
-  /** Type-checks `program`, then runs it; each inner call goes to `dispatch`, the caller's own path. */
-  async execute(program: string, dispatch: InnerCallDispatch, limits: Partial<SandboxLimits> = {}): Promise<Execution> {
+  /** Type-checks `program`, then runs it; each inner call goes to `dispatch`, the caller's own path. `signal`: the caller's request (see `RunOptions`). */
+  async execute(program: string, dispatch: InnerCallDispatch, limits: Partial<SandboxLimits> = {}, signal?: AbortSignal): Promise<Execution> {
     const outcome: SandboxOutcome = await this.sandbox.run(
       program,
       {
@@ -61,7 +61,7 @@ export class CodeMode {
         },
       },
       limits,
-      (this.check ??= programCheck(this.declarations.text)),
+      { check: (this.check ??= programCheck(this.declarations.text)), ...(signal && { signal }) },
     );
     return executionOf(outcome);
   }

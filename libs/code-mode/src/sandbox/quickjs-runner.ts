@@ -2,7 +2,7 @@ import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
 import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten-core';
 import { guestPrelude, wrappedProgram } from './guest-prelude';
 import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox-limits';
-import { limitFailure, type InnerCallAnswer, type RunFailure, type SandboxHost, type SandboxOutcome } from './sandbox-outcome';
+import { CALLER_GONE, limitFailure, type InnerCallAnswer, type RunFailure, type SandboxHost, type SandboxOutcome } from './sandbox-outcome';
 
 /**
  * The release build of QuickJS, synchronous (no asyncify: inner calls are promises the host
@@ -44,10 +44,17 @@ export class QuickJsRunner {
 
   constructor(private readonly defaults: Partial<SandboxLimits> = {}) {}
 
-  async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}): Promise<SandboxOutcome> {
+  /** Loads the interpreter's module if it is not loaded (at start, and after one was not trusted), so a run's clock never counts it. */
+  async warm(): Promise<void> {
+    await (this.module ??= newQuickJSWASMModuleFromVariant(variant));
+  }
+
+  /** Runs `program`; once `cancel` aborts, the program ends `stopped` where it is and makes no further inner call. */
+  async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}, cancel?: AbortSignal): Promise<SandboxOutcome> {
     const bounds: SandboxLimits = { ...DEFAULT_LIMITS, ...this.defaults, ...limits };
     const module = await (this.module ??= newQuickJSWASMModuleFromVariant(variant));
     const run = new ProgramRun(module, host, bounds);
+    cancel?.addEventListener('abort', () => run.cancel(), { once: true });
     try {
       return await run.start(program);
     } finally {
@@ -124,6 +131,11 @@ class ProgramRun {
     ended.settled.value.dispose();
     if (Buffer.byteLength(json) > this.limits.resultBytes) return this.outcome({ failure: limitFailure('resultBytes', `returned ${Buffer.byteLength(json)} bytes of JSON, over ${this.limits.resultBytes}`) });
     return this.outcome({ value: JSON.parse(json) as unknown });
+  }
+
+  /** The caller went away: end the program where it is (the interrupt handler stops a computing guest at its next check). */
+  cancel(): void {
+    this.end(CALLER_GONE);
   }
 
   /** Whether to stop the guest now: it has ended (any limit), or computed past cpuMs (the interpreter asks every so many operations). */

@@ -4,7 +4,9 @@ import type { InnerCallAnswer, SandboxOutcome } from './sandbox-outcome';
 /** From the server to a sandbox worker. */
 export type ToWorker =
   | { type: 'run'; runId: number; program: string; namespaces: Record<string, readonly string[]>; limits: SandboxLimits; check?: ProgramCheck }
-  | { type: 'answer'; callId: number; answer: InnerCallAnswer };
+  | { type: 'answer'; callId: number; answer: InnerCallAnswer }
+  /** The caller went away: end this run now. */
+  | { type: 'cancel'; runId: number };
 
 /**
  * A TypeScript program to check against `declarations` before it runs; the worker keeps a checker
@@ -20,8 +22,8 @@ export interface ProgramCheck {
 /** From a sandbox worker to the server. */
 export type FromWorker =
   | { type: 'ready' }
-  /** The type check passed: the run (and its CPU time) starts now. */
-  | { type: 'checked'; runId: number }
+  /** The program passed its check (if it had one) and starts now: its CPU time counts from here. */
+  | { type: 'running'; runId: number }
   | { type: 'call'; runId: number; callId: number; namespace: string; tool: string; argsJson: string }
   /** Values cross as JSON text and are parsed on the server's thread: objects cloned across threads would keep the other side's prototypes where the two differ (a test runner's realm). */
   | { type: 'outcome'; runId: number; outcome: SandboxOutcome; valueJson?: string };

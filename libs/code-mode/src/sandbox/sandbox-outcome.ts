@@ -37,6 +37,9 @@ export interface SandboxHost {
   call(namespace: string, tool: string, args: unknown, signal: AbortSignal): Promise<InnerCallAnswer>;
 }
 
+/** How a program ends whose caller went away (the request was cancelled or its connection closed). */
+export const CALLER_GONE: RunFailure = { kind: 'stopped', message: 'The program was stopped: its caller cancelled the request or went away.' };
+
 /** A program ended by `limit`: what it did, and the setting that raises the limit. */
 export function limitFailure(limit: keyof SandboxLimits, what: string): RunFailure {
   return { kind: 'limit', limit, setting: LIMIT_SETTINGS[limit], message: `The program ${what} (the ${limit} limit; raise it with ${LIMIT_SETTINGS[limit]}).` };

@@ -2,7 +2,7 @@ import { parentPort } from 'node:worker_threads';
 import { ProgramChecker } from '../typecheck/program-checker';
 import { QuickJsRunner } from './quickjs-runner';
 import type { SandboxLimits } from './sandbox-limits';
-import { limitFailure, type InnerCallAnswer, type SandboxFailure, type SandboxOutcome } from './sandbox-outcome';
+import { CALLER_GONE, limitFailure, type InnerCallAnswer, type SandboxFailure, type SandboxOutcome } from './sandbox-outcome';
 import type { FromWorker, ProgramCheck, ToWorker } from './sandbox-messages';
 
 /**
@@ -16,6 +16,8 @@ const runner = new QuickJsRunner();
 const waiting = new Map<number, (answer: InnerCallAnswer) => void>();
 let nextCall = 0;
 const send = (message: FromWorker) => port.postMessage(message);
+/** The run in progress and how to cancel it (a worker runs one program at a time). */
+let current: { runId: number; cancel: AbortController } | undefined;
 
 /** Checkers by declarations digest, the most recently used last; a few views' worth, each holding its parsed declarations. */
 const checkers = new Map<string, ProgramChecker>();
@@ -31,7 +33,7 @@ function checkerFor(check: ProgramCheck): ProgramChecker {
 }
 
 /** The program as the interpreter runs it, or the outcome that ends it at the type check; the check's time comes off the wall limit. */
-function checked(runId: number, program: string, check: ProgramCheck | undefined, limits: SandboxLimits): { program: string; limits: SandboxLimits } | SandboxOutcome {
+function checked(program: string, check: ProgramCheck | undefined, limits: SandboxLimits): { program: string; limits: SandboxLimits } | SandboxOutcome {
   if (!check) return { program, limits };
   const ended = (failure: SandboxFailure, wallMs = 0): SandboxOutcome => ({ ok: false, failure, logs: [], logsTruncated: false, calls: 0, cpuMs: 0, wallMs });
   const bytes = Buffer.byteLength(program);
@@ -40,20 +42,30 @@ function checked(runId: number, program: string, check: ProgramCheck | undefined
   const result = checkerFor(check).check(program);
   const spent = Math.round(performance.now() - started);
   if (!result.ok) return ended({ kind: 'typecheck', problems: result.problems }, spent);
-  send({ type: 'checked', runId });
   // The source was held to programBytes above; what runs adds the prelude (a search program's catalog) to its output.
   return { program: (check.prelude ?? '') + result.javascript, limits: { ...limits, wallMs: Math.max(1, limits.wallMs - spent), programBytes: Number.MAX_SAFE_INTEGER } };
 }
 
-port.on('message', (message: ToWorker) => {
+port.on('message', (message: ToWorker) => void receive(message));
+
+async function receive(message: ToWorker): Promise<void> {
   if (message.type === 'answer') {
     waiting.get(message.callId)?.(message.answer);
     waiting.delete(message.callId);
     return;
   }
+  if (message.type === 'cancel') {
+    if (current?.runId === message.runId) current.cancel.abort();
+    return;
+  }
   const { runId, namespaces } = message;
-  const ready = checked(runId, message.program, message.check, message.limits);
-  if ('ok' in ready) return send({ type: 'outcome', runId, outcome: ready });
+  const cancel = new AbortController();
+  current = { runId, cancel };
+  const ready = checked(message.program, message.check, message.limits);
+  if ('ok' in ready) return finish(runId, ready);
+  await runner.warm();
+  if (cancel.signal.aborted) return finish(runId, { ok: false, failure: CALLER_GONE, logs: [], logsTruncated: false, calls: 0, cpuMs: 0, wallMs: 0 });
+  send({ type: 'running', runId });
   const host = {
     namespaces,
     call: (namespace: string, tool: string, args: unknown) =>
@@ -63,8 +75,15 @@ port.on('message', (message: ToWorker) => {
         send({ type: 'call', runId, callId, namespace, tool, argsJson: JSON.stringify(args) });
       }),
   };
-  void runner.run(ready.program, host, ready.limits).then((outcome) =>
-    send(outcome.ok ? { type: 'outcome', runId, outcome: { ...outcome, value: null }, valueJson: JSON.stringify(outcome.value) } : { type: 'outcome', runId, outcome }),
-  );
-});
-send({ type: 'ready' });
+  finish(runId, await runner.run(ready.program, host, ready.limits, cancel.signal));
+}
+
+function finish(runId: number, outcome: SandboxOutcome): void {
+  if (current?.runId === runId) current = undefined;
+  send(outcome.ok ? { type: 'outcome', runId, outcome: { ...outcome, value: null }, valueJson: JSON.stringify(outcome.value) } : { type: 'outcome', runId, outcome });
+}
+
+// Ready once the interpreter's module is loaded and TypeScript has parsed its standard library (a
+// check against nothing): no run's clock counts either, and each check costs its own text.
+new ProgramChecker('').check('return 0;');
+void runner.warm().then(() => send({ type: 'ready' }));

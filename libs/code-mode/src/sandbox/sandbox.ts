@@ -4,7 +4,18 @@ import type { EventLoopUtilization } from 'node:perf_hooks';
 import { Worker } from 'node:worker_threads';
 import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox-limits';
 import type { FromWorker, ProgramCheck, ToWorker } from './sandbox-messages';
-import { limitFailure, type SandboxFailure, type SandboxHost, type SandboxOutcome } from './sandbox-outcome';
+import { CALLER_GONE, limitFailure, type RunFailure, type SandboxFailure, type SandboxHost, type SandboxOutcome } from './sandbox-outcome';
+
+/** What one run brings besides its program, host and limits. */
+export interface RunOptions {
+  /** The program is TypeScript: check it on the worker first (the outcome then may be a `typecheck` failure). */
+  check?: ProgramCheck;
+  /**
+   * The caller's request: once it aborts, a program still waiting for a worker is dropped, a
+   * running one is stopped, and no inner call of its starts after that.
+   */
+  signal?: AbortSignal;
+}
 
 export interface SandboxOptions {
   /** Worker threads running programs, each one program at a time; default 2 (`CODE_MODE_WORKERS`). */
@@ -29,7 +40,9 @@ interface ActiveRun {
   resolve: (outcome: SandboxOutcome) => void;
   calls: AbortController;
   started: number;
-  /** Still in its type check (bounded by checkMs and the worker's heap); its CPU time counts from the run. */
+  /** When its caller went away (performance.now()), if it did: it is stopped by force if it has not ended FORCE_GRACE_MS later. */
+  cancelledAt?: number;
+  /** Not yet running: in its type check (bounded by checkMs and the worker's heap) or loading the interpreter; its CPU time counts from the run. */
   checking: boolean;
   elu: EventLoopUtilization;
   watchdog: NodeJS.Timeout;
@@ -54,13 +67,17 @@ export class Sandbox {
 
   constructor(private readonly options: SandboxOptions = {}) {}
 
-  /** Runs `program`; with `check`, it is TypeScript, checked on the worker first (the outcome then may be a `typecheck` failure). */
-  async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}, check?: ProgramCheck): Promise<SandboxOutcome> {
+  async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}, { check, signal }: RunOptions = {}): Promise<SandboxOutcome> {
     if (this.closed) throw new Error('The sandbox is closed.');
     const bounds: SandboxLimits = { ...DEFAULT_LIMITS, ...this.options.limits, ...limits };
-    const slot = await this.freeSlot();
+    const slot = await this.freeSlot(signal);
+    if (!slot) return notRun(CALLER_GONE);
     await slot.ready;
     if (this.closed) throw new Error('The sandbox is closed.');
+    if (signal?.aborted) {
+      this.release(slot);
+      return notRun(CALLER_GONE);
+    }
     return new Promise<SandboxOutcome>((resolve) => {
       const runId = ++this.nextRun;
       const run: ActiveRun = {
@@ -77,13 +94,28 @@ export class Sandbox {
         },
         calls: new AbortController(),
         started: performance.now(),
-        checking: check !== undefined,
+        checking: true,
         elu: slot.worker.performance.eventLoopUtilization(),
         watchdog: setInterval(() => this.watch(slot, run), WATCH_EVERY_MS),
       };
       slot.run = run;
       this.post(slot, { type: 'run', runId, program, namespaces: { ...host.namespaces }, limits: bounds, ...(check && { check }) });
+      signal?.addEventListener('abort', () => this.cancel(slot, run), { once: true });
     });
+  }
+
+  /** The run's caller went away: its inner calls abort, none starts again, and the worker ends the program (or is stopped, past the grace). */
+  private cancel(slot: Slot, run: ActiveRun): void {
+    if (slot.run !== run || run.cancelledAt !== undefined) return;
+    run.cancelledAt = performance.now();
+    run.calls.abort();
+    this.post(slot, { type: 'cancel', runId: run.runId });
+  }
+
+  /** Frees a slot taken for a run that never started, and lets the next waiting run have it. */
+  private release(slot: Slot): void {
+    slot.busy = false;
+    this.queue.shift()?.();
   }
 
   /**
@@ -100,15 +132,29 @@ export class Sandbox {
     await Promise.all(this.slots.splice(0).map((slot) => this.stopSlot(slot, { kind: 'stopped', message: 'The program was stopped: the server is shutting down. Run it again in a moment.' })));
   }
 
-  private async freeSlot(): Promise<Slot> {
+  /** A worker for the next run, once one is free; undefined if `signal` aborts first (the caller went away while it waited). */
+  private async freeSlot(signal?: AbortSignal): Promise<Slot | undefined> {
     for (;;) {
       if (this.closed) throw new Error('The sandbox is closed.');
+      if (signal?.aborted) return undefined;
       const slot = this.slots.find((candidate) => !candidate.busy) ?? (this.slots.length < this.capacity() ? this.startSlot() : undefined);
       if (slot) {
         slot.busy = true;
         return slot;
       }
-      await new Promise<void>((resume) => this.queue.push(resume));
+      await new Promise<void>((resume) => {
+        const onAbort = () => {
+          const index = this.queue.indexOf(wake);
+          if (index >= 0) this.queue.splice(index, 1);
+          resume();
+        };
+        const wake = () => {
+          signal?.removeEventListener('abort', onAbort);
+          resume();
+        };
+        this.queue.push(wake);
+        signal?.addEventListener('abort', onAbort, { once: true });
+      });
     }
   }
 
@@ -126,12 +172,14 @@ export class Sandbox {
       if (message.type === 'ready') return ready();
       const run = slot.run;
       if (!run || message.runId !== run.runId) return;
-      if (message.type === 'checked') {
+      if (message.type === 'running') {
         run.checking = false;
         run.elu = slot.worker.performance.eventLoopUtilization();
         return;
       }
       if (message.type === 'outcome') return run.resolve(message.outcome.ok && message.valueJson !== undefined ? { ...message.outcome, value: JSON.parse(message.valueJson) as unknown } : message.outcome);
+      // A program whose caller went away makes no further call, whatever its worker is still doing.
+      if (run.cancelledAt !== undefined) return this.post(slot, { type: 'answer', callId: message.callId, answer: { error: { name: 'Stopped', message: CALLER_GONE.message } } });
       void run.host.call(message.namespace, message.tool, JSON.parse(message.argsJson) as unknown, run.calls.signal).then(
         (answer) => slot.run === run && this.post(slot, { type: 'answer', callId: message.callId, answer }),
         () => slot.run === run && this.post(slot, { type: 'answer', callId: message.callId, answer: { error: { name: 'InternalError', message: 'The inner call failed on the server.' } } }),
@@ -150,6 +198,7 @@ export class Sandbox {
   /** Ends the slot's run with `limit` if its worker is still busy past the limit's force point. */
   private watch(slot: Slot, run: ActiveRun): void {
     if (slot.run !== run) return;
+    if (run.cancelledAt !== undefined && performance.now() - run.cancelledAt > FORCE_GRACE_MS) return void this.stopSlot(slot, CALLER_GONE);
     if (run.checking && performance.now() - run.started > run.limits.checkMs) {
       return void this.stopSlot(slot, limitFailure('checkMs', `did not finish type-checking within ${run.limits.checkMs} ms, and was stopped`));
     }
@@ -179,6 +228,11 @@ export class Sandbox {
   }
 }
 
+
+/** The outcome of a run that never started. */
+function notRun(failure: RunFailure): SandboxOutcome {
+  return { ok: false, failure, logs: [], logsTruncated: false, calls: 0, cpuMs: 0, wallMs: 0 };
+}
 
 function forced(run: ActiveRun, failure: SandboxFailure): SandboxOutcome {
   return {

@@ -78,7 +78,7 @@ class CodeModeServer implements CodeModeProvider {
     // Held to the size limit before anything reads it, search's program as execute's.
     const tooLarge = typeof input['program'] === 'string' ? this.oversized(input['program']) : undefined;
     if (tooLarge) return tooLarge;
-    if (name === SEARCH) return typeof input['program'] === 'string' ? this.searchProgram(input['program'], request.view) : this.searchText(input, request);
+    if (name === SEARCH) return typeof input['program'] === 'string' ? this.searchProgram(input['program'], request) : this.searchText(input, request);
     return this.execute(input['program'] as string, request);
   }
 
@@ -128,11 +128,11 @@ class CodeModeServer implements CodeModeProvider {
     return failure('limit', `The program is ${bytes} bytes, over ${this.#limits.programBytes} (the programBytes limit; raise it with CODE_MODE_PROGRAM_BYTES).`);
   }
 
-  private async searchProgram(program: string, view: CatalogView): Promise<CallToolResult> {
-    const catalog = this.viewCode(view).catalogJson;
+  private async searchProgram(program: string, request: CodeModeRequest): Promise<CallToolResult> {
+    const catalog = this.viewCode(request.view).catalogJson;
     const prelude = `const catalog = Object.freeze(JSON.parse(${JSON.stringify(catalog)}).map((entry) => Object.freeze(entry)));\n`;
     const host = { namespaces: {}, call: async () => ({ error: { name: 'ToolCallError', message: 'search programs call no tools: use execute.' } }) };
-    const execution = executionOf(await this.sandbox.run(program, host, { resultBytes: SEARCH_VALUE_BYTES }, { ...this.searchCheck, prelude }));
+    const execution = executionOf(await this.sandbox.run(program, host, { resultBytes: SEARCH_VALUE_BYTES }, { check: { ...this.searchCheck, prelude }, signal: request.signal }));
     if (!execution.ok && execution.stage === 'typecheck') return failure('type_error', `The search program does not type-check; nothing ran. ${problemText(execution.problems)}`, { problems: execution.problems });
     if (!execution.ok) return runFailure(execution);
     return answer({ message: 'The search program ran; its value is its answer.', value: execution.value ?? null, ...(execution.logs.length > 0 && { logs: execution.logs }) });
@@ -149,7 +149,7 @@ class CodeModeServer implements CodeModeProvider {
       const compiled = request.view.tools.get(tool.name);
       if (!compiled) return { error: { name: 'ToolCallError', message: `There is no tool '${tool.name}' for this caller.` } };
       return innerAnswer(await request.call(compiled, args, signal), compiled.descriptor.outputSchema as JsonSchema | undefined);
-    });
+    }, {}, request.signal);
     if (!execution.ok) return runFailure(execution);
     const { value, logs, logsTruncated, calls } = execution;
     return answer({ message: `The program ran, making ${calls} call(s).${logsTruncated ? ' Its logs were cut at the log limit.' : ''}`, value: value ?? null, logs, ...(logsTruncated && { logsTruncated }), calls });
