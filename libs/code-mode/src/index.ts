@@ -7,6 +7,6 @@ export { ProgramChecker, type CheckedProgram, type TypeProblem } from './typeche
 export { CodeMode, type Execution, type InnerCallDispatch } from './mode/code-mode';
 export { codeMode, SEARCH_VALUE_BYTES, type CodeModeOptions } from './serving/code-mode-server';
 export { CODE_MODE_TOOL_NAMES, codeModeDescriptors } from './serving/code-mode-tools';
-export { limitsFromEnvironment } from './serving/limits-from-environment';
+export { limitsFromEnvironment, sharingFromEnvironment } from './serving/limits-from-environment';
 export { apiModule } from './declarations/api-module';
 export { typedApi, ToolCallError, type ToolCaller } from './client/typed-api';

@@ -25,6 +25,8 @@ export async function startServerProcess(script: string, env: Record<string, str
   return startServerCommand([process.execPath, script], env, cwd);
 }
 
+const START_DEADLINE_MS = 60_000;
+
 /** The same for any command line (a Dockerfile's `CMD`, say): `[command, ...args]`. */
 export async function startServerCommand([command, ...args]: readonly string[], env: Record<string, string> = {}, cwd = process.cwd()): Promise<ServerProcess> {
   const script = [command, ...args].join(' ');
@@ -38,7 +40,11 @@ export async function startServerCommand([command, ...args]: readonly string[], 
   child.stdout!.on('data', (chunk) => (stdout += chunk));
   const exited = new Promise<number | null>((done) => child.once('exit', (code) => done(code)));
   const origin = await new Promise<string>((found, fail) => {
-    const timer = setTimeout(() => fail(new Error(`${script} did not start in time:\n${stderr}`)), 20_000);
+    // A bound on a process that never starts (a loaded machine starts one in seconds); it is killed, so it cannot keep the test runner alive.
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      fail(new Error(`${script} did not start within ${START_DEADLINE_MS} ms (killed):\n${stderr}`));
+    }, START_DEADLINE_MS);
     child.stderr!.on('data', (chunk) => {
       stderr += chunk;
       const line = stderr.split('\n').find((l) => l.includes('"serving over streamable HTTP"'));

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { catalogDeclarations, type CatalogDeclarations, type DeclaredTool } from '../declarations/catalog-declarations';
-import type { Sandbox } from '../sandbox/sandbox';
+import type { RunOptions, Sandbox } from '../sandbox/sandbox';
 import type { SandboxLimits } from '../sandbox/sandbox-limits';
 import type { ProgramCheck } from '../sandbox/sandbox-messages';
 import type { InnerCallAnswer, RunFailure, SandboxOutcome } from '../sandbox/sandbox-outcome';
@@ -49,8 +49,8 @@ export class CodeMode {
     return { text: chosen.length > 0 ? catalogDeclarations(chosen).text : '', unknown };
   }
 
-  /** Type-checks `program`, then runs it; each inner call goes to `dispatch`, the caller's own path. `signal`: the caller's request (see `RunOptions`). */
-  async execute(program: string, dispatch: InnerCallDispatch, limits: Partial<SandboxLimits> = {}, signal?: AbortSignal): Promise<Execution> {
+  /** Type-checks `program`, then runs it; each inner call goes to `dispatch`, the caller's own path. `caller`: its request and who it is (see `RunOptions`). */
+  async execute(program: string, dispatch: InnerCallDispatch, limits: Partial<SandboxLimits> = {}, caller: Omit<RunOptions, 'check'> = {}): Promise<Execution> {
     const outcome: SandboxOutcome = await this.sandbox.run(
       program,
       {
@@ -61,7 +61,7 @@ export class CodeMode {
         },
       },
       limits,
-      { check: (this.check ??= programCheck(this.declarations.text)), ...(signal && { signal }) },
+      { ...caller, check: (this.check ??= programCheck(this.declarations.text)) },
     );
     return executionOf(outcome);
   }

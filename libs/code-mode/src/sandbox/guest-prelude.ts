@@ -2,12 +2,17 @@
  * The JavaScript that runs in each fresh context before the program: it takes the two host
  * functions off the global object (so the program reaches the host only through `api` and
  * `console`), removes what a program has no use for and could misuse, and defines `api` (one frozen
- * namespace per toolset, one function per tool, JSON in and out) and `ToolCallError`.
+ * namespace per toolset, one function per tool, JSON in and out) and `ToolCallError`. The
+ * intrinsics `api` and `console` use are captured here, before the program runs: a program that
+ * replaces `JSON.stringify` changes its own values, never what `api` sends.
  */
 export function guestPrelude(namespaces: Readonly<Record<string, readonly string[]>>): string {
   return `(() => {
   const host = globalThis.__toolsetsCall;
   const log = globalThis.__toolsetsLog;
+  const { stringify, parse } = JSON;
+  const { freeze } = Object;
+  const stringOf = String;
   delete globalThis.__toolsetsCall;
   delete globalThis.__toolsetsLog;
   for (const name of ['SharedArrayBuffer', 'Atomics', 'WebAssembly', 'FinalizationRegistry', 'WeakRef']) delete globalThis[name];
@@ -22,21 +27,21 @@ export function guestPrelude(namespaces: Readonly<Record<string, readonly string
   for (const [namespace, tools] of Object.entries(JSON.parse(${JSON.stringify(JSON.stringify(namespaces))}))) {
     const calls = {};
     for (const tool of tools) {
-      calls[tool] = (args) => host(namespace, tool, JSON.stringify(args === undefined ? {} : args)).then((answer) => {
-        const parsed = JSON.parse(answer);
+      calls[tool] = (args) => host(namespace, tool, stringify(args === undefined ? {} : args)).then((answer) => {
+        const parsed = parse(answer);
         if (parsed.error) throw new ToolCallError(parsed.error.name, parsed.error.message, parsed.error.data);
         return parsed.value;
       });
     }
-    api[namespace] = Object.freeze(calls);
+    api[namespace] = freeze(calls);
   }
   const show = (value) => {
     if (typeof value === 'string') return value;
-    try { return JSON.stringify(value) ?? String(value); } catch { return String(value); }
+    try { return stringify(value) ?? stringOf(value); } catch { return stringOf(value); }
   };
   const write = (...values) => log(values.map(show).join(' '));
-  Object.defineProperty(globalThis, 'api', { value: Object.freeze(api), enumerable: true });
-  Object.defineProperty(globalThis, 'console', { value: Object.freeze({ log: write, info: write, warn: write, error: write, debug: write }), enumerable: true });
+  Object.defineProperty(globalThis, 'api', { value: freeze(api), enumerable: true });
+  Object.defineProperty(globalThis, 'console', { value: freeze({ log: write, info: write, warn: write, error: write, debug: write }), enumerable: true });
   Object.defineProperty(globalThis, 'ToolCallError', { value: ToolCallError, enumerable: false });
 })();`;
 }

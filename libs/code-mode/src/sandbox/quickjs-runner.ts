@@ -64,6 +64,12 @@ export class QuickJsRunner {
   }
 }
 
+/** How a program ends that awaits what nothing can settle: it threw nothing, so it is not answered as a throw. */
+const NOTHING_PENDING: RunFailure = {
+  kind: 'stopped',
+  message: 'The program was stopped: it waits for a promise that nothing can settle (no inner call is running and no other work is pending). Await only api calls and promises they settle.',
+};
+
 /** One program's run: its runtime, its context, its clock and its inner calls. */
 class ProgramRun {
   private readonly runtime: QuickJSRuntime;
@@ -231,7 +237,7 @@ class ProgramRun {
     if (!this.failure && this.inFlight === 0 && this.waiting.length === 0) {
       setImmediate(() => {
         if (!this.failure && !this.settled && this.inFlight === 0 && this.waiting.length === 0 && !this.runtime.hasPendingJob()) {
-          this.end({ kind: 'thrown', name: 'Deadlock', message: 'The program waits for a promise that nothing will settle (no inner call is running).' });
+          this.end(NOTHING_PENDING);
         }
       });
     }

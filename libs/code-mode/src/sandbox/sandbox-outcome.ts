@@ -9,6 +9,8 @@ export type SandboxFailure =
   | { kind: 'thrown'; name: string; message: string }
   /** It does not type-check against the declarations: nothing ran. */
   | { kind: 'typecheck'; problems: TypeProblem[] }
+  /** It never ran: the sandbox had no room for it (too many waiting, or this caller has its share); retry after `retryAfterMs`. */
+  | { kind: 'busy'; message: string; retryAfterMs: number }
   /** The server stopped it: it was shutting down. */
   | { kind: 'stopped'; message: string };
 

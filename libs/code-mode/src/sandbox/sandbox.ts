@@ -15,11 +15,17 @@ export interface RunOptions {
    * running one is stopped, and no inner call of its starts after that.
    */
   signal?: AbortSignal;
+  /** Who runs it (`CodeModeRequest.caller`): one caller has at most `perCaller` programs running or waiting. */
+  caller?: string;
 }
 
 export interface SandboxOptions {
   /** Worker threads running programs, each one program at a time; default 2 (`CODE_MODE_WORKERS`). */
   workers?: number;
+  /** Programs waiting for a worker at once; one more is answered `busy` (`CODE_MODE_QUEUE`, default 16). */
+  queue?: number;
+  /** Programs one caller may have running or waiting at once; one more is answered `busy` (`CODE_MODE_PER_CALLER`, default 2). */
+  perCaller?: number;
   /** Limits for every program, under each run's own. */
   limits?: Partial<SandboxLimits>;
 }
@@ -48,6 +54,8 @@ interface ActiveRun {
   watchdog: NodeJS.Timeout;
 }
 
+/** What a `busy` answer tells the caller to wait before it tries again. */
+const BUSY_RETRY_MS = 2_000;
 /** How much longer than cpuMs a worker may stay busy before it is stopped by force: the interpreter's own check comes first whenever it can. */
 const FORCE_GRACE_MS = 250;
 const WATCH_EVERY_MS = 25;
@@ -62,16 +70,41 @@ const WATCH_EVERY_MS = 25;
 export class Sandbox {
   private readonly slots: Slot[] = [];
   private readonly queue: (() => void)[] = [];
+  /** Programs running or waiting, by caller. */
+  private readonly byCaller = new Map<string, number>();
   private nextRun = 0;
   private closed = false;
 
   constructor(private readonly options: SandboxOptions = {}) {}
 
-  async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}, { check, signal }: RunOptions = {}): Promise<SandboxOutcome> {
+  async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}, options: RunOptions = {}): Promise<SandboxOutcome> {
     if (this.closed) throw new Error('The sandbox is closed.');
-    const bounds: SandboxLimits = { ...DEFAULT_LIMITS, ...this.options.limits, ...limits };
-    const slot = await this.freeSlot(signal);
-    if (!slot) return notRun(CALLER_GONE);
+    const caller = options.caller;
+    if (caller !== undefined && (this.byCaller.get(caller) ?? 0) >= this.perCaller) {
+      return notRun({ kind: 'busy', retryAfterMs: BUSY_RETRY_MS, message: `This caller already has ${this.perCaller} program(s) running or waiting (CODE_MODE_PER_CALLER): run this one when one of them has ended.` });
+    }
+    if (caller !== undefined) this.byCaller.set(caller, (this.byCaller.get(caller) ?? 0) + 1);
+    try {
+      return await this.runFor(program, host, { ...DEFAULT_LIMITS, ...this.options.limits, ...limits }, options);
+    } finally {
+      if (caller !== undefined) {
+        const left = this.byCaller.get(caller)! - 1;
+        if (left === 0) this.byCaller.delete(caller);
+        else this.byCaller.set(caller, left);
+      }
+    }
+  }
+
+  private async runFor(program: string, host: SandboxHost, limits: SandboxLimits, { check, signal }: RunOptions): Promise<SandboxOutcome> {
+    const queued = performance.now();
+    if (!this.hasFreeSlot() && this.queue.length >= this.queueBound) {
+      return notRun({ kind: 'busy', retryAfterMs: BUSY_RETRY_MS, message: `${this.queue.length} programs are already waiting for a worker (CODE_MODE_QUEUE): retry in a few seconds.` });
+    }
+    // Time spent waiting for a worker counts against the wall limit: past it the program is answered without running.
+    const waitedTooLong = AbortSignal.timeout(limits.wallMs);
+    const slot = await this.freeSlot(signal ? AbortSignal.any([signal, waitedTooLong]) : waitedTooLong);
+    if (!slot) return notRun(signal?.aborted ? CALLER_GONE : limitFailure('wallMs', `waited ${limits.wallMs} ms for a worker without starting`));
+    const bounds: SandboxLimits = { ...limits, wallMs: Math.max(1, Math.round(limits.wallMs - (performance.now() - queued))) };
     await slot.ready;
     if (this.closed) throw new Error('The sandbox is closed.');
     if (signal?.aborted) {
@@ -159,7 +192,19 @@ export class Sandbox {
   }
 
   private capacity(): number {
-    return this.options.workers ?? (Number(process.env['CODE_MODE_WORKERS']) || 2);
+    return this.options.workers ?? 2;
+  }
+
+  private get queueBound(): number {
+    return this.options.queue ?? 16;
+  }
+
+  private get perCaller(): number {
+    return this.options.perCaller ?? 2;
+  }
+
+  private hasFreeSlot(): boolean {
+    return this.slots.some((slot) => !slot.busy) || this.slots.length < this.capacity();
   }
 
   private startSlot(): Slot {

@@ -8,13 +8,17 @@ import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/sandbox-limits';
 import { CATALOG_DECLARATIONS, catalogEntry, callPath, whyDirect } from './catalog-entries';
 import { CODE_MODE_TOOL_NAMES, codeModeDescriptors, DEFAULT_HITS, DESCRIBE, EXECUTE, MAX_DESCRIBED, MAX_HITS, SEARCH } from './code-mode-tools';
 import { innerAnswer } from '../answers/inner-answer';
-import { limitsFromEnvironment } from './limits-from-environment';
+import { limitsFromEnvironment, sharingFromEnvironment } from './limits-from-environment';
 
 export interface CodeModeOptions {
   /** Limits for every program, over the defaults and the environment's `CODE_MODE_*`. */
   limits?: Partial<SandboxLimits>;
   /** Worker threads running programs (default 2, or `CODE_MODE_WORKERS`). */
   workers?: number;
+  /** Programs waiting for a worker at once (default 16, or `CODE_MODE_QUEUE`). */
+  queue?: number;
+  /** Programs one caller may have running or waiting (default 2, or `CODE_MODE_PER_CALLER`). */
+  perCaller?: number;
   /** Where `CODE_MODE_*` settings are read (default `process.env`). */
   env?: NodeJS.ProcessEnv;
 }
@@ -54,13 +58,17 @@ class ViewCode {
 class CodeModeServer implements CodeModeProvider {
   readonly names = CODE_MODE_TOOL_NAMES;
   readonly #limits: SandboxLimits;
+  readonly #sharing: { workers?: number; queue?: number; perCaller?: number };
   readonly #views = new WeakMap<CatalogView, ViewCode>();
   readonly #lists = new Map<string, Tool[]>();
   #sandbox?: Sandbox;
   #searchCheck?: ReturnType<typeof programCheck>;
 
   constructor(private readonly options: CodeModeOptions) {
-    this.#limits = { ...DEFAULT_LIMITS, ...limitsFromEnvironment(options.env ?? process.env), ...options.limits };
+    const env = options.env ?? process.env;
+    this.#limits = { ...DEFAULT_LIMITS, ...limitsFromEnvironment(env), ...options.limits };
+    const shared = sharingFromEnvironment(env);
+    this.#sharing = { ...shared, ...definedOnly({ workers: options.workers, queue: options.queue, perCaller: options.perCaller }) };
   }
 
   list(groupCount: number, toolCount: number): Tool[] {
@@ -87,7 +95,7 @@ class CodeModeServer implements CodeModeProvider {
   }
 
   private get sandbox(): Sandbox {
-    return (this.#sandbox ??= new Sandbox({ ...(this.options.workers !== undefined && { workers: this.options.workers }), limits: this.#limits }));
+    return (this.#sandbox ??= new Sandbox({ ...this.#sharing, limits: this.#limits }));
   }
 
   private viewCode(view: CatalogView): ViewCode {
@@ -132,7 +140,7 @@ class CodeModeServer implements CodeModeProvider {
     const catalog = this.viewCode(request.view).catalogJson;
     const prelude = `const catalog = Object.freeze(JSON.parse(${JSON.stringify(catalog)}).map((entry) => Object.freeze(entry)));\n`;
     const host = { namespaces: {}, call: async () => ({ error: { name: 'ToolCallError', message: 'search programs call no tools: use execute.' } }) };
-    const execution = executionOf(await this.sandbox.run(program, host, { resultBytes: SEARCH_VALUE_BYTES }, { check: { ...this.searchCheck, prelude }, signal: request.signal }));
+    const execution = executionOf(await this.sandbox.run(program, host, { resultBytes: SEARCH_VALUE_BYTES }, { check: { ...this.searchCheck, prelude }, signal: request.signal, caller: request.caller }));
     if (!execution.ok && execution.stage === 'typecheck') return failure('type_error', `The search program does not type-check; nothing ran. ${problemText(execution.problems)}`, { problems: execution.problems });
     if (!execution.ok) return runFailure(execution);
     return answer({ message: 'The search program ran; its value is its answer.', value: execution.value ?? null, ...(execution.logs.length > 0 && { logs: execution.logs }) });
@@ -149,11 +157,15 @@ class CodeModeServer implements CodeModeProvider {
       const compiled = request.view.tools.get(tool.name);
       if (!compiled) return { error: { name: 'ToolCallError', message: `There is no tool '${tool.name}' for this caller.` } };
       return innerAnswer(await request.call(compiled, args, signal), compiled.descriptor.outputSchema as JsonSchema | undefined);
-    }, {}, request.signal);
+    }, {}, { signal: request.signal, caller: request.caller });
     if (!execution.ok) return runFailure(execution);
     const { value, logs, logsTruncated, calls } = execution;
     return answer({ message: `The program ran, making ${calls} call(s).${logsTruncated ? ' Its logs were cut at the log limit.' : ''}`, value: value ?? null, logs, ...(logsTruncated && { logsTruncated }), calls });
   }
+}
+
+function definedOnly<T extends object>(values: T): Partial<T> {
+  return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
 function declaredTool(tool: CompiledTool): DeclaredTool {
@@ -200,6 +212,7 @@ function runFailure(execution: Exclude<Execution, { ok: true }>): CallToolResult
   const run = { logs, calls };
   if (ended.kind === 'limit') return failure('limit', ended.message, run);
   if (ended.kind === 'stopped') return failure('stopped', ended.message, run);
+  if (ended.kind === 'busy') return failure('busy', ended.message, { retryAfterSeconds: Math.ceil(ended.retryAfterMs / 1000) });
   return failure('thrown', `The program threw ${ended.name}: ${ended.message}`, run);
 }
 

@@ -43,7 +43,8 @@ describe('hostile programs: each ends with exactly this outcome, and the host is
     ['thousands of inner calls at once', 'await Promise.all(Array.from({ length: 5000 }, () => api.notes.list_notes({})));', ROOMY, limit('maxCalls', 'CODE_MODE_MAX_CALLS')],
     ['thousands of inner calls at once, the refusal caught', 'try { await Promise.all(Array.from({ length: 5000 }, () => api.notes.list_notes({}))); } catch {} return 1;', ROOMY, limit('maxCalls', 'CODE_MODE_MAX_CALLS')],
     ['a call that outlives the wall clock', 'return await api.notes.slow({});', { wallMs: 300 }, limit('wallMs', 'CODE_MODE_WALL_MS')],
-    ['a promise nothing settles', 'await new Promise(() => {}); return 1;', {}, { ok: false, failure: { kind: 'thrown', name: 'Deadlock', message: expect.stringContaining('nothing will settle') } }],
+    // It threw nothing: it is told it was stopped, and why.
+    ['a promise nothing settles', 'await new Promise(() => {}); return 1;', {}, { ok: false, failure: { kind: 'stopped', message: expect.stringContaining('it waits for a promise that nothing can settle') } }],
     ['reaching process', 'return typeof process;', {}, value('undefined')],
     ['reaching require and module', 'return [typeof require, typeof module, typeof exports];', {}, value(['undefined', 'undefined', 'undefined'])],
     ['fetch and the network', 'return [typeof fetch, typeof XMLHttpRequest, typeof WebSocket];', {}, value(['undefined', 'undefined', 'undefined'])],
@@ -69,6 +70,14 @@ describe('hostile programs: each ends with exactly this outcome, and the host is
     expect(outcome).toMatchObject(expected);
     // After every hostile program, a plain one runs as before: the module and the host are intact.
     expect(await run('return 6 * 7;')).toMatchObject(value(42));
+  });
+
+  it("sends the program's arguments and reads the tool's answer with the JSON the prelude captured, whatever the program puts in its place", async () => {
+    const outcome = await run(
+      "const own = JSON.stringify; JSON.stringify = () => '{\"forged\":true}'; JSON.parse = () => ({ tool: 'forged' }); const answer = await api.notes.list_notes({ page: 2 }); JSON.stringify = own; return answer.tool;",
+    );
+    expect(received).toEqual([{ namespace: 'notes', tool: 'list_notes', args: { page: 2 } }]);
+    expect(outcome).toMatchObject({ ok: true, value: 'list_notes' });
   });
 
   it('hands the host only what JSON.parse makes of the arguments: a polluted prototype in the guest reaches it as plain data', async () => {

@@ -17,6 +17,12 @@ export interface CodeModeRequest {
   call(tool: CompiledTool, args: unknown, signal: AbortSignal): Promise<CallToolResult>;
   /** Aborts when the request is cancelled or its connection closes. */
   readonly signal: AbortSignal;
+  /**
+   * Who calls, to share the sandbox's workers fairly: the verified token's issuer and subject, else
+   * a hash of the declared credentials it sent, else its address; `anonymous` when nothing tells
+   * callers apart (stdio, in memory). Never a secret.
+   */
+  readonly caller: string;
 }
 
 /**

@@ -6,12 +6,12 @@ import type { CatalogViews } from '../../selection/catalog-views';
 import { DISCOVERY_TOOL_NAMES } from '../../selection/discovery-tools';
 import type { DroppedKeyWarner } from './dropped-key-warner';
 import { memberScope, type CallSite, type RequestRoots, type ServingSite } from '../request/member-scope';
-import { seenView } from '../request/call-origin';
+import { callOrigin, seenView } from '../request/call-origin';
 import { rememberArguments } from '../request/request-state';
 import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from '../request/sdk-client-input';
 import { callDiscoveryTool } from './discovery-calls';
-import { codeModeRequest } from './code-mode-calls';
+import { codeModeCaller, codeModeRequest } from './code-mode-calls';
 import type { ServerTelemetry } from '../../telemetry/server-telemetry';
 import { hidesOutOfScope } from '../request/verified-caller';
 import { runInterceptors } from './interceptor-chain';
@@ -51,7 +51,8 @@ export function callToolHandler(definition: CallToolSetup, site: ServingSite, se
       const codeMode = definition.views.codeMode;
       if (view.selection.mode === 'code' && codeMode?.names.has(name)) {
         const inner = (target: CompiledTool, args: unknown, run: InnerRun) => callOne(definition, site, server, ctx, target, args, run);
-        return await codeMode.call(name, request.params.arguments, codeModeRequest(server, ctx, view, definition.views, definition.telemetry, inner));
+        const caller = codeModeCaller(callOrigin(site, ctx, server), [...new Set(definition.catalog.toolsets.flatMap((toolset) => toolset.credentialHeaders))]);
+        return await codeMode.call(name, request.params.arguments, codeModeRequest(server, ctx, view, definition.views, definition.telemetry, inner, caller));
       }
       const tool = view.tools.get(name);
       if (tool) return server.projectCallToolResult(await callOne(definition, site, server, ctx, tool, request.params.arguments), tool.descriptor.outputSchema) as CallToolResult;

@@ -1,0 +1,70 @@
+import type { SandboxHost } from '../../src';
+
+// The built library: the sandbox runs programs on its built worker script.
+const { Sandbox } = require('../../dist') as typeof import('../../src');
+
+/** A host whose `hold` call waits until the test releases it: a program that holds a worker as long as the test wants. */
+function holdingHost() {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  let entered!: () => void;
+  const holding = new Promise<void>((resolve) => (entered = resolve));
+  const host: SandboxHost = {
+    namespaces: { shop: ['hold'] },
+    call: async () => {
+      entered();
+      await gate;
+      return { value: 'held' };
+    },
+  };
+  return { host, release, holding };
+}
+
+describe('programs sharing the workers', () => {
+  it("answers a caller's program busy while two of its own run or wait, naming CODE_MODE_PER_CALLER, and takes another caller's", async () => {
+    const sandbox = new Sandbox({ workers: 1, perCaller: 2 });
+    try {
+      const { host, release, holding } = holdingHost();
+      const first = sandbox.run('return await api.shop.hold({});', host, {}, { caller: 'alice' });
+      await holding;
+      const second = sandbox.run('return "second";', host, {}, { caller: 'alice' });
+      expect(await sandbox.run('return "third";', host, {}, { caller: 'alice' })).toMatchObject({ ok: false, failure: { kind: 'busy', message: expect.stringContaining('(CODE_MODE_PER_CALLER)'), retryAfterMs: expect.any(Number) } });
+      const other = sandbox.run('return "bob";', host, {}, { caller: 'bob' });
+      release();
+      expect(await Promise.all([first, second, other])).toMatchObject([{ ok: true, value: 'held' }, { ok: true, value: 'second' }, { ok: true, value: 'bob' }]);
+      // Once they ended, the caller has its share again.
+      expect(await sandbox.run('return "again";', host, {}, { caller: 'alice' })).toMatchObject({ ok: true, value: 'again' });
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('answers busy, naming CODE_MODE_QUEUE, when as many programs as the queue holds already wait', async () => {
+    const sandbox = new Sandbox({ workers: 1, queue: 2 });
+    try {
+      const { host, release, holding } = holdingHost();
+      const first = sandbox.run('return await api.shop.hold({});', host);
+      await holding;
+      const waiting = [sandbox.run('return 1;', host), sandbox.run('return 2;', host)];
+      expect(await sandbox.run('return 3;', host)).toMatchObject({ ok: false, failure: { kind: 'busy', message: expect.stringContaining('2 programs are already waiting for a worker (CODE_MODE_QUEUE)') } });
+      release();
+      expect(await Promise.all([first, ...waiting])).toMatchObject([{ ok: true }, { ok: true, value: 1 }, { ok: true, value: 2 }]);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
+  it('counts the wait for a worker against the wall limit: past it the program is answered without running', async () => {
+    const sandbox = new Sandbox({ workers: 1 });
+    try {
+      const { host, release, holding } = holdingHost();
+      const first = sandbox.run('return await api.shop.hold({});', host);
+      await holding;
+      expect(await sandbox.run('return "late";', host, { wallMs: 300 })).toMatchObject({ ok: false, failure: { kind: 'limit', limit: 'wallMs', message: expect.stringContaining('waited 300 ms for a worker without starting') } });
+      release();
+      expect(await first).toMatchObject({ ok: true, value: 'held' });
+    } finally {
+      await sandbox.close();
+    }
+  });
+});
