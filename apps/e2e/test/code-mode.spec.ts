@@ -76,11 +76,13 @@ describe('code mode type-checks off the server thread', () => {
   });
 
   it('ends three exploding programs at once at a check limit, while probes, plain calls and search keep answering, and the next program runs', async () => {
-    const coder = await httpClient('modern', `${server.origin}/demo/mcp?mode=code`);
+    // Three callers (a program each: one caller may have only two running or waiting), and a fourth that probes.
+    const bombers = await Promise.all([1, 2, 3].map((n) => httpClient('modern', `${server.origin}/demo/mcp?mode=code`, { 'x-demo-token': `bomber-${n}` })));
+    const coder = await httpClient('modern', `${server.origin}/demo/mcp?mode=code`, { 'x-demo-token': 'prober' });
     const caller = await httpClient('legacy', `${server.origin}/hello/mcp`);
     try {
       let exploding = true;
-      const programs = Promise.all([1, 2, 3].map(() => execute(coder, EXPLODING_TYPES))).finally(() => (exploding = false));
+      const programs = Promise.all(bombers.map((bomber) => execute(bomber, EXPLODING_TYPES))).finally(() => (exploding = false));
       // Answered one after another for as long as the checks run (at least 8 s): a server whose thread
       // type-checked would answer none of them until each check ended.
       const answeredMeanwhile = { ready: 0, calls: 0, searches: 0 };
@@ -98,7 +100,7 @@ describe('code mode type-checks off the server thread', () => {
       // The workers that were stopped are replaced: the next program is checked from a clean state and runs.
       expect((await execute(coder, "return (await api.hello.hello({ name: 'Ada' })).message;")).structuredContent).toMatchObject({ value: expect.stringContaining('Ada'), calls: 1 });
     } finally {
-      await Promise.all([coder.close(), caller.close()]);
+      await Promise.all([coder.close(), caller.close(), ...bombers.map((bomber) => bomber.close())]);
     }
   }, 120_000);
 });
