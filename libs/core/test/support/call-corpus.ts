@@ -179,6 +179,9 @@ function otherRequest(random: Random, tools: readonly string[], makers: Argument
  * of them with one to three mutations from everything a client can get wrong, and the rest other
  * methods, notifications, batches and bodies that are no JSON-RPC at all.
  */
+/** The name of every mutation the corpus applies, as its requests' labels carry them. */
+export const MUTATION_NAMES: readonly string[] = Object.keys(MUTATIONS);
+
 export function callCorpus(seed: number, count: number, makers: ArgumentMakers): CorpusRequest[] {
   const random = new Random(seed);
   const tools = Object.keys(makers);
