@@ -21,7 +21,7 @@ class WhoResult extends ToolResult {
 
 class Done extends ToolResult {}
 
-@Toolset({ name: 'vault', description: 'Things behind scopes.' })
+@Toolset({ name: 'vault', description: 'Things behind scopes.', credentialHeaders: ['x-vault-pin'] })
 @RequireScopes('vault:use')
 class VaultToolset {
   static runs = 0;
@@ -297,14 +297,16 @@ describe('an MCP server as an OAuth resource server', () => {
     const meta = card._meta[CARD_META_KEY]!;
     expect(meta.authorization).toEqual({ protectedResourceMetadata: metadataUrl(), authorizationServers: [issuer.issuer], scopes: ['vault:read', 'vault:use', 'vault:write'] });
     expect(meta.extensions).toContain(CLIENT_CREDENTIALS_EXTENSION);
-    // The vault needs vault:use: a caller without scopes sees the lobby only.
+    // The vault needs vault:use: a caller without scopes sees the lobby only, and nothing of the vault's credential header.
     expect([meta.tools, meta.groups.map((group) => group.name)]).toEqual([1, ['lobby']]);
+    expect(JSON.stringify(card)).not.toMatch(/vault tools|x-vault-pin/);
 
     const open = buildServer({ name: 'vault', version: '1.0.0', toolsets: [VaultToolset, LobbyToolset], logger: log.logger, card: { public: true } });
     const openHttp = await serveHttp(open, { port: 0, auth: { issuer: issuer.issuer }, logger: log.logger });
     try {
       const openCard = (await (await fetch(`${openHttp.mounts[0]!.url}/server-card`)).json()) as typeof card;
       expect([openCard._meta[CARD_META_KEY]!.tools, openCard._meta[CARD_META_KEY]!.groups.map((group) => group.name)]).toEqual([4, ['vault', 'lobby']]);
+      expect(openCard.remotes[0]!.headers).toContainEqual({ name: 'x-vault-pin', description: 'A credential the vault tools read.', isSecret: true });
     } finally {
       await openHttp.close();
     }

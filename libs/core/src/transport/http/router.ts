@@ -8,6 +8,7 @@ import { paramHeaderMismatch } from '../../compiled/param-headers';
 import { MODERN_REVISIONS } from '../../wire/protocol-revisions';
 import { CatalogView } from '../../selection/catalog-view';
 import type { ServerDefinition } from '../../server/build-server';
+import { anonymousView, credentialHeadersOf } from './anonymous-view';
 import type { BodyBudget } from '../guards/body-budget';
 import { BodyAborted, BodyRefusal, readBody } from '../guards/body-reader';
 import type { CorsPolicy } from '../guards/cors-policy';
@@ -118,7 +119,7 @@ export class Router {
   }
 
   private page(path: string): (() => [number, unknown]) | undefined {
-    if (path === '/') return () => [200, { servers: this.describe().map(publicInfo) }];
+    if (path === '/') return () => [200, { servers: this.describe().map((info, index) => publicInfo(info, [...this.#byPath.values()][index]!)) }];
     if (path === '/health') return () => [200, health([...this.#byPath.values()], this.requests.draining)];
     if (path === '/ready') return () => (this.requests.draining ? [503, { status: 'draining' }] : [200, { status: 'ready' }]);
     const mounted = [...this.#byPath.values()].find((m) => path === m.path.replace(/\/mcp$/, '/health'));
@@ -326,12 +327,13 @@ function health(mounts: readonly Mount[], draining: boolean) {
     status: draining ? 'draining' : 'ok',
     // Once each: a mount that serves others' toolsets together (the demo's /demo/mcp) names no tool twice.
     tools: [...new Set(mounts.flatMap((mount) => (mount.auth ? [] : [...mount.server.catalog.tools.keys()])))],
-    credentialHeaders: [...new Set(mounts.flatMap((mount) => mount.server.credentialHeaders))],
+    // A mount that checks tokens names only what its toolsets open to a token without scopes read.
+    credentialHeaders: [...new Set(mounts.flatMap((mount) => credentialHeadersOf(mount.server, anonymousView(mount.server, mount.auth !== undefined))))],
   };
 }
 
-/** A mount as the public index shows it: one that checks tokens says where to get one, not what it holds. */
-function publicInfo(info: MountInfo): MountInfo | Pick<MountInfo, 'name' | 'url' | 'credentialHeaders' | 'oauth'> {
+/** A mount as the public index shows it: one that checks tokens says where to get one, not what it holds (nor the credentials of toolsets a token without scopes cannot see). */
+function publicInfo(info: MountInfo, mount: Mount): MountInfo | Pick<MountInfo, 'name' | 'url' | 'credentialHeaders' | 'oauth'> {
   if (!info.oauth) return info;
-  return { name: info.name, url: info.url, credentialHeaders: info.credentialHeaders, oauth: info.oauth };
+  return { name: info.name, url: info.url, credentialHeaders: credentialHeadersOf(mount.server, anonymousView(mount.server, true)), oauth: info.oauth };
 }

@@ -2,8 +2,10 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KNOWN_PROTOCOL_VERSIONS } from '../../wire/protocol-revisions';
 import type { ServerCardOptions } from '../../server/server-card-options';
+import type { CatalogView } from '../../selection/catalog-view';
 import { sendJson } from './http-replies';
 import type { Mount } from './router';
+import { anonymousView, credentialHeadersOf } from './anonymous-view';
 import { CARD_META_KEY, CLIENT_CREDENTIALS_EXTENSION, SERVER_CARD_SCHEMA, SERVER_CARD_TYPE } from '../../wire/server-card';
 
 /** The draft's reserved place for a card: the streamable HTTP endpoint's URL plus this. */
@@ -100,7 +102,7 @@ export function serverCard(mount: Mount, site: CardSite): Record<string, unknown
   const endpoint = `${trimmed(site.base)}${mount.path}`;
   const door = mount.auth?.describe();
   // A mount that checks tokens shows only what a token without scopes sees, unless its card is meant public.
-  const view = mount.auth && !options.public ? server.views.view(server.views.whole.selection, []) : server.views.whole;
+  const view = anonymousView(server, mount.auth !== undefined && !options.public);
   const groups = server.groupsOf(view);
   return {
     $schema: SERVER_CARD_SCHEMA,
@@ -112,7 +114,7 @@ export function serverCard(mount: Mount, site: CardSite): Record<string, unknown
       {
         type: 'streamable-http',
         url: endpoint,
-        ...nonEmpty('headers', remoteHeaders(mount, door?.issuer)),
+        ...nonEmpty('headers', remoteHeaders(mount, door?.issuer, view)),
         supportedProtocolVersions: [...KNOWN_PROTOCOL_VERSIONS].sort().reverse(),
       },
     ],
@@ -163,12 +165,16 @@ function hostOf(base: string): string {
   }
 }
 
-/** Headers a client sends: the declared credential headers, and a bearer token where tokens are checked. Never a value. */
-function remoteHeaders(mount: Mount, issuer: string | undefined): Record<string, unknown>[] {
-  const readers = (header: string) => mount.server.catalog.toolsets.filter((toolset) => toolset.credentialHeaders.includes(header)).map((toolset) => toolset.name);
+/**
+ * Headers a client sends: the credential headers the toolsets in the card's view read, and a bearer
+ * token where tokens are checked. Never a value, and nothing of a toolset the card's reader cannot see.
+ */
+function remoteHeaders(mount: Mount, issuer: string | undefined, view: CatalogView): Record<string, unknown>[] {
+  const visible = new Set([...view.tools.values()].map((tool) => tool.toolset.name));
+  const readers = (header: string) => mount.server.catalog.toolsets.filter((toolset) => visible.has(toolset.name) && toolset.credentialHeaders.includes(header)).map((toolset) => toolset.name);
   return [
     ...(issuer ? [{ name: 'Authorization', description: `Bearer access token from ${issuer} for this endpoint.`, isRequired: true, isSecret: true }] : []),
-    ...mount.server.credentialHeaders.map((header) => ({ name: header, description: `A credential the ${readers(header).join(', ')} tools read.`, isSecret: true })),
+    ...credentialHeadersOf(mount.server, view).map((header) => ({ name: header, description: `A credential the ${readers(header).join(', ')} tools read.`, isSecret: true })),
   ];
 }
 

@@ -1,0 +1,17 @@
+import type { ServerDefinition } from '../../server/build-server';
+import type { CatalogView } from '../../selection/catalog-view';
+
+/**
+ * What of a mount's catalog a caller without a token's scopes may learn of, on the public card,
+ * index and health: everything on a mount that checks no tokens; on one that does, what a token
+ * without scopes sees.
+ */
+export function anonymousView(server: ServerDefinition, checksTokens: boolean): CatalogView {
+  return checksTokens ? server.views.view(server.views.whole.selection, []) : server.views.whole;
+}
+
+/** The declared credential headers that the toolsets of `view` read: never those of a toolset the view hides. */
+export function credentialHeadersOf(server: ServerDefinition, view: CatalogView): string[] {
+  const visible = new Set([...view.tools.values()].map((tool) => tool.toolset.name));
+  return server.credentialHeaders.filter((header) => server.catalog.toolsets.some((toolset) => visible.has(toolset.name) && toolset.credentialHeaders.includes(header)));
+}
