@@ -38,6 +38,8 @@ type CallRequest = { params: { name: string; arguments?: Record<string, unknown>
  * outside it is unknown here. In discovery mode the discovery tools are served too, in code mode code mode's.
  */
 export function callToolHandler(definition: CallToolSetup, site: ServingSite, server: Server) {
+  // Once per handler, not per call: the credentials that tell code mode's callers apart.
+  const credentialHeaders = [...new Set(definition.catalog.toolsets.flatMap((toolset) => toolset.credentialHeaders))];
   return async (request: CallRequest, ctx: ServerContext): Promise<CallToolResult> => {
     const { name } = request.params;
     const view = seenView(site, ctx, server);
@@ -51,7 +53,7 @@ export function callToolHandler(definition: CallToolSetup, site: ServingSite, se
       const codeMode = definition.views.codeMode;
       if (view.selection.mode === 'code' && codeMode?.names.has(name)) {
         const inner = (target: CompiledTool, args: unknown, run: InnerRun) => callOne(definition, site, server, ctx, target, args, run);
-        const caller = codeModeCaller(callOrigin(site, ctx, server), [...new Set(definition.catalog.toolsets.flatMap((toolset) => toolset.credentialHeaders))]);
+        const caller = codeModeCaller(callOrigin(site, ctx, server), credentialHeaders);
         return await codeMode.call(name, request.params.arguments, codeModeRequest(server, ctx, view, definition.views, definition.telemetry, inner, caller));
       }
       const tool = view.tools.get(name);

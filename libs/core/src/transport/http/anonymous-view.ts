@@ -10,8 +10,13 @@ export function anonymousView(server: ServerDefinition, checksTokens: boolean): 
   return checksTokens ? server.views.view(server.views.whole.selection, []) : server.views.whole;
 }
 
+/** The toolsets of `view` that read `header`, by name. */
+export function headerReaders(server: ServerDefinition, view: CatalogView, header: string): string[] {
+  const visible = new Set([...view.tools.values()].map((tool) => tool.toolset.name));
+  return server.catalog.toolsets.filter((toolset) => visible.has(toolset.name) && toolset.credentialHeaders.includes(header)).map((toolset) => toolset.name);
+}
+
 /** The declared credential headers that the toolsets of `view` read: never those of a toolset the view hides. */
 export function credentialHeadersOf(server: ServerDefinition, view: CatalogView): string[] {
-  const visible = new Set([...view.tools.values()].map((tool) => tool.toolset.name));
-  return server.credentialHeaders.filter((header) => server.catalog.toolsets.some((toolset) => visible.has(toolset.name) && toolset.credentialHeaders.includes(header)));
+  return server.credentialHeaders.filter((header) => headerReaders(server, view, header).length > 0);
 }

@@ -5,7 +5,7 @@ import type { ServerCardOptions } from '../../server/server-card-options';
 import type { CatalogView } from '../../selection/catalog-view';
 import { sendJson } from './http-replies';
 import type { Mount } from './router';
-import { anonymousView, credentialHeadersOf } from './anonymous-view';
+import { anonymousView, credentialHeadersOf, headerReaders } from './anonymous-view';
 import { CARD_META_KEY, CLIENT_CREDENTIALS_EXTENSION, SERVER_CARD_SCHEMA, SERVER_CARD_TYPE } from '../../wire/server-card';
 
 /** The draft's reserved place for a card: the streamable HTTP endpoint's URL plus this. */
@@ -170,11 +170,9 @@ function hostOf(base: string): string {
  * token where tokens are checked. Never a value, and nothing of a toolset the card's reader cannot see.
  */
 function remoteHeaders(mount: Mount, issuer: string | undefined, view: CatalogView): Record<string, unknown>[] {
-  const visible = new Set([...view.tools.values()].map((tool) => tool.toolset.name));
-  const readers = (header: string) => mount.server.catalog.toolsets.filter((toolset) => visible.has(toolset.name) && toolset.credentialHeaders.includes(header)).map((toolset) => toolset.name);
   return [
     ...(issuer ? [{ name: 'Authorization', description: `Bearer access token from ${issuer} for this endpoint.`, isRequired: true, isSecret: true }] : []),
-    ...credentialHeadersOf(mount.server, view).map((header) => ({ name: header, description: `A credential the ${readers(header).join(', ')} tools read.`, isSecret: true })),
+    ...credentialHeadersOf(mount.server, view).map((header) => ({ name: header, description: `A credential the ${headerReaders(mount.server, view, header).join(', ')} tools read.`, isSecret: true })),
   ];
 }
 
