@@ -31,8 +31,12 @@ function routesOf(routeBy: { header: string; routes: Readonly<Record<string, num
  * with the default retry policy (`proxy_next_upstream error timeout http_502`, no
  * `non_idempotent`) and upstream keep-alive that nginx itself closes before the replicas would
  * (keepalive_timeout 4s, under their 5 s): the balancer, not the replica, ends idle connections.
+ * `readTimeoutSeconds` sets `proxy_read_timeout` (nginx's default: 60 s), the longest silence it waits out from a replica.
  */
-export async function startNginx(upstreams: readonly number[], options: { routeBy?: { header: string; routes: Readonly<Record<string, number>> } } = {}): Promise<Nginx> {
+export async function startNginx(
+  upstreams: readonly number[],
+  options: { routeBy?: { header: string; routes: Readonly<Record<string, number>> }; readTimeoutSeconds?: number } = {},
+): Promise<Nginx> {
   execFileSync('bash', [join(workspaceRoot, 'tools/nginx/ensure-nginx.sh')], { stdio: 'inherit' });
   const binary = existsSync('/usr/sbin/nginx') ? '/usr/sbin/nginx' : 'nginx';
   const dir = mkdtempSync(join(tmpdir(), 'toolsets-nginx-'));
@@ -64,7 +68,7 @@ ${routesOf(options.routeBy)}
       proxy_set_header Connection "";
       proxy_set_header Host localhost;
       proxy_buffering off;
-      proxy_next_upstream error timeout http_502;
+      proxy_next_upstream error timeout http_502;${options.readTimeoutSeconds === undefined ? '' : `\n      proxy_read_timeout ${options.readTimeoutSeconds}s;`}
     }
   }
 }

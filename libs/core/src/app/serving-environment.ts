@@ -12,6 +12,7 @@ export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[
   ['headersTimeoutMs', 'HEADERS_TIMEOUT_MS'],
   ['requestTimeoutMs', 'REQUEST_TIMEOUT_MS'],
   ['keepAliveTimeoutMs', 'KEEP_ALIVE_TIMEOUT_MS'],
+  ['streamKeepAliveMs', 'STREAM_KEEP_ALIVE_MS'],
   ['drainDelayMs', 'DRAIN_DELAY_MS'],
   ['drainTimeoutMs', 'DRAIN_TIMEOUT_MS'],
   ['drainQuietMs', 'DRAIN_QUIET_MS'],

@@ -1,3 +1,4 @@
+import { SDK_STREAM_KEEP_ALIVE_MS } from '../wire/sdk-mirror';
 import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from '../server/checks/argument-limits';
 
 /** Every bound the HTTP serving path enforces; the Serving table of docs/serving-and-deploying.md lists them with their variables. */
@@ -16,6 +17,12 @@ export interface ServingLimits {
   requestTimeoutMs: number;
   /** How long an idle keep-alive connection stays open (announced to clients in `Keep-Alive`). */
   keepAliveTimeoutMs: number;
+  /**
+   * How often an open event stream (a 2025-era call's answer, a session's stream, a task listen)
+   * gets a `: keepalive` comment, so a proxy's read timeout does not cut a long call: the SDK's
+   * `keepAliveMs`, which both the SDK path and the fast path are given.
+   */
+  streamKeepAliveMs: number;
   /** After SIGTERM, how long readiness reports 503 while still serving, before draining starts. */
   drainDelayMs: number;
   /** How long the drain waits for in-flight calls and open connections before cutting them. */
@@ -46,6 +53,7 @@ export const DEFAULT_SERVING_LIMITS: Readonly<ServingLimits> = Object.freeze({
   headersTimeoutMs: 10_000,
   requestTimeoutMs: 30_000,
   keepAliveTimeoutMs: 5_000,
+  streamKeepAliveMs: SDK_STREAM_KEEP_ALIVE_MS,
   drainDelayMs: 0,
   drainTimeoutMs: 10_000,
   drainQuietMs: 250,
@@ -58,8 +66,8 @@ export const DEFAULT_SERVING_LIMITS: Readonly<ServingLimits> = Object.freeze({
   maxSessionsPerClient: 100,
 });
 
-/** Limits that may be 0: no delay, no quiet period. */
-export const ZERO_ALLOWED: ReadonlySet<keyof ServingLimits> = new Set(['drainDelayMs', 'drainQuietMs']);
+/** Limits that may be 0: no delay, no quiet period, no keepalive comments. */
+export const ZERO_ALLOWED: ReadonlySet<keyof ServingLimits> = new Set(['drainDelayMs', 'drainQuietMs', 'streamKeepAliveMs']);
 
 /** The defaults with `overrides` on top; throws on a value that is not a usable number. */
 export function resolveServingLimits(overrides: Partial<ServingLimits> = {}): ServingLimits {

@@ -5,6 +5,8 @@ export interface CorpusRequest {
   /** What the generator made, for a failure's message: its kind and the mutations applied. */
   label: string;
   headers: Record<string, string>;
+  /** Header lines sent besides `headers`, a name more than once (`set-cookie: a=1`, `set-cookie: b=2`). */
+  repeated: [string, string][];
   body: string;
   /** A well-formed `tools/call` (2026-07-28, or 2025-era without a session) nothing was done to: one the fast path must take. */
   clean: boolean;
@@ -12,6 +14,9 @@ export interface CorpusRequest {
 
 /** The tools the corpus calls: each name, and a maker of arguments (valid or not) from a random source. */
 export type ArgumentMakers = Readonly<Record<string, (random: Random) => unknown>>;
+
+/** The `Mcp-Param-*` headers a 2026-07-28 client sends for a call of `name` with `args` (a tool's `x-mcp-header` arguments mirrored). */
+export type HeaderMirror = (name: string, args: unknown) => Record<string, string>;
 
 /** A seeded source of choices (mulberry32), so a corpus is the same on every run and a failure can be replayed. */
 export class Random {
@@ -62,6 +67,7 @@ function envelope(): Record<string, unknown> {
 interface Draft {
   label: string[];
   headers: Record<string, string>;
+  repeated?: [string, string][];
   message: Record<string, unknown>;
   /** A body to send instead of the message, when the draft is not JSON-RPC at all. */
   raw?: string;
@@ -77,10 +83,10 @@ function legacyCall(id: unknown, name: string, args: unknown, random: Random): D
 }
 
 /** A well-formed 2026-07-28 `tools/call` of `name` with `args`, and the headers its client sends. */
-function modernCall(id: unknown, name: string, args: unknown): Draft {
+function modernCall(id: unknown, name: string, args: unknown, mirror: HeaderMirror = () => ({})): Draft {
   return {
     label: [`call ${name}`],
-    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name },
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': MODERN, 'mcp-method': 'tools/call', 'mcp-name': name, ...mirror(name, args) },
     message: { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args, _meta: envelope() } },
   };
 }
@@ -135,6 +141,20 @@ const MUTATIONS: Record<string, Mutation> = {
   credential: (d, r) => (d.headers['x-corpus-key'] = r.pick(['sekrit-123', 'another key', ''])),
   'selected toolsets': (d, r) => (d.headers['x-mcp-toolsets'] = r.pick(['corpus', 'nope', 'corpus,nope', ''])),
   'read-only': (d) => (d.headers['x-mcp-readonly'] = 'true'),
+  // A header line sent twice: a fetch `Headers` joins them for `get` but lists each `set-cookie` on its own.
+  'repeated header': (d, r) => {
+    const name = r.pick(['set-cookie', 'cookie', 'x-corpus-tag', 'x-corpus-key']);
+    d.repeated = [
+      [name, r.pick(['a=1', 'one', ''])],
+      [name, r.pick(['b=2', 'two', 'a=1'])],
+    ];
+  },
+  // Another value than the argument's, an encoded one, a malformed one, or none (for `route`, whose client mirrors it).
+  'Mcp-Param header': (d, r) => {
+    const value = r.pick([undefined, 'eu', 'us', 'EU', '', ' eu', '=?base64?ZXU=?=', '=?base64?!!?=']);
+    if (value === undefined) delete d.headers['mcp-param-region'];
+    else d.headers['mcp-param-region'] = value;
+  },
 };
 
 /** A request that is no 2026-07-28 `tools/call`: another method, another era, a notification, a batch, or no JSON-RPC at all. */
@@ -182,7 +202,7 @@ function otherRequest(random: Random, tools: readonly string[], makers: Argument
 /** The name of every mutation the corpus applies, as its requests' labels carry them. */
 export const MUTATION_NAMES: readonly string[] = Object.keys(MUTATIONS);
 
-export function callCorpus(seed: number, count: number, makers: ArgumentMakers): CorpusRequest[] {
+export function callCorpus(seed: number, count: number, makers: ArgumentMakers, mirror?: HeaderMirror): CorpusRequest[] {
   const random = new Random(seed);
   const tools = Object.keys(makers);
   const mutations = Object.entries(MUTATIONS);
@@ -194,7 +214,7 @@ export function callCorpus(seed: number, count: number, makers: ArgumentMakers):
     } else {
       const name = random.pick(tools);
       const id = random.chance(0.5) ? n : `call-${n}`;
-      draft = random.chance(0.3) ? legacyCall(id, name, makers[name]!(random), random) : modernCall(id, name, makers[name]!(random));
+      draft = random.chance(0.3) ? legacyCall(id, name, makers[name]!(random), random) : modernCall(id, name, makers[name]!(random), mirror);
       if (random.chance(0.4)) {
         for (let applied = random.int(1, 3); applied > 0; applied--) {
           const [label, mutate] = random.pick(mutations);
@@ -208,7 +228,7 @@ export function callCorpus(seed: number, count: number, makers: ArgumentMakers):
         }
       }
     }
-    corpus.push({ label: `#${n} ${draft.label.join(', ')}`, headers: draft.headers, body: draft.raw ?? JSON.stringify(draft.message), clean: draft.label.length === 1 && /^(2025 )?call /.test(draft.label[0]!) });
+    corpus.push({ label: `#${n} ${draft.label.join(', ')}`, headers: draft.headers, repeated: draft.repeated ?? [], body: draft.raw ?? JSON.stringify(draft.message), clean: draft.label.length === 1 && /^(2025 )?call /.test(draft.label[0]!) });
   }
   return corpus;
 }

@@ -12,13 +12,18 @@ import {
   ToolError,
   ToolResult,
   Toolset,
+  UseInterceptors,
   withContent,
+  type CallNext,
+  type ToolCall,
+  type ToolInterceptor,
   type HttpServerHandle,
   type ResultWithContent,
   type ServerDefinition,
 } from '../../src';
+import { request as httpRequest } from 'node:http';
 import { Agent, fetch } from 'undici';
-import { callCorpus, MUTATION_NAMES, type ArgumentMakers, type CorpusRequest, type Random } from '../support/call-corpus';
+import { callCorpus, MUTATION_NAMES, type ArgumentMakers, type CorpusRequest, type HeaderMirror, type Random } from '../support/call-corpus';
 import { recordingLogger } from '../support/connect';
 
 class EchoArgs {
@@ -57,6 +62,19 @@ class CityArgs {
   city!: string;
 }
 
+class RouteArgs {
+  @Field({ description: 'Where the call is routed; mirrored into Mcp-Param-Region.', header: 'Region' })
+  region!: string;
+}
+
+/** Refuses an echo of a text with a `Z` in it, and adds nothing to the rest: an interceptor on the fast path's calls. */
+class NoZ implements ToolInterceptor {
+  intercept(call: ToolCall, next: CallNext) {
+    const text = (call.args as { text?: unknown }).text;
+    return typeof text === 'string' && text.includes('Z') ? new ToolError('refused', 'No Z in an echo.') : next();
+  }
+}
+
 class Confirmation {
   @Field({ description: 'Go ahead?' })
   confirm!: boolean;
@@ -67,7 +85,8 @@ class Confirmation {
 class CorpusToolset {
   constructor(private readonly context: RequestContext) {}
 
-  @Tool({ description: 'Echo a text.', args: EchoArgs, returns: EchoResult, annotations: { readOnlyHint: true } })
+  @UseInterceptors(NoZ)
+  @Tool({ description: 'Echo a text.', args: EchoArgs, returns: [EchoResult, ToolError], annotations: { readOnlyHint: true } })
   echo({ text, times = 1 }: EchoArgs): EchoResult {
     return { message: text.repeat(times), text, times };
   }
@@ -111,7 +130,38 @@ class CorpusToolset {
   secret(): ToolResult {
     return { message: `key=${this.context.credential('x-corpus-key')}` };
   }
+
+  @Tool({ description: 'Answers by region, from an argument a client mirrors into a header.', args: RouteArgs, returns: ToolResult })
+  route({ region }: RouteArgs): ToolResult {
+    return { message: `routed to ${region}` };
+  }
+
+  @Tool({ description: 'Shows the request headers a tool reads (all of them, and one by name).', returns: ToolResult })
+  peek(): ToolResult {
+    const { headers } = this.context;
+    const shown = Object.fromEntries(Object.entries(headers).filter(([name]) => /^(x-corpus-tag|set-cookie|cookie|mcp-param-region)$/.test(name)));
+    return { message: JSON.stringify({ shown, tag: this.context.header('x-corpus-tag') ?? null, cookie: this.context.header('set-cookie') ?? null }) };
+  }
+
+  @Tool({ description: 'Outlives the keepalive interval of the answer stream, logging half way.', returns: ToolResult })
+  async linger(): Promise<ToolResult> {
+    await new Promise((resolve) => setTimeout(resolve, LINGER_MS / 2));
+    await this.context.log('info', 'half way');
+    await new Promise((resolve) => setTimeout(resolve, LINGER_MS / 2));
+    return { message: 'lingered' };
+  }
 }
+
+/** The servers' keepalive interval (`STREAM_KEEP_ALIVE_MS`) and how long `linger` takes: long enough for keepalives on both paths, whatever the load (the interval is armed before the tool's timers, and Node runs timers in order). */
+const KEEP_ALIVE_MS = 20;
+const LINGER_MS = 120;
+
+/** What a 2026-07-28 client mirrors into headers: `route`'s region. */
+const MIRROR: HeaderMirror = (name, args) => {
+  const region = (args as { region?: unknown } | undefined)?.region;
+  const mirrored: Record<string, string> = name === 'route' && typeof region === 'string' ? { 'mcp-param-region': region } : {};
+  return mirrored;
+};
 
 const MAKERS: ArgumentMakers = {
   echo: (r: Random) => ({ text: r.text(r.chance(0.1) ? 400 : 20), ...(r.chance(0.5) && { times: r.pick<unknown>([1, 3, 5, 0, 9, 1.5, '2']) }), ...(r.chance(0.1) && { extra: true }) }),
@@ -122,6 +172,9 @@ const MAKERS: ArgumentMakers = {
   ask: () => ({}),
   secret: () => ({}),
   chatty: () => ({}),
+  route: (r: Random) => (r.chance(0.1) ? {} : { region: r.pick(['eu', 'us', 'é', '']) }),
+  peek: () => ({}),
+  linger: () => ({}),
 };
 
 /**
@@ -147,9 +200,12 @@ interface Answer {
  */
 const VARYING = new Set(['date', 'keep-alive', 'connection', 'etag']);
 
-/** What differs between two answers to one request by design: a sealed requestState (random nonce) and a correlation id. */
+/** A `: keepalive` comment on an event stream: how many fall inside one call depends on timing. */
+const KEEP_ALIVE_FRAMES = /: keepalive\n\n/g;
+
+/** What differs between two answers to one request by design: a sealed requestState (random nonce), a correlation id, the number of keepalives. */
 function comparable(body: string): string {
-  return body.replace(/"requestState":"[^"]*"/g, '"requestState":"<sealed>"').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>');
+  return body.replace(KEEP_ALIVE_FRAMES, '').replace(/"requestState":"[^"]*"/g, '"requestState":"<sealed>"').replace(/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g, '<uuid>');
 }
 
 /** One server under test and the connection pool that reaches it, so a failed connection names its server. */
@@ -162,7 +218,8 @@ interface Target {
 async function send(target: Target, request: CorpusRequest): Promise<Answer> {
   let response: Awaited<ReturnType<typeof fetch>>;
   try {
-    response = await fetch(`${target.origin}/mcp`, { method: 'POST', headers: request.headers, body: request.body, dispatcher: target.pool });
+    const headers: [string, string][] = [...Object.entries(request.headers), ...request.repeated];
+    response = await fetch(`${target.origin}/mcp`, { method: 'POST', headers, body: request.body, dispatcher: target.pool });
   } catch (error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     throw new Error(`The ${target.name} failed request ${request.label}: ${(error as Error).message} (${cause?.code ?? ''} ${cause?.message ?? ''})\n  body: ${request.body.slice(0, 300)}`);
@@ -170,6 +227,25 @@ async function send(target: Target, request: CorpusRequest): Promise<Answer> {
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) if (!VARYING.has(name)) headers[name] = value;
   return { status: response.status, headers, body: await response.text() };
+}
+
+/**
+ * `request` over `node:http`, which sends each of its repeated headers as a line of its own (a
+ * fetch joins them into one line before sending).
+ */
+function sendLines(origin: string, request: CorpusRequest): Promise<Answer> {
+  const headers: Record<string, string | string[]> = { ...request.headers };
+  for (const [name, value] of request.repeated) headers[name] = [...[headers[name] ?? []].flat(), value];
+  return new Promise((resolve, reject) => {
+    const sent = httpRequest(`${origin}/mcp`, { method: 'POST', headers, agent: false }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: {}, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('error', reject);
+    });
+    sent.on('error', reject);
+    sent.end(request.body);
+  });
 }
 
 /** The definition with a count of the SDK servers it makes for requests: the fast path makes none. */
@@ -198,9 +274,9 @@ describe('the HTTP fast path', () => {
     const definition = buildServer({ name: 'corpus', version: '1.0.0', toolsets: [CorpusToolset], logger, requestStateKey: 'k'.repeat(32) });
     const withFast = counted(definition);
     const withSdk = counted(definition);
-    fast = await serveHttp(withFast.definition, { port: 0, logger });
+    fast = await serveHttp(withFast.definition, { port: 0, logger, streamKeepAliveMs: KEEP_ALIVE_MS });
     // The reference: every request through the SDK, lists and ping included.
-    sdk = await serveHttp(withSdk.definition, { port: 0, logger, fastPath: false, cacheLists: false });
+    sdk = await serveHttp(withSdk.definition, { port: 0, logger, streamKeepAliveMs: KEEP_ALIVE_MS, fastPath: false, cacheLists: false });
     fastServers = withFast.made;
     sdkServers = withSdk.made;
     fastTarget = { name: 'fast path', origin: fast.origin, pool: new Agent() };
@@ -213,7 +289,7 @@ describe('the HTTP fast path', () => {
   }, 60_000);
 
   it('reaches every mutation of the corpus at least 20 times, and every tool in both eras', () => {
-    const labels = callCorpus(SEED, CORPUS_SIZE, MAKERS).map((request) => request.label);
+    const labels = callCorpus(SEED, CORPUS_SIZE, MAKERS, MIRROR).map((request) => request.label);
     const reached = Object.fromEntries(MUTATION_NAMES.map((name) => [name, labels.filter((label) => label.split(', ').some((part) => part === name || part.endsWith(` ${name}`))).length]));
     expect(Object.entries(reached).filter(([, times]) => times < 20)).toEqual([]);
     for (const tool of Object.keys(MAKERS)) {
@@ -223,19 +299,28 @@ describe('the HTTP fast path', () => {
   });
 
   it('answers the generated requests byte for byte as the SDK path does (lists and ping from their cache too), in status, headers and body', async () => {
-    const corpus = callCorpus(SEED, CORPUS_SIZE, MAKERS);
+    const corpus = callCorpus(SEED, CORPUS_SIZE, MAKERS, MIRROR);
     const differences: string[] = [];
+    /** Answers to clean 2025-era `linger` calls that carried a keepalive, by path: both must have streamed while the call lasted. */
+    const keptAlive = { calls: 0, fast: 0, sdk: 0 };
     let next = 0;
     const worker = async () => {
       while (next < corpus.length) {
         const request = corpus[next++]!;
         const [a, b] = await Promise.all([send(fastTarget, request), send(sdkTarget, request)]);
+        if (request.clean && / 2025 call linger$/.test(request.label)) {
+          keptAlive.calls++;
+          if (a.body.includes(': keepalive')) keptAlive.fast++;
+          if (b.body.includes(': keepalive')) keptAlive.sdk++;
+        }
         const same = a.status === b.status && JSON.stringify(a.headers) === JSON.stringify(b.headers) && comparable(a.body) === comparable(b.body);
         if (!same && differences.length < 5) differences.push(`${request.label}\n  body: ${request.body.slice(0, 300)}\n  fast: ${a.status} ${JSON.stringify(a.headers)} ${a.body.slice(0, 400)}\n  sdk:  ${b.status} ${JSON.stringify(b.headers)} ${b.body.slice(0, 400)}`);
       }
     };
     await Promise.all(Array.from({ length: IN_FLIGHT }, worker));
     expect(differences).toEqual([]);
+    expect(keptAlive.calls).toBeGreaterThan(10);
+    expect(keptAlive).toEqual({ calls: keptAlive.calls, fast: keptAlive.calls, sdk: keptAlive.calls });
     // The fast path took every well-formed call of both eras: its server made SDK servers only for the rest.
     const clean = corpus.filter((request) => request.clean).length;
     expect(clean).toBeGreaterThan(CORPUS_SIZE / 3);
@@ -243,8 +328,33 @@ describe('the HTTP fast path', () => {
     expect(sdkServers()).toBeGreaterThanOrEqual(clean);
   }, HUNG_MS);
 
+  it('gives a tool a header sent twice as the SDK path does, in both eras: each set-cookie line on its own in `headers`, the lines joined by `header()`', async () => {
+    const peeks = callCorpus(SEED, 400, MAKERS, MIRROR).filter((request) => request.clean && request.label.endsWith(' call peek'));
+    const eras = [peeks.find((request) => !request.label.includes('2025'))!, peeks.find((request) => request.label.includes('2025'))!];
+    const seen: string[] = [];
+    for (const request of eras) {
+      for (const name of ['set-cookie', 'cookie', 'x-corpus-tag']) {
+        const twice: CorpusRequest = { ...request, repeated: [[name, 'a=1'], [name, 'b=2']] };
+        const [a, b] = await Promise.all([sendLines(fast.origin, twice), sendLines(sdk.origin, twice)]);
+        expect({ status: a.status, body: comparable(a.body) }).toEqual({ status: b.status, body: comparable(b.body) });
+        seen.push(a.body);
+      }
+    }
+    // The tool was reached and saw both lines: `set-cookie` listed line by line (so the last one kept) and joined by `header()`, `cookie` joined with `; `, others with `, `.
+    const peeked = seen.map((body) => {
+      const json = body.startsWith('event:') ? body.split('\n').find((line) => line.startsWith('data: '))!.slice(6) : body;
+      return JSON.parse((JSON.parse(json) as { result: { structuredContent: { message: string } } }).result.structuredContent.message) as unknown;
+    });
+    const perEra = [
+      { shown: { 'set-cookie': 'b=2' }, tag: null, cookie: 'a=1, b=2' },
+      { shown: { cookie: 'a=1; b=2' }, tag: null, cookie: null },
+      { shown: { 'x-corpus-tag': 'a=1, b=2' }, tag: 'a=1, b=2', cookie: null },
+    ];
+    expect(peeked).toEqual([...perEra, ...perEra]);
+  });
+
   it('is on by default and off with MCP_FAST_PATH=off, which sends every call through an SDK server made for it', async () => {
-    const call: CorpusRequest = callCorpus(SEED, 200, MAKERS).find((request) => request.clean && request.label.includes(' call echo'))!;
+    const call: CorpusRequest = callCorpus(SEED, 200, MAKERS, MIRROR).find((request) => request.clean && request.label.includes(' call attach'))!;
     const made: Record<string, number> = {};
     for (const value of [undefined, 'on', 'off']) {
       const { logger } = recordingLogger();

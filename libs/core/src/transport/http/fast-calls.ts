@@ -16,6 +16,7 @@ import {
 import type { CatalogView } from '../../selection/catalog-view';
 import type { DirectCalls, DirectEra } from '../../server/tools/direct-calls';
 import { LEGACY_VERSIONS, MODERN_REVISIONS } from '../../wire/protocol-revisions';
+import { armKeepAlive, EVENT_STREAM_HEADERS, HANDLER_ERROR_STATUS, KEEP_ALIVE_FRAME, messageFrame } from '../../wire/sdk-mirror';
 import { headerValue } from '../guards/request-target';
 import { requestView } from './request-view';
 
@@ -29,10 +30,6 @@ const LEGACY_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments']);
 const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 /** A tool name its `Mcp-Name` header carries as it is (no Base64 sentinel, nothing to decode). */
 const PLAIN_NAME = /^[A-Za-z0-9_.\-/]{1,128}$/;
-/** The SDK answers an error a handler throws with HTTP 200, but this one with the ladder's 400 (its PerRequestHTTPServerTransport). */
-const LADDER_STATUS: Readonly<Record<number, number>> = { [ProtocolErrorCode.MissingRequiredClientCapability]: 400 };
-/** The headers of the SDK's 2025-era answer stream, as its stateless transport sets them (in the order a fetch `Headers` lists them). */
-const EVENT_STREAM_HEADERS = { 'cache-control': 'no-cache, no-transform', connection: 'keep-alive', 'content-type': 'text/event-stream', 'x-accel-buffering': 'no' };
 
 /** A `tools/call` the fast path takes: its era, the request as handlers see it, and a 2026-07-28 request's envelope. */
 export interface FastCall {
@@ -115,12 +112,22 @@ function classified(message: Record<string, unknown>, version: string, name: str
 }
 
 /**
- * Answers `call` on `calls` and writes what the SDK would have written, byte for byte: in
- * 2026-07-28, the result encoded as its codec encodes it, or the error the handler threw, as one
- * JSON body; in the 2025 era, an event stream of the call's log lines and then its answer. A
- * client that goes away aborts the call's signal and gets nothing more, as there.
+ * Answers `call` on `calls` and writes what the SDK would have written, byte for byte and in
+ * time: in 2026-07-28, the result encoded as its codec encodes it, or the error the handler
+ * threw, as one JSON body; in the 2025 era, an event stream opened at once (its headers sent,
+ * then a `: keepalive` comment every `keepAliveMs`, so a proxy's read timeout does not cut a long
+ * call) carrying the call's log lines and then its answer. A client that goes away aborts the
+ * call's signal and gets nothing more, as there.
  */
-export async function answerFastCall(calls: DirectCalls, call: FastCall, req: IncomingMessage, res: ServerResponse, selected: CatalogView, authInfo: AuthInfo | undefined): Promise<void> {
+export async function answerFastCall(
+  calls: DirectCalls,
+  call: FastCall,
+  req: IncomingMessage,
+  res: ServerResponse,
+  selected: CatalogView,
+  authInfo: AuthInfo | undefined,
+  keepAliveMs: number,
+): Promise<void> {
   const abort = new AbortController();
   let finished = false;
   res.once('close', () => {
@@ -128,7 +135,14 @@ export async function answerFastCall(calls: DirectCalls, call: FastCall, req: In
   });
   const modern = call.era.era === 'modern';
   const gone = () => abort.signal.aborted || res.destroyed;
-  if (!modern) res.writeHead(200, EVENT_STREAM_HEADERS);
+  let keepAlive: NodeJS.Timeout | undefined;
+  if (!modern) {
+    res.writeHead(200, EVENT_STREAM_HEADERS);
+    res.flushHeaders();
+    keepAlive = armKeepAlive(keepAliveMs, () => {
+      if (!gone()) res.write(KEEP_ALIVE_FRAME);
+    });
+  }
   const notify = (message: object) => {
     if (!modern && !gone()) writeEvent(res, message);
   };
@@ -141,11 +155,12 @@ export async function answerFastCall(calls: DirectCalls, call: FastCall, req: In
   } catch (error) {
     const thrown = error as { code?: unknown; message?: string; data?: unknown };
     const code = Number.isSafeInteger(thrown['code']) ? (thrown['code'] as number) : ProtocolErrorCode.InternalError;
-    if (modern) status = LADDER_STATUS[code] ?? 200;
+    if (modern) status = HANDLER_ERROR_STATUS[code] ?? 200;
     // Both eras' codecs: -32002 (resource not found) is -32602 on the wire.
     answer = { jsonrpc: '2.0', id, error: { code: code === -32002 ? ProtocolErrorCode.InvalidParams : code, message: thrown.message ?? 'Internal error', ...(thrown.data !== undefined && { data: thrown.data }) } };
   }
   finished = true;
+  clearInterval(keepAlive);
   if (gone()) return;
   if (!modern) {
     writeEvent(res, answer);
@@ -165,7 +180,7 @@ function writeEvent(res: ServerResponse, message: object): void {
   } catch {
     return;
   }
-  res.write(`event: message\ndata: ${data}\n\n`);
+  res.write(messageFrame(data));
 }
 
 /**

@@ -47,6 +47,8 @@ export async function bridgeParsedRequest(
     return;
   }
   res.writeHead(response.status, headers);
+  // An event stream's headers go at once, before its first message or keepalive, as a proxy waiting on them expects.
+  res.flushHeaders();
   await copyStream(response.body, res, abort.signal);
   finished = true;
   res.end();

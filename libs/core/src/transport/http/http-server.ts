@@ -241,7 +241,7 @@ function createMounts(plans: readonly MountPlan[], doors: ReadonlyMap<ServerDefi
     const connection = { argumentLimits: argumentLimitsOf(limits), cacheScope: listHint.cacheScope, ...(extensions && { extensions }) };
     const factory = server.serverFactory(connection);
     // With sessions, 2025-era traffic is routed to them before it reaches this handler.
-    const handler = createMcpHandler(factory, { legacy: sessions ? 'reject' : 'stateless', maxRequestBodySize: limits.maxBodyBytes, onerror });
+    const handler = createMcpHandler(factory, { legacy: sessions ? 'reject' : 'stateless', maxRequestBodySize: limits.maxBodyBytes, keepAliveMs: limits.streamKeepAliveMs, onerror });
     return {
       server,
       path,

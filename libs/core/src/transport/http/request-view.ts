@@ -22,8 +22,14 @@ class NodeHeaders {
     return this.get(name) !== null;
   }
 
+  /** As a fetch `Headers` iterates: names sorted, and each `set-cookie` line on its own (the others joined). */
   *entries(): IterableIterator<[string, string]> {
     for (const name of Object.keys(this.raw).sort()) {
+      const raw = this.raw[name];
+      if (name === 'set-cookie' && Array.isArray(raw)) {
+        for (const line of raw) yield [name, line];
+        continue;
+      }
       const value = this.get(name);
       if (value !== null) yield [name, value];
     }

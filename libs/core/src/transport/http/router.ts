@@ -167,7 +167,7 @@ export class Router {
     const headerMismatch = paramHeaderRefusal(req, parsed, seen);
     if (headerMismatch) return sendJson(res, 400, headerMismatch);
     // Task notifications are the tasks extension's part of subscriptions/listen, which the SDK's listen streams do not serve.
-    if (mount.server.taskListens && isTaskListen(parsed) && routedAs(req, 'subscriptions/listen')) return serveTaskListen(mount.server.taskListens, req, res, parsed, auth?.caller);
+    if (mount.server.taskListens && isTaskListen(parsed) && routedAs(req, 'subscriptions/listen')) return serveTaskListen(mount.server.taskListens, req, res, parsed, auth?.caller, this.limits.streamKeepAliveMs);
     if (this.answerList(mount, seen, req, res, parsed)) return;
     if (await this.answerCall(mount, seen, view, req, res, parsed, auth)) return;
     if (mount.sessions && (await isLegacyRequest(webRequest(req), parsed))) return mount.sessions.handle(req, res, parsed);
@@ -178,7 +178,7 @@ export class Router {
   private async answerCall(mount: Mount, seen: CatalogView, selected: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, auth: Authenticated | undefined): Promise<boolean> {
     const call = mount.calls && seen.selection.mode === 'tools' ? fastCallOf(req, parsed, mount.sessions !== undefined) : undefined;
     if (!call) return false;
-    await answerFastCall(mount.calls!, call, req, res, selected, auth?.authInfo);
+    await answerFastCall(mount.calls!, call, req, res, selected, auth?.authInfo, this.limits.streamKeepAliveMs);
     return true;
   }
 

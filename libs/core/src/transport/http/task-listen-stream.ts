@@ -5,12 +5,11 @@ import { DEFAULT_ARGUMENT_LIMITS } from '../../server/checks/argument-limits';
 import { httpOrigin } from '../../server/request/call-origin';
 import type { TaskListens } from '../../server/tasks/task-listens';
 import { TASKS_EXTENSION } from '../../server/tasks/task-wire';
+import { armKeepAlive, KEEP_ALIVE_FRAME, messageFrame } from '../../wire/sdk-mirror';
 import { SERVER_BUSY } from '../jsonrpc-errors';
 import { webRequest } from './fetch-bridge';
 import { sendJson } from './http-replies';
 
-/** How often an idle task listen says it is alive, so proxies keep it open. */
-const KEEP_ALIVE_MS = 15_000;
 const MISSING_CAPABILITY = -32021;
 
 type ListenMessage = { id?: unknown; method?: unknown; params?: { notifications?: { taskIds?: unknown }; _meta?: Record<string, unknown> } };
@@ -28,7 +27,14 @@ export function isTaskListen(parsed: object): boolean {
  * each stamped with the subscription id (the request's id), and a final result once every task it
  * follows has ended. A client that did not declare the tasks extension is refused (-32021, 400).
  */
-export async function serveTaskListen(listens: TaskListens, req: IncomingMessage, res: ServerResponse, parsed: object, caller: VerifiedCaller | undefined): Promise<void> {
+export async function serveTaskListen(
+  listens: TaskListens,
+  req: IncomingMessage,
+  res: ServerResponse,
+  parsed: object,
+  caller: VerifiedCaller | undefined,
+  keepAliveMs: number,
+): Promise<void> {
   const message = parsed as ListenMessage;
   const id = typeof message.id === 'string' || typeof message.id === 'number' ? message.id : null;
   const meta = message.params?._meta;
@@ -38,7 +44,7 @@ export async function serveTaskListen(listens: TaskListens, req: IncomingMessage
     return sendJson(res, 400, { jsonrpc: '2.0', id, error: { code: MISSING_CAPABILITY, message: `Task notifications need the ${TASKS_EXTENSION} extension: declare it in the request's client capabilities.`, data } });
   }
   const taskIds = (message.params!.notifications!.taskIds as unknown[]).filter((taskId): taskId is string => typeof taskId === 'string');
-  const stream = new ListenStream(res, id);
+  const stream = new ListenStream(res, id, keepAliveMs);
   const listen = await listens.open(httpOrigin(webRequest(req), caller, meta, DEFAULT_ARGUMENT_LIMITS), taskIds, stream);
   if (typeof listen === 'string') {
     const [status, why] = listen === 'caller' ? [429, 'Too many task listens from this caller: close one first.'] : [503, 'Too many task listens on this server; retry shortly.'];
@@ -60,6 +66,7 @@ class ListenStream {
   constructor(
     private readonly res: ServerResponse,
     private readonly id: string | number | null,
+    private readonly keepAliveMs: number,
   ) {}
 
   acknowledge(taskIds: readonly string[]): void {
@@ -68,7 +75,7 @@ class ListenStream {
     const held = this.#held ?? [];
     this.#held = undefined;
     for (const task of held) this.notify(task);
-    this.#keepAlive = setInterval(() => this.res.write(': keepalive\n\n'), KEEP_ALIVE_MS).unref();
+    this.#keepAlive = armKeepAlive(this.keepAliveMs, () => this.res.write(KEEP_ALIVE_FRAME));
     if (this.#ended) this.end();
   }
 
@@ -91,6 +98,6 @@ class ListenStream {
   }
 
   private write(message: Record<string, unknown>): void {
-    if (!this.res.writableEnded) this.res.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: '2.0', ...message })}\n\n`);
+    if (!this.res.writableEnded) this.res.write(messageFrame(JSON.stringify({ jsonrpc: '2.0', ...message })));
   }
 }

@@ -23,7 +23,7 @@ interface Session {
   binding: Buffer;
 }
 
-export type SessionLimits = Pick<ServingLimits, 'maxSessions' | 'sessionIdleTimeoutMs' | 'sessionIdleUnusedMs' | 'maxSessionsPerClient'>;
+export type SessionLimits = Pick<ServingLimits, 'maxSessions' | 'sessionIdleTimeoutMs' | 'sessionIdleUnusedMs' | 'maxSessionsPerClient' | 'streamKeepAliveMs'>;
 
 const NOT_FOUND = 'Session not found: it expired or was closed. Send initialize (without mcp-session-id) to open a new one.';
 
@@ -111,6 +111,7 @@ export class LegacySessions {
       // Resumable streams: a client that loses one reconnects with Last-Event-ID after this long.
       eventStore: new SessionEventStore(),
       retryInterval: 1_000,
+      keepAliveMs: this.limits.streamKeepAliveMs,
       onsessioninitialized: (sessionId) => {
         registered = true;
         this.#sessions.set(sessionId, { transport, server, lastSeen: Date.now(), used: false, client, binding });
