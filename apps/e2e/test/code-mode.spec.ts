@@ -120,7 +120,10 @@ describe('code mode when the caller goes away', () => {
         headers: { ...MCP_HEADERS, 'mcp-protocol-version': version, ...(version === MODERN_REVISION && { 'mcp-method': 'tools/call', 'mcp-name': 'execute' }) },
         body: version === MODERN_REVISION ? JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'execute', arguments: { program }, _meta: modernMeta({ tasks: false }) } }) : toolsCall('execute', { program }),
         signal: leaving.signal,
-      }).catch((error: Error) => error.name);
+      })
+        // A 2025-era answer is an event stream whose headers come at once: the abort then ends its body.
+        .then((response) => response.text())
+        .catch((error: Error) => error.name);
       await server.stderrLines('slow started');
       leaving.abort();
       expect(await sent).toBe('AbortError');

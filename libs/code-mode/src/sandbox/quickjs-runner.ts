@@ -1,34 +1,11 @@
-import releaseSync from '@jitl/quickjs-wasmfile-release-sync';
-import { newQuickJSWASMModuleFromVariant, type QuickJSContext, type QuickJSDeferredPromise, type QuickJSHandle, type QuickJSRuntime, type QuickJSWASMModule } from 'quickjs-emscripten-core';
+import type { QuickJSContext, QuickJSDeferredPromise, QuickJSHandle, QuickJSRuntime } from 'quickjs-emscripten-core';
 import { guestPrelude, wrappedProgram } from './guest-prelude';
+import { InterpreterModule } from './quickjs-module';
 import { DEFAULT_LIMITS, type SandboxLimits } from './sandbox-limits';
 import { CALLER_GONE, limitFailure, type InnerCallAnswer, type RunFailure, type SandboxHost, type SandboxOutcome } from './sandbox-outcome';
 
-/**
- * The release build of QuickJS, synchronous (no asyncify: inner calls are promises the host
- * settles), its Emscripten module loaded with `require` where the package's own loader uses
- * `import()`, which CommonJS test runners cannot follow.
- */
-type EmscriptenLoader = (options?: object) => Promise<unknown>;
-const variant: typeof releaseSync = {
-  ...releaseSync,
-  importModuleLoader: async () => {
-    const load = (require('@jitl/quickjs-wasmfile-release-sync/emscripten-module') as { default: EmscriptenLoader }).default;
-    const quiet: EmscriptenLoader = (options) => load({ ...options, printErr: quietLeakAbort });
-    return quiet as unknown as Awaited<ReturnType<typeof releaseSync.importModuleLoader>>;
-  },
-};
-
-/**
- * QuickJS asserts, as it frees a runtime, that no object is left; a program ended early (a limit
- * hit mid-way, an interrupt) can leave some, and the abort is expected: `dispose` reports it and the
- * module is replaced. Emscripten would print it on stderr as if it were a crash; anything else it
- * prints still goes there.
- */
-function quietLeakAbort(text: string): void {
-  if (/^Aborted\(Assertion failed: list_empty\(&rt->gc_obj_list\)/.test(text)) return;
-  console.error(text);
-}
+/** A module whose memory a program grew by more than this is replaced after it, so the worker gives the memory back. */
+const REPLACE_AFTER_GROWTH_BYTES = 8 * 1024 * 1024;
 
 /**
  * Runs a model's JavaScript program in QuickJS compiled to WebAssembly: an interpreter with its
@@ -40,26 +17,35 @@ function quietLeakAbort(text: string): void {
  * interpreter's CPU check never comes) stalls only that worker, which is then stopped.
  */
 export class QuickJsRunner {
-  private module?: Promise<QuickJSWASMModule>;
+  private module?: Promise<InterpreterModule>;
 
   constructor(private readonly defaults: Partial<SandboxLimits> = {}) {}
 
-  /** Loads the interpreter's module if it is not loaded (at start, and after one was not trusted), so a run's clock never counts it. */
-  async warm(): Promise<void> {
-    await (this.module ??= newQuickJSWASMModuleFromVariant(variant));
+  /** Loads the interpreter's module if it is not loaded (at start, and after one was replaced), so a run's clock never counts it. */
+  async warm(memoryBytes = this.defaults.memoryBytes ?? DEFAULT_LIMITS.memoryBytes): Promise<void> {
+    const loaded = this.module && (await this.module);
+    if (loaded?.memoryBytes !== memoryBytes) this.module = InterpreterModule.load(memoryBytes);
+    await this.module;
+  }
+
+  /** Bytes of WebAssembly memory the runner holds now: its module's memory, or 0 before one is loaded and after one was let go. */
+  async heldBytes(): Promise<number> {
+    return this.module ? (await this.module).memory.buffer.byteLength : 0;
   }
 
   /** Runs `program`; once `cancel` aborts, the program ends `stopped` where it is and makes no further inner call. */
   async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}, cancel?: AbortSignal): Promise<SandboxOutcome> {
     const bounds: SandboxLimits = { ...DEFAULT_LIMITS, ...this.defaults, ...limits };
-    const module = await (this.module ??= newQuickJSWASMModuleFromVariant(variant));
-    const run = new ProgramRun(module, host, bounds);
+    await this.warm(bounds.memoryBytes);
+    const interpreter = await this.module!;
+    const run = new ProgramRun(interpreter, host, bounds);
     cancel?.addEventListener('abort', () => run.cancel(), { once: true });
     try {
       return await run.start(program);
     } finally {
-      // A module whose runtime would not dispose cleanly is not trusted with the next program.
-      if (!run.dispose()) this.module = undefined;
+      // A module whose runtime would not dispose cleanly is not trusted with the next program; one
+      // a program grew is replaced, so the worker does not keep the largest program's memory.
+      if (!run.dispose() || interpreter.failedGrowths > 0 || interpreter.grownBytes > REPLACE_AFTER_GROWTH_BYTES) this.module = undefined;
     }
   }
 }
@@ -92,13 +78,18 @@ class ProgramRun {
   /** The host's own stack overflowed inside the interpreter: its module is not used again. */
   private hostFault = false;
 
+  /** The memory's failed growths before this program ran: one more means the program ran out of memory. */
+  private readonly growthsBefore: number;
+
   constructor(
-    module: QuickJSWASMModule,
+    private readonly interpreter: InterpreterModule,
     private readonly host: SandboxHost,
     private readonly limits: SandboxLimits,
   ) {
-    this.runtime = module.newRuntime();
-    this.runtime.setMemoryLimit(limits.memoryBytes);
+    this.growthsBefore = interpreter.failedGrowths;
+    this.runtime = interpreter.module.newRuntime();
+    // No count-based limit: the module's memory cap is the bound (see InterpreterModule).
+    this.runtime.setMemoryLimit(-1);
     this.runtime.setMaxStackSize(limits.stackBytes);
     this.runtime.setInterruptHandler(() => this.overCpu());
     this.vm = this.runtime.newContext();
@@ -237,7 +228,8 @@ class ProgramRun {
     if (!this.failure && this.inFlight === 0 && this.waiting.length === 0) {
       setImmediate(() => {
         if (!this.failure && !this.settled && this.inFlight === 0 && this.waiting.length === 0 && !this.runtime.hasPendingJob()) {
-          this.end(NOTHING_PENDING);
+          // A job the runtime could not queue for want of memory breaks the chain that awaited it.
+          this.end(this.ranOutOfMemory() ? this.memoryFailure() : NOTHING_PENDING);
         }
       });
     }
@@ -273,12 +265,23 @@ class ProgramRun {
     const dumped = this.vm.dump(handle) as { name?: string; message?: string } | string | undefined;
     handle.dispose();
     if (this.failure) return this.failure;
+    // The allocator was refused memory during this program: whatever was thrown (an InternalError, or `null`), it ran out.
+    if (this.ranOutOfMemory()) return this.memoryFailure();
     const name = typeof dumped === 'object' && dumped?.name ? String(dumped.name) : 'Error';
     const message = typeof dumped === 'object' && dumped ? String(dumped.message ?? '') : String(dumped);
-    if (/out of memory/i.test(message)) return limitFailure('memoryBytes', `used more than ${this.limits.memoryBytes} bytes of memory`);
+    if (/out of memory/i.test(message)) return this.memoryFailure();
     if (/stack overflow/i.test(message)) return limitFailure('stackBytes', `recursed deeper than its ${this.limits.stackBytes}-byte stack`);
     if (/interrupted/i.test(message)) return limitFailure('cpuMs', `ran longer than ${this.limits.cpuMs} ms of computing`);
     return { kind: 'thrown', name, message };
+  }
+
+  /** Whether the module's memory refused to grow while this program ran (see InterpreterModule). */
+  private ranOutOfMemory(): boolean {
+    return this.interpreter.failedGrowths > this.growthsBefore;
+  }
+
+  private memoryFailure(): RunFailure {
+    return limitFailure('memoryBytes', `used more than ${this.limits.memoryBytes} bytes of memory`);
   }
 
   private outcome(end: { value: unknown } | { failure: RunFailure }): SandboxOutcome {

@@ -4,7 +4,7 @@ export interface SandboxLimits {
   cpuMs: number;
   /** Time from start to result, waiting included. */
   wallMs: number;
-  /** The sandbox's heap. */
+  /** What a program's heap may add to the interpreter's own 16 MiB of WebAssembly memory (the cap on that memory, see InterpreterModule). */
   memoryBytes: number;
   /**
    * The interpreter's stack: deep recursion ends here, not in the host. The interpreter's frames
