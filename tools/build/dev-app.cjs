@@ -137,11 +137,29 @@ async function restart() {
   pending.clear();
   pendingViews.clear();
   const began = Date.now();
-  try {
-    for (const [file, project] of changed) compile(project, file);
-    for (const project of viewProjects) execFileSync(process.execPath, [path.join(__dirname, 'build-views.cjs'), project.root], { stdio: ['ignore', 'ignore', 'inherit'] });
-  } catch (error) {
-    console.error(`[dev] ${error.message}`);
+  // Each file on its own: one that does not compile stays pending (the next save of any file tries
+  // it again) and stops the restart, but never keeps the rest of its burst from being compiled.
+  let failed = 0;
+  for (const [file, project] of changed) {
+    try {
+      compile(project, file);
+    } catch (error) {
+      failed++;
+      if (!pending.has(file)) pending.set(file, project);
+      console.error(`[dev] ${error.message}`);
+    }
+  }
+  for (const project of viewProjects) {
+    try {
+      execFileSync(process.execPath, [path.join(__dirname, 'build-views.cjs'), project.root], { stdio: ['ignore', 'ignore', 'inherit'] });
+    } catch (error) {
+      failed++;
+      pendingViews.add(project);
+      console.error(`[dev] ${error.message}`);
+    }
+  }
+  if (failed > 0) {
+    console.error(`[dev] ${failed} change(s) did not build; the server keeps running the last code that did. Fix and save: it restarts then.`);
     starting = false;
     return;
   }

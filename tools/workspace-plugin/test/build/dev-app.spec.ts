@@ -136,6 +136,32 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
     await waitUntil(async () => (await greeting(port)) === 'Hi again', { deadlineMs: 20_000, failure: () => `timed out waiting for the fixed server to answer (output so far:\n${output})` });
   });
 
+  it('compiles every file of a burst even when one does not compile, keeps that one pending, and serves both once it is fixed', async () => {
+    root = scratchWorkspace();
+    // The toolset takes its greeting from a second file of the library.
+    const toolsetWith = (suffix: string) => toolsetSource('Hello').replace("'Hello', greeting: 'Hello'", `GREETING + '${suffix}', greeting: GREETING + '${suffix}'`).replace("import {", "import { GREETING } from './greeting';\nimport {");
+    write(root, 'libs/greet/src/greeting.ts', "export const GREETING = 'Hello';\n");
+    write(root, 'libs/greet/src/index.ts', toolsetWith(''));
+    const built = spawnSync(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/build-project.cjs'), 'libs/greet/src', 'libs/greet/dist'], { cwd: root, encoding: 'utf-8' });
+    if (built.status !== 0) throw new Error(built.stderr);
+    const port = await freePort();
+    watcher = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
+    watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: 20_000, failure: () => `timed out waiting for the first server (output so far:\n${output})` });
+
+    // One burst: the helper broken (it does not parse), the toolset changed.
+    write(root, 'libs/greet/src/greeting.ts', "export const GREETING = 'Howdy\n");
+    write(root, 'libs/greet/src/index.ts', toolsetWith('!!'));
+    await waitUntil(() => /Unterminated string/.test(output), { deadlineMs: 20_000, failure: () => `timed out waiting for the failed build to be reported (output so far:\n${output})` });
+    // The server keeps the last code that built.
+    expect(await greeting(port)).toBe('Hello');
+
+    // Fixing the helper restarts the server with both changes.
+    write(root, 'libs/greet/src/greeting.ts', "export const GREETING = 'Howdy';\n");
+    await waitUntil(async () => (await greeting(port)) === 'Howdy!!', { deadlineMs: 20_000, failure: () => `timed out waiting for the fixed burst to be served; last greeting ${String(output.slice(-2000))}` });
+  });
+
   it('rebuilds a view when a file under views/ changes, and serves the new one', async () => {
     root = scratchWorkspace();
     write(root, 'libs/greet/package.json', '{ "name": "greet", "private": true }\n');
