@@ -1,3 +1,5 @@
+import { decodeParamValue, paramValueText, sameParamValue } from '../wire/sdk-mirror';
+
 /** The annotation that mirrors an argument into an `Mcp-Param-{name}` header (SEP-2243). */
 export const X_MCP_HEADER = 'x-mcp-header';
 /** RFC 9110 `token`: the characters an HTTP field name may hold. */
@@ -71,35 +73,29 @@ function children(node: Record<string, unknown>, reachable: boolean): [string, R
   return found;
 }
 
-const SENTINEL = /^=\?base64\?([A-Za-z0-9+/]*={0,2})\?=$/;
 
 /**
  * Why a 2026-07-28 `tools/call`'s `Mcp-Param-*` headers disagree with its arguments, or undefined
  * when they agree: a value in the body needs its header, equal after Base64 decoding (`=?base64?…?=`).
- * A value absent or null needs no header.
+ * A value absent or null needs no header. Decoded and compared as the SDK's own check does
+ * (wire/sdk-mirror.ts): an integer numerically (`42.0` is 42), a legal U+FFFD as any character.
  */
 export function paramHeaderMismatch(headers: readonly ParamHeader[], args: unknown, headerValue: (name: string) => string | undefined): { header: string; problem: string } | undefined {
   for (const declared of headers) {
     const value = valueAt(args, declared.path);
     if (value === undefined || value === null) continue;
+    // As the SDK's own check (validateMcpParamHeaders): a value no header can carry is not checked.
+    const text = paramValueText(value);
+    if (text === undefined) continue;
     const name = `Mcp-Param-${declared.header}`;
     const raw = headerValue(name.toLowerCase());
     const mismatch = (problem: string) => ({ header: name, problem });
     if (raw === undefined) return mismatch(`the body carries ${declared.path.join('.')} but the ${name} header is absent`);
-    const sent = decoded(raw.trim());
-    if (sent === undefined) return mismatch(`the ${name} header is not a valid value (a Base64 sentinel that does not decode, or a character headers cannot carry)`);
-    if (sent !== String(value)) return mismatch(`the ${name} header says ${JSON.stringify(sent.slice(0, 100))} but the body carries ${declared.path.join('.')}=${JSON.stringify(value).slice(0, 100)}`);
+    const sent = decodeParamValue(raw.trim());
+    if (sent === undefined) return mismatch(`the ${name} header carries an invalid Base64 sentinel value (not canonical Base64, or not UTF-8)`);
+    if (!sameParamValue(declared.type, sent, value, text)) return mismatch(`the ${name} header says ${JSON.stringify(sent.slice(0, 100))} but the body carries ${declared.path.join('.')}=${JSON.stringify(value).slice(0, 100)}`);
   }
   return undefined;
-}
-
-function decoded(value: string): string | undefined {
-  const sentinel = SENTINEL.exec(value);
-  if (!sentinel) return /^[\x20-\x7e]*$/.test(value) ? value : undefined;
-  // Base64 as RFC 4648 writes it: padded to a multiple of four.
-  if (sentinel[1]!.length % 4 !== 0) return undefined;
-  const text = Buffer.from(sentinel[1]!, 'base64').toString('utf-8');
-  return text.includes('\uFFFD') ? undefined : text;
 }
 
 function valueAt(args: unknown, path: readonly string[]): unknown {

@@ -40,3 +40,40 @@ export function armKeepAlive(intervalMs: number, onTick: () => void): NodeJS.Tim
   if (!Number.isFinite(intervalMs) || intervalMs < 1) return undefined;
   return setInterval(onTick, Math.min(intervalMs, 2 ** 31 - 1)).unref();
 }
+
+/** `BASE64_SENTINEL_PREFIX` … `BASE64_SENTINEL_SUFFIX`: an `Mcp-Param-*` value that carries Base64. */
+const PARAM_SENTINEL_PREFIX = '=?base64?';
+const PARAM_SENTINEL_SUFFIX = '?=';
+/** `BASE64_CANONICAL`: Base64 as RFC 4648 writes it, padded. */
+const BASE64_CANONICAL = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** `CANONICAL_DECIMAL`: a header an integer argument is compared with as a number (`42.0` is 42). */
+const CANONICAL_DECIMAL = /^-?\d+(\.\d+)?$/;
+
+/**
+ * `decodeMcpParamValue(value)`: a value without the sentinel as it is; with it, its payload
+ * decoded as UTF-8 by a fatal decoder (U+FFFD encoded as such is a character like any other), or
+ * undefined when the payload is not canonical Base64 or not UTF-8.
+ */
+export function decodeParamValue(value: string): string | undefined {
+  if (!(value.startsWith(PARAM_SENTINEL_PREFIX) && value.endsWith(PARAM_SENTINEL_SUFFIX))) return value;
+  const payload = value.slice(PARAM_SENTINEL_PREFIX.length, value.length - PARAM_SENTINEL_SUFFIX.length);
+  if (!BASE64_CANONICAL.test(payload)) return undefined;
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(Buffer.from(payload, 'base64'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** `mcpParamPrimitiveToString(value)`: an argument's header text, or undefined for one no header carries (not finite, an unsafe integer, not a primitive). */
+export function paramValueText(value: unknown): string | undefined {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value !== 'number' || !Number.isFinite(value) || (Number.isInteger(value) && !Number.isSafeInteger(value))) return undefined;
+  return String(value);
+}
+
+/** The comparison in `validateMcpParamHeaders`: an integer argument numerically against a decimal header, anything else as text. */
+export function sameParamValue(type: string, decoded: string, value: unknown, text: string): boolean {
+  return (type === 'integer' || type === 'number') && CANONICAL_DECIMAL.test(decoded) && typeof value === 'number' ? Number(decoded) === value : decoded === text;
+}
