@@ -36,8 +36,13 @@ export interface OperationCall {
    * body comes back as `text`, bytes as an embedded resource beside the result.
    */
   responseType?: 'json' | 'text' | 'binary';
-  /** The media types the document declares for a `text` or `binary` answer, as an Accept header. */
+  /**
+   * The Accept header: the media types the document declares for a `text` or `binary` answer, or
+   * for a JSON one named other than `application/json` (vendor `+json` types); `application/json` otherwise.
+   */
   accept?: string;
+  /** A JSON body's Content-Type when the document declares another than `application/json` (a vendor `+json` type). */
+  bodyType?: string;
   /** The curated fields of a JSON answer to keep (`openapi.config.json` `fields`); the rest is dropped before the result is made. */
   keep?: KeptFields;
   /**

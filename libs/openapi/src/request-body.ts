@@ -47,7 +47,7 @@ export function requestBody(operation: OperationCall): EncodedBody | InvalidFile
     case 'multipart':
       return multipart(operation);
     default:
-      return { body: JSON.stringify(operation.body), contentType: 'application/json' };
+      return { body: JSON.stringify(operation.body), contentType: operation.bodyType ?? 'application/json' };
   }
 }
 

@@ -141,6 +141,22 @@ function parametersOf(shared: readonly RawParameter[], own: readonly RawParamete
 
 /** JSON, a `+json` type, or `*\/*` and `application/*` (Kubernetes sends JSON under those). */
 const JSON_MEDIA = /^(application\/([\w.-]+\+)?json|\*\/\*|application\/\*)\s*(;|$)/i;
+/** A JSON media type the document names as such: `application/json` or a `+json` type, not a wildcard. */
+const NAMED_JSON_MEDIA = /^application\/([\w.-]+\+)?json\s*(;|$)/i;
+
+/**
+ * The Accept header of an operation whose answers are JSON under other names than
+ * `application/json` (`application/vnd.api.video+json`, `application/problem+json` for its errors):
+ * every JSON media type its responses declare, success first, `application/json` among them only
+ * where declared. A server that answers only what is asked for refuses `application/json` (406).
+ * Undefined when the document names `application/json` alone (or only wildcards): the default.
+ */
+function jsonAcceptOf(operation: RawOperation): string | undefined {
+  const statuses = Object.keys(operation.responses ?? {}).sort((a, b) => Number(!/^2/.test(a)) - Number(!/^2/.test(b)));
+  const types = [...new Set(statuses.flatMap((status) => Object.keys(operation.responses![status].content ?? {}).filter((media) => NAMED_JSON_MEDIA.test(media))))];
+  if (types.length === 0 || (types.length === 1 && /^application\/json\s*(;|$)/i.test(types[0]!))) return undefined;
+  return types.join(', ');
+}
 
 function jsonSchemaOf(content: Record<string, RawMedia> | undefined): unknown {
   const type = Object.keys(content ?? {}).find((media) => JSON_MEDIA.test(media));
@@ -165,7 +181,11 @@ function requestBodyOf(operation: RawOperation, method: HttpMethod): Pick<Operat
   }
   const required = operation.requestBody?.required === true;
   const json = types.find((media) => JSON_MEDIA.test(media));
-  if (json) return { requestBody: { required, schema: content![json].schema ?? {}, encoding: 'json', styles: {}, files: [] } };
+  if (json) {
+    // Sent as the type the document declares (`application/vnd.api.video+json`), which a server that reads only it requires.
+    const mediaType = NAMED_JSON_MEDIA.test(json) && !/^application\/json\s*(;|$)/i.test(json) ? json : undefined;
+    return { requestBody: { required, schema: content![json].schema ?? {}, encoding: 'json', styles: {}, files: [], ...(mediaType && { mediaType }) } };
+  }
   const form = types.find((media) => /^application\/x-www-form-urlencoded\s*(;|$)/i.test(media));
   const multipart = types.find((media) => /^multipart\/form-data\s*(;|$)/i.test(media));
   const chosen = form ?? multipart;
@@ -185,13 +205,16 @@ function requestBodyOf(operation: RawOperation, method: HttpMethod): Pick<Operat
   return { requestBody: { required, schema, encoding: 'multipart', styles, files } };
 }
 
-function successBodyOf(operation: RawOperation): Pick<OperationModel, 'successBody' | 'successMedia'> {
+function successBodyOf(operation: RawOperation): Pick<OperationModel, 'successBody' | 'successMedia' | 'jsonAccept'> {
   const statuses = Object.keys(operation.responses ?? {})
     .filter((status) => /^2(\d\d|XX)$/i.test(status))
     .sort();
   for (const status of statuses) {
     const schema = jsonSchemaOf(operation.responses![status].content);
-    if (schema !== undefined) return { successBody: { status, schema } };
+    if (schema !== undefined) {
+      const accept = jsonAcceptOf(operation);
+      return { successBody: { status, schema }, ...(accept && { jsonAccept: accept }) };
+    }
   }
   // No JSON anywhere: what the API does answer with, text before bytes.
   const types = [...new Set(statuses.flatMap((status) => Object.keys(operation.responses![status].content ?? {})))].filter((type) => !STREAMING_MEDIA.test(type));

@@ -23,6 +23,8 @@ export interface OperationModel {
    * back as text, anything else (a PDF, an image) as an embedded resource; `types` are what to accept.
    */
   successMedia?: { kind: 'text' | 'binary'; types: readonly string[] };
+  /** With a JSON success body: the Accept header when its JSON is declared under other names than `application/json` (vendor `+json` types). */
+  jsonAccept?: string;
 }
 
 export interface RequestBodyModel {
@@ -34,6 +36,8 @@ export interface RequestBodyModel {
   styles: Record<string, { style: string; explode: boolean }>;
   /** Multipart fields that are files (`format: binary`): sent as file parts, given as base64. */
   files: string[];
+  /** A JSON body's Content-Type when the document declares another than `application/json` (a vendor `+json` type). */
+  mediaType?: string;
 }
 
 export type HttpMethod = 'get' | 'put' | 'post' | 'delete' | 'options' | 'head' | 'patch' | 'trace';
