@@ -47,7 +47,7 @@ function strictUpstream(req: IncomingMessage, body: string, res: import('node:ht
   const accept = String(req.headers.accept ?? '');
   const contentType = String(req.headers['content-type'] ?? '');
   seen.push({ method: req.method ?? '', url: req.url ?? '', accept, contentType });
-  const answer = (status: number, type: string, value: unknown) => res.writeHead(status, { 'content-type': type }).end(JSON.stringify(value));
+  const answer = (status: number, type: string, value: unknown): void => void res.writeHead(status, { 'content-type': type }).end(JSON.stringify(value));
   if (!accept.split(',').some((part) => part.trim().split(';')[0] === VIDEO)) return answer(406, PROBLEM, { title: 'Not Acceptable', status: 406 });
   if (req.method === 'POST') {
     if (contentType !== DRAFT) return answer(415, PROBLEM, { title: 'Unsupported Media Type', status: 415 });
