@@ -44,7 +44,7 @@ function main(argv: readonly string[]): number {
     name: tool.name,
     ...(tool.descriptor.description !== undefined && { description: tool.descriptor.description }),
     inputSchema: tool.descriptor.inputSchema as JsonSchema,
-    ...(tool.descriptor.outputSchema && { outputSchema: tool.descriptor.outputSchema as JsonSchema }),
+    ...(tool.outputSchemaInFull() && { outputSchema: tool.outputSchemaInFull() as JsonSchema }),
   }));
   const text = apiModule(tools, `server '${server.name}' ${server.version}`);
   const out = option('out');

@@ -156,7 +156,7 @@ class CodeModeServer implements CodeModeProvider {
     const execution = await code.mode.execute(program, async (tool, args, signal) => {
       const compiled = request.view.tools.get(tool.name);
       if (!compiled) return { error: { name: 'ToolCallError', message: `There is no tool '${tool.name}' for this caller.` } };
-      return innerAnswer(await request.call(compiled, args, signal), compiled.descriptor.outputSchema as JsonSchema | undefined);
+      return innerAnswer(await request.call(compiled, args, signal), compiled.outputSchemaInFull() as JsonSchema | undefined);
     }, {}, { signal: request.signal, caller: request.caller });
     if (!execution.ok) return runFailure(execution);
     const { value, logs, logsTruncated, calls } = execution;
@@ -168,8 +168,10 @@ function definedOnly<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
 }
 
+/** A tool as programs see it: its arguments as advertised (never cut), its results in full (the schema the server validates with, not one cut to fit `tools/list`). */
 function declaredTool(tool: CompiledTool): DeclaredTool {
-  const { description, inputSchema, outputSchema } = tool.descriptor;
+  const { description, inputSchema } = tool.descriptor;
+  const outputSchema = tool.outputSchemaInFull();
   return { namespace: tool.toolset.name, name: tool.name, ...(description !== undefined && { description }), inputSchema: inputSchema as JsonSchema, ...(outputSchema && { outputSchema: outputSchema as JsonSchema }) };
 }
 

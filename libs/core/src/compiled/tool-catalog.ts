@@ -38,6 +38,12 @@ export interface CompiledTool {
   interceptors: readonly InterceptorClass[];
   /** The entry advertised in `tools/list`, JSON-clean. */
   descriptor: Tool;
+  /**
+   * The output schema results are validated against, JSON-clean: the advertised one unless the
+   * toolset's `schemaBudget` cut it, then the whole (made on first use). For what a model asks for
+   * by name (code mode's `describe` and type check), never for `tools/list`.
+   */
+  outputSchemaInFull: () => Tool['outputSchema'];
   /** `@Tool({ keywords })`, checked: more words for discovery search to find the tool by. */
   keywords: readonly string[];
   inputSchema: SchemaNode;

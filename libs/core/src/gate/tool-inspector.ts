@@ -94,6 +94,8 @@ export class ToolInspector {
     const advertised = advertisedSchemas(listed, inputSchema, arms.ok, ok, error, toolset.schemaBudget);
     // `execution.taskSupport` is the 2025-11-25 revision's declaration; the 2026-07-28 wire leaves it out.
     const descriptor = descriptorOf(listed, advertised, task, view);
+    let inFull: Tool['outputSchema'] | undefined;
+    const outputSchemaInFull = toolset.schemaBudget === undefined ? () => descriptor.outputSchema : () => (inFull ??= toWire<NonNullable<Tool["outputSchema"]>>(outputSchemaOf(arms.ok, ok.schema(), error?.schema()) as object));
     return {
       name,
       toolset,
@@ -101,6 +103,7 @@ export class ToolInspector {
       requiredScopes: sortedScopes([...toolset.requiredScopes, ...ownScopes]),
       interceptors: [...toolset.interceptors, ...ownInterceptors],
       descriptor,
+      outputSchemaInFull,
       keywords: checkedKeywords(options.keywords),
       inputSchema,
       inputValidator: lazyValidator(inputSchema),
