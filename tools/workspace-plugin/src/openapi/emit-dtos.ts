@@ -30,7 +30,7 @@ export class DtoEmitter {
   private readonly unwritten = new Set<string>();
   private readonly chunks: string[] = [];
   /** What the emitted code uses, for the file's imports. */
-  readonly uses = { typebox: false, unionOf: false, validators: new Set<string>() };
+  readonly uses = { typebox: false, unionOf: false, result: false, validators: new Set<string>() };
 
   /** Emits a class (and every class it refers to, first). */
   emit(target: ClassToEmit): void {
@@ -42,6 +42,11 @@ export class DtoEmitter {
     this.unwritten.delete(name);
     const lines: string[] = [];
     if (target.description) lines.push(doc(target.description, ''));
+    // A tool's result says what it is in its schema too (`What GET /pets/{id} answered.`): code mode's catalog reads the operation from it.
+    if (target.description && target.extendsClass === 'ToolResult') {
+      this.uses.result = true;
+      lines.push(`@Result({ description: ${tsLiteral(target.description)} })`);
+    }
     lines.push(`export class ${name}${target.extendsClass ? ` extends ${target.extendsClass}` : ''} {`);
     target.properties.forEach((property, index) => {
       if (index > 0) lines.push('');
@@ -209,7 +214,7 @@ function doc(text: string, indent: string): string {
 
 /** The import lines a file of emitted DTOs needs. */
 export function dtoImports(uses: DtoEmitter['uses'], extra: { core?: string[] } = {}): string {
-  const core = ['Field', ...(uses.unionOf ? ['unionOf'] : []), ...(extra.core ?? [])].sort();
+  const core = ['Field', ...(uses.unionOf ? ['unionOf'] : []), ...(uses.result ? ['Result'] : []), ...(extra.core ?? [])].sort();
   const lines = [`import { ${core.join(', ')} } from '@toolsets/core';`];
   if (uses.validators.size) lines.unshift(`import { ${[...uses.validators].sort().join(', ')} } from 'class-validator';`);
   if (uses.typebox) lines.push("import { Type } from 'typebox';");

@@ -57,6 +57,9 @@ describe('code mode over a generated toolset and its upstream on loopback', () =
       for (const era of ['modern', 'legacy'] as const) {
         const client = await connectToolset(server, { era, headers: { 'x-petstore-key': 'sk-pets' }, selection: { mode: 'code', readonly: false } });
         try {
+          // A search program finds generated tools by their operation, as docs/code-mode.md says it can.
+          const searched = await client.call('search', { program: "return catalog.filter((e) => e.method === 'GET' && e.path?.startsWith('/pet/')).map((e) => `${e.name} ${e.method} ${e.path}`);" });
+          expect((searched.structuredContent as { value: string[] }).value).toEqual(['find_pets_by_status GET /pet/findByStatus', 'find_pets_by_tags GET /pet/findByTags', 'get_pet_by_id GET /pet/{petId}']);
           const described = await client.call('describe', { names: ['find_pets_by_status', 'get_pet_by_id'] });
           expect(String((described.structuredContent as { declarations: string }).declarations)).toMatch(/namespace pet \{[\s\S]*function get_pet_by_id\(args: GetPetByIdArgs\): Promise<GetPetByIdResult>;/);
           const ran = await client.call('execute', { program: PROGRAM });
