@@ -1,7 +1,6 @@
-import type { ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult } from '@modelcontextprotocol/server';
+import type { ListPromptsResult, ListResourcesResult, ListResourceTemplatesResult, ListToolsResult, Tool } from '@modelcontextprotocol/server';
 import { servesResources, type CompiledTool, type CompiledToolset, type CompiledView, type ToolCatalog } from '../compiled/tool-catalog';
 import { missingScopes } from '../helpers/scopes';
-import type { CodeModeProvider } from './code-mode-provider';
 import { discoveryDescriptors, SUMMARY_CHARS, type ToolGroup } from './discovery-tools';
 import { firstSentence } from './search-text';
 import type { Selection } from './selection';
@@ -39,7 +38,7 @@ export class CatalogView {
     readonly selection: Selection,
     readonly granted: ReadonlySet<string> | undefined,
     readonly lists: ServedLists,
-    codeMode?: CodeModeProvider,
+    codeMode?: CodeModeListing,
   ) {
     const chosen = selection.toolsets && new Set(selection.toolsets);
     const tools = new Map<string, CompiledTool>();
@@ -74,8 +73,13 @@ export class CatalogView {
   }
 }
 
+/** What a view lists of code mode: its tools, for a view's counts (`CodeModeProvider` in code-mode-provider.ts is the whole). */
+export interface CodeModeListing {
+  list(groupCount: number, toolCount: number): Tool[];
+}
+
 /** What `tools/list` lists in `selection`'s mode: the tools themselves, or the tools of discovery or code mode. */
-function listedTools(selection: Selection, groupCount: number, tools: ReadonlyMap<string, CompiledTool>, codeMode: CodeModeProvider | undefined) {
+function listedTools(selection: Selection, groupCount: number, tools: ReadonlyMap<string, CompiledTool>, codeMode: CodeModeListing | undefined) {
   if (selection.mode === 'discovery') return discoveryDescriptors(groupCount, tools.size);
   // The selection reader refuses mode code on a server without code mode.
   if (selection.mode === 'code' && codeMode) return codeMode.list(groupCount, tools.size);

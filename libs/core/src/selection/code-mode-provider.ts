@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../compiled/tool-catalog';
-import type { CatalogView } from './catalog-view';
+import type { CatalogView, CodeModeListing } from './catalog-view';
 
 /** What one request in code mode hands the code-mode tools: its view, the catalog's search, and its inner calls. */
 export interface CodeModeRequest {
@@ -30,7 +30,7 @@ export interface CodeModeRequest {
  * knows nothing of sandboxes or TypeScript: `@toolsets/code-mode`'s `codeMode()` provides this,
  * passed to `buildServer({ codeMode })`, so servers that do not serve code mode carry none of it.
  */
-export interface CodeModeProvider {
+export interface CodeModeProvider extends CodeModeListing {
   /** The names of the tools it lists: a call to one of them in code mode comes to `call`. */
   readonly names: ReadonlySet<string>;
   /** Its tools as `tools/list` gives them, for a view of `toolCount` tools in `groupCount` groups (same bytes every time). */

@@ -6,7 +6,7 @@ import { headersOf } from '../../context/header-source';
 import type { ClientInfo, HeaderSource, ProtocolEra, TransportKind } from '../../context/request-context';
 import type { ArgumentLimits } from '../checks/argument-limits';
 import type { CatalogView } from '../../selection/catalog-view';
-import type { CallSite, ServingSite } from './member-scope';
+import type { CallSite, ServingSite } from './call-site';
 import { callerOf } from './verified-caller';
 
 /**

@@ -1,12 +1,9 @@
 import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
-import { RequestContext, type HeaderSource, type ProtocolEra, type TransportKind } from '../../context/request-context';
+import { RequestContext } from '../../context/request-context';
 import { requestContextOf } from '../../context/request-context-of';
 import type { CompiledToolset } from '../../compiled/tool-catalog';
 import type { ClassType } from '../../types/class-type';
-import type { CatalogView } from '../../selection/catalog-view';
-import type { CatalogViews } from '../../selection/catalog-views';
-import type { ArgumentLimits } from '../checks/argument-limits';
 import type { Logger } from '../logging/logger';
 import { LOGGER } from '../logging/logger-token';
 import { NO_REDACTION, redactingLogger, redactorFor, redactValue, type Redactor } from '../logging/redaction';
@@ -21,24 +18,9 @@ import type { ElicitationForm } from '../../compiled/elicitation-form';
 import { TaskContext, type TaskRun } from '../../context/task-context';
 import type { InnerRun } from './inner-call-input';
 
-/** What the handlers of one SDK `Server` instance know about where its requests come from. */
-export interface CallSite {
-  transport?: TransportKind;
-  era?: ProtocolEra;
-  /** Headers of a long-lived connection; HTTP requests bring their own. */
-  headers: HeaderSource;
-  environment?: Readonly<Record<string, string | undefined>>;
-  limits: Readonly<ArgumentLimits>;
-  /**
-   * The view this server instance serves (its connection's selection, or the one its first HTTP
-   * request made) and the views it is drawn from; absent where a task's call runs, its tool chosen
-   * when the task was made.
-   */
-  served?: { readonly views: CatalogViews; readonly view: CatalogView };
-}
+import type { CallSite } from './call-site';
 
-/** The site of a server instance that serves a view: its requests' handlers. */
-export type ServingSite = CallSite & Required<Pick<CallSite, 'served'>>;
+export type { CallSite, ServingSite } from './call-site';
 
 /** Built once per server definition: what every call into a toolset needs that does not vary per call. */
 export interface RequestRoots {

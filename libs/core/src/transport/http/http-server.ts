@@ -3,7 +3,6 @@ import { createMcpHandler } from '@modelcontextprotocol/server';
 import { toNodeHandler } from '@modelcontextprotocol/node';
 import { clip } from '../../helpers/client-text';
 import type { ServerDefinition } from '../../server/build-server';
-import type { GroupSize, ListSize } from '../../selection/list-sizes';
 import { stderrLogger, type Logger } from '../../server/logging/logger';
 import { rateLimitedLogger } from '../../server/logging/rate-limited-logger';
 import { BodyBudget } from '../guards/body-budget';
@@ -19,7 +18,8 @@ import { RequestTracker } from './drain/request-tracker';
 import { sendJsonRpcError } from './http-replies';
 import { MetricsServing } from './metrics-serving';
 import { listen, originOf } from './listening';
-import { Router, type Mount } from './router';
+import { Router } from './router';
+import type { Mount, MountInfo } from './mount';
 import { ListAnswers, type ListHint } from './list-answers';
 import { LegacySessions } from './sessions/legacy-sessions';
 import type { AuthOptions } from '../../server/request/auth-options';
@@ -87,19 +87,7 @@ export interface HttpServeOptions extends Partial<ServingLimits> {
   logger?: Logger;
 }
 
-export interface MountInfo {
-  name: string;
-  url: string;
-  tools: string[];
-  credentialHeaders: readonly string[];
-  /** Its groups, each selectable with `?toolsets=`, with their tool counts and list sizes. */
-  toolsets: GroupSize[];
-  /** Its whole `tools/list`, and the list in discovery mode (`?mode=discovery`). */
-  list: ListSize;
-  discoveryList: ListSize;
-  /** When it checks access tokens: its resource identifier, its metadata URL and the issuer. */
-  oauth?: { resource: string; metadata: string; issuer: string };
-}
+export type { MountInfo } from './mount';
 
 export interface HttpServerHandle {
   /** `http://host:port` */

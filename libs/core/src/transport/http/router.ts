@@ -1,13 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { isLegacyRequest, PROTOCOL_VERSION_META_KEY, UnsupportedProtocolVersionError, type AuthInfo, type McpHttpHandler } from '@modelcontextprotocol/server';
-import type { NodeMcpRequestHandler } from '@modelcontextprotocol/node';
+import { isLegacyRequest, PROTOCOL_VERSION_META_KEY, UnsupportedProtocolVersionError, type AuthInfo } from '@modelcontextprotocol/server';
 import { SelectionError } from '../../errors/selection.error';
 import { rememberRouting } from '../../context/routed-request';
 import { clip } from '../../helpers/client-text';
 import { paramHeaderMismatch } from '../../compiled/param-headers';
 import { MODERN_REVISIONS } from '../../wire/protocol-revisions';
 import { CatalogView } from '../../selection/catalog-view';
-import type { ServerDefinition } from '../../server/build-server';
 import { anonymousView, credentialHeadersOf } from './anonymous-view';
 import type { BodyBudget } from '../guards/body-budget';
 import { BodyAborted, BodyRefusal, readBody } from '../guards/body-reader';
@@ -23,33 +21,14 @@ import type { RequestTracker } from './drain/request-tracker';
 import { bridgeParsedRequest, webRequest } from './fetch-bridge';
 import { isTaskListen, serveTaskListen } from './task-listen-stream';
 import { answerFastCall, fastCallOf } from './fast-calls';
-import type { DirectCalls } from '../../server/tools/direct-calls';
 import { sendJson, sendJsonRpcError } from './http-replies';
-import type { MountInfo } from './http-server';
-import type { LegacySessions } from './sessions/legacy-sessions';
-import type { ListAnswers, ListHint } from './list-answers';
+import type { Mount, MountInfo } from './mount';
+import type { ListAnswers } from './list-answers';
 import { METRICS_PATH, type MetricsEndpoint } from './metrics-endpoint';
 import type { ServerCards } from './server-card';
-import { PROTECTED_RESOURCE_PREFIX, type Authenticated, type MountAuth } from '../auth/mount-auth';
+import { PROTECTED_RESOURCE_PREFIX, type Authenticated } from '../auth/mount-auth';
 
-export interface Mount {
-  server: ServerDefinition;
-  path: string;
-  /** The 2026-07-28 cache fields of its lists: the server's TTL, `public` unless it checks tokens. */
-  listHint: ListHint;
-  handler: McpHttpHandler;
-  node: NodeMcpRequestHandler;
-  /** Where the SDK's and the bridge's errors go: clipped and rate-limited. */
-  onerror: (error: Error) => void;
-  /** 2025-era sessions, when on: legacy requests go there instead of the stateless handler. */
-  sessions?: LegacySessions;
-  /** Declared credential headers: each may appear once per request. */
-  credentialHeaders: ReadonlySet<string>;
-  /** Its door, when it checks access tokens. */
-  auth?: MountAuth;
-  /** Its fast path (`fastPath`, on by default): `tools/call` of both eras without an SDK server per request. */
-  calls?: DirectCalls;
-}
+export type { Mount } from './mount';
 
 const MCP_METHODS = new Set(['GET', 'POST', 'DELETE']);
 /** Levels a JSON-RPC message adds around a tool's arguments (batch, message, params, arguments, and slack). */

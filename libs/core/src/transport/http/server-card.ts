@@ -4,7 +4,7 @@ import { KNOWN_PROTOCOL_VERSIONS } from '../../wire/protocol-revisions';
 import type { ServerCardOptions } from '../../server/server-card-options';
 import type { CatalogView } from '../../selection/catalog-view';
 import { sendJson } from './http-replies';
-import type { Mount } from './router';
+import type { Mount } from './mount';
 import { anonymousView, credentialHeadersOf, headerReaders } from './anonymous-view';
 import { CARD_META_KEY, CLIENT_CREDENTIALS_EXTENSION, SERVER_CARD_SCHEMA, SERVER_CARD_TYPE } from '../../wire/server-card';
 
