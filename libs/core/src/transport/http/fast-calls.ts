@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import {
   classifyInboundRequest,
   CLIENT_CAPABILITIES_META_KEY,
@@ -89,10 +90,8 @@ function plainParams(params: unknown, allowed: ReadonlySet<string>): Record<stri
   return hasOnly(params, allowed) && (params['arguments'] === undefined || isPlainObject(params['arguments'])) ? params : undefined;
 }
 
-/** Envelopes the SDK's classifier found valid, by their JSON and the version header: a client sends the same one on every call. */
-const validEnvelopes = new Map<string, MessageClassification>();
-/** Enough for every client release calling one replica; past it the cache starts again. */
-const MAX_ENVELOPES = 512;
+/** Envelopes the SDK's classifier found valid, by their JSON and the version header: a client sends the same one on every call. Enough for every client release calling one replica. */
+const validEnvelopes = new LRUCache<string, MessageClassification>({ max: 512 });
 
 /**
  * The SDK's classification of a 2026-07-28 `tools/call` whose headers already agree with its body
@@ -106,7 +105,6 @@ function classified(message: Record<string, unknown>, version: string, name: str
   if (known) return known;
   const outcome = classifyInboundRequest({ httpMethod: 'POST', protocolVersionHeader: version, mcpMethodHeader: 'tools/call', mcpNameHeader: name, body: message });
   if (outcome.kind !== 'modern' || outcome.messageKind !== 'request' || outcome.classification.revision !== version) return undefined;
-  if (validEnvelopes.size >= MAX_ENVELOPES) validEnvelopes.clear();
   validEnvelopes.set(key, outcome.classification);
   return outcome.classification;
 }

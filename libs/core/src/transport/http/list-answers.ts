@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { LRUCache } from 'lru-cache';
 import { classifyInboundRequest, isJsonContentType, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import type { CacheScope, ServerDefinition } from '../../server/build-server';
 import type { CompiledView } from '../../compiled/tool-catalog';
@@ -39,10 +40,15 @@ interface SerialisedList {
  * Accept or Content-Type the SDK refuses) still goes to the SDK.
  */
 export class ListAnswers {
-  readonly #lists = new Map<object, Map<string, SerialisedList>>();
-  #bytes = 0;
+  /** Serialised answers by owner and key, least recently served evicted first past the byte budget. */
+  readonly #lists: LRUCache<string, SerialisedList>;
+  /** A number per owner (a view, its lists, a server, a tool's view), for the cache's keys; an owner gone is forgotten with it. */
+  readonly #owners = new WeakMap<object, number>();
+  #nextOwner = 0;
 
-  constructor(private readonly budgetBytes = DEFAULT_BUDGET_BYTES) {}
+  constructor(budgetBytes = DEFAULT_BUDGET_BYTES) {
+    this.#lists = new LRUCache({ maxSize: budgetBytes, sizeCalculation: (list) => Math.max(1, list.modern.length + list.legacy.length) });
+  }
 
   /** Answers `parsed` from cache and returns true, or returns false for the SDK to answer. */
   tryAnswer(server: ServerDefinition, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, sessions: boolean, hint: ListHint): boolean {
@@ -77,27 +83,16 @@ export class ListAnswers {
     return this.#cached(view, 'resources/read', server, { contents: [view.contents] }, DEFAULT_HINT);
   }
 
-  /** `result` serialised once under `owner` and `key` (with `hint`'s cache fields, when it has them); the owner becomes the most recently served. */
+  /** `result` serialised once under `owner` and `key` (with `hint`'s cache fields, when it has them); it becomes the most recently served. An answer larger than the whole budget is serialised per request. */
   #cached(owner: object, key: string, server: ServerDefinition, result: object, hint?: ListHint): SerialisedList {
-    const entries = this.#lists.get(owner) ?? new Map<string, SerialisedList>();
-    // Most recently served last: eviction takes from the front.
-    this.#lists.delete(owner);
-    this.#lists.set(owner, entries);
-    const cached = entries.get(key);
+    let id = this.#owners.get(owner);
+    if (id === undefined) this.#owners.set(owner, (id = this.#nextOwner++));
+    const cacheKey = `${id} ${key}`;
+    const cached = this.#lists.get(cacheKey);
     if (cached) return cached;
     const answer = serialise(result, { name: server.name, version: server.version }, hint);
-    entries.set(key, answer);
-    this.#bytes += answer.modern.length + answer.legacy.length;
-    this.#evict();
+    this.#lists.set(cacheKey, answer);
     return answer;
-  }
-
-  #evict(): void {
-    for (const [owner, entries] of this.#lists) {
-      if (this.#bytes <= this.budgetBytes || this.#lists.size <= 1) return;
-      for (const list of entries.values()) this.#bytes -= list.modern.length + list.legacy.length;
-      this.#lists.delete(owner);
-    }
   }
 }
 
