@@ -7,6 +7,7 @@ import { PAGE_SCRIPT, PAGE_STYLE } from './page-assets';
 import { sampleValue } from './sample-value';
 import { schemaView, type JsonSchema } from './schema-view';
 import { viewPreviewPath } from './view-preview';
+import { firstSentence } from '../selection/search-text';
 
 /** One served server, as the page lists it. */
 export interface PageMount {
@@ -143,7 +144,7 @@ function toolEntry(serverName: string, compiled: CompiledTool): SafeHtml {
     compiled.view && html`<span class="badge view" title="Hosts with MCP Apps show the result in a view">view</span>`,
   ];
   return html`<details class="tool" id="tool-${serverName}-${tool.name}" data-search="${search}">
-<summary><code class="name">${tool.name}</code>${tool.title && html` ${tool.title}`}${badges}<span class="summary-text">${firstSentence(tool.description)}</span></summary>
+<summary><code class="name">${tool.name}</code>${tool.title && html` ${tool.title}`}${badges}<span class="summary-text">${firstSentence(tool.description ?? '')}</span></summary>
 ${tool.description && html`<p>${tool.description}</p>`}
 <h4>Arguments</h4>
 ${argumentNames.length === 0 ? html`<p class="muted">None.</p>` : schemaView(input)}
@@ -168,8 +169,3 @@ function viewSection(serverName: string, tool: CompiledTool, output: JsonSchema 
 <div class="view-preview" data-src="./${viewPreviewPath(serverName, tool.name)}" data-tool="${tool.name}" data-args="${args}" data-sample="${sample}"><button class="preview" type="button">Preview with a sample result</button></div>`;
 }
 
-function firstSentence(text: string | undefined): string {
-  if (!text) return '';
-  const end = text.search(/[.!?](\s|$)/);
-  return end >= 0 && end < 160 ? text.slice(0, end + 1) : text.length > 160 ? `${text.slice(0, 157)}…` : text;
-}
