@@ -8,7 +8,7 @@ import { argumentProblems } from '../checks/argument-errors';
 import type { Logger } from '../logging/logger';
 import { stackField } from '../logging/error-stack';
 import type { MemberScope } from '../request/member-scope';
-import { InputRequiredSignal } from '../request/sdk-client-input';
+import { isCallSignal } from '../request/call-signal';
 
 /**
  * Checks a prompt's or template's arguments against their DTO and builds its instance; a bad
@@ -30,8 +30,8 @@ export async function invokeMember(scope: MemberScope, methodName: string, input
   try {
     return await scope.instantiate()[methodName](input);
   } catch (error) {
-    // Not an error: the member asked the client a question (a 2026-07-28 round trip).
-    if (error instanceof InputRequiredSignal) throw error;
+    // Not an error: the member asked the client a question (a 2026-07-28 round trip), or its call became a task.
+    if (isCallSignal(error)) throw error;
     const refusal = memberError(error, scope.logger, what);
     refusal.message = scope.redact(refusal.message);
     throw refusal;

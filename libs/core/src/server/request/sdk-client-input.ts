@@ -21,6 +21,7 @@ import type { ProtocolEra, TransportKind } from '../../context/request-context';
 import { ToolError } from '../../results/tool-error';
 import type { RequestStateSeal } from './request-state';
 import { QuestionKeys } from './start-task';
+import { CallSignal } from './call-signal';
 
 /** The questions one 2026-07-28 call asks in this round, and how its `requestState` is sealed. */
 class Round {
@@ -43,8 +44,10 @@ class Round {
  * before it noticed (questions asked together, `Promise.all`, go in one round), and the client
  * retries with the answers, which runs the tool again from the start (the protocol's multi round-trip).
  */
-export class InputRequiredSignal {
-  constructor(private readonly round: Round) {}
+export class InputRequiredSignal extends CallSignal {
+  constructor(private readonly round: Round) {
+    super();
+  }
 
   toResult(): Promise<InputRequiredResult> {
     return this.round.result();

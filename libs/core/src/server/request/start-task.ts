@@ -1,12 +1,15 @@
 import type { ServerContext } from '@modelcontextprotocol/server';
+import { CallSignal } from './call-signal';
 
 /**
  * Thrown by `task.start()` in a call of an `askFirst` task tool whose client wants a task: the
  * call becomes a task here, carrying the answers it gathered so far; the task's run starts the
  * method again and reads them instead of asking again.
  */
-export class StartTaskSignal {
-  constructor(readonly gathered: Record<string, unknown>) {}
+export class StartTaskSignal extends CallSignal {
+  constructor(readonly gathered: Record<string, unknown>) {
+    super();
+  }
 }
 
 const startingAsTask = new WeakSet<ServerContext>();

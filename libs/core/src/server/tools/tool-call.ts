@@ -7,8 +7,8 @@ import type { CompiledTool } from '../../compiled/tool-catalog';
 import { isToolError } from '../../results/is-tool-error';
 import { ResultWithContent, type ExtraContent } from '../../wire/tool-content';
 import { contentProblems } from '../checks/content-check';
-import { InputRequiredSignal, RequestStateRefusal } from '../request/sdk-client-input';
-import { StartTaskSignal } from '../request/start-task';
+import { isCallSignal } from '../request/call-signal';
+import { RequestStateRefusal } from '../request/sdk-client-input';
 import { argumentProblems, describeResultErrors } from '../checks/argument-errors';
 import { checkArgumentLimits, type ArgumentLimits } from '../checks/argument-limits';
 import type { DroppedKeyWarner } from './dropped-key-warner';
@@ -110,7 +110,7 @@ function thrownResult(tool: CompiledTool, error: unknown, scope: CallScope, reda
   const { logger, warnDropped } = scope;
   // Not an error: the call ends with `input_required`, which the handler sends.
   // Nor is a question the client cannot be asked: the request is refused (-32021).
-  if (isCallSignal(error)) throw error;
+  if (passesThrough(error)) throw error;
   if (isToolError(error)) return toResult(tool, error, logger, warnDropped, redact);
   if (error instanceof MissingCredentialError) {
     logger.info('call without a required credential', { tool: tool.name, header: error.header });
@@ -176,8 +176,9 @@ export function toResult(tool: CompiledTool, returned: unknown, logger: Logger, 
 }
 
 /** What ends a call without being the tool's failure: a question for the client, a refusal of the request, the call becoming a task. */
-function isCallSignal(error: unknown): boolean {
-  return error instanceof InputRequiredSignal || error instanceof MissingRequiredClientCapabilityError || error instanceof RequestStateRefusal || error instanceof StartTaskSignal;
+/** What passes through a tool's call untouched: a signal that unwinds the tool, or a refusal of the request itself (not the tool's failure). */
+function passesThrough(error: unknown): boolean {
+  return isCallSignal(error) || error instanceof MissingRequiredClientCapabilityError || error instanceof RequestStateRefusal;
 }
 
 function isThenable(value: unknown): value is PromiseLike<unknown> {
