@@ -69,7 +69,11 @@ const WATCH_EVERY_MS = 25;
  */
 export class Sandbox {
   private readonly slots: Slot[] = [];
-  private readonly queue: (() => void)[] = [];
+  /** Programs waiting for a worker, each with its caller: woken round-robin by caller (see wakeNext). */
+  private readonly queue: { wake: () => void; caller: string | undefined }[] = [];
+  /** When each caller with programs running or waiting last got a worker (a count of runs started): who waits longest goes next. */
+  private readonly servedAt = new Map<string, number>();
+  private runsStarted = 0;
   /** Programs running or waiting, by caller. */
   private readonly byCaller = new Map<string, number>();
   private nextRun = 0;
@@ -89,20 +93,23 @@ export class Sandbox {
     } finally {
       if (caller !== undefined) {
         const left = this.byCaller.get(caller)! - 1;
-        if (left === 0) this.byCaller.delete(caller);
+        if (left === 0) {
+          this.byCaller.delete(caller);
+          this.servedAt.delete(caller);
+        }
         else this.byCaller.set(caller, left);
       }
     }
   }
 
-  private async runFor(program: string, host: SandboxHost, limits: SandboxLimits, { check, signal }: RunOptions): Promise<SandboxOutcome> {
+  private async runFor(program: string, host: SandboxHost, limits: SandboxLimits, { check, signal, caller }: RunOptions): Promise<SandboxOutcome> {
     const queued = performance.now();
     if (!this.hasFreeSlot() && this.queue.length >= this.queueBound) {
       return notRun({ kind: 'busy', retryAfterMs: BUSY_RETRY_MS, message: `${this.queue.length} programs are already waiting for a worker (CODE_MODE_QUEUE): retry in a few seconds.` });
     }
     // Time spent waiting for a worker counts against the wall limit: past it the program is answered without running.
     const waitedTooLong = AbortSignal.timeout(limits.wallMs);
-    const slot = await this.freeSlot(signal ? AbortSignal.any([signal, waitedTooLong]) : waitedTooLong);
+    const slot = await this.freeSlot(signal ? AbortSignal.any([signal, waitedTooLong]) : waitedTooLong, caller);
     if (!slot) return notRun(signal?.aborted ? CALLER_GONE : limitFailure('wallMs', `waited ${limits.wallMs} ms for a worker without starting`));
     const bounds: SandboxLimits = { ...limits, wallMs: Math.max(1, Math.round(limits.wallMs - (performance.now() - queued))) };
     await slot.ready;
@@ -123,7 +130,7 @@ export class Sandbox {
           slot.run = undefined;
           slot.busy = false;
           resolve(outcome);
-          this.queue.shift()?.();
+          this.wakeNext();
         },
         calls: new AbortController(),
         started: performance.now(),
@@ -148,7 +155,7 @@ export class Sandbox {
   /** Frees a slot taken for a run that never started, and lets the next waiting run have it. */
   private release(slot: Slot): void {
     slot.busy = false;
-    this.queue.shift()?.();
+    this.wakeNext();
   }
 
   /**
@@ -157,7 +164,7 @@ export class Sandbox {
    */
   async close(graceMs = 0): Promise<void> {
     this.closed = true;
-    for (const resume of this.queue.splice(0)) resume();
+    for (const waiting of this.queue.splice(0)) waiting.wake();
     const deadline = performance.now() + graceMs;
     while (this.slots.some((slot) => slot.busy) && performance.now() < deadline) {
       await new Promise((resolve) => setTimeout(resolve, Math.min(WATCH_EVERY_MS, deadline - performance.now())));
@@ -165,19 +172,36 @@ export class Sandbox {
     await Promise.all(this.slots.splice(0).map((slot) => this.stopSlot(slot, { kind: 'stopped', message: 'The program was stopped: the server is shutting down. Run it again in a moment.' })));
   }
 
+  /**
+   * Wakes one waiting program for the worker just freed: the one whose caller got a worker least
+   * recently (a caller with none yet first), the earliest among equals. One caller's queued
+   * programs then take turns with everyone else's instead of going first because they came first.
+   */
+  private wakeNext(): void {
+    if (this.queue.length === 0) return;
+    let next = 0;
+    let oldest = Infinity;
+    this.queue.forEach((waiting, index) => {
+      const served = waiting.caller === undefined ? -1 : (this.servedAt.get(waiting.caller) ?? -1);
+      if (served < oldest) [next, oldest] = [index, served];
+    });
+    this.queue.splice(next, 1)[0]!.wake();
+  }
+
   /** A worker for the next run, once one is free; undefined if `signal` aborts first (the caller went away while it waited). */
-  private async freeSlot(signal?: AbortSignal): Promise<Slot | undefined> {
+  private async freeSlot(signal?: AbortSignal, caller?: string): Promise<Slot | undefined> {
     for (;;) {
       if (this.closed) throw new Error('The sandbox is closed.');
       if (signal?.aborted) return undefined;
       const slot = this.slots.find((candidate) => !candidate.busy) ?? (this.slots.length < this.capacity() ? this.startSlot() : undefined);
       if (slot) {
         slot.busy = true;
+        if (caller !== undefined) this.servedAt.set(caller, ++this.runsStarted);
         return slot;
       }
       await new Promise<void>((resume) => {
         const onAbort = () => {
-          const index = this.queue.indexOf(wake);
+          const index = this.queue.indexOf(waiting);
           if (index >= 0) this.queue.splice(index, 1);
           resume();
         };
@@ -185,7 +209,8 @@ export class Sandbox {
           signal?.removeEventListener('abort', onAbort);
           resume();
         };
-        this.queue.push(wake);
+        const waiting = { wake, caller };
+        this.queue.push(waiting);
         signal?.addEventListener('abort', onAbort, { once: true });
       });
     }
@@ -260,7 +285,7 @@ export class Sandbox {
     slot.worker.removeAllListeners('exit');
     run?.resolve(forced(run, failure));
     await slot.worker.terminate();
-    this.queue.shift()?.();
+    this.wakeNext();
   }
 
   private async replace(slot: Slot, limit: keyof SandboxLimits, what: string): Promise<void> {

@@ -39,6 +39,25 @@ describe('programs sharing the workers', () => {
     }
   });
 
+  it('gives a freed worker to the waiting caller served least recently: one caller\'s queued programs take turns with another\'s', async () => {
+    const sandbox = new Sandbox({ workers: 1, perCaller: 3 });
+    try {
+      const { host, release, holding } = holdingHost();
+      const started: string[] = [];
+      const run = (name: string, caller: string, program = `return ${JSON.stringify(name)};`) => sandbox.run(program, host, {}, { caller }).then((outcome) => (started.push(name), outcome));
+      const first = run('alice 1', 'alice', 'return await api.shop.hold({});');
+      await holding;
+      // Queued in this order: two more of alice's, then bob's one.
+      const rest = [run('alice 2', 'alice'), run('alice 3', 'alice'), run('bob 1', 'bob')];
+      release();
+      await Promise.all([first, ...rest]);
+      // One worker runs them one at a time: bob, who has had none, goes before alice's second.
+      expect(started).toEqual(['alice 1', 'bob 1', 'alice 2', 'alice 3']);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('answers busy, naming CODE_MODE_QUEUE, when as many programs as the queue holds already wait', async () => {
     const sandbox = new Sandbox({ workers: 1, queue: 2 });
     try {
