@@ -1,40 +1,34 @@
 import { SUPPORTED_PROTOCOL_VERSIONS, type McpRequestContext, type Server, type ServerContext, type Transport } from '@modelcontextprotocol/server';
 
-/** The cache scopes of 2026-07-28 results (SEP-2549). */
-export type CacheScope = 'public' | 'private';
-/** The operations whose 2026-07-28 results carry `ttlMs` and `cacheScope`. */
-type CacheableResultMethod = 'tools/list' | 'prompts/list' | 'resources/list' | 'resources/templates/list' | 'resources/read' | 'server/discover';
 import { TaskAnsweringServer } from '../wire/task-answer';
+import type { BuildServerOptions, ConnectionOptions } from './build-server-options';
+import { checkServingOptions, listTtlOf, sealOf, warnOverSchemaBudget, warnSecretFormFields } from './build-server-checks';
+import { advertisedEras, capabilitiesOf, described } from './advertised-capabilities';
+
+export type { BuildServerOptions, CacheScope, ConnectionOptions } from './build-server-options';
 import { serveStdio as serveConnection } from '@modelcontextprotocol/server/stdio';
-import { container as globalContainer, type DependencyContainer } from 'tsyringe';
+import { container as globalContainer } from 'tsyringe';
 import { fixedHeaders, NO_HEADERS } from '../context/header-source';
-import type { TransportKind } from '../context/request-context';
 import { routingOf } from '../context/routed-request';
 import { runContractGate } from '../gate/contract-gate';
 import { servesResources, type ToolCatalog } from '../compiled/tool-catalog';
-import { VIEW_MIME_TYPE, VIEWS_EXTENSION } from '../metadata/tool-view';
 import type { ClassType } from '../types/class-type';
-import type { CuratedToolset } from '../metadata/toolset-curation';
-import type { InterceptorClass } from '../metadata/tool-interceptor';
-import { ServerTelemetry, type TelemetryOptions } from '../telemetry/server-telemetry';
+import { ServerTelemetry } from '../telemetry/server-telemetry';
 import { TracedServer } from '../telemetry/traced-server';
-import { ServerOptionError } from '../errors/server-option.error';
-import { secretFormFields } from '../gate/secret-form-fields';
 import { TaskListens } from './tasks/task-listens';
 import { clip } from '../helpers/client-text';
 import { CatalogViews } from '../selection/catalog-views';
 import { DISCOVERY_TOOL_NAMES } from '../selection/discovery-tools';
 import { KNOWN_PROTOCOL_VERSIONS, MODERN_REVISIONS } from '../wire/protocol-revisions';
 import type { AuthOptions } from './request/auth-options';
-import type { CatalogMode, Selection } from '../selection/selection';
+import type { Selection } from '../selection/selection';
 import { stderrLogger, type Logger } from './logging/logger';
 import { LOGGER } from './logging/logger-token';
 import { droppedKeyWarner, warnsDroppedKeys } from './tools/dropped-key-warner';
-import { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './checks/argument-limits';
+import { DEFAULT_ARGUMENT_LIMITS } from './checks/argument-limits';
 import { callToolHandler, type CallToolSetup } from './tools/call-tool-handler';
 import { DirectCalls } from './tools/direct-calls';
 import type { ServingSite } from './request/member-scope';
-import { REQUEST_STATE_KEY_VARIABLE, requestStateSeal, type RequestStateSeal } from './request/request-state';
 import { seenView } from './request/call-origin';
 import { completionHandler } from './members/completion-handler';
 import { promptHandlers } from './members/prompt-handlers';
@@ -42,133 +36,12 @@ import { resourceHandlers } from './members/resource-handlers';
 import { RESOURCE_UPDATES, ResourceSubscriptions } from './members/resource-subscriptions';
 import { TaskEngine } from './tasks/task-engine';
 import { MemoryTaskStore } from './tasks/memory-task-store';
-import type { TaskStore } from './tasks/task-store';
 import { taskCallHandler, taskRunner } from './tasks/task-call';
-import type { TaskQueue } from './tasks/task-queue';
 import { registerTaskHandlers } from './tasks/task-handlers';
-import { TASKS_EXTENSION } from './tasks/task-wire';
 import { groupsHandler, type CountedGroup } from './members/group-handlers';
-import { cardOptionProblem, type ServerCardOptions } from './server-card-options';
+import type { ServerCardOptions } from './server-card-options';
 import type { CatalogView } from '../selection/catalog-view';
-import { GROUPING_EXTENSION } from '../wire/grouping';
-import type { TaskLimits } from './tasks/task-limits';
 import type { CodeModeProvider } from '../selection/code-mode-provider';
-
-export interface BuildServerOptions {
-  name: string;
-  version: string;
-  /**
-   * Toolset classes (decorated with `@Toolset`) whose tools this server serves, each as written or
-   * adapted to this app with `curate(Toolset, { prefix, hide, tools })`.
-   */
-  toolsets: readonly (ClassType | CuratedToolset)[];
-  /** Where app-level services are registered; each call resolves in a child of it. */
-  container?: DependencyContainer;
-  /** Sent to clients as the server's `instructions`. */
-  instructions?: string;
-  logger?: Logger;
-  /**
-   * Log once per tool and key when a result carries a key its class does not declare (it is
-   * dropped either way). Default: on unless `NODE_ENV=production`, and on with `TOOLSETS_DEBUG`.
-   */
-  warnDroppedKeys?: boolean;
-  /**
-   * How `tools/list` presents the tools when a request does not choose (`?mode=`): `tools` lists
-   * every selected tool (the default); `discovery` lists three tools that search, describe and
-   * call them, for catalogs too large to list.
-   */
-  mode?: CatalogMode;
-  /**
-   * Serves code mode (`?mode=code`, `X-MCP-Mode: code`, stdio's `--code`, or `mode: 'code'` here):
-   * `codeMode()` from `@toolsets/code-mode`, which lists three tools that search the catalog,
-   * describe it as TypeScript, and run a model's program against it in a sandbox. Without it, a
-   * request for code mode is refused saying how to turn it on.
-   */
-  codeMode?: CodeModeProvider;
-  /**
-   * The most estimated tokens (bytes ÷ 4) this server's whole `tools/list` may take: the
-   * `contract` target fails past it, naming the groups to split or select, or discovery mode.
-   */
-  listBudgetTokens?: number;
-  /**
-   * Token verification for this server's HTTP mount, overriding the app's (`AUTH_ISSUER`, …);
-   * `false` keeps it public even when the app checks tokens. Over stdio nothing is checked.
-   */
-  auth?: AuthOptions | false;
-  /**
-   * Interceptor classes run around every tool call of this server, before each toolset's and
-   * tool's own (`@UseInterceptors`): `[Timing, RateLimit({ capacity: 60, refillPerSecond: 1 })]`.
-   */
-  interceptors?: readonly InterceptorClass[];
-  /**
-   * OpenTelemetry spans and metrics for every request, through `@opentelemetry/api` (nothing is
-   * recorded until the app registers an SDK). `false` turns them off; `{ recordArguments: true }`
-   * also records tool arguments (and `recordResults` results), which are never recorded otherwise.
-   */
-  telemetry?: boolean | TelemetryOptions;
-  /**
-   * Where the tasks of `@Tool({ task })` tools live: in the process by default; a shared store
-   * (`RedisTaskStore`, which `REDIS_URL` sets up in an app) lets every replica answer for them.
-   */
-  taskStore?: TaskStore;
-  /**
-   * Which process runs a task: the one that created it by default; a queue (`BullTaskQueue`, which
-   * `REDIS_URL` sets up in an app) hands it to a worker on any replica.
-   */
-  taskQueue?: TaskQueue;
-  /**
-   * Bounds on the tasks: unfinished tasks in all (`maxActive`, default 1,000) and per caller
-   * (`maxActivePerCaller`, default 32), and how long one may wait for input (`inputTimeoutMs`,
-   * default ten minutes). An app reads TASKS_MAX, TASKS_MAX_PER_CALLER and TASKS_INPUT_TIMEOUT_MS.
-   */
-  taskLimits?: Partial<TaskLimits>;
-  /**
-   * The key (32 bytes or more) that seals the `requestState` of 2026-07-28 multi round-trips (a
-   * tool's questions to a stateless client), so a client can neither alter the answers it carries
-   * nor replay them on another call. Default: `MCP_REQUEST_STATE_KEY`, else a random key of this
-   * process (then every round of a call must reach the same process: replicas share a key).
-   */
-  requestStateKey?: string;
-  /**
-   * What this server's MCP Server Card says of it (SEP-2127, served at `<endpoint>/server-card`):
-   * its registry name, title, description, links. `false` serves no card. See `ServerCardOptions`.
-   */
-  card?: ServerCardOptions | false;
-  /**
-   * How long, in milliseconds, a 2026-07-28 client may cache this server's lists (`tools/list`,
-   * `prompts/list`, `resources/list`, `resources/templates/list`) and `server/discover`: their
-   * `ttlMs`. Default `LIST_TTL_MS`, else 0 (the client revalidates, with the list's ETag over
-   * HTTP). The catalog changes only when the server is redeployed, so a deployment that rolls
-   * slowly can give minutes. Their `cacheScope` is `public` on an HTTP mount that checks no token
-   * (every caller with the same selection gets the same bytes) and `private` elsewhere.
-   */
-  listTtlMs?: number;
-}
-
-/** How a long-lived connection (stdio, in-memory) reaches the server, for its RequestContext. */
-export interface ConnectionOptions {
-  transport?: TransportKind;
-  /** Headers every call on this connection carries (in-memory tests, proxies). */
-  headers?: Readonly<Record<string, string>>;
-  /** Where stdio reads credentials: `x-demo-token` from `X_DEMO_TOKEN`. */
-  environment?: Readonly<Record<string, string | undefined>>;
-  /** Bounds on each call's arguments (default `DEFAULT_ARGUMENT_LIMITS`). */
-  argumentLimits?: Readonly<ArgumentLimits>;
-  /**
-   * The connection outlives a request (stdio, in memory, a 2025-era HTTP session), so clients may
-   * subscribe to resources and get `notifications/resources/updated`.
-   */
-  subscriptions?: boolean;
-  /** The tools this connection sees and how they are listed (stdio's `--toolsets=`, `--readonly`, `--discovery`). */
-  selection?: Selection;
-  /**
-   * Extensions the connection's mount adds to those the server speaks, advertised in `initialize`
-   * and `server/discover` (an HTTP mount that checks tokens adds OAuth client credentials).
-   */
-  extensions?: Readonly<Record<string, object>>;
-  /** Whether the lists this connection gets may sit in shared caches (`public`: an HTTP mount that checks no token). Default `private`. */
-  cacheScope?: CacheScope;
-}
 
 /** A running connection; `close()` ends it. */
 export interface ConnectionHandle {
@@ -412,156 +285,3 @@ function viewOf(views: CatalogViews, selection: Selection | undefined, context: 
   return routingOf(request)?.selected ?? views.forHttp(request.url, (name) => request.headers.get(name));
 }
 
-/** The seal of the server's `requestState`: its option, else `MCP_REQUEST_STATE_KEY`, else a key of this process. */
-function sealOf(options: BuildServerOptions): RequestStateSeal {
-  const key = options.requestStateKey ?? (process.env[REQUEST_STATE_KEY_VARIABLE] || undefined);
-  const seal = requestStateSeal(key);
-  if (typeof seal === 'string') {
-    const option = options.requestStateKey !== undefined ? 'requestStateKey' : REQUEST_STATE_KEY_VARIABLE;
-    throw new ServerOptionError(options.name, option, seal, 'give every replica the same random key of 32 bytes or more; it seals the state of multi round-trip calls, so keep it secret.');
-  }
-  return seal;
-}
-
-function checkServingOptions(options: BuildServerOptions): void {
-  if (options.mode === 'code' && options.codeMode === undefined) {
-    throw new ServerOptionError(options.name, 'mode', "is 'code' without codeMode", "pass codeMode: codeMode() from '@toolsets/code-mode' beside it, or use 'tools' or 'discovery'.");
-  }
-  if (options.mode !== undefined && options.mode !== 'tools' && options.mode !== 'discovery' && options.mode !== 'code') {
-    throw new ServerOptionError(options.name, 'mode', `is ${JSON.stringify(options.mode)}`, "use 'tools' (every tool listed), 'discovery' (search_tools, browse_tools, describe_tools, call_tool) or 'code' (with codeMode).");
-  }
-  checkListTtl(options);
-  const cardProblem = options.card ? cardOptionProblem(options.card) : undefined;
-  if (cardProblem) throw new ServerOptionError(options.name, ...cardProblem);
-  const budget = options.listBudgetTokens;
-  if (budget !== undefined && !(Number.isSafeInteger(budget) && budget > 0)) {
-    throw new ServerOptionError(options.name, 'listBudgetTokens', `is ${JSON.stringify(budget)}`, 'give a positive whole number of tokens (bytes ÷ 4), such as 50000.');
-  }
-}
-
-/** What the server offers, from what the catalog holds. */
-function capabilitiesOf(catalog: ToolCatalog, hasTasks: boolean) {
-  const hasResources = servesResources(catalog);
-  return {
-    tools: {},
-    // Tasks: the 2026-07-28 extension, and the 2025-11-25 revision's capability (each era reads its own).
-    ...(extensionsOf(catalog, hasTasks) && { extensions: extensionsOf(catalog, hasTasks) }),
-    ...(hasTasks && { tasks: { list: {}, cancel: {}, requests: { tools: { call: {} } } } }),
-    logging: {},
-    ...(catalog.prompts.size > 0 && { prompts: {} }),
-    ...(hasResources && { resources: {} }),
-    ...((catalog.prompts.size > 0 || catalog.templates.length > 0) && { completions: {} }),
-  };
-}
-
-/**
- * What a connection's server advertises in each era: the server's options, with subscriptions for
- * a connection that outlives a request, and the extensions its mount adds (OAuth client
- * credentials), each set made once.
- */
-function advertisedEras<T extends { capabilities: { extensions?: Record<string, unknown>; tasks?: unknown } }>(
-  serving: T,
-  subscribing: T,
-  listTtlMs: number,
-): (connection: ConnectionOptions) => Record<'modern' | 'legacy' | 'either', T> {
-  const hinted = (options: T, cacheScope: CacheScope) => ({ ...options, cacheHints: cacheHintsOf(listTtlMs, cacheScope) });
-  const servingByEra = byEra(hinted(serving, 'private'));
-  const subscribingByEra = byEra(hinted(subscribing, 'private'));
-  const own = new WeakMap<ConnectionOptions, Record<'modern' | 'legacy' | 'either', T>>();
-  return (connection) => {
-    if (!connection.extensions && connection.cacheScope !== 'public') return connection.subscriptions ? subscribingByEra : servingByEra;
-    let eras = own.get(connection);
-    if (!eras) {
-      const base = hinted(connection.subscriptions ? subscribing : serving, connection.cacheScope ?? 'private');
-      own.set(connection, (eras = byEra(connection.extensions ? withExtensions(base, connection.extensions) : base)));
-    }
-    return eras;
-  };
-}
-
-/** The 2026-07-28 cache fields of the lists and `server/discover` (the SDK fills them in from these). */
-function cacheHintsOf(ttlMs: number, cacheScope: CacheScope): Partial<Record<CacheableResultMethod, { ttlMs: number; cacheScope: CacheScope }>> {
-  const hint = { ttlMs, cacheScope };
-  return { 'tools/list': hint, 'prompts/list': hint, 'resources/list': hint, 'resources/templates/list': hint, 'server/discover': hint };
-}
-
-function checkListTtl(options: BuildServerOptions): void {
-  const ttl = listTtlOf(options);
-  if (Number.isSafeInteger(ttl) && ttl >= 0) return;
-  const option = options.listTtlMs !== undefined ? 'listTtlMs' : 'LIST_TTL_MS';
-  throw new ServerOptionError(options.name, option, `is ${JSON.stringify(options.listTtlMs ?? process.env['LIST_TTL_MS'])}`, 'give a whole number of milliseconds, 0 or more, such as 300000 for five minutes.');
-}
-
-/** `listTtlMs`, else LIST_TTL_MS, else 0. */
-function listTtlOf(options: BuildServerOptions): number {
-  const text = process.env['LIST_TTL_MS']?.trim();
-  return options.listTtlMs ?? (text ? Number(text) : 0);
-}
-
-/** What a definition says of itself beyond its catalog: its instructions, its Server Card's options, the extensions it speaks. */
-function described({ instructions, card }: BuildServerOptions, capabilities: { extensions?: object }): Pick<ServerDefinition, 'instructions' | 'card' | 'extensions'> {
-  return { ...(instructions !== undefined && { instructions }), card: card ?? {}, extensions: Object.keys(capabilities.extensions ?? {}) };
-}
-
-/** `options` advertising `extensions` besides its own. */
-function withExtensions<T extends { capabilities: { extensions?: Record<string, unknown> } }>(options: T, extensions: Readonly<Record<string, object>>): T {
-  return { ...options, capabilities: { ...options.capabilities, extensions: { ...options.capabilities.extensions, ...extensions } } };
-}
-
-function byEra<T extends { capabilities: { extensions?: Record<string, unknown>; tasks?: unknown } }>(options: T): Record<'modern' | 'legacy' | 'either', T> {
-  return { modern: advertisedFor('modern', options), legacy: advertisedFor('legacy', options), either: options };
-}
-
-/**
- * What a server instance advertises, when its era is known: a 2025-era session sees the 2025-11-25
- * `tasks` capability and not the 2026-07-28 tasks extension, a 2026-07-28 request the other way
- * round; a connection whose era is negotiated later (stdio, in memory) keeps both.
- */
-function advertisedFor<T extends { capabilities: { extensions?: Record<string, unknown>; tasks?: unknown } }>(era: 'modern' | 'legacy', options: T): T {
-  const { extensions, tasks } = options.capabilities;
-  if (era === 'modern' && tasks !== undefined) {
-    const { tasks: _legacyTasks, ...capabilities } = options.capabilities;
-    return { ...options, capabilities };
-  }
-  if (era === 'legacy' && extensions?.[TASKS_EXTENSION] !== undefined) {
-    const { [TASKS_EXTENSION]: _modernTasks, ...others } = extensions;
-    const { extensions: _all, ...rest } = options.capabilities;
-    return { ...options, capabilities: Object.keys(others).length > 0 ? { ...rest, extensions: others } : rest };
-  }
-  return options;
-}
-
-/** The extensions the server speaks: grouping, tasks (2026-07-28) when a tool runs as one, MCP Apps when a tool has a view. */
-function extensionsOf(catalog: ToolCatalog, hasTasks: boolean): Record<string, Record<string, string[]>> | undefined {
-  const extensions: Record<string, Record<string, string[]>> = {
-    // Every catalog is grouped by toolset: groups/list, and each primitive's _meta names its group.
-    [GROUPING_EXTENSION]: {},
-    ...(hasTasks && { [TASKS_EXTENSION]: {} }),
-    ...(catalog.toolViews.size > 0 && { [VIEWS_EXTENSION]: { mimeTypes: [VIEW_MIME_TYPE] } }),
-  };
-  return Object.keys(extensions).length > 0 ? extensions : undefined;
-}
-
-/** A form field that asks for a credential: its answer would pass through the client, which the revision forbids. */
-function warnSecretFormFields(catalog: ToolCatalog, logger: Logger): void {
-  for (const { member, form, field } of secretFormFields(catalog)) {
-    logger.warn(
-      `${member} asks for '${field}' of '${form}' in an elicitation form, and it looks like a credential: a form's answer passes through the client and may reach the model. ` +
-        'Send the user to a page of yours with context.elicitUrl(url, message) instead (URL-mode elicitation), and keep the secret on the server.',
-    );
-  }
-}
-
-/**
- * Entries over their toolset's `schemaBudget` are those whose arguments alone do not fit: input
- * schemas are never cut (a model must see every argument it can send), so the budget is the user's to raise.
- */
-function warnOverSchemaBudget(catalog: ToolCatalog, logger: Logger): void {
-  const over = [...catalog.tools.values()].filter((tool) => tool.overSchemaBudget);
-  if (over.length === 0) return;
-  logger.warn(
-    `${over.length} tool(s) advertised over their toolset's schemaBudget, because their arguments alone need more (input schemas are never cut): ` +
-      `${over.map((tool) => `${tool.name} (${tool.overSchemaBudget!.bytes} bytes, budget ${tool.overSchemaBudget!.budget})`).join(', ')}. ` +
-      'Raise @Toolset({ schemaBudget }) (schemaBudget in openapi.config.json for a generated toolset) to at least the largest, or leave the tools out.',
-  );
-}
