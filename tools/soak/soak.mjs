@@ -5,7 +5,7 @@
 //   npx nx run-many -t build -p demo-server @toolsets/testing --outputStyle=static && node tools/soak/soak.mjs
 // Traffic, from SOAK_LOOPS loops at once: 2026-07-28 calls (fast path), 2025-era sessions opened,
 // used, closed or left to idle out, code-mode programs (plain ones, and ones that hit the CPU,
-// memory and type-check limits), slow tallies (tasks for the SDK client), lists, cards, probes and
+// memory and type-check limits; idle workers stopped after 60 s), slow tallies (tasks for the SDK client), lists, cards, probes and
 // malformed requests. Tasks and rate limits run on Redis (started by the project's own script).
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -20,14 +20,14 @@ const { Client: LegacyClient } = require('@modelcontextprotocol/sdk/client/index
 const { StreamableHTTPClientTransport: LegacyTransport } = require('@modelcontextprotocol/sdk/client/streamableHttp.js');
 
 const minutes = Number(process.env.SOAK_MINUTES ?? 60);
-const coolDownS = Number(process.env.SOAK_COOL_DOWN_S ?? 90);
+const coolDownS = Number(process.env.SOAK_COOL_DOWN_S ?? 150);
 const SAMPLE_MS = 30_000;
 const MiB = 1024 * 1024;
 
 const redis = await startTestRedis();
 const port = await freePort();
 const server = spawn(process.execPath, [resolve(root, 'apps/demo-server/dist/main.js')], {
-  env: { ...process.env, PORT: String(port), REDIS_URL: redis.url, MCP_SESSIONS: 'on', SESSION_IDLE_TIMEOUT_MS: '20000', SESSION_IDLE_UNUSED_MS: '10000', LOG_LEVEL: 'error' },
+  env: { ...process.env, PORT: String(port), REDIS_URL: redis.url, MCP_SESSIONS: 'on', CODE_MODE_WORKER_IDLE_MS: '60000', SESSION_IDLE_TIMEOUT_MS: '20000', SESSION_IDLE_UNUSED_MS: '10000', LOG_LEVEL: 'error' },
   stdio: ['ignore', 'ignore', 'pipe'],
 });
 let stderr = '';

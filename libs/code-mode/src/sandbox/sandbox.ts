@@ -28,7 +28,16 @@ export interface SandboxOptions {
   perCaller?: number;
   /** Limits for every program, under each run's own. */
   limits?: Partial<SandboxLimits>;
+  /**
+   * A worker that has run no program for this long is stopped, and its memory (its interpreter,
+   * its type checker's standard library and catalogs: 100–200 MB) goes back to the system; the
+   * next program starts another (`CODE_MODE_WORKER_IDLE_MS`, default 5 minutes).
+   */
+  idleMs?: number;
 }
+
+/** How long a worker may sit without a program before it is stopped, unless `idleMs` says otherwise. */
+const DEFAULT_IDLE_MS = 5 * 60_000;
 
 /** A worker thread and the run it is busy with. */
 interface Slot {
@@ -37,6 +46,8 @@ interface Slot {
   /** Taken by a run from the moment it is chosen (before its worker is ready), until its outcome. */
   busy: boolean;
   run?: ActiveRun;
+  /** Armed while the worker is free: it stops the worker once it has been free for `idleMs`. */
+  idle?: NodeJS.Timeout;
 }
 
 interface ActiveRun {
@@ -80,6 +91,11 @@ export class Sandbox {
   private closed = false;
 
   constructor(private readonly options: SandboxOptions = {}) {}
+
+  /** Worker threads alive now: started on demand, stopped when idle (`idleMs`) or past a limit. */
+  get workerCount(): number {
+    return this.slots.length;
+  }
 
   async run(program: string, host: SandboxHost, limits: Partial<SandboxLimits> = {}, options: RunOptions = {}): Promise<SandboxOutcome> {
     if (this.closed) throw new Error('The sandbox is closed.');
@@ -128,7 +144,7 @@ export class Sandbox {
           clearInterval(run.watchdog);
           run.calls.abort();
           slot.run = undefined;
-          slot.busy = false;
+          this.freed(slot);
           resolve(outcome);
           this.wakeNext();
         },
@@ -152,9 +168,21 @@ export class Sandbox {
     this.post(slot, { type: 'cancel', runId: run.runId });
   }
 
+  /** Marks the slot free, and arms its idle stop: a worker free for `idleMs` is stopped and its memory given back. */
+  private freed(slot: Slot): void {
+    slot.busy = false;
+    clearTimeout(slot.idle);
+    slot.idle = setTimeout(() => {
+      if (slot.busy || !this.slots.includes(slot)) return;
+      this.slots.splice(this.slots.indexOf(slot), 1);
+      slot.worker.removeAllListeners('exit');
+      void slot.worker.terminate();
+    }, this.options.idleMs ?? DEFAULT_IDLE_MS).unref();
+  }
+
   /** Frees a slot taken for a run that never started, and lets the next waiting run have it. */
   private release(slot: Slot): void {
-    slot.busy = false;
+    this.freed(slot);
     this.wakeNext();
   }
 
@@ -196,6 +224,7 @@ export class Sandbox {
       const slot = this.slots.find((candidate) => !candidate.busy) ?? (this.slots.length < this.capacity() ? this.startSlot() : undefined);
       if (slot) {
         slot.busy = true;
+        clearTimeout(slot.idle);
         if (caller !== undefined) this.servedAt.set(caller, ++this.runsStarted);
         return slot;
       }

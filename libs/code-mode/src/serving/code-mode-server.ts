@@ -19,6 +19,8 @@ export interface CodeModeOptions {
   queue?: number;
   /** Programs one caller may have running or waiting (default 2, or `CODE_MODE_PER_CALLER`). */
   perCaller?: number;
+  /** How long a worker may go without a program before it is stopped and its memory given back (default 5 minutes, or `CODE_MODE_WORKER_IDLE_MS`). */
+  idleMs?: number;
   /** Where `CODE_MODE_*` settings are read (default `process.env`). */
   env?: NodeJS.ProcessEnv;
 }
@@ -58,7 +60,7 @@ class ViewCode {
 class CodeModeServer implements CodeModeProvider {
   readonly names = CODE_MODE_TOOL_NAMES;
   readonly #limits: SandboxLimits;
-  readonly #sharing: { workers?: number; queue?: number; perCaller?: number };
+  readonly #sharing: { workers?: number; queue?: number; perCaller?: number; idleMs?: number };
   readonly #views = new WeakMap<CatalogView, ViewCode>();
   readonly #lists = new Map<string, Tool[]>();
   #sandbox?: Sandbox;
@@ -68,7 +70,7 @@ class CodeModeServer implements CodeModeProvider {
     const env = options.env ?? process.env;
     this.#limits = { ...DEFAULT_LIMITS, ...limitsFromEnvironment(env), ...options.limits };
     const shared = sharingFromEnvironment(env);
-    this.#sharing = { ...shared, ...definedOnly({ workers: options.workers, queue: options.queue, perCaller: options.perCaller }) };
+    this.#sharing = { ...shared, ...definedOnly({ workers: options.workers, queue: options.queue, perCaller: options.perCaller, idleMs: options.idleMs }) };
   }
 
   list(groupCount: number, toolCount: number): Tool[] {

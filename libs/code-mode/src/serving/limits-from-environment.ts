@@ -6,8 +6,8 @@ export function limitsFromEnvironment(env: NodeJS.ProcessEnv): Partial<SandboxLi
 }
 
 /** How programs share the workers, as the environment sets it: CODE_MODE_WORKERS, CODE_MODE_QUEUE, CODE_MODE_PER_CALLER. */
-export function sharingFromEnvironment(env: NodeJS.ProcessEnv): { workers?: number; queue?: number; perCaller?: number } {
-  return settingsFrom(env, { workers: 'CODE_MODE_WORKERS', queue: 'CODE_MODE_QUEUE', perCaller: 'CODE_MODE_PER_CALLER' });
+export function sharingFromEnvironment(env: NodeJS.ProcessEnv): { workers?: number; queue?: number; perCaller?: number; idleMs?: number } {
+  return settingsFrom(env, { workers: 'CODE_MODE_WORKERS', queue: 'CODE_MODE_QUEUE', perCaller: 'CODE_MODE_PER_CALLER', idleMs: 'CODE_MODE_WORKER_IDLE_MS' });
 }
 
 function settingsFrom<K extends string>(env: NodeJS.ProcessEnv, variables: Readonly<Record<K, string>>): Partial<Record<K, number>> {

@@ -58,6 +58,23 @@ describe('programs sharing the workers', () => {
     }
   });
 
+  it('stops a worker that has run nothing for idleMs, giving its memory back, and starts another for the next program', async () => {
+    const sandbox = new Sandbox({ workers: 1, idleMs: 300 });
+    try {
+      const { host } = holdingHost();
+      expect(sandbox.workerCount).toBe(0);
+      expect(await sandbox.run('return 1;', host)).toMatchObject({ ok: true, value: 1 });
+      expect(sandbox.workerCount).toBe(1);
+      // Waits for the event (a timer in this process), bounded only against a broken sandbox.
+      for (const until = Date.now() + 30_000; sandbox.workerCount > 0 && Date.now() < until; ) await new Promise((resolve) => setTimeout(resolve, 25));
+      expect(sandbox.workerCount).toBe(0);
+      expect(await sandbox.run('return 2;', host)).toMatchObject({ ok: true, value: 2 });
+      expect(sandbox.workerCount).toBe(1);
+    } finally {
+      await sandbox.close();
+    }
+  });
+
   it('answers busy, naming CODE_MODE_QUEUE, when as many programs as the queue holds already wait', async () => {
     const sandbox = new Sandbox({ workers: 1, queue: 2 });
     try {
