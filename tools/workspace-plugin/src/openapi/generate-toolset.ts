@@ -41,7 +41,7 @@ export const generatedToolsetFile = (name: string) => `src/generated/${name}.too
  * The generated sources of a toolset library, as a pure function of the document and the config:
  * stable order, stable names, no timestamps, so regenerating an unchanged document changes no byte.
  */
-export async function generateToolset(name: string, document: unknown, config: OpenApiConfig, source = 'openapi.json', locate?: LocatePointer): Promise<GeneratedToolset> {
+export async function generateToolset(name: string, document: unknown, config: OpenApiConfig = {}, source = 'openapi.json', locate?: LocatePointer): Promise<GeneratedToolset> {
   checkConfigKeys(config);
   const { document: loaded, schemaNames, warnings: readingWarnings } = await loadDocument(document, source, locate);
   // Read the document into models first; the emitting below never looks at raw OpenAPI.

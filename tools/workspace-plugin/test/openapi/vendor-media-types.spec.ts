@@ -69,7 +69,7 @@ describe('an API that declares its JSON only under vendor media types (applicati
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', resolve));
     process.env['CLIPS_BASE_URL'] = `http://127.0.0.1:${(upstream.address() as AddressInfo).port}/api`;
-    const generated = await generateToolset('clips', clipsDocument, {});
+    const generated = await generateToolset('clips', clipsDocument);
     const exported = loadGeneratedSources(generated.files) as Record<string, ClassType>;
     server = buildServer({ name: 'clips', version: '1', toolsets: generated.toolsets.map((toolset) => exported[toolset.className]!), logger: { info: () => undefined, warn: () => undefined, error: () => undefined }, codeMode: codeMode() });
   });
