@@ -1,4 +1,4 @@
-import type { ClientCapabilities, LoggingLevel, ServerContext } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/server';
 import type { ElicitationForm } from '../compiled/elicitation-form';
 import type { ClassType } from '../types/class-type';
 import type { Logger } from '../server/logging/logger';
@@ -20,6 +20,14 @@ export interface RequestOrigin {
   signal: AbortSignal;
   /** The task the call runs as, if it does. */
   task?: TaskChannel;
+}
+
+/** Where a request's progress and log lines go to its client (nowhere for a task's call: it reports through its status). */
+export interface CallChannel {
+  /** The token the client asked progress under, if it did. */
+  readonly progressToken: string | number | undefined;
+  notify(notification: { method: 'notifications/progress'; params: Record<string, unknown> }): Promise<void>;
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void>;
 }
 
 /** How what a tool sends (progress, log lines, questions to the client) leaves: redacted, and logged too. */
@@ -51,13 +59,13 @@ const SERVER_LOG_LEVEL: Record<LoggingLevel, keyof Logger> = {
 export function requestContextOf(
   toolset: { name: string; credentialHeaders: readonly string[] },
   member: string,
-  ctx: ServerContext,
+  channel: CallChannel,
   origin: RequestOrigin,
   outlets: RequestOutlets,
   elicitationForms: ReadonlyMap<ClassType, ElicitationForm> | undefined,
   auth: AuthContext,
 ): RequestContext {
-  const progressToken = ctx.mcpReq._meta?.progressToken;
+  const progressToken = channel.progressToken;
   const { logger, redact, redactValue } = outlets;
   let input: ClientInput | undefined;
   // Every property written out (no spread): V8 keeps one object shape, and this runs on every call.
@@ -76,7 +84,7 @@ export function requestContextOf(
       progressToken === undefined
         ? undefined
         : (progress, total, message) =>
-            ctx.mcpReq.notify({
+            channel.notify({
               method: 'notifications/progress',
               params: { progressToken, progress, ...(total !== undefined && { total }), ...(message !== undefined && { message: redact(message) }) },
             }),
@@ -88,7 +96,7 @@ export function requestContextOf(
     sendLog: (level, data) => {
       const clean = redactValue(data);
       logger[SERVER_LOG_LEVEL[level]]('tool log', { toolset: toolset.name, tool: member, level, data: clean });
-      return ctx.mcpReq.log(level, clean, toolset.name);
+      return channel.log(level, clean, toolset.name);
     },
   });
 }

@@ -26,7 +26,7 @@ import { stderrLogger, type Logger } from './logging/logger';
 import { LOGGER } from './logging/logger-token';
 import { droppedKeyWarner, warnsDroppedKeys } from './tools/dropped-key-warner';
 import { DEFAULT_ARGUMENT_LIMITS } from './checks/argument-limits';
-import { callToolHandler, type CallToolSetup } from './tools/call-tool-handler';
+import { callToolHandler, toolsCallEntry, type CallToolSetup } from './tools/call-tool-handler';
 import { DirectCalls } from './tools/direct-calls';
 import type { ServingSite } from './request/member-scope';
 import { seenView } from './request/call-origin';
@@ -155,10 +155,8 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const resources = hasResources ? resourceHandlers(definition) : undefined;
 
   // What a server registers for tools/call: the same for a server made per request and for the fast path's.
-  const toolsCall = (site: ServingSite, server: Server) => {
-    const call = callToolHandler(definition, site, server);
-    return tasks ? taskCallHandler(call, definition, site, server, tasks) : call;
-  };
+  const handleCall = taskCallHandler(callToolHandler(definition), tasks);
+  const toolsCall = (site: ServingSite, server: Server) => toolsCallEntry(handleCall, site, server);
 
   const serverFactory =
     (connection: ConnectionOptions, supportedProtocolVersions?: readonly string[]) =>
@@ -168,11 +166,11 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
       const server = telemetry ? new TracedServer(info, sdkOptions, telemetry, connection.transport) : new TaskAnsweringServer(info, sdkOptions);
       const site: ServingSite = { ...connectionSite(connection), era: factoryContext?.era, served: { views, view: viewOf(views, connection.selection, factoryContext) } };
       // Each request sees what its origin allows: the router's choice, or with token verification what its own token's scopes allow.
-      const current = (ctx: ServerContext) => seenView(site, ctx, server);
+      const current = (ctx: ServerContext) => seenView(site, ctx);
       server.setRequestHandler('tools/list', (_request, ctx) => current(ctx).listResult);
       server.setRequestHandler('groups/list', { params: groups.params }, (params, ctx) => groups.page(current(ctx), params.cursor));
       server.setRequestHandler('tools/call', toolsCall(site, server));
-      if (tasks) registerTaskHandlers(server, site, tasks, catalog);
+      if (tasks) registerTaskHandlers(server, site, tasks);
       if (prompts) {
         server.setRequestHandler('prompts/list', (_request, ctx) => current(ctx).lists['prompts/list']!);
         server.setRequestHandler('prompts/get', prompts.get(site, server));

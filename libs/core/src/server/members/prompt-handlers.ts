@@ -6,9 +6,9 @@ import { contentProblems } from '../checks/content-check';
 import type { ExtraContent } from '../../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type RequestRoots } from '../request/member-scope';
+import { Call } from '../request/call';
 import { mayUse, refuseWithoutScopes } from '../request/scope-check';
 import { redactValue } from '../logging/redaction';
-import { rememberArguments } from '../request/request-state';
 import { InputRequiredSignal } from '../request/sdk-client-input';
 
 type GetPromptRequest = { params: { name: string; arguments?: Record<string, string> } };
@@ -28,8 +28,9 @@ export function promptHandlers(definition: RequestRoots & { catalog: ToolCatalog
       refuseWithoutScopes(ctx, prompt.toolset.requiredScopes, what, unknown);
       const input = memberInput(prompt.args, request.params.arguments ?? {}, what);
       // A 2026-07-28 get's sealed requestState is bound to these arguments.
-      rememberArguments(ctx, request.params.arguments ?? {});
-      const scope = memberScope(definition, site, server, ctx, prompt.toolset, prompt.name, prompt.elicitationForms);
+      const call = Call.ofRequest(site, ctx, server);
+      call.arguments = request.params.arguments ?? {};
+      const scope = memberScope(definition, call, prompt.toolset, prompt.name, { forms: prompt.elicitationForms });
       let output: PromptOutput;
       try {
         output = (await invokeMember(scope, prompt.methodName, input, what)) as PromptOutput;

@@ -5,6 +5,7 @@ import type { ResourceBody } from '../../wire/resource-body';
 import { base64Of } from '../../wire/tool-content';
 import { invokeMember, memberInput, unsendable } from './member-call';
 import { memberScope, type CallSite, type RequestRoots } from '../request/member-scope';
+import { Call } from '../request/call';
 import { matchResource } from './resource-match';
 import { mayUse, refuseWithoutAnyScopes, refuseWithoutScopes } from '../request/scope-check';
 import { redactValue } from '../logging/redaction';
@@ -27,7 +28,7 @@ export function resourceHandlers(definition: RequestRoots & { catalog: ToolCatal
       const what = match.kind === 'resource' ? `resource '${uri}'` : `resource template '${match.member.descriptor.uriTemplate}'`;
       refuseWithoutScopes(ctx, toolset.requiredScopes, what, unknown);
       const input = match.kind === 'template' ? memberInput(match.member.args, match.variables, what) : undefined;
-      const scope = memberScope(definition, site, server, ctx, toolset, descriptor.name);
+      const scope = memberScope(definition, Call.ofRequest(site, ctx, server), toolset, descriptor.name);
       const body = (await invokeMember(scope, methodName, input, what)) as ResourceBody;
       const contents = contentsOf(uri, descriptor.mimeType, body, () => unsendable(scope.logger, what, ['it returned neither text nor bytes']));
       return { contents: [redactValue(contents, scope.redact) as Contents] };

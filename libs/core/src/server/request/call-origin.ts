@@ -12,9 +12,9 @@ import { callerOf } from './verified-caller';
 /**
  * The facts of one request that every part of its handling reads: who calls (the verified token,
  * the client, its address, its 2025-era session), over which transport, in which era, with which
- * headers (credentials among them) and limits, and what of the catalog it may see. Made once per request (`callOrigin`) and read
- * everywhere: the RequestContext, the interceptors' caller, a task's owner and the record a task
- * keeps, from which its call gets the same origin back (`useOrigin`).
+ * headers (credentials among them) and limits, and what of the catalog it may see. Made once per
+ * request, with its `Call`, and read everywhere: the RequestContext, the interceptors' caller, a
+ * task's owner and the record a task keeps, from which its call gets the same origin back.
  */
 export interface CallOrigin {
   readonly transport: TransportKind;
@@ -41,23 +41,12 @@ export interface CallOrigin {
   readonly view?: CatalogView;
 }
 
-const origins = new WeakMap<ServerContext, CallOrigin>();
-
-/** The origin of the request `ctx` belongs to, made on first use and the same object after. */
-export function callOrigin(site: CallSite, ctx: ServerContext, server: Server): CallOrigin {
-  let origin = origins.get(ctx);
-  if (!origin) origins.set(ctx, (origin = originOfRequest(site, ctx, server)));
-  return origin;
-}
-
-/** What the request `ctx` belongs to may see of the catalog (`CallOrigin.view`), decided once per request. */
-export function seenView(site: ServingSite, ctx: ServerContext, server: Server): CatalogView {
-  return callOrigin(site, ctx, server).view ?? site.served.view;
-}
-
-/** Gives the context made for a task's call the origin its record kept, so nothing is derived from that context. */
-export function useOrigin(ctx: ServerContext, origin: CallOrigin): void {
-  origins.set(ctx, origin);
+/**
+ * What a request `ctx` may see of the catalog (`CallOrigin.view`): the router's choice, else its
+ * server's view narrowed to its token's scopes. For the lists, which need nothing else of the origin.
+ */
+export function seenView(site: ServingSite, ctx: ServerContext): CatalogView {
+  return routingOf(ctx.http?.req)?.seen ?? scoped(site, callerOf(ctx)) ?? site.served.view;
 }
 
 /** The values of the declared credential headers the origin carries (from the environment over stdio), absent ones left out. */
@@ -89,7 +78,8 @@ export function httpOrigin(request: Request, caller: VerifiedCaller | undefined,
   };
 }
 
-function originOfRequest(site: CallSite, ctx: ServerContext, server: Server): CallOrigin {
+/** The origin of the request `ctx` (a handler's `Call` makes it once, at its entry). */
+export function originOfRequest(site: CallSite, ctx: ServerContext, server: Server): CallOrigin {
   const request = ctx.http?.req;
   const caller = callerOf(ctx);
   const routing = routingOf(request);

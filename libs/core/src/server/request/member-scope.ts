@@ -1,4 +1,3 @@
-import type { Server, ServerContext } from '@modelcontextprotocol/server';
 import type { DependencyContainer } from 'tsyringe';
 import { RequestContext } from '../../context/request-context';
 import { requestContextOf } from '../../context/request-context-of';
@@ -11,14 +10,13 @@ import type { ToolsetInstantiator } from '../tools/tool-call';
 import type { ClientInput } from '../../context/client-requests';
 import { clientInput } from './sdk-client-input';
 import { callIdentity, type RequestStateSeal } from './request-state';
-import { isStartingAsTask, StartTaskSignal } from './start-task';
+import { StartTaskSignal } from './start-task';
 import { AuthContext } from '../../context/auth-context';
-import { callOrigin, credentialsOf, type CallOrigin } from './call-origin';
+import { credentialsOf, type CallOrigin } from './call-origin';
+import type { Call } from './call';
 import type { ElicitationForm } from '../../compiled/elicitation-form';
 import { TaskContext, type TaskRun } from '../../context/task-context';
 import type { InnerRun } from './inner-call-input';
-
-import type { CallSite } from './call-site';
 
 export type { CallSite, ServingSite } from './call-site';
 
@@ -45,27 +43,26 @@ export interface MemberScope {
   origin: CallOrigin;
 }
 
-/**
- * The scope of one request into `toolset`'s member `member`: a toolset instance made for it (in a
- * child container holding its RequestContext), and a logger that cannot show its credentials.
- */
-export function memberScope(
-  definition: RequestRoots,
-  site: CallSite,
-  server: Server,
-  ctx: ServerContext,
-  toolset: CompiledToolset,
-  member: string,
-  elicitationForms?: ReadonlyMap<ClassType, ElicitationForm>,
-  /** The call's own signal, when interceptors may abort it; else the request's. Asked for when its RequestContext is made. */
-  signal?: () => AbortSignal,
+/** What varies between the calls of one request into a member. */
+export interface MemberCallOptions {
+  /** The classes its arguments may ask the client for (`@Elicit`), by class. */
+  forms?: ReadonlyMap<ClassType, ElicitationForm>;
+  /** The call's own signal, when interceptors may abort it; else the call's. Asked for when its RequestContext is made. */
+  signal?: () => AbortSignal;
   /**
    * The task the call runs as: its questions to the client go through the task. Or the code-mode
    * program it runs for: its questions are refused.
    */
-  task?: TaskRun | InnerRun,
-): MemberScope {
-  const origin = callOrigin(site, ctx, server);
+  run?: TaskRun | InnerRun;
+}
+
+/**
+ * The scope of `call` into `toolset`'s member `member`: a toolset instance made for it (in a
+ * child container holding its RequestContext), and a logger that cannot show its credentials.
+ */
+export function memberScope(definition: RequestRoots, call: Call, toolset: CompiledToolset, member: string, options: MemberCallOptions = {}): MemberScope {
+  const { origin } = call;
+  const { forms, signal, run: task } = options;
   const redact = redactorOf(toolset, origin);
   const logger = redactingLogger(definition.logger, redact);
   const cls = toolset.cls as new () => Record<string, (input: unknown) => unknown>;
@@ -74,16 +71,16 @@ export function memberScope(
   const scoped = () => {
     if (container) return container;
     container = definition.root.createChildContainer();
-    const where = { transport: origin.transport, era: origin.era, headers: origin.headers, environment: origin.environment, client: origin.client, clientCapabilities: origin.clientCapabilities, signal: signal ? signal() : (task?.signal ?? ctx.mcpReq.signal), task: task && 'channel' in task ? task.channel : undefined };
+    const where = { transport: origin.transport, era: origin.era, headers: origin.headers, environment: origin.environment, client: origin.client, clientCapabilities: origin.clientCapabilities, signal: signal ? signal() : (task?.signal ?? call.signal), task: task && 'channel' in task ? task.channel : undefined };
     const auth = AuthContext.of(origin.caller);
     const outlets = {
       logger,
       redact,
       redactValue: (value: unknown) => redactValue(value, redact),
-      ...(!task && isStartingAsTask(ctx) && { startTask: startTask }),
-      clientInput: () => redactedInput(task ? task.input : clientInput(ctx, server, where.era, where.transport, { seal: definition.requestState, identity: () => callIdentity(ctx, principalOf(toolset, origin), `${toolset.name}.${member}`) }), redact),
+      ...(!task && call.startsAsTask && { startTask: startTask }),
+      clientInput: () => redactedInput(task ? task.input : clientInput(call.request!, call.server, where.era, where.transport, { seal: definition.requestState, identity: () => callIdentity(call, principalOf(toolset, origin), `${toolset.name}.${member}`) }), redact),
     };
-    container.register(RequestContext, { useValue: requestContextOf(toolset, member, ctx, where, outlets, elicitationForms, auth) });
+    container.register(RequestContext, { useValue: requestContextOf(toolset, member, call, where, outlets, forms, auth) });
     container.register(AuthContext, { useValue: auth });
     container.register(TaskContext, { useFactory: (c) => c.resolve(RequestContext).task });
     if (logger !== definition.logger) container.register(LOGGER, { useValue: logger });

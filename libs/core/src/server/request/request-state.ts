@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { createRequestStateCodec, type RequestStateCodec, type ServerContext } from '@modelcontextprotocol/server';
+import { createRequestStateCodec, type RequestStateCodec } from '@modelcontextprotocol/server';
+import type { Call } from './call';
 
 /** Seals and opens the `requestState` of 2026-07-28 multi round-trips: HMAC-SHA256 with an expiry (the SDK's codec). */
 export type RequestStateSeal = RequestStateCodec<unknown>;
@@ -23,21 +24,13 @@ export function requestStateSeal(key: string | undefined): RequestStateSeal | st
   return createRequestStateCodec({ key: key ?? randomBytes(REQUEST_STATE_KEY_MIN_BYTES), ttlSeconds: STATE_TTL_SECONDS });
 }
 
-const askedArguments = new WeakMap<ServerContext, unknown>();
-
-/** Records the arguments of the call `ctx` belongs to: its `requestState` is bound to them. */
-export function rememberArguments(ctx: ServerContext, args: unknown): void {
-  askedArguments.set(ctx, args);
-}
-
 /**
  * A digest naming one call: the caller (`principal`), the member (`tools/call weather.forecast`)
  * and the arguments, so a sealed `requestState` answers only the call it was made for.
  */
-export function callIdentity(ctx: ServerContext, principal: string, member: string): string {
-  const args = askedArguments.get(ctx);
+export function callIdentity(call: Pick<Call, 'method' | 'arguments'>, principal: string, member: string): string {
   return createHash('sha256')
-    .update(JSON.stringify([principal, ctx.mcpReq.method, member, args ?? null]))
+    .update(JSON.stringify([principal, call.method, member, call.arguments ?? null]))
     .digest('base64url')
     .slice(0, 32);
 }

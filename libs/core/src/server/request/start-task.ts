@@ -1,4 +1,3 @@
-import type { ServerContext } from '@modelcontextprotocol/server';
 import { CallSignal } from './call-signal';
 
 /**
@@ -10,18 +9,6 @@ export class StartTaskSignal extends CallSignal {
   constructor(readonly gathered: Record<string, unknown>) {
     super();
   }
-}
-
-const startingAsTask = new WeakSet<ServerContext>();
-
-/** Marks the call `ctx` belongs to as one whose `task.start()` makes it a task. */
-export function startsAsTask(ctx: ServerContext): void {
-  startingAsTask.add(ctx);
-}
-
-/** Whether `task.start()` makes this call a task (else it carries on as it is). */
-export function isStartingAsTask(ctx: ServerContext): boolean {
-  return startingAsTask.has(ctx);
 }
 
 /**

@@ -2,42 +2,41 @@ import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode,
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import { TaskAnswer } from '../../wire/task-answer';
 import { checkArgumentLimits } from '../checks/argument-limits';
-import type { ServingSite } from '../request/member-scope';
-import { callOne, type CallToolSetup } from '../tools/call-tool-handler';
+import { callOne, type CallRequest, type CallToolSetup, type ToolsCallHandler } from '../tools/call-tool-handler';
 import type { RunningTask, TaskAsker } from './running-task';
 import type { TaskEngine } from './task-engine';
 import type { TaskQuotaRefusal } from './task-limits';
 import { taskCaller } from './task-owner';
 import { detachedCall, storedOrigin } from './task-origin';
-import { callOrigin, seenView, type CallOrigin } from '../request/call-origin';
-import { StartTaskSignal, startsAsTask } from '../request/start-task';
+import type { CallOrigin } from '../request/call-origin';
+import { StartTaskSignal } from '../request/start-task';
 import type { TaskRecord } from './task-record';
 import { untilSighted } from './task-sightings';
 import { declaresTasks, generationOf, TASKS_EXTENSION, v1Task, v2Task, type TaskGeneration } from './task-wire';
 
-type CallRequest = { params: { name: string; arguments?: Record<string, unknown>; task?: { ttl?: number } } };
-type CallHandler = (request: CallRequest, ctx: ServerContext) => Promise<CallToolResult>;
 
 /**
  * `tools/call` for a server with task tools: a task tool called by a client that supports tasks
  * answers at once with a task handle, once the task is saved, and runs in the background; every
  * other call goes to `direct` unchanged. Server-directed, as the extension says: a 2026-07-28
  * request gets a task only when it declares the extension, a 2025-11-25 one when it asks (`task`).
+ * Without an engine (no task tools), `direct` itself.
  */
-export function taskCallHandler(direct: CallHandler, definition: CallToolSetup, site: ServingSite, server: Server, engine: TaskEngine): CallHandler {
-  return async (request, ctx) => {
-    const tool = seenView(site, ctx, server).tools.get(request.params.name);
-    if (!tool?.task) return direct(request, ctx);
-    const origin = callOrigin(site, ctx, server);
+export function taskCallHandler(direct: ToolsCallHandler, engine: TaskEngine | undefined): ToolsCallHandler {
+  if (!engine) return direct;
+  return async (request, call) => {
+    const tool = call.view().tools.get(request.params.name);
+    if (!tool?.task) return direct(request, call);
+    const { origin, server } = call;
     const generation = generationOf(origin);
-    if (!wantsTask(generation, request, ctx)) {
+    if (!wantsTask(generation, request, call.request!)) {
       if (tool.task.support === 'required') throw refusal(generation, tool);
-      return direct(request, ctx);
+      return direct(request, call);
     }
     // Arguments that do not fit (or pass the request's limits) get the ordinary isError answer at once, not a task that fails.
     const args = request.params.arguments ?? {};
-    if (checkArgumentLimits(args, site.limits) || !tool.inputValidator.Check(args)) return direct(request, ctx);
-    const gathered = tool.task.askFirst ? await askedFirst(request, ctx, direct) : undefined;
+    if (checkArgumentLimits(args, call.site.limits) || !tool.inputValidator.Check(args)) return direct(request, call);
+    const gathered = tool.task.askFirst ? await askedFirst(request, call, direct) : undefined;
     // An askFirst tool that answered in the request without becoming a task.
     if (gathered && 'answer' in gathered) return gathered.answer;
     return runAsTask({ engine, server, origin, generation }, tool, ttlOf(tool, request), args, gathered?.answers);
@@ -101,10 +100,10 @@ function ttlOf(tool: CompiledTool, request: CallRequest): number {
  * An `askFirst` tool's call runs here first, asking its questions; it becomes a task where the tool
  * calls `task.start()` (with the answers gathered), or answers in the request if it never does.
  */
-async function askedFirst(request: CallRequest, ctx: ServerContext, direct: CallHandler): Promise<{ answers: Record<string, unknown> } | { answer: CallToolResult }> {
-  startsAsTask(ctx);
+async function askedFirst(request: CallRequest, call: Parameters<ToolsCallHandler>[1], direct: ToolsCallHandler): Promise<{ answers: Record<string, unknown> } | { answer: CallToolResult }> {
+  call.startsAsTask = true;
   try {
-    return { answer: await direct(request, ctx) };
+    return { answer: await direct(request, call) };
   } catch (signal) {
     if (signal instanceof StartTaskSignal) return { answers: signal.gathered };
     throw signal;
@@ -147,7 +146,7 @@ export function taskRunner(definition: CallToolSetup, server: () => Server) {
   return async (record: TaskRecord, task: RunningTask): Promise<CallToolResult> => {
     const tool = definition.catalog.tools.get(record.tool);
     if (!tool || !record.origin) throw new Error(`The task's tool '${record.tool}' is not served by '${definition.name}' here.`);
-    const { site, ctx } = detachedCall(record.origin, task.abort.signal);
-    return callOne(definition, site, server(), ctx, tool, record.arguments ?? {}, { channel: task, input: task.input, signal: task.abort.signal });
+    const call = detachedCall(record.origin, task.abort.signal, server());
+    return callOne(definition, call, tool, record.arguments ?? {}, { channel: task, input: task.input, signal: task.abort.signal });
   };
 }

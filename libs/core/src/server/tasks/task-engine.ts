@@ -3,11 +3,12 @@ import type { CallToolResult } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import type { Logger } from '../logging/logger';
 import { stackField } from '../logging/error-stack';
-import { UnexpectedToolFailure } from '../tools/tool-call';
+import { unexpectedFailureOf } from '../tools/tool-call';
 import { RunningTask, untilAborted, type TaskAsker, type TaskParking } from './running-task';
 import { resolveTaskLimits, type TaskLimits, type TaskQuotaRefusal } from './task-limits';
 import type { TaskOrigin } from './task-origin';
-import type { TaskCaller } from './task-owner';
+import { isOwnTask, taskCaller, type TaskCaller } from './task-owner';
+import type { CallOrigin } from '../request/call-origin';
 import type { TaskQueue } from './task-queue';
 import { isTerminal, type TaskRecord } from './task-record';
 import { TaskStop } from './task-stop';
@@ -15,6 +16,8 @@ import type { TaskStore } from './task-store';
 
 /** The JSON-RPC "internal error" a task that failed ends with. */
 const INTERNAL_ERROR = -32603;
+/** How long a wait for a task's change goes without reading it again: its record may expire, which signals nothing. */
+const RECHECK_MS = 5_000;
 
 /** Runs a task's call from its record (tool, arguments, origin), reporting and asking through `task`. */
 export type TaskRunner = (record: TaskRecord, task: RunningTask) => Promise<CallToolResult>;
@@ -30,6 +33,8 @@ export class TaskEngine {
   private readonly askers = new Map<string, TaskAsker>();
   /** Set once a drain has run out: the idle wait stops. */
   private drainOver = false;
+  /** Who waits for the last run here to end (`close`). */
+  private idleWaiters: (() => void)[] = [];
   /** The status a task waiting for input shows where its client cannot be asked directly. */
   private readonly waitingNotes = new Map<string, string>();
   /** Gives a queued task's worker slot back, once: when it first waits for input, or when it ends. */
@@ -107,13 +112,102 @@ export class TaskEngine {
     // Past the drain, what still runs is stopped (its task ends failed, saying why), and nothing keeps waiting for it.
     for (const task of this.running.values()) task.stop(TaskStop.drainEnded(drainMs));
     this.drainOver = true;
+    for (const resolve of this.idleWaiters.splice(0)) resolve();
     // A turn for the stopped runs to write why they ended, before the store closes.
     await new Promise((resolve) => setImmediate(resolve));
     await this.taskStore.close();
   }
 
-  private async idle(): Promise<void> {
-    while (this.running.size > 0 && !this.drainOver) await new Promise((resolve) => setTimeout(resolve, 50));
+  /** Resolves once nothing runs here (each run's end checks), or the drain ran out. */
+  private idle(): Promise<void> {
+    if (this.running.size === 0 || this.drainOver) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
+  /**
+   * The task `taskId` when `caller` owns it (asked with the credentials its own tool's toolset
+   * declares); undefined when it is unknown, expired or another caller's, which nobody can tell apart.
+   */
+  async get(taskId: string, caller: CallOrigin): Promise<TaskRecord | undefined> {
+    const record = await this.taskStore.get(taskId);
+    return record && isOwnTask(record, caller, this.tools) ? record : undefined;
+  }
+
+  /** Hands `responses` to `caller`'s task while it waits for input (else they are dropped); the task as it was, or undefined when not theirs. */
+  async update(taskId: string, caller: CallOrigin, responses: Record<string, unknown> | undefined): Promise<TaskRecord | undefined> {
+    const record = await this.get(taskId, caller);
+    if (record && responses && record.status === 'input_required') await this.taskStore.signal(taskId, { kind: 'answer', responses });
+    return record;
+  }
+
+  /**
+   * Cancels `caller`'s task: its status first (so every replica reads `cancelled` from then on),
+   * then its run is told to stop, wherever it runs. Says how it went: cancelled (with the task
+   * after), ended already (with its status), or not theirs.
+   */
+  async cancel(taskId: string, caller: CallOrigin): Promise<{ cancelled: TaskRecord } | { ended: TaskRecord } | undefined> {
+    const record = await this.get(taskId, caller);
+    if (!record) return undefined;
+    if (isTerminal(record.status)) return { ended: record };
+    const after = (await this.taskStore.update(taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' })) ?? record;
+    await this.taskStore.signal(taskId, { kind: 'cancel' });
+    return { cancelled: after };
+  }
+
+  /**
+   * `caller`'s tasks, newest first, at most `limit`: theirs under each toolset's credentials. None
+   * where every anonymous caller is one owner (stateless HTTP with no token, credential or session): a task id is its bearer's secret.
+   */
+  async list(caller: CallOrigin, limit: number): Promise<TaskRecord[]> {
+    const toolsets = new Set([...this.tools.values()].map((tool) => tool.toolset));
+    const owners = new Set([...toolsets].map((toolset) => taskCaller(caller, toolset.credentialHeaders)).filter((found) => found.listable).map((found) => found.owner));
+    const records = (await Promise.all([...owners].map((owner) => this.taskStore.list(owner, limit)))).flat();
+    return records.sort((a, b) => b.createdAt.localeCompare(a.createdAt)).slice(0, limit);
+  }
+
+  /**
+   * Waits until `caller`'s task ends (or `signal` aborts) and gives it as it ended; undefined when
+   * it is not theirs, or expired meanwhile. Woken by the store's `changed` signal, from any
+   * replica, never by polling; while the task waits for input, `ask` gets it (to ask the client
+   * on the request that waits) and the wait goes on once it returns.
+   */
+  async result(taskId: string, caller: CallOrigin, signal: AbortSignal, ask?: (record: TaskRecord) => Promise<void>): Promise<TaskRecord | undefined> {
+    let current = await this.get(taskId, caller);
+    while (current && !isTerminal(current.status)) {
+      // Listening before acting: a change made while asking, or between the read and the wait, is never missed.
+      const change = this.nextChange(taskId, signal);
+      try {
+        if (current.status === 'input_required' && ask) await ask(current);
+        await change.happened;
+      } finally {
+        change.stop();
+      }
+      current = await this.taskStore.get(taskId);
+    }
+    return current;
+  }
+
+  /** Calls `onChange` whenever the task changes, on any replica (whose task it is, the caller checked first); returns how to stop. */
+  watch(taskId: string, onChange: () => void): () => void {
+    return this.taskStore.listen(taskId, (said) => void (said.kind === 'changed' && onChange()));
+  }
+
+  /** The next `changed` signal of the task; at the latest after RECHECK_MS (a record that expires says nothing). */
+  private nextChange(taskId: string, signal: AbortSignal): { happened: Promise<void>; stop: () => void } {
+    let stop = () => undefined as void;
+    const happened = new Promise<void>((resolve, reject) => {
+      if (signal.aborted) return reject(signal.reason);
+      const onAbort = () => reject(signal.reason);
+      const timer = setTimeout(resolve, RECHECK_MS);
+      const unlisten = this.watch(taskId, resolve);
+      signal.addEventListener('abort', onAbort, { once: true });
+      stop = () => {
+        clearTimeout(timer);
+        unlisten();
+        signal.removeEventListener('abort', onAbort);
+      };
+    });
+    return { happened, stop };
   }
 
   /** How a task's call is made (set once by `buildServer`, which knows the call pipeline). */
@@ -233,6 +327,7 @@ export class TaskEngine {
       this.askers.delete(taskId);
       this.waitingNotes.delete(taskId);
       this.release(taskId);
+      if (this.running.size === 0) for (const resolve of this.idleWaiters.splice(0)) resolve();
     });
     // Once released, nobody awaits the run: a fault of the store while ending it is logged here, never thrown into nowhere.
     const logged = ended.catch((error: unknown) => this.logger.error('task could not be ended', { tool: record.tool, error: error instanceof Error ? error.message : String(error) }));
@@ -251,21 +346,29 @@ export class TaskEngine {
       call.catch(() => undefined);
       const result = await untilAborted(call, task.abort.signal);
       if (task.abort.signal.aborted) return;
+      // The call logged its tool's throw already, under the id its result carries.
+      const unexpected = unexpectedFailureOf(result);
+      if (unexpected) return await this.failed(record, unexpected);
       // A ToolError is the tool's own answer: `completed`, with the isError result, as a direct call's.
       await this.taskStore.update(record.taskId, { status: 'completed', result: result as Record<string, unknown>, statusMessage: undefined });
     } catch (error) {
       if (task.abort.signal.aborted) return this.stopped(record, task.abort.signal.reason);
-      // The call logged its tool's throw already; anything else failed around it (the store, an interceptor's bug).
-      const correlationId = error instanceof UnexpectedToolFailure ? error.correlationId : randomUUID();
-      if (!(error instanceof UnexpectedToolFailure)) this.logger.error('task failed', { correlationId, tool: record.tool, error: error instanceof Error ? error.message : String(error), ...stackField(error) });
-      await this.taskStore
-        .update(record.taskId, {
-          status: 'failed',
-          statusMessage: `The tool '${record.tool}' failed unexpectedly; the server log has the details under correlation id ${correlationId}.`,
-          error: { code: INTERNAL_ERROR, message: `The tool '${record.tool}' failed unexpectedly (correlation id ${correlationId}).` },
-        })
-        .catch(() => undefined);
+      // Something failed around the call (the store, an interceptor's bug).
+      const correlationId = randomUUID();
+      this.logger.error('task failed', { correlationId, tool: record.tool, error: error instanceof Error ? error.message : String(error), ...stackField(error) });
+      await this.failed(record, correlationId);
     }
+  }
+
+  /** Ends a task whose tool failed unexpectedly: the client reads the correlation id, the log has the details under it. */
+  private async failed(record: TaskRecord, correlationId: string): Promise<void> {
+    await this.taskStore
+      .update(record.taskId, {
+        status: 'failed',
+        statusMessage: `The tool '${record.tool}' failed unexpectedly; the server log has the details under correlation id ${correlationId}.`,
+        error: { code: INTERNAL_ERROR, message: `The tool '${record.tool}' failed unexpectedly (correlation id ${correlationId}).` },
+      })
+      .catch(() => undefined);
   }
 
   /** A run the server stopped ends failed, saying why; one the client cancelled is cancelled already. */

@@ -1,10 +1,8 @@
 import { MissingRequiredClientCapabilityError, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, type Server, type ServerContext, type StandardSchemaV1 } from '@modelcontextprotocol/server';
-import type { ToolCatalog } from '../../compiled/tool-catalog';
 import type { CallSite } from '../request/member-scope';
 import type { TaskEngine } from './task-engine';
-import { isOwnTask, taskCaller } from './task-owner';
-import { callOrigin } from '../request/call-origin';
-import { isTerminal, type TaskRecord } from './task-record';
+import { originOfRequest, type CallOrigin } from '../request/call-origin';
+import type { TaskRecord } from './task-record';
 import { declaresTasks, generationOf, taskParams, TASKS_EXTENSION, v1Task, v2Task } from './task-wire';
 import { taskSighted } from './task-sightings';
 
@@ -17,92 +15,71 @@ const NO_PARAMS: StandardSchemaV1<unknown, Record<string, unknown>> = {
 
 /**
  * The task methods on one SDK `Server`: `tasks/get`, `tasks/update` and `tasks/cancel` (both
- * protocols), `tasks/result` and `tasks/list` (2025-11-25). A task another caller created is
- * answered exactly like an unknown id.
+ * protocols), `tasks/result` and `tasks/list` (2025-11-25): the protocol's side of the engine's
+ * `get`/`update`/`cancel`/`result`/`list`, which check the caller. A task another caller created
+ * is answered exactly like an unknown id.
  */
-export function registerTaskHandlers(server: Server, site: CallSite, engine: TaskEngine, catalog: ToolCatalog): void {
-  const find = async (ctx: ServerContext, taskId: string): Promise<TaskRecord> => {
-    const record = await engine.store.get(taskId);
-    if (!record || !isOwnTask(record, callOrigin(site, ctx, server), catalog.tools)) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found (or expired).');
-    }
-    taskSighted(server, taskId);
-    return record;
+export function registerTaskHandlers(server: Server, site: CallSite, engine: TaskEngine): void {
+  // The request's origin, once per request; a 2026-07-28 request must declare the extension to use these methods.
+  const declared = (ctx: ServerContext): CallOrigin => {
+    const origin = originOfRequest(site, ctx, server);
+    if (generationOf(origin) === 'v2' && !declaresTasks(ctx)) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+    return origin;
   };
-  // A 2026-07-28 request must declare the extension to use its methods.
-  const declared = (ctx: ServerContext) => {
-    if (generationOf(callOrigin(site, ctx, server)) === 'v2' && !declaresTasks(ctx)) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
+  // The client named the task: it has its id (a question tied to it may now reach the client).
+  const sighted = <T extends object>(taskId: string, found: T | undefined): T => {
+    if (!found) throw notFound();
+    taskSighted(server, taskId);
+    return found;
   };
 
   server.setRequestHandler('tasks/get', { params: taskParams('tasks/get') }, async (params, ctx) => {
-    declared(ctx);
-    const record = await find(ctx, params.taskId);
-    return generationOf(callOrigin(site, ctx, server)) === 'v2' ? v2Task(record) : v1Task(record);
+    const origin = declared(ctx);
+    const record = sighted(params.taskId, await engine.get(params.taskId, origin));
+    return generationOf(origin) === 'v2' ? v2Task(record) : v1Task(record);
   });
 
   server.setRequestHandler('tasks/update', { params: taskParams<{ taskId: string; inputResponses?: Record<string, unknown> }>('tasks/update', ['inputResponses']) }, async (params, ctx) => {
-    declared(ctx);
-    const record = await find(ctx, params.taskId);
     // The SDK lifts `inputResponses` out of a 2026-07-28 request's params into the context (its multi round-trip seam).
     const responses = params.inputResponses ?? (ctx.mcpReq.inputResponses as Record<string, unknown> | undefined);
-    if (responses && record.status === 'input_required') await engine.store.signal(record.taskId, { kind: 'answer', responses });
+    sighted(params.taskId, await engine.update(params.taskId, declared(ctx), responses));
     return {};
   });
 
   server.setRequestHandler('tasks/cancel', { params: taskParams('tasks/cancel') }, async (params, ctx) => {
-    declared(ctx);
-    const record = await find(ctx, params.taskId);
-    const v1 = generationOf(callOrigin(site, ctx, server)) === 'v1';
-    if (isTerminal(record.status)) {
-      if (v1) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${record.status}.`);
+    const origin = declared(ctx);
+    const outcome = sighted(params.taskId, await engine.cancel(params.taskId, origin));
+    const v1 = generationOf(origin) === 'v1';
+    if ('ended' in outcome) {
+      if (v1) throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Cannot cancel task: it is already ${outcome.ended.status}.`);
       return {};
     }
-    const after = (await engine.store.update(record.taskId, { status: 'cancelled', statusMessage: 'Cancelled by the client.' })) ?? record;
-    await engine.store.signal(record.taskId, { kind: 'cancel' });
-    return v1 ? v1Task(after) : {};
+    return v1 ? v1Task(outcome.cancelled) : {};
   });
 
-  server.setRequestHandler('tasks/result', { params: taskParams('tasks/result') }, async (params, ctx) => v1Result(await find(ctx, params.taskId), ctx));
-
-  // Where every anonymous caller is one owner (stateless HTTP with no token, credential or session), nothing is listed: a task id is its bearer's secret.
-  server.setRequestHandler('tasks/list', { params: NO_PARAMS }, async (_params, ctx) => {
-    const origin = callOrigin(site, ctx, server);
-    const callers = [...catalog.toolsets].map((toolset) => taskCaller(origin, toolset.credentialHeaders));
-    const owners = new Set(callers.filter((caller) => caller.listable).map((caller) => caller.owner));
-    const records = (await Promise.all([...owners].map((owner) => engine.store.list(owner, LIST_LIMIT)))).flat();
-    return { tasks: records.slice(0, LIST_LIMIT).map(v1Task) };
+  server.setRequestHandler('tasks/result', { params: taskParams('tasks/result') }, async (params, ctx) => {
+    const origin = originOfRequest(site, ctx, server);
+    sighted(params.taskId, await engine.get(params.taskId, origin));
+    const asked = new Set<string>();
+    const ended = await engine.result(params.taskId, origin, ctx.mcpReq.signal, (record) => askOnThisRequest(record, asked, origin, ctx));
+    return v1Result(ended);
   });
+
+  server.setRequestHandler('tasks/list', { params: NO_PARAMS }, async (_params, ctx) => ({ tasks: (await engine.list(originOfRequest(site, ctx, server), LIST_LIMIT)).map(v1Task) }));
 
   /**
-   * 2025-11-25 `tasks/result`: waits for the task to end and answers with its result. While it
-   * waits for input, its questions go to the client as requests on this one (they need a
-   * connection that carries answers back: stdio, or HTTP with sessions).
+   * 2025-11-25 `tasks/result` while the task waits for input: its questions go to the client as
+   * requests on this one (they need a connection that carries answers back: stdio, or HTTP with sessions).
    */
-  async function v1Result(record: TaskRecord, ctx: ServerContext): Promise<Record<string, unknown>> {
-    const asked = new Set<string>();
-    let current: TaskRecord | undefined = record;
-    while (current && !isTerminal(current.status)) {
-      if (current.status === 'input_required') await askOnThisRequest(current, asked, ctx);
-      else await pause(Math.min(current.pollIntervalMs, 200), ctx.mcpReq.signal);
-      current = await engine.store.get(record.taskId);
-    }
-    if (!current) throw new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found (or expired).');
-    if (current.status === 'failed') throw new ProtocolError(current.error?.code ?? ProtocolErrorCode.InternalError, current.error?.message ?? 'The task failed.');
-    if (current.status === 'cancelled') throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The task was cancelled.');
-    const result = current.result ?? {};
-    return { ...result, _meta: { ...(result._meta as object | undefined), [RELATED_TASK_META_KEY]: { taskId: current.taskId } } };
-  }
-
-  async function askOnThisRequest(record: TaskRecord, asked: Set<string>, ctx: ServerContext): Promise<void> {
-    const pending = Object.entries(record.inputRequests ?? {}).filter(([key]) => !asked.has(key));
-    if (pending.length === 0) return pause(Math.min(record.pollIntervalMs, 200), ctx.mcpReq.signal);
-    for (const [key, request] of pending) {
+  async function askOnThisRequest(record: TaskRecord, asked: Set<string>, origin: CallOrigin, ctx: ServerContext): Promise<void> {
+    for (const [key, request] of Object.entries(record.inputRequests ?? {})) {
+      if (asked.has(key)) continue;
       asked.add(key);
       const { method, params } = request as { method: string; params: Record<string, unknown> };
       const related = { ...params, _meta: { [RELATED_TASK_META_KEY]: { taskId: record.taskId } } };
       try {
         const answer = method === 'elicitation/create' ? await ctx.mcpReq.elicitInput(related as never) : await ctx.mcpReq.requestSampling(related as never);
-        await engine.store.signal(record.taskId, { kind: 'answer', responses: { [key]: answer } });
+        await engine.update(record.taskId, origin, { [key]: answer });
       } catch (error) {
         throw new ProtocolError(
           ProtocolErrorCode.InternalError,
@@ -114,17 +91,16 @@ export function registerTaskHandlers(server: Server, site: CallSite, engine: Tas
   }
 }
 
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
+/** 2025-11-25 `tasks/result`'s answer for a task as it ended: its result, tied to the task, or the error it failed with. */
+function v1Result(ended: TaskRecord | undefined): Record<string, unknown> {
+  if (!ended) throw notFound();
+  if (ended.status === 'failed') throw new ProtocolError(ended.error?.code ?? ProtocolErrorCode.InternalError, ended.error?.message ?? 'The task failed.');
+  if (ended.status === 'cancelled') throw new ProtocolError(ProtocolErrorCode.InvalidRequest, 'The task was cancelled.');
+  const result = ended.result ?? {};
+  return { ...result, _meta: { ...(result._meta as object | undefined), [RELATED_TASK_META_KEY]: { taskId: ended.taskId } } };
+}
+
+/** A task that is unknown, expired or another caller's: the same answer for all three. */
+function notFound(): ProtocolError {
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, 'Failed to retrieve task: Task not found (or expired).');
 }

@@ -1,6 +1,6 @@
 import type { CallOrigin } from '../request/call-origin';
 import type { TaskEngine } from './task-engine';
-import { isOwnTask, taskCaller } from './task-owner';
+import { taskCaller } from './task-owner';
 import { isTerminal, type TaskRecord } from './task-record';
 import { v2Task } from './task-wire';
 
@@ -52,13 +52,14 @@ export class TaskListens {
     this.count(caller, +1);
     let records: (TaskRecord | undefined)[];
     try {
-      records = await Promise.all([...new Set(taskIds)].slice(0, MAX_LISTENED_TASKS).map((taskId) => this.engine.store.get(taskId)));
+      // Another caller's task is left out as an unknown one is.
+      records = await Promise.all([...new Set(taskIds)].slice(0, MAX_LISTENED_TASKS).map((taskId) => this.engine.get(taskId, origin)));
     } catch (error) {
       // A store that cannot be read opens nothing: the listen is not counted.
       this.count(caller, -1);
       throw error;
     }
-    const own = records.filter((record): record is TaskRecord => record !== undefined && isOwnTask(record, origin, this.engine.tools));
+    const own = records.filter((record): record is TaskRecord => record !== undefined);
     const following = new Set(own.filter((record) => !isTerminal(record.status)).map((record) => record.taskId));
     let stopped = false;
     const unlisten: (() => void)[] = [];
@@ -75,11 +76,7 @@ export class TaskListens {
     };
     const timer = setTimeout(finish, this.limits.maxMs).unref();
     for (const taskId of following) {
-      unlisten.push(
-        this.engine.store.listen(taskId, (signal) => {
-          if (signal.kind === 'changed' && !stopped) void this.sendCurrent(taskId, following, outlet, finish);
-        }),
-      );
+      unlisten.push(this.engine.watch(taskId, () => void (!stopped && this.sendCurrent(taskId, origin, following, outlet, finish))));
     }
     // The state each task is in now, so a change between the client's last poll and this listen is never missed.
     queueMicrotask(() => {
@@ -89,8 +86,8 @@ export class TaskListens {
     return { taskIds: own.map((record) => record.taskId), stop };
   }
 
-  private async sendCurrent(taskId: string, following: Set<string>, outlet: TaskListenOutlet, finish: () => void): Promise<void> {
-    const record = await this.engine.store.get(taskId).catch(() => undefined);
+  private async sendCurrent(taskId: string, origin: CallOrigin, following: Set<string>, outlet: TaskListenOutlet, finish: () => void): Promise<void> {
+    const record = await this.engine.get(taskId, origin).catch(() => undefined);
     if (!record || !following.has(taskId)) return;
     outlet.notify(v2Task(record));
     if (!isTerminal(record.status)) return;

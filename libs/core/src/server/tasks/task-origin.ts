@@ -1,11 +1,12 @@
-import type { ServerContext } from '@modelcontextprotocol/server';
+import type { Server } from '@modelcontextprotocol/server';
+import { Call } from '../request/call';
 import type { VerifiedCaller } from '../../context/auth-context';
 import { credentialEnvironmentVariable } from '../../context/credential-env';
 import { fixedHeaders } from '../../context/header-source';
 import type { ClientInfo, ProtocolEra, TransportKind } from '../../context/request-context';
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import type { ArgumentLimits } from '../checks/argument-limits';
-import { credentialsOf, useOrigin, type CallOrigin } from '../request/call-origin';
+import { credentialsOf, type CallOrigin } from '../request/call-origin';
 import type { CallSite } from '../request/member-scope';
 
 /**
@@ -70,18 +71,12 @@ export function restoredOrigin(stored: TaskOrigin): CallOrigin {
 }
 
 /**
- * Where a task's call runs: its origin restored from the record (registered for the call's
- * context, so nothing is derived from that context), the task's own signal, and no way to send the
- * client anything on the side (a task reports through its status and asks through its input requests).
+ * A task's call, in whichever process runs it: its origin restored from the record (nothing is
+ * derived from a request), the task's own signal, and no way to send the client anything on the
+ * side (a task reports through its status and asks through its input requests).
  */
-export function detachedCall(stored: TaskOrigin, signal: AbortSignal): { site: CallSite; ctx: ServerContext } {
+export function detachedCall(stored: TaskOrigin, signal: AbortSignal, server: Server): Call {
   const origin = restoredOrigin(stored);
   const site: CallSite = { transport: origin.transport, era: origin.era, headers: origin.headers, environment: origin.environment, limits: origin.limits };
-  const quiet = async () => undefined;
-  const unreachable = async () => {
-    throw new Error('A task asks the client through its own input requests.');
-  };
-  const ctx = { mcpReq: { id: 0, method: 'tools/call', signal, notify: quiet, log: quiet, send: unreachable, elicitInput: unreachable, requestSampling: unreachable } } as unknown as ServerContext;
-  useOrigin(ctx, origin);
-  return { site, ctx };
+  return Call.detached(site, origin, signal, server);
 }

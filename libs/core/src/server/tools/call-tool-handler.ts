@@ -5,9 +5,8 @@ import type { CatalogView } from '../../selection/catalog-view';
 import type { CatalogViews } from '../../selection/catalog-views';
 import { DISCOVERY_TOOL_NAMES } from '../../selection/discovery-tools';
 import type { DroppedKeyWarner } from './dropped-key-warner';
-import { memberScope, type CallSite, type RequestRoots, type ServingSite } from '../request/member-scope';
-import { callOrigin, seenView } from '../request/call-origin';
-import { rememberArguments } from '../request/request-state';
+import { memberScope, type RequestRoots, type ServingSite } from '../request/member-scope';
+import { Call } from '../request/call';
 import { runToolCall } from './tool-call';
 import { InputRequiredSignal } from '../request/sdk-client-input';
 import { callDiscoveryTool } from './discovery-calls';
@@ -31,64 +30,72 @@ export interface CallToolSetup extends RequestRoots {
   telemetry?: ServerTelemetry;
 }
 
-type CallRequest = { params: { name: string; arguments?: Record<string, unknown> } };
+/** A `tools/call` request's params as the handlers read them (`task`: a 2025-11-25 client asks for one). */
+export type CallRequest = { params: { name: string; arguments?: Record<string, unknown>; task?: { ttl?: number } } };
+/** A `tools/call` handler past its entry: the request's `Call` is made. */
+export type ToolsCallHandler = (request: CallRequest, call: Call & { site: ServingSite }) => Promise<CallToolResult>;
+
+/** The SDK-facing `tools/call` handler of `server`, made for `site`: the request's `Call` is made here, once, and handed to `handle`. */
+export function toolsCallEntry(handle: ToolsCallHandler, site: ServingSite, server: Server) {
+  return (request: CallRequest, ctx: ServerContext): Promise<CallToolResult> => handle(request, Call.ofRequest(site, ctx, server) as Call & { site: ServingSite });
+}
 
 /**
  * The `tools/call` handler of one SDK `Server` instance, serving one view of the catalog: a tool
  * outside it is unknown here. In discovery mode the discovery tools are served too, in code mode code mode's.
  */
-export function callToolHandler(definition: CallToolSetup, site: ServingSite, server: Server) {
+export function callToolHandler(definition: CallToolSetup): ToolsCallHandler {
   // Once per handler, not per call: the credentials that tell code mode's callers apart.
   const credentialHeaders = [...new Set(definition.catalog.toolsets.flatMap((toolset) => toolset.credentialHeaders))];
-  return async (request: CallRequest, ctx: ServerContext): Promise<CallToolResult> => {
+  return async (request, call) => {
     const { name } = request.params;
-    const view = seenView(site, ctx, server);
+    const view = call.view();
     try {
       // In discovery mode its three tools come first: a catalog tool of the same name stays reachable through call_tool.
       if (view.selection.mode === 'discovery' && DISCOVERY_TOOL_NAMES.has(name)) {
-        const direct = (target: CompiledTool, args: unknown) => callOne(definition, site, server, ctx, target, args);
+        const direct = (target: CompiledTool, args: unknown) => callOne(definition, call, target, args);
         return await callDiscoveryTool(name, request.params.arguments, view, definition.views, direct);
       }
       // In code mode its tools come first the same way: a catalog tool of the same name stays reachable from a program.
       const codeMode = definition.views.codeMode;
       if (view.selection.mode === 'code' && codeMode?.names.has(name)) {
-        const inner = (target: CompiledTool, args: unknown, run: InnerRun) => callOne(definition, site, server, ctx, target, args, run);
-        const caller = codeModeCaller(callOrigin(site, ctx, server), credentialHeaders);
-        return await codeMode.call(name, request.params.arguments, codeModeRequest(server, ctx, view, definition.views, definition.telemetry, inner, caller));
+        const inner = (target: CompiledTool, args: unknown, run: InnerRun) => callOne(definition, call, target, args, run);
+        const caller = codeModeCaller(call.origin, credentialHeaders);
+        return await codeMode.call(name, request.params.arguments, codeModeRequest(call.server, call.signal, view, definition.views, definition.telemetry, inner, caller));
       }
       const tool = view.tools.get(name);
-      if (tool) return server.projectCallToolResult(await callOne(definition, site, server, ctx, tool, request.params.arguments), tool.descriptor.outputSchema) as CallToolResult;
+      if (tool) return call.server.projectCallToolResult(await callOne(definition, call, tool, request.params.arguments), tool.descriptor.outputSchema) as CallToolResult;
     } catch (signal) {
       if (signal instanceof InputRequiredSignal) return (await signal.toResult()) as unknown as CallToolResult;
       throw signal;
     }
-    const outside = definition.catalog.tools.has(name) ? outsideView(definition.catalog.tools.get(name)!, site.served.view, view, hidesOutOfScope(ctx)) : '';
+    const outside = definition.catalog.tools.has(name) ? outsideView(definition.catalog.tools.get(name)!, call.site.served.view, view, call.request !== undefined && hidesOutOfScope(call.request)) : '';
     throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool '${clip(name)}'.${outside} ${view.availableTools}`);
   };
 }
 
 /**
  * One call of `tool`, through its interceptors, in a scope of its own. As a task (`task`), it
- * reports and asks through the task, its signal is the task's, and an unexpected throw is
- * rethrown (`UnexpectedToolFailure`, logged already) so the task ends `failed`. For a code-mode
+ * reports and asks through the task, and its signal is the task's (a result that reports an
+ * unexpected failure ends the task `failed`: `unexpectedFailureOf`). For a code-mode
  * program (an `InnerRun`), its questions are refused and its signal is the program's.
  */
-export function callOne(definition: CallToolSetup, site: CallSite, server: Server, ctx: ServerContext, tool: CompiledTool, args: unknown, task?: TaskRun | InnerRun): Promise<CallToolResult> {
+export function callOne(definition: CallToolSetup, call: Call, tool: CompiledTool, args: unknown, task?: TaskRun | InnerRun): Promise<CallToolResult> {
   const app = definition.catalog.interceptors;
-  const rethrowUnexpected = task !== undefined && 'channel' in task;
+  const { site } = call;
   // A 2026-07-28 call's sealed requestState is bound to these arguments.
-  if (!task) rememberArguments(ctx, args);
+  if (!task) call.arguments = args;
   if (app.length === 0 && tool.interceptors.length === 0) {
-    const { instantiate, logger, redact } = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, undefined, task);
-    return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped, redact, rethrowUnexpected, signal: task?.signal ?? ctx.mcpReq.signal });
+    const { instantiate, logger, redact } = memberScope(definition, call, tool.toolset, tool.name, { forms: tool.elicitationForms, run: task });
+    return runToolCall(tool, args, { instantiate, logger, limits: site.limits, warnDropped: definition.warnDropped, redact, signal: task?.signal ?? call.signal });
   }
   // Interceptors may abort the call (a deadline): the tool's signal is the call's own, aborted with the request's (or the task's).
-  const abort = new CallAbort(task?.signal ?? ctx.mcpReq.signal);
-  const scope = memberScope(definition, site, server, ctx, tool.toolset, tool.name, tool.elicitationForms, () => abort.signal, task);
+  const abort = new CallAbort(task?.signal ?? call.signal);
+  const scope = memberScope(definition, call, tool.toolset, tool.name, { forms: tool.elicitationForms, signal: () => abort.signal, run: task });
   const chain = app.length === 0 ? tool.interceptors : [...app, ...tool.interceptors];
   const around = (validArgs: Record<string, unknown>, invoke: () => unknown) =>
     runInterceptors(chain, scope.resolve, new InterceptedCall(tool, validArgs, abort, () => interceptorCaller(definition.name, scope.origin, tool.toolset)), invoke);
-  return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around, redact: scope.redact, rethrowUnexpected, signal: abort.signal });
+  return runToolCall(tool, args, { instantiate: scope.instantiate, logger: scope.logger, limits: site.limits, warnDropped: definition.warnDropped, around, redact: scope.redact, signal: abort.signal });
 }
 
 

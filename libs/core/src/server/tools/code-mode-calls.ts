@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { context } from '@opentelemetry/api';
-import type { CallToolResult, Server, ServerContext } from '@modelcontextprotocol/server';
+import type { CallToolResult, Server } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import type { CatalogView } from '../../selection/catalog-view';
 import type { CatalogViews } from '../../selection/catalog-views';
@@ -17,16 +17,16 @@ export type InnerCall = (tool: CompiledTool, args: unknown, run: InnerRun) => Pr
  * over it, and inner calls that take the path this caller's own `tools/call` takes (the view holds
  * only what its selection and token's scopes allow), each in a span under the request's.
  */
-export function codeModeRequest(server: Server, ctx: ServerContext, view: CatalogView, views: CatalogViews, telemetry: ServerTelemetry | undefined, direct: InnerCall, caller: string): CodeModeRequest {
+export function codeModeRequest(server: Server, signal: AbortSignal, view: CatalogView, views: CatalogViews, telemetry: ServerTelemetry | undefined, direct: InnerCall, caller: string): CodeModeRequest {
   // Inner calls arrive from the sandbox's worker, outside this request's async context: their spans' parent is taken now.
   const parent = context.active();
   return {
     view,
-    signal: ctx.mcpReq.signal,
+    signal,
     caller,
     search: (query, limit) => views.search.search(query, (name) => view.tools.has(name), limit).map((hit) => view.tools.get(hit.name)!),
-    call: (tool, args, signal) => {
-      const run = { input: INNER_CALL_INPUT, signal: AbortSignal.any([ctx.mcpReq.signal, signal]) };
+    call: (tool, args, programSignal) => {
+      const run = { input: INNER_CALL_INPUT, signal: AbortSignal.any([signal, programSignal]) };
       const invoke = async () => server.projectCallToolResult(await direct(tool, args, run), tool.descriptor.outputSchema) as CallToolResult;
       return telemetry ? telemetry.inner(tool.name, parent, invoke) : invoke();
     },

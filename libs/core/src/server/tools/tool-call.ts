@@ -32,21 +32,19 @@ export interface CallScope {
   around?: (args: Record<string, unknown>, invoke: () => unknown) => Promise<unknown>;
   /** Hides the call's credential values in what it sends (absent or `NO_REDACTION` when it has none). */
   redact?: Redactor;
-  /** A task's call: an unexpected throw is logged, then rethrown as `UnexpectedToolFailure`, so the task ends `failed`. */
-  rethrowUnexpected?: boolean;
   /** The call's signal: a throw after it aborted is the tool stopping as asked, not a failure. */
   signal?: AbortSignal;
 }
 
-/** What a task's call throws when its tool failed unexpectedly: logged already, under `correlationId`. */
-export class UnexpectedToolFailure extends Error {
-  constructor(
-    readonly tool: string,
-    readonly correlationId: string,
-  ) {
-    super(`The tool '${tool}' failed unexpectedly. The server log has the details under correlation id ${correlationId}.`);
-    this.name = 'UnexpectedToolFailure';
-  }
+const UNEXPECTED = Symbol('toolsets.unexpectedFailure');
+
+/**
+ * The correlation id a result carries when it reports that its tool failed unexpectedly (logged
+ * already, under that id): a task whose call ends with one ends `failed`, not `completed`. Kept
+ * under a symbol, so it is never sent.
+ */
+export function unexpectedFailureOf(result: CallToolResult): string | undefined {
+  return (result as { [UNEXPECTED]?: string })[UNEXPECTED];
 }
 
 /**
@@ -131,11 +129,11 @@ function thrownResult(tool: CompiledTool, error: unknown, scope: CallScope, reda
   }
   const correlationId = randomUUID();
   logger.error('tool threw', { correlationId, tool: tool.name, error: errorName(error), detail: errorMessage(error), ...stackField(error) });
-  if (scope.rethrowUnexpected) throw new UnexpectedToolFailure(tool.name, correlationId);
-  return textError(
+  const failed = textError(
     `The tool '${tool.name}' failed unexpectedly. The server log has the details under correlation id ${correlationId}. ` +
       'To send the client a message, return or throw a ToolError.',
   );
+  return Object.assign(failed, { [UNEXPECTED]: correlationId });
 }
 
 /**
