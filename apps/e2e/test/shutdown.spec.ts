@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { resolve } from 'node:path';
 import { httpClient } from './support/clients';
 import { startServerProcess } from './support/server-process';
@@ -14,6 +15,16 @@ describe('process lifecycle', () => {
     expect((await call)['structuredContent']).toEqual({ message: 'finished' });
     expect(await server.exited).toBe(0);
     expect(server.stderr()).toContain('draining in-flight calls before exit');
+  });
+
+  it('drains and exits 0 on a SIGTERM that comes while the banner is still being written, instead of dying with its connections', async () => {
+    // Node's default action for a signal nobody handles kills the process at once: the handlers must be in place before the port opens.
+    const child = spawn(process.execPath, [slowServer], { env: { ...process.env, PORT: '0', SIGTERM_AT_BANNER: '1' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const [code, signal] = await new Promise<[number | null, NodeJS.Signals | null]>((done) => child.once('close', (exitCode, exitSignal) => done([exitCode, exitSignal])));
+    expect({ code, signal }).toEqual({ code: 0, signal: null });
+    expect(stderr).toContain('draining in-flight calls before exit');
   });
 
   it('refuses to start, exit 1, listing every contract violation with its fix', async () => {

@@ -73,15 +73,17 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   const tasks = appTasks(list, env);
   const closeShared = shareInterceptorState(env);
 
-  const handle = await serve(servers, list, argv, env, tasks, print, options);
   const programGraceMs = Math.floor(drainTimeoutOf(env) * 0.8);
-
+  // The signals are handled before the port opens: a SIGTERM that comes while the banner is still
+  // being written (a balancer, a test or an orchestrator may act on the log's first line) drains
+  // instead of killing the process with its connections, as Node's default action does.
+  const serving = serve(servers, list, argv, env, tasks, print, options);
   const stop = (signal: string) => {
     logger.info('draining in-flight calls before exit', { signal });
     // Calls first (a task is created by one), then the tasks running here.
     // Code-mode programs may run on through most of the drain; those still running then are stopped and answered before connections close.
     const programs = Promise.all(list.map((server) => server.codeMode?.close(programGraceMs)));
-    Promise.all([handle.close(), programs])
+    Promise.all([serving.then((handle) => handle.close()), programs])
       .then(() => tasks?.close())
       .then(() => closeShared?.())
       .then(
@@ -91,7 +93,14 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   };
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
-  return handle;
+  try {
+    return await serving;
+  } catch (error) {
+    // Not serving after all (the port is taken, a setting is wrong): the signals are the process's again.
+    process.removeListener('SIGINT', stop);
+    process.removeListener('SIGTERM', stop);
+    throw error;
+  }
 }
 
 /** Serves as the command line says: a worker only, over stdio, or over HTTP with the banner. */
