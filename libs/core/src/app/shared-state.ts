@@ -29,7 +29,7 @@ export function appTasks(servers: readonly ServerDefinition[], env: NodeJS.Proce
     const lockMs = whole(env, 'TASKS_LOCK_MS', 30_000);
     const concurrency = whole(env, 'TASKS_CONCURRENCY', 16);
     for (const server of engines) {
-      server.tasks!.share(RedisTaskStore.connect(url, `toolsets:tasks:${server.name}`), new BullTaskQueue(url, { name: `toolsets-tasks-${server.name}`, lockMs, concurrency, logger: server.logger }));
+      server.tasks!.placeIn(RedisTaskStore.connect(url, `toolsets:tasks:${server.name}`), new BullTaskQueue(url, { name: `toolsets-tasks-${server.name}`, lockMs, concurrency, logger: server.logger }));
       // TASKS_WORKER=off: this replica serves and queues, and `--worker` replicas run the tasks.
       if (env['TASKS_WORKER'] !== 'off') server.tasks!.work();
     }

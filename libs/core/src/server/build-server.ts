@@ -35,7 +35,6 @@ import { promptHandlers } from './members/prompt-handlers';
 import { resourceHandlers } from './members/resource-handlers';
 import { RESOURCE_UPDATES, ResourceSubscriptions } from './members/resource-subscriptions';
 import { TaskEngine } from './tasks/task-engine';
-import { MemoryTaskStore } from './tasks/memory-task-store';
 import { taskCallHandler, taskRunner } from './tasks/task-call';
 import { registerTaskHandlers } from './tasks/task-handlers';
 import { groupsHandler, type CountedGroup } from './members/group-handlers';
@@ -249,7 +248,7 @@ function useTaskRunner(tasks: TaskEngine | undefined, definition: CallToolSetup,
 /** The tasks of `@Tool({ task })` tools, in `store` (the process by default); undefined when no tool runs as a task. */
 function taskEngineOf(catalog: ToolCatalog, options: BuildServerOptions, logger: Logger): TaskEngine | undefined {
   if (![...catalog.tools.values()].some((tool) => tool.task !== undefined)) return undefined;
-  return new TaskEngine(options.taskStore ?? new MemoryTaskStore(), catalog.tools, logger, options.taskQueue, options.taskLimits);
+  return new TaskEngine(options.taskStore, catalog.tools, logger, options.taskQueue, options.taskLimits);
 }
 
 /** Spans and metrics for every request, unless turned off. */

@@ -5,7 +5,7 @@ import { Client } from '@modelcontextprotocol/client';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { createTaskSessionFromClient, toolDeclarationFromMcpTool } from '@modelcontextprotocol/ext-tasks/client';
 import { Min } from 'class-validator';
-import { BullTaskQueue, buildServer, Field, RateLimit, RedisTaskStore, RequestContext, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, UseInterceptors, type HttpServerHandle, type ServerDefinition } from '@toolsets/core';
+import { BullTaskQueue, buildServer, Field, MemoryTaskStore, RateLimit, RedisTaskStore, RequestContext, Result, serveHttp, TaskContext, Tool, ToolError, ToolResult, Toolset, UseInterceptors, type HttpServerHandle, type ServerDefinition } from '@toolsets/core';
 import { httpDispatch, modernMeta, pollUntil, startTestIssuer, startTestRedis, type RawAnswer, type TestRedis } from '../../src';
 
 /**
@@ -204,6 +204,21 @@ describe('tasks in one process', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
     expect(aborted.get('parked-at-shutdown')).toMatch(/server shut down while the task waited for input/);
   });
+
+  it('chooses where tasks live once: placing them elsewhere after a task was kept is refused, saying when to choose', async () => {
+    const own = buildServer({ name: 'placed', version: '1', toolsets: [BoundedToolset], logger: quiet });
+    const server = await serveHttp(own, { port: 0, drainDelayMs: 0, logger: quiet });
+    try {
+      const dispatch = httpDispatch(server.mounts[0]!.url, { 'x-api-key': 'place-key' });
+      const created = taskOf(await dispatch({ method: 'tools/call', params: { name: 'quick', arguments: { n: 0 }, _meta: meta } }));
+      expect(() => own.tasks!.placeIn(new MemoryTaskStore())).toThrow("The tasks' store is already in use (MemoryTaskStore): choose where tasks live (REDIS_URL, or buildServer's taskStore) before the server serves.");
+      // The task is still where it was kept.
+      expect((await poll(async () => taskOf(await dispatch({ method: 'tasks/get', params: { taskId: created.taskId, _meta: meta } })), (task) => task.status === 'completed')).status).toBe('completed');
+    } finally {
+      await server.close();
+      await own.tasks!.close(1_000);
+    }
+  });
 });
 
 describe("a task's call sees what the same call made blocking sees", () => {
@@ -268,7 +283,7 @@ describe('tasks on Redis', () => {
 
   it('gives a queue slot back while a task waits for input: two parked tasks on a worker of two leave room for a third', async () => {
     const definition = buildServer({ name: 'queued', version: '1', toolsets: [BoundedToolset], logger: quiet, taskLimits: { inputTimeoutMs: 20_000 } });
-    definition.tasks!.share(RedisTaskStore.connect(redis.url, 'test:queued'), new BullTaskQueue(redis.url, { name: 'test-queued', concurrency: 2, logger: quiet }));
+    definition.tasks!.placeIn(RedisTaskStore.connect(redis.url, 'test:queued'), new BullTaskQueue(redis.url, { name: 'test-queued', concurrency: 2, logger: quiet }));
     definition.tasks!.work();
     const http = await serveHttp(definition, { port: 0, drainDelayMs: 0, logger: quiet });
     try {
@@ -292,7 +307,7 @@ describe('tasks on Redis', () => {
   it("keeps of a verified caller only what a worker needs to act as it: subject, client, scopes and issuer, never the token's other claims", async () => {
     const issuer = await startTestIssuer();
     const definition = buildServer({ name: 'tokens', version: '1', toolsets: [BoundedToolset], logger: quiet });
-    definition.tasks!.share(RedisTaskStore.connect(redis.url, 'test:tokens'));
+    definition.tasks!.placeIn(RedisTaskStore.connect(redis.url, 'test:tokens'));
     const http = await serveHttp(definition, { port: 0, drainDelayMs: 0, logger: quiet, auth: { issuer: issuer.issuer } });
     issuer.audience = http.mounts[0]!.url;
     try {

@@ -127,7 +127,7 @@ describe('task status notifications across replicas (Redis)', () => {
     const replicas = await Promise.all(
       ['a', 'b'].map(async () => {
         const definition = buildServer({ name: 'jobs', version: '1', toolsets: [JobsToolset], logger: quiet });
-        definition.tasks!.share(RedisTaskStore.connect(redis.url, 'test:listen'));
+        definition.tasks!.placeIn(RedisTaskStore.connect(redis.url, 'test:listen'));
         return { definition, handle: await serveHttp(definition, { port: 0, drainDelayMs: 0, logger: quiet }) };
       }),
     );

@@ -13,6 +13,7 @@ import type { TaskQueue } from './task-queue';
 import { isTerminal, type TaskRecord } from './task-record';
 import { TaskStop } from './task-stop';
 import type { TaskStore } from './task-store';
+import { MemoryTaskStore } from './memory-task-store';
 
 /** The JSON-RPC "internal error" a task that failed ends with. */
 const INTERNAL_ERROR = -32603;
@@ -43,14 +44,17 @@ export class TaskEngine {
   private closing = false;
   private taskLimits: TaskLimits;
 
+  #store: TaskStore | undefined;
+
   constructor(
-    private taskStore: TaskStore,
+    store: TaskStore | undefined,
     readonly tools: ReadonlyMap<string, CompiledTool>,
     private readonly logger: Logger,
     private taskQueue?: TaskQueue,
     limits?: Partial<TaskLimits>,
   ) {
     this.taskLimits = resolveTaskLimits(limits);
+    this.#store = store;
   }
 
   /** The bounds on these tasks (how many unfinished, in all and per caller; how long one waits for input). */
@@ -73,24 +77,19 @@ export class TaskEngine {
     },
   };
 
-  /** Where the tasks live. */
-  get store(): TaskStore {
-    return this.taskStore;
-  }
-
-  /** Which process runs them: absent when each runs where it was created. */
-  get queue(): TaskQueue | undefined {
-    return this.taskQueue;
+  /** Where the tasks live: chosen once, on first use (the process's own memory unless `placeIn` chose first). */
+  private get taskStore(): TaskStore {
+    return (this.#store ??= new MemoryTaskStore());
   }
 
   /**
-   * Moves the tasks to a shared store and queue (an app with `REDIS_URL`), before it serves: from
-   * then on any replica answers for any task, and any worker runs it.
+   * Puts the tasks in a shared store and queue (an app with `REDIS_URL`): from then on any replica
+   * answers for any task, and any worker runs it. Only before the engine is first used: tasks
+   * already kept somewhere are never left behind by a switch.
    */
-  share(store: TaskStore, queue?: TaskQueue): void {
-    if (this.running.size > 0) throw new Error('Tasks are running: share the store before serving.');
-    void this.taskStore.close();
-    this.taskStore = store;
+  placeIn(store: TaskStore, queue?: TaskQueue): void {
+    if (this.#store) throw new Error(`The tasks' store is already in use (${this.#store.constructor.name}): choose where tasks live (REDIS_URL, or buildServer's taskStore) before the server serves.`);
+    this.#store = store;
     this.taskQueue = queue;
   }
 
@@ -115,7 +114,7 @@ export class TaskEngine {
     for (const resolve of this.idleWaiters.splice(0)) resolve();
     // A turn for the stopped runs to write why they ended, before the store closes.
     await new Promise((resolve) => setImmediate(resolve));
-    await this.taskStore.close();
+    await this.#store?.close();
   }
 
   /** Resolves once nothing runs here (each run's end checks), or the drain ran out. */
