@@ -5,6 +5,7 @@ import type { ContractViolation } from '../errors/contract-violation';
 import { InvalidCurationError } from '../errors/invalid-curation.error';
 import { TOOL_NAME_PATTERN } from '../helpers/naming';
 import type { ArgumentCuration, ToolCuration, ToolsetCuration } from '../metadata/toolset-curation';
+import { argumentEntryProblems, renameProblems, type CuratedArgumentFacts } from '../metadata/argument-curation-rules';
 import type { SchemaNode } from '../types/schema-node';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[]; $defs?: unknown };
@@ -109,7 +110,7 @@ function curatedArguments(site: CurationSite, tool: CompiledTool, entries: Recor
   const plan: ArgumentPlan = { properties: schema.properties ?? {}, required: new Set(schema.required ?? []), constants: {}, defaults: {}, renames: new Map() };
   for (const [arg, entry] of Object.entries(entries)) curateArgument(site, tool, original, plan, arg, entry);
   const { properties, required, constants, defaults, renames } = plan;
-  checkRenames(site, tool, properties, renames);
+  for (const { argument, problem } of renameProblems(entries, Object.keys(original.properties ?? {}))) fail(site, tool, `name for '${argument}': ${problem.problem}.`, problem.fix, argument);
   const back = new Map([...renames].map(([from, to]) => [to, from]));
   schema.properties = Object.fromEntries(Object.entries(properties).map(([key, value]) => [renames.get(key) ?? key, value]));
   const requiredNames = [...required].map((key) => renames.get(key) ?? key);
@@ -129,22 +130,24 @@ function curatedArguments(site: CurationSite, tool: CompiledTool, entries: Recor
 
 function curateArgument(site: CurationSite, tool: CompiledTool, original: JsonSchema, plan: ArgumentPlan, arg: string, entry: ArgumentCuration): void {
   const property = plan.properties[arg];
+  const refuse = (problem: string, fix: string) => fail(site, tool, problem, fix, arg);
   if (!property) {
     fail(site, tool, `arguments names '${arg}', which is not an argument of the tool.`, `name one of its arguments: ${Object.keys(original.properties ?? {}).join(', ') || 'none'}.`);
     return;
   }
+  const problems = argumentEntryProblems(entry, factsOf(property));
+  for (const { setting, problem, fix } of problems) refuse(`${setting ? `${setting} for '${arg}': ` : `'${arg}': `}${problem}.`, fix);
+  if (problems.length > 0) return;
   const fits = fitsCheck(original, arg, property);
   if (entry.value !== undefined) {
-    if (!fits(entry.value)) fail(site, tool, `the value ${JSON.stringify(entry.value)} for '${arg}' is refused by the argument's schema.`, 'give a value the argument allows.', arg);
+    if (!fits(entry.value)) refuse(`the value ${JSON.stringify(entry.value)} for '${arg}' is refused by the argument's schema.`, 'give a value the argument allows.');
     plan.constants[arg] = entry.value;
     delete plan.properties[arg];
     plan.required.delete(arg);
     return;
   }
-  narrow(site, tool, arg, property, entry, fits);
-  const curatedFits = fitsCheck(original, arg, property);
-  const given: [string, unknown][] = [...(entry.default === undefined ? [] : [['default', entry.default] as [string, unknown]]), ...(entry.examples ?? []).map((example) => ['example', example] as [string, unknown])];
-  for (const [setting, value] of given) if (!curatedFits(value)) fail(site, tool, `the ${setting} ${JSON.stringify(value)} for '${arg}' is refused by the argument's schema.`, 'give a value the (narrowed) argument allows.', arg);
+  narrowArgument(arg, property, entry, fits, refuse);
+  checkGiven(arg, entry, fitsCheck(original, arg, property), refuse);
   if (entry.default !== undefined) {
     property['default'] = entry.default;
     plan.defaults[arg] = entry.default;
@@ -155,62 +158,39 @@ function curateArgument(site: CurationSite, tool: CompiledTool, original: JsonSc
   if (entry.name !== undefined && entry.name !== arg) plan.renames.set(arg, entry.name);
 }
 
+/** The default and examples, each against the argument as narrowed. */
+function checkGiven(arg: string, entry: ArgumentCuration, fits: (value: unknown) => boolean, refuse: (problem: string, fix: string) => void): void {
+  const given: [string, unknown][] = [...(entry.default === undefined ? [] : [['default', entry.default] as [string, unknown]]), ...(entry.examples ?? []).map((example) => ['example', example] as [string, unknown])];
+  for (const [setting, value] of given) if (!fits(value)) refuse(`the ${setting} ${JSON.stringify(value)} for '${arg}' is refused by the argument's schema.`, 'give a value the (narrowed) argument allows.');
+}
+
+/** Writes the entry's enum, pattern and bounds into the argument's schema (the rules checked them; the enum's values are checked here). */
+function narrowArgument(arg: string, property: Record<string, unknown>, entry: ArgumentCuration, fits: (value: unknown) => boolean, refuse: (problem: string, fix: string) => void): void {
+  if (entry.enum !== undefined) {
+    const refused = entry.enum.filter((value) => !fits(value));
+    if (refused.length > 0) refuse(`the enum for '${arg}' has ${refused.map((value) => JSON.stringify(value)).join(', ')}, which the argument refuses.`, 'list values the argument allows: an enum only narrows it.');
+    property['enum'] = [...entry.enum];
+  }
+  for (const key of ['pattern', 'minimum', 'maximum', 'minLength', 'maxLength'] as const) if (entry[key] !== undefined) property[key] = entry[key];
+}
+
+/** What the shared curation rules read of an argument's JSON Schema. */
+function factsOf(property: Record<string, unknown>): CuratedArgumentFacts {
+  const number = (key: string) => (typeof property[key] === 'number' ? (property[key] as number) : undefined);
+  const types = ([] as unknown[]).concat(property['type'] ?? []).filter((type): type is string => typeof type === 'string');
+  return {
+    types,
+    enumerated: Array.isArray(property['enum']) || property['const'] !== undefined || (Array.isArray(property['anyOf']) && (property['anyOf'] as Record<string, unknown>[]).every((arm) => arm['const'] !== undefined || arm['type'] === 'null')),
+    ...(typeof property['pattern'] === 'string' && { pattern: property['pattern'] }),
+    ...Object.fromEntries((['minimum', 'maximum', 'minLength', 'maxLength'] as const).flatMap((key) => (number(key) === undefined ? [] : [[key, number(key)]]))),
+    owner: "the toolset's",
+  };
+}
+
 /** Whether a value fits one argument's schema, resolved against the whole input schema's definitions. */
 function fitsCheck(root: JsonSchema, arg: string, property: Record<string, unknown>): (value: unknown) => boolean {
   const validator = lazyValidator(() => ({ type: 'object', properties: { [arg]: structuredClone(property) }, ...(root.$defs !== undefined && { $defs: root.$defs }) }) as unknown as SchemaNode);
   return (value) => validator.Check({ [arg]: value });
-}
-
-/** Applies enum, pattern and bounds to an argument's schema, each only where it narrows. */
-function narrow(site: CurationSite, tool: CompiledTool, arg: string, property: Record<string, unknown>, entry: ArgumentCuration, fits: (value: unknown) => boolean): void {
-  const refuse = (problem: string, fix: string) => fail(site, tool, problem, fix, arg);
-  if (entry.enum !== undefined) {
-    const refused = entry.enum.filter((value) => !fits(value));
-    if (entry.enum.length === 0 || refused.length > 0) refuse(`the enum for '${arg}' ${refused.length ? `has ${refused.map((value) => JSON.stringify(value)).join(', ')}, which the argument refuses` : 'is empty'}.`, 'list values the argument allows: an enum only narrows it.');
-    property['enum'] = [...entry.enum];
-  }
-  const types = ([] as unknown[]).concat(property['type']);
-  if (entry.pattern !== undefined) narrowPattern(arg, property, entry.pattern, types, refuse);
-  for (const [key, side, kinds] of BOUNDS) {
-    const value = entry[key];
-    if (value === undefined) continue;
-    const own = property[key] as number | undefined;
-    if (!kinds.some((kind) => types.includes(kind))) refuse(`${key} applies to ${kinds.join(' or ')} arguments, and '${arg}' is not one.`, 'leave it out.');
-    else if (typeof value !== 'number' || !Number.isFinite(value)) refuse(`${key} for '${arg}' is not a number.`, 'give a number.');
-    else if (own !== undefined && (side === 'low' ? value < own : value > own)) refuse(`${key} ${value} for '${arg}' widens its own ${key} ${own}.`, "a curation only narrows an argument: keep it within the toolset's bound.");
-    else property[key] = value;
-  }
-}
-
-const BOUNDS: readonly ['minimum' | 'maximum' | 'minLength' | 'maxLength', 'low' | 'high', readonly string[]][] = [
-  ['minimum', 'low', ['integer', 'number']],
-  ['maximum', 'high', ['integer', 'number']],
-  ['minLength', 'low', ['string']],
-  ['maxLength', 'high', ['string']],
-];
-
-function narrowPattern(arg: string, property: Record<string, unknown>, pattern: string, types: readonly unknown[], refuse: (problem: string, fix: string) => void): void {
-  if (!types.includes('string')) refuse(`pattern applies to a string argument, and '${arg}' is not one.`, 'narrow it with enum or bounds instead.');
-  else if (property['pattern'] !== undefined) refuse(`'${arg}' already has the pattern ${String(property['pattern'])}, which a curated one would replace.`, 'narrow it with enum or maxLength instead.');
-  else if (!isRegExp(pattern)) refuse(`the pattern ${JSON.stringify(pattern)} for '${arg}' is not a regular expression.`, 'give a valid regular expression.');
-  else property['pattern'] = pattern;
-}
-
-function checkRenames(site: CurationSite, tool: CompiledTool, properties: Record<string, unknown>, renames: ReadonlyMap<string, string>): void {
-  const taken = new Set(Object.keys(properties).filter((key) => !renames.has(key)));
-  for (const [from, to] of renames) {
-    if (!/^[A-Za-z_][\w-]{0,63}$/.test(to)) fail(site, tool, `the name ${JSON.stringify(to)} for '${from}' is not an argument name.`, 'use letters, digits, _ and -, starting with a letter.', from);
-    else if (taken.has(to)) fail(site, tool, `renames '${from}' to '${to}', which another argument already is.`, 'give each argument its own name.', from);
-    taken.add(to);
-  }
-}
-
-function isRegExp(pattern: unknown): boolean {
-  try {
-    return typeof pattern === 'string' && new RegExp(pattern, 'u') instanceof RegExp;
-  } catch {
-    return false;
-  }
 }
 
 function fail(site: CurationSite, tool: CompiledTool | undefined, problem: string, fix: string, arg?: string): void {

@@ -148,8 +148,8 @@ describe('a toolset curated by the app that serves it', () => {
     for (const line of [
       "tools.listIssues.arguments.perPage: the value 500 for 'perPage' is refused by the argument's schema.",
       "tools.listIssues.arguments.state: the enum for 'state' has \"stale\", which the argument refuses.",
-      "tools.listIssues.arguments.owner: the pattern \"(\" for 'owner' is not a regular expression.",
-      "tools.listIssues.arguments.owner: renames 'owner' to 'state', which another argument already is.",
+      "tools.listIssues.arguments.owner: pattern for 'owner': \"(\" is not a regular expression (as JavaScript compiles it with the u flag). Fix: give a valid regular expression.",
+      "tools.listIssues.arguments.owner: name for 'owner': \"state\" is the name of another argument, 'state'. Fix: give each argument its own name.",
       'hide leaves no tool of the toolset to serve. Fix: leave IssuesToolset out',
       'tools.deleteIssue curates a tool that hide leaves out.',
       `The tool name "bad prefix list_issues" is rejected`.replace('The tool name', 'the tool name'),

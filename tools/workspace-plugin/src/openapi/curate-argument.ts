@@ -1,3 +1,4 @@
+import { argumentEntryProblems, renameProblems, type CuratedArgumentFacts } from '@toolsets/core/curation-rules';
 import type { OperationModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
 
@@ -37,6 +38,8 @@ const entryOf = (op: OperationModel, key: string) => `openapi.config.json "tools
 export function curateArgument(op: OperationModel, key: string, property: PropertyModel, curated: ArgumentCuration | undefined): CuratedArgument {
   if (!curated) return { property };
   const where = entryOf(op, key);
+  const problem = argumentEntryProblems(curated, factsOf(property.schema))[0];
+  if (problem) throw new Error(`${where}${problem.setting ? `."${problem.setting}"` : ''}: ${problem.problem}. ${capitalized(problem.fix)}`);
   if (curated.value !== undefined) {
     // Hidden: never an argument, always this value.
     checkValue(where, 'value', curated.value, property.schema);
@@ -44,11 +47,7 @@ export function curateArgument(op: OperationModel, key: string, property: Proper
   }
   const schema = narrowed(where, property.schema, curated);
   if (curated.default !== undefined) checkValue(where, 'default', curated.default, schema);
-  if (curated.examples !== undefined) {
-    if (!Array.isArray(curated.examples) || curated.examples.length === 0) throw new Error(`${where}."examples": must be a list of one or more values.`);
-    curated.examples.forEach((example, index) => checkValue(where, `examples[${index}]`, example, schema));
-  }
-  if (curated.description !== undefined && (typeof curated.description !== 'string' || curated.description.trim() === '')) throw new Error(`${where}."description": must be text a model can read.`);
+  curated.examples?.forEach((example, index) => checkValue(where, `examples[${index}]`, example, schema));
   return {
     property: {
       ...property,
@@ -70,76 +69,44 @@ export function curateArgument(op: OperationModel, key: string, property: Proper
  * or renames one onto another.
  */
 export function checkArgumentEntries(op: OperationModel, argumentNames: readonly string[], curation: Record<string, ArgumentCuration>): void {
-  for (const [key, entry] of Object.entries(curation)) {
-    const where = entryOf(op, key);
+  for (const key of Object.keys(curation)) {
     if (!argumentNames.includes(key)) {
-      throw new Error(`${where}: the operation has no such argument (renamed or removed upstream?). Its arguments: ${argumentNames.join(', ') || 'none'}. Rename the entry, or remove it.`);
-    }
-    if (typeof entry !== 'object' || entry === null) throw new Error(`${where}: must be an object ({ "value": …, "default": …, "name": …, "description": …, "enum": […], … }).`);
-    if (entry.name !== undefined && (typeof entry.name !== 'string' || !/^[A-Za-z_$][\w$]*$/.test(entry.name) || argumentNames.some((name) => name === entry.name && name !== key))) {
-      throw new Error(`${where}."name": ${JSON.stringify(entry.name)} must be an identifier that no other argument of the operation uses.`);
+      throw new Error(`${entryOf(op, key)}: the operation has no such argument (renamed or removed upstream?). Its arguments: ${argumentNames.join(', ') || 'none'}. Rename the entry, or remove it.`);
     }
   }
-  const renamed = Object.entries(curation).filter(([, entry]) => entry.name !== undefined && entry.value === undefined);
-  for (const [key, entry] of renamed) {
-    const twin = renamed.find(([other, next]) => other !== key && next.name === entry.name);
-    if (twin) throw new Error(`${entryOf(op, key)}."name": ${JSON.stringify(entry.name)} is also the new name of "${twin[0]}". Give each argument its own name.`);
-  }
+  const clash = renameProblems(curation, argumentNames)[0];
+  if (clash) throw new Error(`${entryOf(op, clash.argument)}."name": ${clash.problem.problem}. ${capitalized(clash.problem.fix)}`);
 }
 
-/** The schema narrowed by the entry's enum, pattern and bounds, each checked to narrow and not widen. */
+/** The schema narrowed by the entry's enum, pattern and bounds (the shared rules checked them; the enum's values are checked here). */
 function narrowed(where: string, schema: SchemaModel, curated: ArgumentCuration): SchemaModel {
   let result = schema;
   if (curated.enum !== undefined) {
-    if (!Array.isArray(curated.enum) || curated.enum.length === 0) throw new Error(`${where}."enum": must be a list of one or more values.`);
     curated.enum.forEach((value, index) => checkValue(where, `enum[${index}]`, value, schema, 'An enum can only narrow what the document allows.'));
     result = { kind: 'enum', values: [...curated.enum], ...(schema.description && { description: schema.description }), ...(schema.nullable && { nullable: true }) };
   }
-  const lengths = (['minLength', 'maxLength'] as const).filter((key) => curated[key] !== undefined);
-  const bounds = (['minimum', 'maximum'] as const).filter((key) => curated[key] !== undefined);
-  if (curated.pattern !== undefined || lengths.length > 0) {
-    const keyword = curated.pattern !== undefined ? 'pattern' : lengths[0]!;
-    if (result.kind !== 'string') throw new Error(`${where}."${keyword}": applies to a string argument, and this one is ${describeKind(result)}.`);
-    result = narrowString(where, result, curated);
-  }
-  if (bounds.length > 0) {
-    if (result.kind !== 'integer' && result.kind !== 'number') throw new Error(`${where}."${bounds[0]}": applies to a number argument, and this one is ${describeKind(result)}.`);
-    result = { ...result, ...within(where, result, curated.minimum, curated.maximum, 'minimum', 'maximum') };
-  }
-  return result;
+  const settings = Object.fromEntries((['pattern', 'minimum', 'maximum', 'minLength', 'maxLength'] as const).filter((key) => curated[key] !== undefined).map((key) => [key, curated[key]]));
+  return Object.keys(settings).length > 0 ? ({ ...result, ...settings } as SchemaModel) : result;
 }
 
-function narrowString(where: string, schema: SchemaModel & { kind: 'string' }, curated: ArgumentCuration): SchemaModel {
-  let pattern = schema.pattern;
-  if (curated.pattern !== undefined) {
-    if (schema.pattern !== undefined) throw new Error(`${where}."pattern": the document already requires the pattern ${schema.pattern}, which a curated one would replace. Remove the entry, or narrow it with "enum" or "maxLength".`);
-    try {
-      new RegExp(curated.pattern, 'u');
-    } catch (error) {
-      throw new Error(`${where}."pattern": ${JSON.stringify(curated.pattern)} is not a regular expression (${(error as Error).message}).`);
-    }
-    pattern = curated.pattern;
-  }
-  return { ...schema, ...(pattern !== undefined && { pattern }), ...within(where, schema, curated.minLength, curated.maxLength, 'minLength', 'maxLength') };
+/** What the shared curation rules read of an argument's schema model. */
+function factsOf(schema: SchemaModel): CuratedArgumentFacts {
+  const types = schema.kind === 'enum' ? [...new Set(schema.values.map((value) => (typeof value === 'number' ? 'number' : 'string')))] : schema.kind === 'open' ? [] : [schema.kind];
+  const own = schema as Partial<Record<'pattern', string> & Record<'minimum' | 'maximum' | 'minLength' | 'maxLength', number>>;
+  return {
+    types,
+    enumerated: schema.kind === 'enum',
+    ...(own.pattern !== undefined && { pattern: own.pattern }),
+    ...(own.minimum !== undefined && { minimum: own.minimum }),
+    ...(own.maximum !== undefined && { maximum: own.maximum }),
+    ...(own.minLength !== undefined && { minLength: own.minLength }),
+    ...(own.maxLength !== undefined && { maxLength: own.maxLength }),
+    owner: "the document's",
+  };
 }
 
-/** Lower and upper bounds that stay inside the schema's own, low not above high. */
-function within<L extends 'minimum' | 'minLength', H extends 'maximum' | 'maxLength'>(where: string, schema: Partial<Record<L | H, number>>, low: number | undefined, high: number | undefined, lowKey: L, highKey: H): Partial<Record<L | H, number>> {
-  const out: Partial<Record<L | H, number>> = {};
-  for (const [key, value] of [
-    [lowKey, low],
-    [highKey, high],
-  ] as const) {
-    if (value === undefined) continue;
-    if (typeof value !== 'number' || !Number.isFinite(value) || (key.endsWith('Length') && (!Number.isInteger(value) || value < 0))) throw new Error(`${where}."${key}": ${JSON.stringify(value)} is not ${key.endsWith('Length') ? 'a whole number of characters' : 'a number'}.`);
-    const own = schema[key];
-    const widens = own !== undefined && (key === lowKey ? value < own : value > own);
-    if (widens) throw new Error(`${where}."${key}": ${value} widens the document's ${key} ${own}. A curation can only narrow an argument.`);
-    out[key] = value;
-  }
-  const [lowValue, highValue] = [out[lowKey] ?? schema[lowKey], out[highKey] ?? schema[highKey]];
-  if (lowValue !== undefined && highValue !== undefined && lowValue > highValue) throw new Error(`${where}: ${lowKey} ${lowValue} is above ${highKey} ${highValue}, so no value would be allowed.`);
-  return out;
+function capitalized(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 function checkValue(where: string, field: string, value: unknown, schema: SchemaModel, fix = "Give a value the parameter's schema allows."): void {
@@ -172,8 +139,4 @@ function stringProblem(value: unknown, schema: SchemaModel & { kind: 'string' })
   const length = [...value].length;
   if (schema.minLength !== undefined && length < schema.minLength) return `is shorter than ${schema.minLength} characters`;
   return schema.maxLength !== undefined && length > schema.maxLength ? `is longer than ${schema.maxLength} characters` : undefined;
-}
-
-function describeKind(schema: SchemaModel): string {
-  return schema.kind === 'enum' ? 'a list of values' : schema.kind === 'open' ? 'an open value' : `${/^[aeiou]/.test(schema.kind) ? 'an' : 'a'} ${schema.kind}`;
 }

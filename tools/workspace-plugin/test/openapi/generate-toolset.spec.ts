@@ -605,7 +605,7 @@ describe('what a generated tool sends upstream', () => {
       await expect(refused({ priority: { pattern: '^1' } })).rejects.toThrow('"priority"."pattern": applies to a string argument, and this one is an integer.');
       await expect(refused({ kind: { pattern: '(' } })).rejects.toThrow(/"kind"."pattern": "\(" is not a regular expression/);
       await expect(refused({ kind: { enum: ['bug'], examples: ['task'] } })).rejects.toThrow('"kind"."examples[0]": "task" is not one of "bug".');
-      await expect(refused({ kind: { name: 'summary' }, title: { name: 'summary' } })).rejects.toThrow('"kind"."name": "summary" is also the new name of "title". Give each argument its own name.');
+      await expect(refused({ kind: { name: 'summary' }, title: { name: 'summary' } })).rejects.toThrow('"kind"."name": "summary" is also the new name of \'title\'. Give each argument its own name.');
     } finally {
       delete process.env['TICKETS_BASE_URL'];
     }
