@@ -1,3 +1,5 @@
+import { tsKey, tsLiteral } from '@toolsets/core/ts-literal';
+
 /** The JSON Schema keywords the printer reads (what the catalog's TypeBox schemas use). */
 export interface JsonSchema {
   type?: string | string[];
@@ -35,8 +37,8 @@ export function schemaType(schema: JsonSchema | boolean | undefined, rename: (de
   if (schema === undefined || schema === true) return 'unknown';
   if (schema === false) return 'never';
   if (schema.$ref) return schema.$ref.startsWith('#/$defs/') ? rename(decodeURIComponent(schema.$ref.slice('#/$defs/'.length))) : 'unknown';
-  if (schema.const !== undefined) return literal(schema.const);
-  if (schema.enum) return schema.enum.map(literal).join(' | ') || 'never';
+  if (schema.const !== undefined) return tsLiteral(schema.const);
+  if (schema.enum) return schema.enum.map((value) => tsLiteral(value)).join(' | ') || 'never';
   const union = schema.anyOf ?? schema.oneOf;
   if (union) return union.map((arm) => wrap(schemaType({ ...inherited(schema), ...arm }, rename, indent))).join(' | ') || 'never';
   if (schema.allOf) return schema.allOf.map((part) => wrap(schemaType(part, rename, indent))).join(' & ') || 'unknown';
@@ -69,7 +71,7 @@ export function objectType(schema: JsonSchema, rename: (definition: string) => s
     const doc = jsDoc(property, inner);
     if (doc) lines.push(doc);
     const optional = schema.required?.includes(name) ? '' : '?';
-    lines.push(`${inner}${propertyKey(name)}${optional}: ${schemaType(property, rename, inner)};`);
+    lines.push(`${inner}${tsKey(name)}${optional}: ${schemaType(property, rename, inner)};`);
   }
   const rest = schema.additionalProperties;
   if (rest !== undefined && rest !== false && !(rest === true && lines.length > 0)) lines.push(`${inner}[key: string]: ${schemaType(rest, rename, inner)};`);
@@ -138,19 +140,4 @@ export function hasTopLevelOperator(type: string): boolean {
     else if (depth === 0 && (char === '|' || char === '&')) return true;
   }
   return false;
-}
-
-function literal(value: unknown): string {
-  return typeof value === 'string' ? quoted(value) : JSON.stringify(value) ?? 'undefined';
-}
-
-function propertyKey(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : quoted(name);
-}
-
-/** A single-quoted string literal with JSON's escapes, so a newline or control character in an enum value or key stays escaped. */
-function quoted(text: string): string {
-  return `'${JSON.stringify(text)
-    .slice(1, -1)
-    .replace(/\\(["\\])|'/g, (_match, escaped: string | undefined) => (escaped === '"' ? '"' : escaped === '\\' ? '\\\\' : "\\'"))}'`;
 }

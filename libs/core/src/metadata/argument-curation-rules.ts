@@ -96,7 +96,6 @@ function emptyRanges(curated: ArgumentCurationEntry, facts: CuratedArgumentFacts
     if (lowest !== undefined && highest !== undefined && lowest > highest) found.push({ problem: `${low} ${lowest} is above ${high} ${highest}, so no value would be allowed`, fix: `give a ${low} no greater than the ${high}.` });
   }
   return found;
-  return problems;
 }
 
 /** The facts as the rules see them: `listed` when the argument or the entry lists its values. */

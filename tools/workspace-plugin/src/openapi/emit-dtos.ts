@@ -1,5 +1,5 @@
 import type { PropertyModel, SchemaModel } from './schema-model';
-import { tsLiteral } from '../utils/ts-literal';
+import { tsLiteral } from '@toolsets/core/ts-literal';
 
 /** A DTO class to emit: a named object model, or a tool's args/result class built by the generator. */
 export interface ClassToEmit {

@@ -5,7 +5,7 @@ import type { ApiModel } from './api-model';
 import { plainText } from './plain-text';
 import type { OperationModel, ParameterModel } from './operation-model';
 import type { PropertyModel } from './schema-model';
-import { tsLiteral } from '../utils/ts-literal';
+import { tsLiteral } from '@toolsets/core/ts-literal';
 import type { FieldTree } from './project-result';
 import { checkArgumentEntries, curateArgument, type ArgumentCuration, type CuratedArgument } from './curate-argument';
 import type { OpenApiConfig } from './openapi-config';
@@ -209,7 +209,7 @@ export function methodSource(op: CuratedOperation, base: string, call: CallShape
   // Bytes come as an embedded resource beside the typed result.
   const returns = op.successMedia?.kind === 'binary' ? `${result} | ResultWithContent<${result}> | ToolError` : `${result} | ToolError`;
   const argsClass = className(`${base}Args`);
-  const annotations = Object.keys(op.annotations).length ? `\n    annotations: ${objectLiteral({ ...op.annotations })},` : '';
+  const annotations = Object.keys(op.annotations).length ? `\n    annotations: ${tsLiteral({ ...op.annotations })},` : '';
   const fields = [
     `method: ${tsLiteral(op.method.toUpperCase())}`,
     `path: ${tsLiteral(op.path)}`,
@@ -247,21 +247,11 @@ export function methodSource(op: CuratedOperation, base: string, call: CallShape
 export function settingsLiteral(api: ApiModel, credentials: readonly CredentialPlan[], headers: Record<string, string> | undefined): string {
   const server = { baseUrl: api.baseUrl, ...(api.unusableServer && { unusableServer: api.unusableServer }), ...(headers && Object.keys(headers).length > 0 && { headers: fixedHeaders(headers) }) };
   const [first, ...more] = credentials;
-  if (!first) return objectLiteral(server);
-  return objectLiteral({
+  if (!first) return tsLiteral(server);
+  return tsLiteral({
     ...server,
     credential: { header: first.header, sendAs: first.sendAs },
     ...(more.length > 0 && { moreCredentials: more.map((c) => ({ header: c.header, sendAs: c.sendAs, ...(c.optional && { optional: true }) })) }),
   });
 }
 
-/** `{ readOnlyHint: true }`: an object as a person writes it in TypeScript. */
-export function objectLiteral(value: Record<string, unknown>): string {
-  const entries = Object.entries(value).map(([key, item]) => `${/^[A-Za-z_$][\w$]*$/.test(key) ? key : tsLiteral(key)}: ${literalOf(item)}`);
-  return `{ ${entries.join(', ')} }`;
-}
-
-export function literalOf(item: unknown): string {
-  if (Array.isArray(item)) return `[${item.map(literalOf).join(', ')}]`;
-  return typeof item === 'object' && item !== null ? objectLiteral(item as Record<string, unknown>) : tsLiteral(item);
-}

@@ -4,7 +4,7 @@ import { assertKebabCase, snakeCase } from '../../utils/naming';
 import { ensureNamedImports, findToolsetSources } from '../../utils/toolset-source';
 import { findToolsetProject } from '../../utils/workspace';
 import type { ToolGeneratorSchema } from './schema';
-import { tsString } from '../../utils/ts-literal';
+import { tsString } from '@toolsets/core/ts-literal';
 
 /**
  * Adds one tool to a toolset: the method goes in just before the class's closing brace and the

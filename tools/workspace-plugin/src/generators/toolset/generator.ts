@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { assertKebabCase, normalizeHeader, snakeCase } from '../../utils/naming';
 import { addPathMapping, optOutOfCompositeBuild, typecheckCommand } from '../../utils/workspace-tsconfig';
 import type { ToolsetGeneratorSchema } from './schema';
-import { tsString } from '../../utils/ts-literal';
+import { tsString } from '@toolsets/core/ts-literal';
 
 export interface NormalizedToolset {
   name: string;

@@ -3,7 +3,7 @@ import { join, posix } from 'node:path';
 import * as ts from 'typescript';
 import { assertKebabCase } from '../../utils/naming';
 import { knownVersions, pluginFile } from '../../utils/plugin-files';
-import { tsString } from '../../utils/ts-literal';
+import { tsString } from '@toolsets/core/ts-literal';
 import { ensureNamedImports, findToolsetSources, type ToolsetSource } from '../../utils/toolset-source';
 import { findToolsetProject } from '../../utils/workspace';
 import type { ViewGeneratorSchema } from './schema';

@@ -1,7 +1,9 @@
 /**
- * Values written into generated TypeScript in the style of the code around them: strings in single
- * quotes, object keys bare where they are identifiers. JSON.stringify would write double quotes
- * beside the single-quoted imports and decorators the templates write.
+ * Values written into TypeScript in the style of the code around them: strings in single quotes,
+ * object keys bare where they are identifiers. JSON.stringify would write double quotes beside the
+ * single-quoted imports and decorators the templates write. The one printer of literals: the
+ * workspace plugin's generators and code mode's declarations both use it (imports nothing, and is
+ * exported on its own as `@toolsets/core/ts-literal`).
  */
 export function tsLiteral(value: unknown): string {
   if (typeof value === 'string') return tsString(value);

@@ -1,4 +1,4 @@
-import { tsKey, tsLiteral, tsString } from '../../src/utils/ts-literal';
+import { tsKey, tsLiteral, tsString } from '../../src/helpers/ts-literal';
 
 /** What the literal evaluates to as JavaScript reads it. */
 const evaluate = (literal: string): unknown => new Function(`return (${literal});`)();
