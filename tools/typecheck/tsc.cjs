@@ -45,8 +45,11 @@ function againstBuiltLibraries(config) {
   const base = JSON.parse(readFileSync(path.join(root, 'tsconfig.base.json'), 'utf8'));
   const paths = {};
   for (const [alias, [source]] of Object.entries(base.compilerOptions.paths)) {
-    const library = path.normalize(source).replace(/[/\\]src[/\\]index\.ts$/, '');
-    const built = path.join(root, library, 'dist/index.d.ts');
+    // `libs/core/src/index.ts` → `libs/core/dist/index.d.ts`; a subpath export the same way
+    // (`libs/core/src/helpers/ts-literal.ts` → `libs/core/dist/helpers/ts-literal.d.ts`): read from
+    // source, a file of another library would be compiled here, and its declarations written beside it.
+    const [library, inside] = path.normalize(source).split(/[/\\]src[/\\]/);
+    const built = path.join(root, library, 'dist', inside.replace(/\.ts$/, '.d.ts'));
     const own = projectRoot === library || projectRoot.startsWith(library + path.sep);
     paths[alias] = [!own && existsSync(built) ? built : path.join(root, source)];
   }
