@@ -80,6 +80,7 @@ export { secretForms, secretPattern } from './helpers/secret-forms';
 export * from './errors';
 
 export { DEFAULT_ARGUMENT_LIMITS, type ArgumentLimits } from './server/checks/argument-limits';
+export { argumentChecker } from './server/checks/argument-errors';
 export { resultCheck, type ResultCheck } from './server/checks/result-check';
 
 export { serveHttp, type HttpServeOptions, type HttpServerHandle, type MountInfo } from './transport/http/http-server';

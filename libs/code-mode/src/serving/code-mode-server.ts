@@ -1,12 +1,12 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import type { CatalogView, CodeModeProvider, CodeModeRequest, CompiledTool } from '@toolsets/core';
+import { argumentChecker, type CatalogView, type CodeModeProvider, type CodeModeRequest, type CompiledTool } from '@toolsets/core';
 import type { DeclaredTool } from '../declarations/catalog-declarations';
 import type { JsonSchema } from '../declarations/schema-type';
 import { CodeMode, executionOf, programCheck, type Execution } from '../mode/code-mode';
 import { Sandbox } from '../sandbox/sandbox';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/sandbox-limits';
 import { CATALOG_DECLARATIONS, catalogEntry, callPath, whyDirect } from './catalog-entries';
-import { CODE_MODE_TOOL_NAMES, codeModeDescriptors, DEFAULT_HITS, DESCRIBE, EXECUTE, MAX_DESCRIBED, MAX_HITS, SEARCH } from './code-mode-tools';
+import { CODE_MODE_INPUTS, CODE_MODE_TOOL_NAMES, codeModeDescriptors, DEFAULT_HITS, DESCRIBE, SEARCH } from './code-mode-tools';
 import { innerAnswer } from '../answers/inner-answer';
 import { limitsFromEnvironment, sharingFromEnvironment } from './limits-from-environment';
 
@@ -177,26 +177,14 @@ function declaredTool(tool: CompiledTool): DeclaredTool {
   return { namespace: tool.toolset.name, name: tool.name, ...(description !== undefined && { description }), inputSchema: inputSchema as JsonSchema, ...(outputSchema && { outputSchema: outputSchema as JsonSchema }) };
 }
 
-/** What is wrong with a call's arguments, in words, or undefined. The schemas are small: checked by hand. */
-function requestProblem(name: string, input: Record<string, unknown>): string | undefined {
-  const allowed = { [SEARCH]: ['query', 'program', 'limit'], [DESCRIBE]: ['names'], [EXECUTE]: ['program'] }[name] ?? [];
-  const extra = Object.keys(input).filter((key) => !allowed.includes(key));
-  if (extra.length > 0) return `${name} takes ${allowed.join(', ')}; not ${extra.map((key) => `'${clip(key)}'`).join(', ')}.`;
-  if (name === EXECUTE) return nonEmptyString(input['program'], 'program');
-  if (name === DESCRIBE) {
-    const names = input['names'];
-    if (!Array.isArray(names) || names.length === 0 || names.length > MAX_DESCRIBED || names.some((n) => typeof n !== 'string' || n === '')) return `'names' must be 1 to ${MAX_DESCRIBED} tool or toolset names.`;
-    return undefined;
-  }
-  if ((input['query'] === undefined) === (input['program'] === undefined)) return 'Send either query (plain words) or program (code over catalog), not both and not neither.';
-  const limit = input['limit'];
-  if (limit !== undefined && (!Number.isInteger(limit) || (limit as number) < 1 || (limit as number) > MAX_HITS)) return `'limit' must be a whole number from 1 to ${MAX_HITS}.`;
-  return input['query'] !== undefined ? nonEmptyString(input['query'], 'query', 500) : nonEmptyString(input['program'], 'program');
-}
+/** Each tool's arguments checked against the schema it advertises. */
+const ARGUMENT_CHECKS = Object.fromEntries(Object.entries(CODE_MODE_INPUTS).map(([name, schema]) => [name, argumentChecker(schema)]));
 
-function nonEmptyString(value: unknown, key: string, max?: number): string | undefined {
-  if (typeof value !== 'string' || value.trim() === '') return `'${key}' must be a non-empty string.`;
-  if (max !== undefined && value.length > max) return `'${key}' must be at most ${max} characters.`;
+/** What is wrong with a call's arguments, in words, or undefined. */
+function requestProblem(name: string, input: Record<string, unknown>): string | undefined {
+  const problems = ARGUMENT_CHECKS[name]?.(input) ?? [];
+  if (problems.length > 0) return problems.join(' ');
+  if (name === SEARCH && (input['query'] === undefined) === (input['program'] === undefined)) return 'Send either query (plain words) or program (code over catalog), not both and not neither.';
   return undefined;
 }
 

@@ -19,6 +19,19 @@ export const MAX_DESCRIBED = 50;
  */
 const resultOf = (properties: Record<string, object>) => ({ type: 'object', properties: { message: { type: 'string' }, error: { type: 'string' }, detail: { type: 'string' }, ...properties } });
 const STRINGS = { type: 'array', items: { type: 'string' } };
+/** Text with something in it (not only spaces). */
+const TEXT = { type: 'string', pattern: '\\S' };
+
+/**
+ * What each tool takes: advertised as its `inputSchema`, and the only check of its arguments. That
+ * `search` takes a query or a program, not both, is said in its description and checked by the
+ * server: a top-level `oneOf` is refused in a tool's input schema by some model APIs.
+ */
+export const CODE_MODE_INPUTS: Readonly<Record<string, Record<string, unknown>>> = {
+  [SEARCH]: { type: 'object', properties: { query: { ...TEXT, maxLength: 500 }, program: TEXT, limit: { type: 'integer', minimum: 1, maximum: MAX_HITS } }, additionalProperties: false },
+  [DESCRIBE]: { type: 'object', properties: { names: { type: 'array', items: TEXT, minItems: 1, maxItems: MAX_DESCRIBED } }, required: ['names'], additionalProperties: false },
+  [EXECUTE]: { type: 'object', properties: { program: TEXT }, required: ['program'], additionalProperties: false },
+};
 
 /**
  * The descriptors of code mode's tools, for a view of `toolCount` tools in `groupCount` groups.
@@ -32,18 +45,14 @@ export function codeModeDescriptors(groupCount: number, toolCount: number): Tool
       description:
         `Find tools among this server's ${toolCount} tools in ${groups}: a query in plain words, or a program (JS) over catalog, ` +
         '[{ name, toolset, call, summary, arguments, required, method?, path? }], returning what it finds.',
-      inputSchema: {
-        type: 'object',
-        properties: { query: { type: 'string', maxLength: 500 }, program: { type: 'string' }, limit: { type: 'integer', minimum: 1, maximum: MAX_HITS } },
-        additionalProperties: false,
-      },
+      inputSchema: CODE_MODE_INPUTS[SEARCH] as Tool['inputSchema'],
       outputSchema: resultOf({ tools: { type: 'array' }, value: {} }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
     {
       name: DESCRIBE,
       description: 'TypeScript for tools or whole toolsets, by name: api.<toolset>.<tool>(args): Promise<Result>, with their types and docs.',
-      inputSchema: { type: 'object', properties: { names: { ...STRINGS, minItems: 1, maxItems: MAX_DESCRIBED } }, required: ['names'], additionalProperties: false },
+      inputSchema: CODE_MODE_INPUTS[DESCRIBE] as Tool['inputSchema'],
       outputSchema: resultOf({ declarations: { type: 'string' } }),
       annotations: { readOnlyHint: true, openWorldHint: false },
     },
@@ -52,7 +61,7 @@ export function codeModeDescriptors(groupCount: number, toolCount: number): Tool
       description:
         'Run a TypeScript async function body that calls tools (await api.<toolset>.<tool>(args)) and returns what you need. ' +
         'Type-checked first; sandboxed: no network, files or timers; console.log is kept; a refused call throws ToolCallError.',
-      inputSchema: { type: 'object', properties: { program: { type: 'string' } }, required: ['program'], additionalProperties: false },
+      inputSchema: CODE_MODE_INPUTS[EXECUTE] as Tool['inputSchema'],
       outputSchema: resultOf({ value: {}, logs: STRINGS, calls: { type: 'integer' } }),
     },
   ];

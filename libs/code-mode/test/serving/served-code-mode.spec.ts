@@ -50,6 +50,26 @@ describe('code mode served over HTTP: search, describe and execute on the caller
     expect(tools[0]!.description).toContain("this server's 6 tools in 1 group");
   });
 
+  it('refuses arguments its advertised schemas do not allow, naming the argument and what it takes, before anything runs', async () => {
+    const refused = async (name: string, args: Record<string, unknown>) => {
+      const answer = await call(name, args);
+      expect(answer.isError).toBe(true);
+      expect(answer.content['error']).toBe('invalid_request');
+      return String(answer.content['detail']);
+    };
+    expect(await refused('execute', {})).toMatch(/'program'/);
+    expect(await refused('execute', { program: '   ' })).toMatch(/'program'/);
+    expect(await refused('execute', { program: 'return 1;', code: 'return 2;' })).toMatch(/'code'.*not an argument/);
+    expect(await refused('describe', { names: [] })).toMatch(/'names'.*1/);
+    expect(await refused('describe', { names: Array.from({ length: 51 }, (_, i) => `t${i}`) })).toMatch(/'names'.*50/);
+    expect(await refused('describe', { names: ['tracker.get_issue', ''] })).toMatch(/'names\.1'/);
+    expect(await refused('search', { query: 'labels', limit: 26 })).toMatch(/'limit'.*25/);
+    expect(await refused('search', { query: 'x'.repeat(501) })).toMatch(/'query'.*500/);
+    expect(await refused('search', { query: 'labels', program: 'return catalog;' })).toBe('Send either query (plain words) or program (code over catalog), not both and not neither.');
+    expect(await refused('search', {})).toBe('Send either query (plain words) or program (code over catalog), not both and not neither.');
+    expect(tracker.calls).toBe(0);
+  });
+
   it('describes tools as TypeScript, leaving out a task tool and a tool that asks the user, with the reason', async () => {
     const described = await call('describe', { names: ['tracker.get_issue', 'export_issues', 'close_issue', 'nope'] });
     expect(described.isError).toBe(false);

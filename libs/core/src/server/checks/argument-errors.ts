@@ -1,5 +1,6 @@
 import type { TLocalizedValidationError } from 'typebox/error' with { 'resolution-mode': 'import' };
-import type { SchemaValidator } from '../../compiled/lazy-validator';
+import { lazyValidator, type SchemaValidator } from '../../compiled/lazy-validator';
+import type { SchemaNode } from '../../types/schema-node';
 import { clip } from '../../helpers/client-text';
 import { pointerKeys } from '../../helpers/json-pointer';
 import { NAMED_KEYS, namedKeys } from './argument-limits';
@@ -87,4 +88,16 @@ function undeclaredLine(key: string, declared: readonly string[]): string {
 
 function takesWhat(declared: readonly string[]): string {
   return declared.length ? `it takes: ${declared.join(', ')}` : 'it takes no arguments';
+}
+
+/**
+ * A check of arguments against a tool's advertised JSON Schema (`inputSchema`), compiled on first
+ * use: what is wrong, one line per problem in the words a tool call's refusal uses, or none. For
+ * tools a package serves beside the catalog's (code mode's), so their arguments are checked by
+ * the schema they advertise and nothing else.
+ */
+export function argumentChecker(inputSchema: Record<string, unknown>): (args: unknown) => string[] {
+  const validator = lazyValidator(inputSchema as unknown as SchemaNode);
+  const declared = Object.keys((inputSchema['properties'] as object | undefined) ?? {});
+  return (args) => (validator.Check(args) ? [] : argumentProblems(validator, args, declared));
 }
