@@ -88,8 +88,8 @@ export { serveStdio, type StdioServeOptions } from './transport/stdio/stdio-serv
 export { DEFAULT_SERVING_LIMITS, type ServingLimits } from './transport/serving-limits';
 export { servingOptionsFromEnvironment, LIMIT_VARIABLES } from './app/serving-environment';
 export type { Selection, SelectionText, CatalogMode } from './selection/selection';
-export type { CatalogView } from './selection/catalog-view';
-export { CatalogViews, SELECTION_HEADERS, SELECTION_QUERY } from './selection/catalog-views';
+export type { CatalogSlice } from './selection/catalog-slice';
+export { CatalogSlices, SELECTION_HEADERS, SELECTION_QUERY } from './selection/catalog-slices';
 export { formatCatalogSizes, listBudgetProblem, type CatalogSizes, type GroupSize, type ListSize } from './selection/list-sizes';
 export { SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL, type ToolEntry } from './selection/discovery-tools';
 export { firstSentence } from './selection/search-text';

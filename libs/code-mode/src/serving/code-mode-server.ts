@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import { argumentChecker, type CatalogView, type CodeModeProvider, type CodeModeRequest, type CompiledTool } from '@toolsets/core';
+import { argumentChecker, type CatalogSlice, type CodeModeProvider, type CodeModeRequest, type CompiledTool } from '@toolsets/core';
 import type { DeclaredTool } from '../declarations/catalog-declarations';
 import type { JsonSchema } from '../declarations/schema-type';
 import { CodeMode, executionOf, programCheck, type Execution } from '../mode/code-mode';
@@ -44,7 +44,7 @@ class ViewCode {
   #catalog?: string;
 
   constructor(
-    readonly view: CatalogView,
+    readonly view: CatalogSlice,
     sandbox: Sandbox,
   ) {
     const callable = [...view.tools.values()].filter((tool) => whyDirect(tool) === undefined);
@@ -61,7 +61,7 @@ class CodeModeServer implements CodeModeProvider {
   readonly names = CODE_MODE_TOOL_NAMES;
   readonly #limits: SandboxLimits;
   readonly #sharing: { workers?: number; queue?: number; perCaller?: number; idleMs?: number };
-  readonly #views = new WeakMap<CatalogView, ViewCode>();
+  readonly #views = new WeakMap<CatalogSlice, ViewCode>();
   readonly #lists = new Map<string, Tool[]>();
   #sandbox?: Sandbox;
   #searchCheck?: ReturnType<typeof programCheck>;
@@ -100,13 +100,13 @@ class CodeModeServer implements CodeModeProvider {
     return (this.#sandbox ??= new Sandbox({ ...this.#sharing, limits: this.#limits }));
   }
 
-  private viewCode(view: CatalogView): ViewCode {
+  private viewCode(view: CatalogSlice): ViewCode {
     let code = this.#views.get(view);
     if (!code) this.#views.set(view, (code = new ViewCode(view, this.sandbox)));
     return code;
   }
 
-  private describe(names: readonly string[], view: CatalogView): CallToolResult {
+  private describe(names: readonly string[], view: CatalogSlice): CallToolResult {
     const code = this.viewCode(view);
     const { text, unknown } = code.mode.describe(names);
     // A name the declarations lack may be a tool a program cannot call: say why, not just "unknown".

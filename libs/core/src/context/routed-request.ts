@@ -1,4 +1,4 @@
-import type { CatalogView } from '../selection/catalog-view';
+import type { CatalogSlice } from '../selection/catalog-slice';
 
 /**
  * What the HTTP transport decided about a request before the SDK saw it: the peer's address, the
@@ -10,9 +10,9 @@ export interface Routing {
   /** The socket's remote address. */
   readonly address?: string;
   /** The view the request's query and headers select (`?toolsets=`, `X-MCP-Toolsets`, …). */
-  readonly selected?: CatalogView;
+  readonly selected?: CatalogSlice;
   /** `selected` narrowed to what the request's verified token's scopes allow (`selected` where no token is checked). */
-  readonly seen?: CatalogView;
+  readonly seen?: CatalogSlice;
 }
 
 const routings = new WeakMap<object, Routing>();

@@ -1,11 +1,11 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../compiled/tool-catalog';
-import type { CatalogView, CodeModeListing } from './catalog-view';
+import type { CatalogSlice, CodeModeListing } from './catalog-slice';
 
 /** What one request in code mode hands the code-mode tools: its view, the catalog's search, and its inner calls. */
 export interface CodeModeRequest {
   /** The caller's view of the catalog: the tools its selection, read-only mode and token's scopes allow. */
-  readonly view: CatalogView;
+  readonly view: CatalogSlice;
   /** The view's tools matching `query`, best first: the ranked text search `search_tools` uses. */
   search(query: string, limit: number): CompiledTool[];
   /**

@@ -1,4 +1,4 @@
-import type { CatalogView } from './catalog-view';
+import type { CatalogSlice } from './catalog-slice';
 import type { Selection } from './selection';
 
 /** How much of a model's context a `tools/list` answer takes. */
@@ -27,7 +27,7 @@ const sizeOf = (value: unknown): ListSize => {
 };
 
 /** The sizes of the lists `views` answer with (each computed from the very list a client gets). */
-export function catalogSizes(views: { view(selection: Selection): CatalogView }): CatalogSizes {
+export function catalogSizes(views: { view(selection: Selection): CatalogSlice }): CatalogSizes {
   const whole = views.view({ readonly: false, mode: 'tools' });
   return {
     whole: { ...sizeOf(whole.listResult), tools: whole.tools.size },

@@ -17,7 +17,7 @@ import { ServerTelemetry } from '../telemetry/server-telemetry';
 import { TracedServer } from '../telemetry/traced-server';
 import { TaskListens } from './tasks/task-listens';
 import { clip } from '../helpers/client-text';
-import { CatalogViews } from '../selection/catalog-views';
+import { CatalogSlices } from '../selection/catalog-slices';
 import { DISCOVERY_TOOL_NAMES } from '../selection/discovery-tools';
 import { KNOWN_PROTOCOL_VERSIONS, MODERN_REVISIONS } from '../wire/protocol-revisions';
 import type { AuthOptions } from './request/auth-options';
@@ -29,7 +29,7 @@ import { DEFAULT_ARGUMENT_LIMITS } from './checks/argument-limits';
 import { callToolHandler, toolsCallEntry, type CallToolSetup } from './tools/call-tool-handler';
 import { DirectCalls } from './tools/direct-calls';
 import type { ServingSite } from './request/member-scope';
-import { seenView } from './request/call-origin';
+import { seenSlice } from './request/call-origin';
 import { completionHandler } from './members/completion-handler';
 import { promptHandlers } from './members/prompt-handlers';
 import { resourceHandlers } from './members/resource-handlers';
@@ -39,7 +39,7 @@ import { taskCallHandler, taskRunner } from './tasks/task-call';
 import { registerTaskHandlers } from './tasks/task-handlers';
 import { groupsHandler, type CountedGroup } from './members/group-handlers';
 import type { ServerCardOptions } from './server-card-options';
-import type { CatalogView } from '../selection/catalog-view';
+import type { CatalogSlice } from '../selection/catalog-slice';
 import type { CodeModeProvider } from '../selection/code-mode-provider';
 
 /** A running connection; `close()` ends it. */
@@ -56,7 +56,7 @@ export interface ServerDefinition {
   readonly version: string;
   readonly catalog: ToolCatalog;
   /** Its catalog as each selection sees it (`?toolsets=`, read-only, discovery mode). */
-  readonly views: CatalogViews;
+  readonly views: CatalogSlices;
   readonly listBudgetTokens?: number;
   /** Its own token verification (`buildServer({ auth })`): settings, or `false` for a public mount. */
   readonly auth?: AuthOptions | false;
@@ -99,7 +99,7 @@ export interface ServerDefinition {
   /** How long a 2026-07-28 client may cache its lists (`listTtlMs`, `LIST_TTL_MS`; 0 by default). */
   readonly listTtlMs: number;
   /** `groups/list` as `view` sees it, every page, each entry with how many of its tools the view has. */
-  groupsOf(view: CatalogView): readonly CountedGroup[];
+  groupsOf(view: CatalogSlice): readonly CountedGroup[];
 }
 
 /**
@@ -118,7 +118,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const subscriptions = new ResourceSubscriptions(catalog, logger);
   if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
-  const views = new CatalogViews(catalog, options.mode, options.codeMode);
+  const views = new CatalogSlices(catalog, options.mode, options.codeMode);
   const tasks = taskEngineOf(catalog, options, logger);
   const hasTasks = tasks !== undefined;
   const telemetry = newTelemetry(options.telemetry, catalog, options.codeMode);
@@ -165,7 +165,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
       const server = telemetry ? new TracedServer(info, sdkOptions, telemetry, connection.transport) : new TaskAnsweringServer(info, sdkOptions);
       const site: ServingSite = { ...connectionSite(connection), era: factoryContext?.era, served: { views, view: viewOf(views, connection.selection, factoryContext) } };
       // Each request sees what its origin allows: the router's choice, or with token verification what its own token's scopes allow.
-      const current = (ctx: ServerContext) => seenView(site, ctx);
+      const current = (ctx: ServerContext) => seenSlice(site, ctx);
       server.setRequestHandler('tools/list', (_request, ctx) => current(ctx).listResult);
       server.setRequestHandler('groups/list', { params: groups.params }, (params, ctx) => groups.page(current(ctx), params.cursor));
       server.setRequestHandler('tools/call', toolsCall(site, server));
@@ -275,7 +275,7 @@ function directlyConstructible(catalog: ToolCatalog): Set<ClassType> {
  * The view one SDK `Server` instance serves: its connection's selection, else the one the router
  * chose for its HTTP request (query and headers; a bad one was refused there), else the default.
  */
-function viewOf(views: CatalogViews, selection: Selection | undefined, context: McpRequestContext | undefined) {
+function viewOf(views: CatalogSlices, selection: Selection | undefined, context: McpRequestContext | undefined) {
   if (selection) return views.view(selection);
   const request = context?.requestInfo;
   if (!request) return views.whole;

@@ -1,7 +1,7 @@
 import { ProtocolError, ProtocolErrorCode, type StandardSchemaV1 } from '@modelcontextprotocol/server';
 import type { CompiledGroup, ToolCatalog } from '../../compiled/tool-catalog';
 import { groupMeta } from '../../wire/grouping';
-import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogSlice } from '../../selection/catalog-slice';
 
 /** The most groups one `groups/list` answer holds; `nextCursor` gives the rest. */
 export const GROUPS_PAGE = 100;
@@ -42,8 +42,8 @@ const GROUPS_PARAMS: StandardSchemaV1<unknown, { cursor?: string }> = {
  */
 export function groupsHandler(catalog: ToolCatalog) {
   const toolsets = new Map(catalog.toolsets.map((toolset) => [toolset.name, { description: toolset.description, parents: toolset.parents }]));
-  const byView = new WeakMap<CatalogView, { counted: CountedGroup[]; listed: ListedGroup[] }>();
-  const entriesOf = (view: CatalogView) => {
+  const byView = new WeakMap<CatalogSlice, { counted: CountedGroup[]; listed: ListedGroup[] }>();
+  const entriesOf = (view: CatalogSlice) => {
     let entries = byView.get(view);
     if (!entries) {
       const counted = groupEntries(view, toolsets, catalog.groups);
@@ -54,8 +54,8 @@ export function groupsHandler(catalog: ToolCatalog) {
   };
   return {
     params: GROUPS_PARAMS,
-    entries: (view: CatalogView): readonly CountedGroup[] => entriesOf(view).counted,
-    page: (view: CatalogView, cursor: string | undefined): { groups: ListedGroup[]; nextCursor?: string } => {
+    entries: (view: CatalogSlice): readonly CountedGroup[] => entriesOf(view).counted,
+    page: (view: CatalogSlice, cursor: string | undefined): { groups: ListedGroup[]; nextCursor?: string } => {
       const all = entriesOf(view).listed;
       const start = cursor === undefined ? 0 : offsetOf(cursor);
       const next = start + GROUPS_PAGE;
@@ -69,7 +69,7 @@ export function groupsHandler(catalog: ToolCatalog) {
  * with how many tools the caller sees there, and, when it belongs to larger groups, those in its
  * `_meta` (SEP-2084's groups of groups).
  */
-function groupEntries(view: CatalogView, toolsets: ReadonlyMap<string, { description?: string; parents: readonly string[] }>, groups: readonly CompiledGroup[]): CountedGroup[] {
+function groupEntries(view: CatalogSlice, toolsets: ReadonlyMap<string, { description?: string; parents: readonly string[] }>, groups: readonly CompiledGroup[]): CountedGroup[] {
   const counts = new Map<string, number>();
   for (const tool of view.tools.values()) counts.set(tool.toolset.name, (counts.get(tool.toolset.name) ?? 0) + 1);
   const visible = new Set(view.groups);

@@ -5,7 +5,7 @@ import { credentialEnvironmentVariable } from '../../context/credential-env';
 import { headersOf } from '../../context/header-source';
 import type { ClientInfo, HeaderSource, ProtocolEra, TransportKind } from '../../context/request-context';
 import type { ArgumentLimits } from '../checks/argument-limits';
-import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogSlice } from '../../selection/catalog-slice';
 import type { CallSite, ServingSite } from './call-site';
 import { callerOf } from './verified-caller';
 
@@ -38,14 +38,14 @@ export interface CallOrigin {
    * the verified token's scopes), else its server's view narrowed to the token's scopes. Absent for
    * a task's call, whose tool was chosen when the task was made.
    */
-  readonly view?: CatalogView;
+  readonly view?: CatalogSlice;
 }
 
 /**
  * What a request `ctx` may see of the catalog (`CallOrigin.view`): the router's choice, else its
  * server's view narrowed to its token's scopes. For the lists, which need nothing else of the origin.
  */
-export function seenView(site: ServingSite, ctx: ServerContext): CatalogView {
+export function seenSlice(site: ServingSite, ctx: ServerContext): CatalogSlice {
   return routingOf(ctx.http?.req)?.seen ?? scoped(site, callerOf(ctx)) ?? site.served.view;
 }
 
@@ -103,7 +103,7 @@ export function originOfRequest(site: CallSite, ctx: ServerContext, server: Serv
 }
 
 /** The site's view narrowed to what a verified caller's scopes allow (a 2025-era session outlives a token). */
-function scoped(site: CallSite, caller: VerifiedCaller | undefined): CatalogView | undefined {
+function scoped(site: CallSite, caller: VerifiedCaller | undefined): CatalogSlice | undefined {
   if (!site.served) return undefined;
   return caller ? site.served.views.view(site.served.view.selection, caller.scopes) : site.served.view;
 }

@@ -1,6 +1,6 @@
 import type { HeaderSource, ProtocolEra, TransportKind } from '../../context/request-context';
-import type { CatalogView } from '../../selection/catalog-view';
-import type { CatalogViews } from '../../selection/catalog-views';
+import type { CatalogSlice } from '../../selection/catalog-slice';
+import type { CatalogSlices } from '../../selection/catalog-slices';
 import type { ArgumentLimits } from '../checks/argument-limits';
 
 /** What the handlers of one SDK `Server` instance know about where its requests come from. */
@@ -16,7 +16,7 @@ export interface CallSite {
    * request made) and the views it is drawn from; absent where a task's call runs, its tool chosen
    * when the task was made.
    */
-  served?: { readonly views: CatalogViews; readonly view: CatalogView };
+  served?: { readonly views: CatalogSlices; readonly view: CatalogSlice };
 }
 
 /** The site of a server instance that serves a view: its requests' handlers. */

@@ -1,6 +1,6 @@
 import type { LoggingLevel, Server, ServerContext } from '@modelcontextprotocol/server';
 import type { CallChannel } from '../../context/request-context-of';
-import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogSlice } from '../../selection/catalog-slice';
 import { originOfRequest, type CallOrigin } from './call-origin';
 import type { CallSite, ServingSite } from './call-site';
 
@@ -43,7 +43,7 @@ export class Call implements CallChannel {
   }
 
   /** What of the catalog this call may see: its origin's view, else its server's. */
-  view(this: Call & { site: ServingSite }): CatalogView {
+  view(this: Call & { site: ServingSite }): CatalogSlice {
     return this.origin.view ?? this.site.served.view;
   }
 

@@ -1,8 +1,8 @@
 import { ProtocolError, ProtocolErrorCode, type CallToolResult, type Server, type ServerContext } from '@modelcontextprotocol/server';
 import type { CompiledTool, ToolCatalog } from '../../compiled/tool-catalog';
 import { clip } from '../../helpers/client-text';
-import type { CatalogView } from '../../selection/catalog-view';
-import type { CatalogViews } from '../../selection/catalog-views';
+import type { CatalogSlice } from '../../selection/catalog-slice';
+import type { CatalogSlices } from '../../selection/catalog-slices';
 import { DISCOVERY_TOOL_NAMES } from '../../selection/discovery-tools';
 import type { DroppedKeyWarner } from './dropped-key-warner';
 import { memberScope, type RequestRoots, type ServingSite } from '../request/member-scope';
@@ -24,7 +24,7 @@ export interface CallToolSetup extends RequestRoots {
   /** The server's name: the mount an interceptor's caller came through. */
   name: string;
   catalog: ToolCatalog;
-  views: CatalogViews;
+  views: CatalogSlices;
   warnDropped?: DroppedKeyWarner;
   /** The server's spans, for the calls code-mode programs make (a request's own span is its server's). */
   telemetry?: ServerTelemetry;
@@ -100,7 +100,7 @@ export function callOne(definition: CallToolSetup, call: Call, tool: CompiledToo
 
 
 /** Why a tool of this server is not in the request's view: its selection, or its token's scopes. */
-function outsideView(tool: CompiledTool, selected: CatalogView, view: CatalogView, hidden: boolean): string {
+function outsideView(tool: CompiledTool, selected: CatalogSlice, view: CatalogSlice, hidden: boolean): string {
   if (selected.tools.has(tool.name) && view !== selected) return hidden ? '' : ` The access token lacks a scope it needs (${tool.requiredScopes.join(' ')}).`;
   return " It exists on this server but is outside this request's selection (toolsets, read-only).";
 }

@@ -2,8 +2,8 @@ import { createHash } from 'node:crypto';
 import { context } from '@opentelemetry/api';
 import type { CallToolResult, Server } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../../compiled/tool-catalog';
-import type { CatalogView } from '../../selection/catalog-view';
-import type { CatalogViews } from '../../selection/catalog-views';
+import type { CatalogSlice } from '../../selection/catalog-slice';
+import type { CatalogSlices } from '../../selection/catalog-slices';
 import type { CodeModeRequest } from '../../selection/code-mode-provider';
 import type { ServerTelemetry } from '../../telemetry/server-telemetry';
 import { credentialsOf, type CallOrigin } from '../request/call-origin';
@@ -17,7 +17,7 @@ export type InnerCall = (tool: CompiledTool, args: unknown, run: InnerRun) => Pr
  * over it, and inner calls that take the path this caller's own `tools/call` takes (the view holds
  * only what its selection and token's scopes allow), each in a span under the request's.
  */
-export function codeModeRequest(server: Server, signal: AbortSignal, view: CatalogView, views: CatalogViews, telemetry: ServerTelemetry | undefined, direct: InnerCall, caller: string): CodeModeRequest {
+export function codeModeRequest(server: Server, signal: AbortSignal, view: CatalogSlice, views: CatalogSlices, telemetry: ServerTelemetry | undefined, direct: InnerCall, caller: string): CodeModeRequest {
   // Inner calls arrive from the sandbox's worker, outside this request's async context: their spans' parent is taken now.
   const parent = context.active();
   return {

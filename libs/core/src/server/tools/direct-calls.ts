@@ -10,8 +10,8 @@ import {
   type Server,
   type ServerContext,
 } from '@modelcontextprotocol/server';
-import type { CatalogView } from '../../selection/catalog-view';
-import type { CatalogViews } from '../../selection/catalog-views';
+import type { CatalogSlice } from '../../selection/catalog-slice';
+import type { CatalogSlices } from '../../selection/catalog-slices';
 import type { TaskAnsweringServer } from '../../wire/task-answer';
 import type { ServingSite } from '../request/member-scope';
 
@@ -40,7 +40,7 @@ export interface DirectRequest {
   /** The verified caller, on a mount that checks tokens. */
   authInfo?: AuthInfo;
   /** The view the request's query and headers select (its token's scopes are applied per call). */
-  selected: CatalogView;
+  selected: CatalogSlice;
 }
 
 /**
@@ -52,7 +52,7 @@ export interface DirectRequest {
  */
 export class DirectCalls {
   readonly #bound = new Map<string, Promise<TaskAnsweringServer>>();
-  readonly #handlers = new Map<TaskAnsweringServer, WeakMap<CatalogView, Handler>>();
+  readonly #handlers = new Map<TaskAnsweringServer, WeakMap<CatalogSlice, Handler>>();
 
   constructor(
     /** A server as the factory makes one for a request of `era`. */
@@ -61,7 +61,7 @@ export class DirectCalls {
     private readonly handlerOf: (site: ServingSite, server: Server) => CallHandler,
     /** The site of a server made for an HTTP request of this mount, but for its era and view. */
     private readonly site: Omit<ServingSite, 'served' | 'era'>,
-    private readonly views: CatalogViews,
+    private readonly views: CatalogSlices,
     /** The server's name and version, as its results carry them in `_meta`. */
     readonly serverInfo: { readonly name: string; readonly version: string },
   ) {}
@@ -74,9 +74,9 @@ export class DirectCalls {
 
   /**
    * The wrapped handler a server made for a request selecting `view` would run, made once per view
-   * (a server's views are few, and kept by its `CatalogViews`): nothing of a request is in it.
+   * (a server's views are few, and kept by its `CatalogSlices`): nothing of a request is in it.
    */
-  #handlerFor(server: TaskAnsweringServer, era: 'modern' | 'legacy', view: CatalogView): Handler {
+  #handlerFor(server: TaskAnsweringServer, era: 'modern' | 'legacy', view: CatalogSlice): Handler {
     let byView = this.#handlers.get(server);
     if (!byView) this.#handlers.set(server, (byView = new WeakMap()));
     let handler = byView.get(view);

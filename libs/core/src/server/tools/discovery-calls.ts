@@ -3,8 +3,8 @@ import type { SchemaNode } from '../../types/schema-node';
 import { lazyValidator, type SchemaValidator } from '../../compiled/lazy-validator';
 import type { CompiledTool } from '../../compiled/tool-catalog';
 import { clip } from '../../helpers/client-text';
-import type { CatalogView } from '../../selection/catalog-view';
-import type { CatalogViews } from '../../selection/catalog-views';
+import type { CatalogSlice } from '../../selection/catalog-slice';
+import type { CatalogSlices } from '../../selection/catalog-slices';
 import {
   BROWSE_PAGE,
   BROWSE_TOOLS,
@@ -47,7 +47,7 @@ const [SEARCH, BROWSE, DESCRIBE, CALL] = discoveryDescriptors(0, 0).map((tool) =
  * One call to a discovery tool, in the view of the request that makes it: search and describe see
  * only the view's tools, and `call_tool` runs only those, through the same path as a direct call.
  */
-export async function callDiscoveryTool(name: string, args: unknown, view: CatalogView, views: CatalogViews, direct: DirectCall): Promise<CallToolResult> {
+export async function callDiscoveryTool(name: string, args: unknown, view: CatalogSlice, views: CatalogSlices, direct: DirectCall): Promise<CallToolResult> {
   if (name === SEARCH_TOOLS) return checked(name, args, SEARCH) ?? searchTools(args as SearchArgs, view, views);
   if (name === BROWSE_TOOLS) return checked(name, args, BROWSE) ?? browseTools((args ?? {}) as BrowseArgs, view);
   if (name === DESCRIBE_TOOLS) return checked(name, args, DESCRIBE) ?? describeTools((args as { names: string[] }).names, view);
@@ -68,7 +68,7 @@ function checked(name: string, args: unknown, schema: { validator: SchemaValidat
   return invalidArguments(name, argumentProblems(schema.validator, value, schema.declared));
 }
 
-function searchTools(args: SearchArgs, view: CatalogView, views: CatalogViews): CallToolResult {
+function searchTools(args: SearchArgs, view: CatalogSlice, views: CatalogSlices): CallToolResult {
   // A larger group (defineGroup) stands for the toolsets in it, as it does in ?toolsets=.
   const named = (args.toolsets ?? []).flatMap((name) => views.larger.get(name) ?? [name]);
   const unknown = unknownGroups(named, view);
@@ -93,7 +93,7 @@ function searchTools(args: SearchArgs, view: CatalogView, views: CatalogViews): 
 }
 
 /** Adds each hit's schemas, best first, while they fit FULL_DETAIL_BYTES; returns how many were left without. */
-function inlineSchemas(tools: ToolHit[], view: CatalogView): number {
+function inlineSchemas(tools: ToolHit[], view: CatalogSlice): number {
   let bytes = 0;
   for (let i = 0; i < tools.length; i++) {
     const { inputSchema, outputSchema } = view.tools.get(tools[i].name)!.descriptor;
@@ -105,7 +105,7 @@ function inlineSchemas(tools: ToolHit[], view: CatalogView): number {
 }
 
 /** Without a toolset, the view's groups; with one, a page of its tools, compact. */
-function browseTools(args: BrowseArgs, view: CatalogView): CallToolResult {
+function browseTools(args: BrowseArgs, view: CatalogSlice): CallToolResult {
   if (args.toolset === undefined) {
     const groups = [...view.groupList];
     return listResult({ message: `${groups.length} group(s) of ${view.tools.size} tools. List one's tools with ${BROWSE_TOOLS} { toolset }, or search them with ${SEARCH_TOOLS} { query, toolsets }.`, groups });
@@ -133,13 +133,13 @@ function pageStart(cursor: string, total: number): number | undefined {
 }
 
 /** What to say about `names` that are not groups of this view, or undefined when all are. */
-function unknownGroups(names: readonly string[], view: CatalogView): string | undefined {
+function unknownGroups(names: readonly string[], view: CatalogSlice): string | undefined {
   const unknown = names.filter((group) => !view.groups.includes(group));
   if (unknown.length === 0) return undefined;
   return `no group ${unknown.map((g) => `'${clip(g, 60)}'`).join(', ')} here. Groups: ${view.groups.join(', ')}.`;
 }
 
-function describeTools(names: readonly string[], view: CatalogView): CallToolResult {
+function describeTools(names: readonly string[], view: CatalogSlice): CallToolResult {
   const missing = names.filter((name) => !view.tools.has(name));
   if (missing.length > 0) {
     return textError(`No tool ${missing.map((n) => `'${clip(n, 80)}'`).join(', ')} is available to this request. Find tools with ${SEARCH_TOOLS}.`);

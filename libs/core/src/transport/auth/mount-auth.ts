@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { getOAuthProtectedResourceMetadataUrl, type AuthInfo } from '@modelcontextprotocol/server';
 import type { VerifiedCaller } from '../../context/auth-context';
 import { missingScopes, sortedScopes } from '../../helpers/scopes';
-import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogSlice } from '../../selection/catalog-slice';
 import { CALL_TOOL, DISCOVERY_TOOL_NAMES } from '../../selection/discovery-tools';
 import type { ServerDefinition } from '../../server/build-server';
 import type { Logger } from '../../server/logging/logger';
@@ -106,7 +106,7 @@ export class MountAuth {
    * a resource its caller's scopes do not cover, naming every scope needed; undefined when allowed.
    * `view` is the request's selection without scopes, so a tool hidden by scopes is still found.
    */
-  scopeRefusal(parsed: object, view: CatalogView, caller: VerifiedCaller): AuthRefusal | undefined {
+  scopeRefusal(parsed: object, view: CatalogSlice, caller: VerifiedCaller): AuthRefusal | undefined {
     const granted = new Set(caller.scopes);
     const needed: string[] = [];
     for (const message of Array.isArray(parsed) ? parsed : [parsed]) {
@@ -125,7 +125,7 @@ export class MountAuth {
 }
 
 /** The scopes one JSON-RPC message needs: those of the tool it calls (directly or through `call_tool`), the prompt it gets, the resource it reads or subscribes to, the argument it completes. */
-function requiredScopes(message: unknown, server: ServerDefinition, view: CatalogView): readonly string[] | undefined {
+function requiredScopes(message: unknown, server: ServerDefinition, view: CatalogSlice): readonly string[] | undefined {
   const { method, params } = (message ?? {}) as { method?: unknown; params?: Record<string, unknown> };
   if (method === 'tools/call') return toolScopes(params, view);
   const text = (key: string) => (typeof params?.[key] === 'string' ? (params[key] as string) : undefined);
@@ -144,7 +144,7 @@ function completionScopes(ref: unknown, server: ServerDefinition): readonly stri
 }
 
 /** The scopes of the tool a `tools/call` runs: in discovery mode `call_tool` runs the one its arguments name. */
-function toolScopes(params: Record<string, unknown> | undefined, view: CatalogView): readonly string[] | undefined {
+function toolScopes(params: Record<string, unknown> | undefined, view: CatalogSlice): readonly string[] | undefined {
   let name = params?.['name'];
   if (typeof name !== 'string') return undefined;
   if (view.selection.mode === 'discovery' && DISCOVERY_TOOL_NAMES.has(name)) {

@@ -14,12 +14,12 @@ import {
   type RequestMetaEnvelope,
   type Result,
 } from '@modelcontextprotocol/server';
-import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogSlice } from '../../selection/catalog-slice';
 import type { DirectCalls, DirectEra } from '../../server/tools/direct-calls';
 import { LEGACY_VERSIONS, MODERN_REVISIONS } from '../../wire/protocol-revisions';
 import { armKeepAlive, EVENT_STREAM_HEADERS, HANDLER_ERROR_STATUS, KEEP_ALIVE_FRAME, messageFrame } from '../../wire/sdk-mirror';
 import { headerValue } from '../guards/request-target';
-import { requestView } from './request-view';
+import { nodeRequestAsFetch } from './node-request-as-fetch';
 
 /** The only `_meta` keys a 2026-07-28 call on the fast path may carry: the envelope without a log level. */
 const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
@@ -122,7 +122,7 @@ export async function answerFastCall(
   call: FastCall,
   req: IncomingMessage,
   res: ServerResponse,
-  selected: CatalogView,
+  selected: CatalogSlice,
   authInfo: AuthInfo | undefined,
   keepAliveMs: number,
 ): Promise<void> {
@@ -148,7 +148,7 @@ export async function answerFastCall(
   let status = 200;
   let answer: object;
   try {
-    const result = await calls.call(call.era, { request: call.request, ...(call.envelope && { envelope: call.envelope }), notify, signal: abort.signal, httpRequest: requestView(req, abort.signal), selected, ...(authInfo && { authInfo }) });
+    const result = await calls.call(call.era, { request: call.request, ...(call.envelope && { envelope: call.envelope }), notify, signal: abort.signal, httpRequest: nodeRequestAsFetch(req, abort.signal), selected, ...(authInfo && { authInfo }) });
     answer = { result: modern ? encoded(result, calls.serverInfo) : result, jsonrpc: '2.0', id };
   } catch (error) {
     const thrown = error as { code?: unknown; message?: string; data?: unknown };

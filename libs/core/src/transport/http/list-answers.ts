@@ -3,7 +3,7 @@ import { LRUCache } from 'lru-cache';
 import { classifyInboundRequest, isJsonContentType, SERVER_INFO_META_KEY } from '@modelcontextprotocol/server';
 import type { CacheScope, ServerDefinition } from '../../server/build-server';
 import type { CompiledView } from '../../compiled/tool-catalog';
-import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogSlice } from '../../selection/catalog-slice';
 import { listHash } from '../../wire/list-hash';
 import { LEGACY_VERSIONS, MODERN_REVISIONS } from '../../wire/protocol-revisions';
 import { headerValue } from '../guards/request-target';
@@ -51,7 +51,7 @@ export class ListAnswers {
   }
 
   /** Answers `parsed` from cache and returns true, or returns false for the SDK to answer. */
-  tryAnswer(server: ServerDefinition, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, sessions: boolean, hint: ListHint): boolean {
+  tryAnswer(server: ServerDefinition, view: CatalogSlice, req: IncomingMessage, res: ServerResponse, parsed: object, sessions: boolean, hint: ListHint): boolean {
     const message = parsed as { method?: unknown; id?: unknown; params?: { cursor?: unknown; uri?: unknown } };
     const read = message.method === 'resources/read' ? readableView(server, view, message.params?.uri) : undefined;
     if (typeof message.method !== 'string' || (!LIST_METHODS.has(message.method) && !read && message.method !== PING)) return false;
@@ -65,15 +65,15 @@ export class ListAnswers {
   }
 
   /** The serialised answer to `method`, or undefined for the SDK to answer. */
-  #answerOf(server: ServerDefinition, view: CatalogView, method: string, era: 'modern' | 'legacy', read: CompiledView | undefined, hint: ListHint): SerialisedList | undefined {
+  #answerOf(server: ServerDefinition, view: CatalogSlice, method: string, era: 'modern' | 'legacy', read: CompiledView | undefined, hint: ListHint): SerialisedList | undefined {
     if (read) return this.#viewFor(server, read);
     // 2026-07-28 has no `ping` (the SDK answers it -32601): only a 2025-era one is answered here.
     if (method === PING) return era === 'legacy' ? this.#cached(server, PING, server, {}) : undefined;
     return this.#listFor(server, view, method, hint);
   }
 
-  #listFor(server: ServerDefinition, view: CatalogView, method: string, hint: ListHint): SerialisedList | undefined {
-    const result = method === 'tools/list' ? view.listResult : view.lists[method as keyof CatalogView['lists']];
+  #listFor(server: ServerDefinition, view: CatalogSlice, method: string, hint: ListHint): SerialisedList | undefined {
+    const result = method === 'tools/list' ? view.listResult : view.lists[method as keyof CatalogSlice['lists']];
     // Prompt and resource lists are shared by every view with the same scopes: serialised once for all.
     return result && this.#cached(method === 'tools/list' ? view : view.lists, `${method} ${hint.ttlMs} ${hint.cacheScope}`, server, result, hint);
   }
@@ -115,7 +115,7 @@ function send(res: ServerResponse, list: SerialisedList, era: 'modern' | 'legacy
  * of its tools): its HTML never changes, so its answer is served like a list's. Anything else
  * (another resource, a view the caller may not read) goes to the SDK.
  */
-function readableView(server: ServerDefinition, view: CatalogView, uri: unknown): CompiledView | undefined {
+function readableView(server: ServerDefinition, view: CatalogSlice, uri: unknown): CompiledView | undefined {
   if (typeof uri !== 'string') return undefined;
   const compiled = server.catalog.toolViews.get(uri);
   return compiled && view.lists['resources/list']?.resources.some((resource) => resource.uri === uri) ? compiled : undefined;

@@ -5,7 +5,7 @@ import { rememberRouting } from '../../context/routed-request';
 import { clip } from '../../helpers/client-text';
 import { paramHeaderMismatch } from '../../compiled/param-headers';
 import { MODERN_REVISIONS } from '../../wire/protocol-revisions';
-import { CatalogView } from '../../selection/catalog-view';
+import { CatalogSlice } from '../../selection/catalog-slice';
 import { anonymousView, credentialHeadersOf } from './anonymous-view';
 import type { BodyBudget } from '../guards/body-budget';
 import { BodyAborted, BodyRefusal, readBody } from '../guards/body-reader';
@@ -129,7 +129,7 @@ export class Router {
     const auth = mount.auth && (await mount.auth.authenticate(req));
     if (auth && !('caller' in auth)) return void sendJson(res, auth.status, auth.body, auth.headers);
     const view = selectedView(mount, req);
-    if (!(view instanceof CatalogView)) return void sendJsonRpcError(res, view.status, view.code, view.message, view.headers);
+    if (!(view instanceof CatalogSlice)) return void sendJsonRpcError(res, view.status, view.code, view.message, view.headers);
     // The SDK's sessionful transport reads the verified caller here (`req.auth`); the token itself is gone.
     if (auth) (req as IncomingMessage & { auth?: AuthInfo }).auth = auth.authInfo;
     return { view, auth };
@@ -154,7 +154,7 @@ export class Router {
   }
 
   /** A `tools/call` answered on the mount's fast path (in the catalog's own mode: discovery and code mode go to the SDK). */
-  private async answerCall(mount: Mount, seen: CatalogView, selected: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object, auth: Authenticated | undefined): Promise<boolean> {
+  private async answerCall(mount: Mount, seen: CatalogSlice, selected: CatalogSlice, req: IncomingMessage, res: ServerResponse, parsed: object, auth: Authenticated | undefined): Promise<boolean> {
     const call = mount.calls && seen.selection.mode === 'tools' ? fastCallOf(req, parsed, mount.sessions !== undefined) : undefined;
     if (!call) return false;
     await answerFastCall(mount.calls!, call, req, res, selected, auth?.authInfo, this.limits.streamKeepAliveMs);
@@ -162,7 +162,7 @@ export class Router {
   }
 
   /** A list answered from the cache, with its span and measurement (it never reaches the SDK's traced handlers). */
-  private answerList(mount: Mount, view: CatalogView, req: IncomingMessage, res: ServerResponse, parsed: object): boolean {
+  private answerList(mount: Mount, view: CatalogSlice, req: IncomingMessage, res: ServerResponse, parsed: object): boolean {
     if (!this.lists) return false;
     const startedAt = performance.now();
     if (!this.lists.tryAnswer(mount.server, view, req, res, parsed, mount.sessions !== undefined, mount.listHint)) return false;
@@ -229,7 +229,7 @@ export class Router {
 
 /** A request let in: the view it selects, and its verified caller on a mount that checks tokens. */
 interface Admitted {
-  view: CatalogView;
+  view: CatalogSlice;
   auth?: Authenticated;
 }
 
@@ -247,7 +247,7 @@ interface Refusal {
  * the SDK builds a server for the request.
  */
 /** Why the parsed body alone refuses the request: a version that is none, a bad 2025-era initialize, a scope the token lacks. */
-async function bodyRefusal(mount: Mount, req: IncomingMessage, parsed: object, view: CatalogView, auth: Authenticated | undefined): Promise<{ status: number; body: object; headers?: Record<string, string> } | undefined> {
+async function bodyRefusal(mount: Mount, req: IncomingMessage, parsed: object, view: CatalogSlice, auth: Authenticated | undefined): Promise<{ status: number; body: object; headers?: Record<string, string> } | undefined> {
   const badVersion = malformedVersion(req, parsed);
   if (badVersion) return { status: 400, body: badVersion };
   // A 2025-era initialize with bad params gets one readable line; on the 2026-07-28 wire initialize is a removed method, answered by the SDK (404, -32601).
@@ -278,7 +278,7 @@ function malformedVersion(req: IncomingMessage, parsed: object): object | undefi
  * A 2026-07-28 `tools/call` whose `Mcp-Param-*` headers (the arguments its tool marks with
  * `x-mcp-header`) disagree with its arguments: the answer refusing it (400, -32020 HeaderMismatch).
  */
-function paramHeaderRefusal(req: IncomingMessage, parsed: object, view: CatalogView): object | undefined {
+function paramHeaderRefusal(req: IncomingMessage, parsed: object, view: CatalogSlice): object | undefined {
   const message = parsed as { method?: unknown; id?: unknown; params?: { name?: unknown; arguments?: unknown } };
   if (message.method !== 'tools/call' || typeof message.params?.name !== 'string') return undefined;
   const headers = view.tools.get(message.params.name)?.paramHeaders;
@@ -288,7 +288,7 @@ function paramHeaderRefusal(req: IncomingMessage, parsed: object, view: CatalogV
   return { jsonrpc: '2.0', id: idOf(parsed), error: { code: HEADER_MISMATCH, message: `Bad Request: the request headers and body disagree: ${mismatch.problem}`, data: { mismatch: { header: mismatch.header, body: mismatch.problem } } } };
 }
 
-function selectedView(mount: Mount, req: IncomingMessage): CatalogView | Refusal {
+function selectedView(mount: Mount, req: IncomingMessage): CatalogSlice | Refusal {
   try {
     return mount.server.views.forHttp(req.url ?? '/', (name) => headerValue(req, name));
   } catch (error) {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { KNOWN_PROTOCOL_VERSIONS } from '../../wire/protocol-revisions';
 import type { ServerCardOptions } from '../../server/server-card-options';
-import type { CatalogView } from '../../selection/catalog-view';
+import type { CatalogSlice } from '../../selection/catalog-slice';
 import { sendJson } from './http-replies';
 import type { Mount } from './mount';
 import { anonymousView, credentialHeadersOf, headerReaders } from './anonymous-view';
@@ -169,7 +169,7 @@ function hostOf(base: string): string {
  * Headers a client sends: the credential headers the toolsets in the card's view read, and a bearer
  * token where tokens are checked. Never a value, and nothing of a toolset the card's reader cannot see.
  */
-function remoteHeaders(mount: Mount, issuer: string | undefined, view: CatalogView): Record<string, unknown>[] {
+function remoteHeaders(mount: Mount, issuer: string | undefined, view: CatalogSlice): Record<string, unknown>[] {
   return [
     ...(issuer ? [{ name: 'Authorization', description: `Bearer access token from ${issuer} for this endpoint.`, isRequired: true, isSecret: true }] : []),
     ...credentialHeadersOf(mount.server, view).map((header) => ({ name: header, description: `A credential the ${headerReaders(mount.server, view, header).join(', ')} tools read.`, isSecret: true })),

@@ -47,7 +47,7 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
     tools = snapshotEntries(catalog);
     groupEntries = snapshotGroups(catalog);
     // A library of several toolsets (an API grouped by tag) is selected group by group: give each group's size.
-    if (catalog.toolsets.length > 1) groups = core.formatCatalogSizes(new core.CatalogViews(catalog).sizes);
+    if (catalog.toolsets.length > 1) groups = core.formatCatalogSizes(new core.CatalogSlices(catalog).sizes);
     return core.describeCatalog(catalog, { verbose: options.verbose === true || Boolean(process.env['TOOLSETS_DEBUG']) });
   });
   if (!gate.success) return gate;

@@ -1,6 +1,6 @@
 import { LRUCache } from 'lru-cache';
 import type { ToolCatalog } from '../compiled/tool-catalog';
-import { CatalogView, servedLists, type ServedLists } from './catalog-view';
+import { CatalogSlice, servedLists, type ServedLists } from './catalog-slice';
 import type { CodeModeProvider } from './code-mode-provider';
 import { selectionKey, SelectionReader, type CatalogMode, type Selection, type SelectionText } from './selection';
 import { catalogSizes, type CatalogSizes } from './list-sizes';
@@ -15,17 +15,17 @@ export const SELECTION_QUERY = { toolsets: 'toolsets', readonly: 'readonly', mod
 export const SELECTION_HEADERS = { toolsets: 'x-mcp-toolsets', readonly: 'x-mcp-readonly', mode: 'x-mcp-mode' } as const;
 
 /** Every view of one server's catalog, by selection, and the search index they share. */
-export class CatalogViews {
+export class CatalogSlices {
   readonly reader: SelectionReader;
   /** Each group of toolsets (`defineGroup`) holding a toolset with tools, and those toolsets: selectable by its name. */
   readonly larger: ReadonlyMap<string, readonly string[]>;
-  readonly #views = new LRUCache<string, CatalogView>({ max: MAX_VIEWS });
+  readonly #views = new LRUCache<string, CatalogSlice>({ max: MAX_VIEWS });
   /** Prompt and resource lists by the scopes that see them: they do not depend on the selection. */
   readonly #lists = new LRUCache<string, ServedLists>({ max: MAX_VIEWS });
   #search: ToolSearch | undefined;
   #sizes: CatalogSizes | undefined;
   /** The view of a request that selects nothing: the server's default. */
-  readonly whole: CatalogView;
+  readonly whole: CatalogSlice;
   /** Every scope some tool, prompt or resource of the catalog needs, sorted (RFC 9728 `scopes_supported`). */
   readonly scopes: readonly string[];
   readonly #scopes: ReadonlySet<string>;
@@ -49,12 +49,12 @@ export class CatalogViews {
    * what those scopes allow. Granted scopes the catalog never asks for are ignored, so the views
    * kept are bounded by the catalog's own scopes, not by what callers send.
    */
-  view(selection: Selection, granted?: readonly string[]): CatalogView {
+  view(selection: Selection, granted?: readonly string[]): CatalogSlice {
     const relevant = granted && this.#scopes.size > 0 ? sortedScopes(granted.filter((scope) => this.#scopes.has(scope))) : undefined;
     const key = relevant ? `${selectionKey(selection)}|${relevant.join(' ')}` : selectionKey(selection);
     let view = this.#views.get(key);
     if (!view) {
-      view = new CatalogView(this.catalog, selection, relevant && new Set(relevant), this.listsFor(relevant), this.codeMode);
+      view = new CatalogSlice(this.catalog, selection, relevant && new Set(relevant), this.listsFor(relevant), this.codeMode);
       this.#views.set(key, view);
     }
     return view;
@@ -75,7 +75,7 @@ export class CatalogViews {
    * The view an HTTP request selects with its query (`?toolsets=a,b&readonly=1&mode=discovery`)
    * and headers (`X-MCP-Toolsets`, `X-MCP-Readonly`, `X-MCP-Mode`). Throws `SelectionError`.
    */
-  forHttp(url: string, header: (name: string) => string | null | undefined): CatalogView {
+  forHttp(url: string, header: (name: string) => string | null | undefined): CatalogSlice {
     const query = url.indexOf('?');
     const noHeaders = !header(SELECTION_HEADERS.toolsets) && !header(SELECTION_HEADERS.readonly) && !header(SELECTION_HEADERS.mode);
     if (query < 0 && noHeaders) return this.whole;

@@ -57,7 +57,7 @@ class NodeHeaders {
  * (`ctx.http.req`: its headers, URL, method and signal), carrying the router's decisions as
  * `webRequest` does: for the fast path, which hands no `Request` to the SDK.
  */
-export function requestView(req: IncomingMessage, signal: AbortSignal): Request {
+export function nodeRequestAsFetch(req: IncomingMessage, signal: AbortSignal): Request {
   const view = {
     method: req.method ?? 'POST',
     url: `http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`,

@@ -18,19 +18,19 @@ export interface ServedLists {
  * shared by every request that makes it; the list is in catalog order, so it is the same bytes
  * every time and clients may cache it.
  */
-export class CatalogView {
+export class CatalogSlice {
   /** The tools this selection may call, by name, in catalog order. */
   readonly tools: ReadonlyMap<string, CompiledTool>;
-  /** The toolsets (groups) with at least one tool in this view, in catalog order. */
+  /** The toolsets (groups) with at least one tool in this slice, in catalog order. */
   readonly groups: readonly string[];
   readonly listResult: ListToolsResult;
-  /** `Available tools: a, b, … and 12 more`, for a call to a tool outside the view. */
+  /** `Available tools: a, b, … and 12 more`, for a call to a tool outside the slice. */
   readonly availableTools: string;
   #groupList: ToolGroup[] | undefined;
   /**
    * @param granted the scopes of the caller's verified token: tools needing others are left out.
    * Undefined where no token is checked (stdio, a mount without auth).
-   * @param lists the prompts and resources those scopes allow, shared by every view with them.
+   * @param lists the prompts and resources those scopes allow, shared by every slice with them.
    * @param codeMode what lists code mode's tools, when the server serves it.
    */
   constructor(
@@ -59,7 +59,7 @@ export class CatalogView {
         : `Available tools: ${names.slice(0, 20).join(', ')}${names.length > 20 ? ` and ${names.length - 20} more (see ${where})` : ''}.`;
   }
 
-  /** The view's groups as browse_tools lists them (name, first sentence, tool count), built on first use. */
+  /** The slice's groups as browse_tools lists them (name, first sentence, tool count), built on first use. */
   get groupList(): readonly ToolGroup[] {
     if (this.#groupList) return this.#groupList;
     const groups = new Map<string, ToolGroup>();
@@ -73,7 +73,7 @@ export class CatalogView {
   }
 }
 
-/** What a view lists of code mode: its tools, for a view's counts (`CodeModeProvider` in code-mode-provider.ts is the whole). */
+/** What a slice lists of code mode: its tools, for a slice's counts (`CodeModeProvider` in code-mode-provider.ts is the whole). */
 export interface CodeModeListing {
   list(groupCount: number, toolCount: number): Tool[];
 }
