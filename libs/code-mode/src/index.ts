@@ -1,4 +1,5 @@
-export { Sandbox, type RunOptions, type SandboxOptions } from './sandbox/sandbox';
+export type { RunOptions, Sandbox } from './sandbox/sandbox';
+export { QuickJsSandbox, type SandboxOptions } from './sandbox/quickjs-sandbox';
 export { DEFAULT_LIMITS, LIMIT_SETTINGS, type SandboxLimits } from './sandbox/sandbox-limits';
 export type { InnerCallAnswer, RunFailure, SandboxFailure, SandboxHost, SandboxOutcome } from './sandbox/sandbox-outcome';
 export { catalogDeclarations, identifier, type CatalogDeclarations, type DeclaredTool } from './declarations/catalog-declarations';

@@ -3,7 +3,8 @@ import { argumentChecker, type CatalogSlice, type CodeModeProvider, type CodeMod
 import type { DeclaredTool } from '../declarations/catalog-declarations';
 import type { JsonSchema } from '../declarations/schema-type';
 import { CodeMode, executionOf, programCheck, type Execution } from '../mode/code-mode';
-import { Sandbox } from '../sandbox/sandbox';
+import type { Sandbox } from '../sandbox/sandbox';
+import { QuickJsSandbox } from '../sandbox/quickjs-sandbox';
 import { DEFAULT_LIMITS, type SandboxLimits } from '../sandbox/sandbox-limits';
 import { CATALOG_DECLARATIONS, catalogEntry, callPath, whyDirect } from './catalog-entries';
 import { CODE_MODE_INPUTS, CODE_MODE_TOOL_NAMES, codeModeDescriptors, DEFAULT_HITS, DESCRIBE, SEARCH } from './code-mode-tools';
@@ -23,6 +24,8 @@ export interface CodeModeOptions {
   idleMs?: number;
   /** Where `CODE_MODE_*` settings are read (default `process.env`). */
   env?: NodeJS.ProcessEnv;
+  /** Where programs run: a `Sandbox` of your own (then `workers`, `queue`, `perCaller` and `idleMs` are its own business); by default a `QuickJsSandbox`. */
+  sandbox?: Sandbox;
 }
 
 /** The most bytes a `search` answer's value may take as JSON. */
@@ -97,7 +100,7 @@ class CodeModeServer implements CodeModeProvider {
   }
 
   private get sandbox(): Sandbox {
-    return (this.#sandbox ??= new Sandbox({ ...this.#sharing, limits: this.#limits }));
+    return (this.#sandbox ??= this.options.sandbox ?? new QuickJsSandbox({ ...this.#sharing, limits: this.#limits }));
   }
 
   private viewCode(view: CatalogSlice): ViewCode {

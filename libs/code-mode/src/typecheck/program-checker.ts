@@ -28,7 +28,7 @@ const LIBRARIES = new Map<string, ts.SourceFile>();
 
 /**
  * Type-checks model programs against a catalog's declarations with the TypeScript compiler. It runs
- * on a sandbox worker (`Sandbox.run` with a check), never on the server's thread: a few hundred
+ * on a sandbox worker (`QuickJsSandbox.run` with a check), never on the server's thread: a few hundred
  * bytes of recursive types can take the compiler seconds and gigabytes, and there the worker's
  * time and heap limits end it. The standard library's files are parsed once and kept, and each
  * check reuses the last program that passed (TypeScript's `oldProgram`; a failed one is never the

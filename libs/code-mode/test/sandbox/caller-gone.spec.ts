@@ -1,7 +1,7 @@
 import type { SandboxHost } from '../../src';
 
 // The built library: the sandbox runs programs on its built worker script.
-const { Sandbox } = require('../../dist') as typeof import('../../src');
+const { QuickJsSandbox } = require('../../dist') as typeof import('../../src');
 
 /** A host whose `slow` call waits until the test releases it, recording every call that reached it. */
 function gatedHost() {
@@ -25,7 +25,7 @@ function gatedHost() {
 }
 
 describe('a program whose caller goes away', () => {
-  const sandbox = new Sandbox({ workers: 1 });
+  const sandbox = new QuickJsSandbox({ workers: 1 });
   afterAll(() => sandbox.close());
 
   it('is stopped where it waits, and makes no inner call after that', async () => {

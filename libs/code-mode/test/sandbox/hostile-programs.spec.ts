@@ -1,7 +1,7 @@
 import type { InnerCallAnswer, SandboxHost, SandboxOutcome } from '../../src';
 
 // The built library: the sandbox runs programs on its built worker script.
-const { Sandbox } = require('../../dist') as typeof import('../../src');
+const { QuickJsSandbox } = require('../../dist') as typeof import('../../src');
 
 /** What reached the host: every inner call, with its arguments exactly as the program sent them. */
 const received: { namespace: string; tool: string; args: unknown }[] = [];
@@ -13,7 +13,7 @@ const host: SandboxHost = {
     return { value: { tool, notes: [{ id: 1, text: 'a note' }] } };
   },
 };
-const sandbox = new Sandbox({ limits: { cpuMs: 200, wallMs: 3_000, memoryBytes: 8 * 1024 * 1024, maxCalls: 20, logBytes: 1_024, resultBytes: 4_096, programBytes: 4_096 } });
+const sandbox = new QuickJsSandbox({ limits: { cpuMs: 200, wallMs: 3_000, memoryBytes: 8 * 1024 * 1024, maxCalls: 20, logBytes: 1_024, resultBytes: 4_096, programBytes: 4_096 } });
 afterAll(() => sandbox.close());
 const run = (program: string, limits = {}) => sandbox.run(program, host, limits);
 const limit = (name: string, setting: string) => ({ ok: false, failure: { kind: 'limit', limit: name, setting, message: expect.stringContaining(`raise it with ${setting}`) } });

@@ -1,7 +1,7 @@
 import type { InnerCallAnswer, SandboxHost } from '../../src';
 
 // The built library: the sandbox runs programs on its built worker script.
-const { Sandbox } = require('../../dist') as typeof import('../../src');
+const { QuickJsSandbox } = require('../../dist') as typeof import('../../src');
 
 /** A host with two namespaces whose calls answer from the arguments, recording what reached it. */
 function recordingHost(answers: (namespace: string, tool: string, args: unknown) => InnerCallAnswer | Promise<InnerCallAnswer> = (_n, _t, args) => ({ value: { echoed: args } })) {
@@ -16,7 +16,7 @@ function recordingHost(answers: (namespace: string, tool: string, args: unknown)
   return { host, received };
 }
 
-const sandbox = new Sandbox();
+const sandbox = new QuickJsSandbox();
 afterAll(() => sandbox.close());
 
 describe('a program in the sandbox', () => {

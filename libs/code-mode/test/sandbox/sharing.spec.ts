@@ -1,7 +1,7 @@
 import type { SandboxHost } from '../../src';
 
 // The built library: the sandbox runs programs on its built worker script.
-const { Sandbox } = require('../../dist') as typeof import('../../src');
+const { QuickJsSandbox } = require('../../dist') as typeof import('../../src');
 
 /** A host whose `hold` call waits until the test releases it: a program that holds a worker as long as the test wants. */
 function holdingHost() {
@@ -22,7 +22,7 @@ function holdingHost() {
 
 describe('programs sharing the workers', () => {
   it("answers a caller's program busy while two of its own run or wait, naming CODE_MODE_PER_CALLER, and takes another caller's", async () => {
-    const sandbox = new Sandbox({ workers: 1, perCaller: 2 });
+    const sandbox = new QuickJsSandbox({ workers: 1, perCaller: 2 });
     try {
       const { host, release, holding } = holdingHost();
       const first = sandbox.run('return await api.shop.hold({});', host, {}, { caller: 'alice' });
@@ -40,7 +40,7 @@ describe('programs sharing the workers', () => {
   });
 
   it('gives a freed worker to the waiting caller served least recently: one caller\'s queued programs take turns with another\'s', async () => {
-    const sandbox = new Sandbox({ workers: 1, perCaller: 3 });
+    const sandbox = new QuickJsSandbox({ workers: 1, perCaller: 3 });
     try {
       const { host, release, holding } = holdingHost();
       const started: string[] = [];
@@ -59,7 +59,7 @@ describe('programs sharing the workers', () => {
   });
 
   it('stops a worker that has run nothing for idleMs, giving its memory back, and starts another for the next program', async () => {
-    const sandbox = new Sandbox({ workers: 1, idleMs: 300 });
+    const sandbox = new QuickJsSandbox({ workers: 1, idleMs: 300 });
     try {
       const { host } = holdingHost();
       expect(sandbox.workerCount).toBe(0);
@@ -76,7 +76,7 @@ describe('programs sharing the workers', () => {
   });
 
   it('answers busy, naming CODE_MODE_QUEUE, when as many programs as the queue holds already wait', async () => {
-    const sandbox = new Sandbox({ workers: 1, queue: 2 });
+    const sandbox = new QuickJsSandbox({ workers: 1, queue: 2 });
     try {
       const { host, release, holding } = holdingHost();
       const first = sandbox.run('return await api.shop.hold({});', host);
@@ -91,7 +91,7 @@ describe('programs sharing the workers', () => {
   });
 
   it('counts the wait for a worker against the wall limit: past it the program is answered without running', async () => {
-    const sandbox = new Sandbox({ workers: 1 });
+    const sandbox = new QuickJsSandbox({ workers: 1 });
     try {
       const { host, release, holding } = holdingHost();
       const first = sandbox.run('return await api.shop.hold({});', host);
@@ -102,5 +102,19 @@ describe('programs sharing the workers', () => {
     } finally {
       await sandbox.close();
     }
+  });
+
+  it('answers as values when it closes: a program waiting for a worker and one sent after close are stopped, never thrown', async () => {
+    const sandbox = new QuickJsSandbox({ workers: 1 });
+    const { host, holding } = holdingHost();
+    const first = sandbox.run('return await api.shop.hold({});', host);
+    await holding;
+    const waiting = sandbox.run('return "waiting";', host);
+    const closed = sandbox.close(0);
+    const stopped = { ok: false, failure: { kind: 'stopped', message: 'The program was stopped: the server is shutting down. Run it again in a moment.' } };
+    expect(await waiting).toMatchObject(stopped);
+    expect(await first).toMatchObject(stopped);
+    await closed;
+    expect(await sandbox.run('return "late";', host)).toMatchObject(stopped);
   });
 });

@@ -6,7 +6,7 @@ import { buildServer, Field, Result, Tool, ToolError, ToolResult, Toolset } from
 import { catalogDeclarations, CodeMode, ProgramChecker, type DeclaredTool, type InnerCallAnswer, type InnerCallDispatch, type JsonSchema } from '../../src';
 
 // The built library: the sandbox runs programs on its built worker script.
-const { Sandbox } = require('../../dist') as typeof import('../../src');
+const { QuickJsSandbox } = require('../../dist') as typeof import('../../src');
 
 class ListArgs {
   @Field({ description: 'Which issues.', examples: ['open'] })
@@ -80,7 +80,7 @@ describe('a typed program: declarations from the advertised schemas, a type chec
   let connection: { close(): Promise<void> };
   let declared: DeclaredTool[];
   let checker: ProgramChecker;
-  const sandbox = new Sandbox();
+  const sandbox = new QuickJsSandbox();
 
   beforeAll(async () => {
     // The SDK's own client, in memory, against a server built from the toolset.
