@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { modernMeta } from '@toolsets/testing';
+import { rawToolsCall } from '@toolsets/testing';
 import { startNginx, type Nginx } from './support/nginx';
 import { startServerProcess, type ServerProcess } from './support/server-process';
 
@@ -17,17 +17,7 @@ interface Answer {
 }
 
 async function call(origin: string, era: '2025' | 'modern'): Promise<Answer> {
-  const modern = era === 'modern';
-  const response = await fetch(`${origin}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
-      ...(modern && { 'mcp-method': 'tools/call', 'mcp-name': 'slow' }),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'slow', arguments: {}, ...(modern && { _meta: modernMeta() }) } }),
-  });
+  const response = await rawToolsCall(origin, era, { tool: 'slow' });
   return { status: response.status, contentType: response.headers.get('content-type') ?? '', body: await response.text() };
 }
 

@@ -57,3 +57,23 @@ export function resultOf(answer: RawAnswer): Record<string, unknown> {
   if (answer.kind !== 'result') throw new Error(`expected a result, got ${JSON.stringify(answer.error)}`);
   return answer.result;
 }
+
+/**
+ * One raw `tools/call` POST of either era, as a client of that era sends it (2026-07-28: routing
+ * headers and the envelope in `_meta`; 2025: neither), answered as the server sends it: for tests
+ * that compare the bytes of two servers' answers, or read an event stream as it arrives.
+ */
+export function rawToolsCall(origin: string, era: '2025' | 'modern', call: { tool: string; args?: object; id?: number; headers?: Readonly<Record<string, string>> }): Promise<Response> {
+  const modern = era === 'modern';
+  return fetch(`${origin}/mcp`, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      'mcp-protocol-version': modern ? MODERN_REVISION : '2025-11-25',
+      ...(modern && { 'mcp-method': 'tools/call', 'mcp-name': call.tool }),
+      ...call.headers,
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: call.id ?? 1, method: 'tools/call', params: { name: call.tool, arguments: call.args ?? {}, ...(modern && { _meta: modernMeta() }) } }),
+  });
+}

@@ -5,4 +5,4 @@ export { startTestIssuer, type MintOptions, type TestClient, type TestIssuer } f
 export { pollUntil, waitUntil } from './wait-until';
 export { freePort } from './free-port';
 export { startTestRedis, type TestRedis } from './test-redis';
-export { httpDispatch, modernMeta, MODERN_REVISION, resultOf, type RawAnswer, type RawDispatch } from './http-dispatch';
+export { httpDispatch, modernMeta, MODERN_REVISION, rawToolsCall, resultOf, type RawAnswer, type RawDispatch } from './http-dispatch';

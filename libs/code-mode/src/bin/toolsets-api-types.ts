@@ -3,7 +3,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { ServerDefinition } from '@toolsets/core';
 import { apiModule } from '../declarations/api-module';
-import type { JsonSchema } from '../declarations/schema-type';
+import { declaredTool } from '../declarations/declared-tool';
 
 const USAGE = `Usage: toolsets-api-types <app folder> [--server=<name>] [--out=<file>]
 
@@ -39,13 +39,7 @@ function main(argv: readonly string[]): number {
     process.stderr.write(`${named ? `No server '${named}' in ${app}` : `${app} has ${servers.length} servers`}: choose one with --server= (${servers.map((s) => s.name).join(', ')}).\n`);
     return 2;
   }
-  const tools = [...server.catalog.tools.values()].map((tool) => ({
-    namespace: tool.toolset.name,
-    name: tool.name,
-    ...(tool.descriptor.description !== undefined && { description: tool.descriptor.description }),
-    inputSchema: tool.descriptor.inputSchema as JsonSchema,
-    ...(tool.outputSchemaInFull() && { outputSchema: tool.outputSchemaInFull() as JsonSchema }),
-  }));
+  const tools = [...server.catalog.tools.values()].map(declaredTool);
   const text = apiModule(tools, `server '${server.name}' ${server.version}`);
   const out = option('out');
   if (!out) {

@@ -1,6 +1,6 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { argumentChecker, type CatalogSlice, type CodeModeProvider, type CodeModeRequest, type CompiledTool } from '@toolsets/core';
-import type { DeclaredTool } from '../declarations/catalog-declarations';
+import { declaredTool } from '../declarations/declared-tool';
 import type { JsonSchema } from '../declarations/schema-type';
 import { CodeMode, executionOf, programCheck, type Execution } from '../mode/code-mode';
 import type { Sandbox } from '../sandbox/sandbox';
@@ -171,13 +171,6 @@ class CodeModeServer implements CodeModeProvider {
 
 function definedOnly<T extends object>(values: T): Partial<T> {
   return Object.fromEntries(Object.entries(values).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
-/** A tool as programs see it: its arguments as advertised (never cut), its results in full (the schema the server validates with, not one cut to fit `tools/list`). */
-function declaredTool(tool: CompiledTool): DeclaredTool {
-  const { description, inputSchema } = tool.descriptor;
-  const outputSchema = tool.outputSchemaInFull();
-  return { namespace: tool.toolset.name, name: tool.name, ...(description !== undefined && { description }), inputSchema: inputSchema as JsonSchema, ...(outputSchema && { outputSchema: outputSchema as JsonSchema }) };
 }
 
 /** Each tool's arguments checked against the schema it advertises. */

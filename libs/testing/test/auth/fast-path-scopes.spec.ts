@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { IsIn } from 'class-validator';
 import { buildServer, Field, RequireScopes, serveHttp, Tool, ToolResult, Toolset, type HttpServerHandle, type Logger, type ServerDefinition } from '@toolsets/core';
-import { modernMeta, startTestIssuer, type TestIssuer } from '../../src';
+import { rawToolsCall, startTestIssuer, type TestIssuer } from '../../src';
 
 class Done extends ToolResult {}
 
@@ -38,18 +38,7 @@ interface Answer {
 }
 
 async function send(origin: string, era: '2025' | 'modern', token: string | undefined, tool: string, args: object): Promise<Answer> {
-  const modern = era === 'modern';
-  const response = await fetch(`${origin}/mcp`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': modern ? '2026-07-28' : '2025-11-25',
-      ...(modern && { 'mcp-method': 'tools/call', 'mcp-name': tool }),
-      ...(token !== undefined && { authorization: `Bearer ${token}` }),
-    },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 7, method: 'tools/call', params: { name: tool, arguments: args, ...(modern && { _meta: modernMeta() }) } }),
-  });
+  const response = await rawToolsCall(origin, era, { tool, args, id: 7, ...(token !== undefined && { headers: { authorization: `Bearer ${token}` } }) });
   const headers: Record<string, string> = {};
   // The challenge names the server's own metadata URL: compared without its port.
   for (const [name, value] of response.headers) if (!VARYING.has(name)) headers[name] = value.replace(origin, '<origin>');
