@@ -17,6 +17,7 @@ import { telemetryScenario } from './scenarios/telemetry';
 import { upstreamTransportScenario } from './scenarios/upstream-transport';
 import { viewsScenario } from './scenarios/views';
 import { codeModeScenario } from './scenarios/code-mode/code-mode';
+import { codeModeSearchScenario } from './scenarios/code-mode/code-mode-search';
 import { curatedCatalogsScenario } from './scenarios/curated-catalogs';
 import { catalogModesScenario } from './scenarios/catalog-modes';
 
@@ -40,6 +41,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   tasks: tasksScenario,
   views: viewsScenario,
   'code-mode': codeModeScenario,
+  'code-mode-search': codeModeSearchScenario,
   'curated-catalogs': curatedCatalogsScenario,
   'catalog-modes': catalogModesScenario,
 };
