@@ -5,6 +5,10 @@ import type { SandboxLimits } from '../sandbox/sandbox-limits';
 import type { ProgramCheck } from '../sandbox/sandbox-messages';
 import type { InnerCallAnswer, RunFailure, SandboxOutcome } from '../sandbox/sandbox-outcome';
 import type { TypeProblem } from '../typecheck/type-problem';
+import { asAnswered } from '../declarations/as-answered';
+
+/** A tool as programs are checked against it: its results as the API answers them (`asAnswered`). */
+const answered = (tool: DeclaredTool): DeclaredTool => (tool.outputSchema ? { ...tool, outputSchema: asAnswered(tool.outputSchema) } : tool);
 
 /** Runs one inner call for the caller the catalog belongs to: the same path as its `tools/call`. */
 export type InnerCallDispatch = (tool: DeclaredTool, args: unknown, signal: AbortSignal) => Promise<InnerCallAnswer>;
@@ -30,7 +34,7 @@ export class CodeMode {
     private readonly tools: readonly DeclaredTool[],
     private readonly sandbox: Sandbox,
   ) {
-    this.declarations = catalogDeclarations(tools);
+    this.declarations = catalogDeclarations(tools.map(answered));
   }
 
   /** The declarations of every tool a program may call. */
@@ -46,7 +50,7 @@ export class CodeMode {
     const matches = (tool: DeclaredTool, name: string) => name === tool.name || name === tool.namespace || name === `${tool.namespace}.${tool.name}`;
     const unknown = names.filter((name) => !this.tools.some((tool) => matches(tool, name)));
     const chosen = this.tools.filter((tool) => names.some((name) => matches(tool, name)));
-    return { text: chosen.length > 0 ? catalogDeclarations(chosen).text : '', unknown };
+    return { text: chosen.length > 0 ? catalogDeclarations(chosen.map(answered)).text : '', unknown };
   }
 
   /** Type-checks `program`, then runs it; each inner call goes to `dispatch`, the caller's own path. `caller`: its request and who it is (see `RunOptions`). */

@@ -1,6 +1,7 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { argumentChecker, type CatalogSlice, type CodeModeProvider, type CodeModeRequest, type CompiledTool } from '@toolsets/core';
 import { declaredTool } from '../declarations/declared-tool';
+import { MISSING_FIELD_HINT } from '../declarations/as-answered';
 import type { JsonSchema } from '../declarations/schema-type';
 import { CodeMode, executionOf, programCheck, type Execution } from '../mode/code-mode';
 import type { Sandbox } from '../sandbox/sandbox';
@@ -201,7 +202,9 @@ function runFailure(execution: Exclude<Execution, { ok: true }>): CallToolResult
   if (ended.kind === 'limit') return failure('limit', ended.message, run);
   if (ended.kind === 'stopped') return failure('stopped', ended.message, run);
   if (ended.kind === 'busy') return failure('busy', ended.message, { retryAfterSeconds: Math.ceil(ended.retryAfterMs / 1000) });
-  return failure('thrown', `The program threw ${ended.name}: ${ended.message}`, run);
+  // Reading a property of undefined: most likely a result field the API left out (see asAnswered).
+  const missing = ended.name === 'TypeError' && /of (undefined|null)|undefined is not|null is not/.test(ended.message) ? `${ended.message.endsWith('.') ? '' : '.'} ${MISSING_FIELD_HINT}` : '';
+  return failure('thrown', `The program threw ${ended.name}: ${ended.message}${missing}`, run);
 }
 
 function answer(content: Record<string, unknown>): CallToolResult {
