@@ -111,7 +111,9 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
     expect(plugin.filter((file) => /\.ts$/.test(file) && !/\.d\.ts$|__tmpl__$|\/files\//.test(file))).toEqual([]);
     const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball('toolsets-workspace-plugin-'), 'package/package.json'], { encoding: 'utf-8' }));
     expect(manifest.dependencies).toEqual(expect.objectContaining({ '@nx/devkit': expect.any(String), yaml: expect.any(String), swagger2openapi: expect.any(String) }));
-    expect(manifest.peerDependencies).toEqual({ nx: expect.any(String), typescript: '>=5.9.3 <7' });
+    // Core is a peer the OpenAPI generators read their curation rules from (`@toolsets/core/curation-rules`): optional, since init installs it.
+    expect(manifest.peerDependencies).toEqual({ '@toolsets/core': `^${JSON.parse(readFileSync(join(workspaceRoot, 'libs/core/package.json'), 'utf-8')).version}`, nx: expect.any(String), typescript: '>=5.9.3 <7' });
+    expect(manifest.peerDependenciesMeta).toEqual({ '@toolsets/core': { optional: true } });
   });
 
   it('refuses to pack a package whose built files are missing, and the plugin from its source folder', () => {

@@ -14,7 +14,6 @@ import type { TaskRecord } from './task-record';
 import { untilSighted } from './task-sightings';
 import { declaresTasks, generationOf, TASKS_EXTENSION, v1Task, v2Task, type TaskGeneration } from './task-wire';
 
-
 /**
  * `tools/call` for a server with task tools: a task tool called by a client that supports tasks
  * answers at once with a task handle, once the task is saved, and runs in the background; every
