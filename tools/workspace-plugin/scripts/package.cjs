@@ -47,7 +47,9 @@ const manifest = {
   generators: './generators.json',
   executors: './executors.json',
   dependencies: own.dependencies,
-  peerDependencies: own.peerDependencies,
+  // Core is released with the plugin: the peer range follows its version.
+  peerDependencies: { ...own.peerDependencies, '@toolsets/core': `^${version('core')}` },
+  peerDependenciesMeta: own.peerDependenciesMeta,
   publishConfig: { access: 'public' },
 };
 fs.writeFileSync(path.join(dist, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
