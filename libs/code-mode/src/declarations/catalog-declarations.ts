@@ -1,4 +1,4 @@
-import { hasTopLevelOperator, jsDoc, schemaType, type JsonSchema } from './schema-type';
+import { hasTopLevelOperator, jsDoc, schemaType, shapeKey, type JsonSchema, type TypeNaming } from './schema-type';
 
 /** A tool as `tools/list` advertises it, and the namespace (its toolset) it is called under. */
 export interface DeclaredTool {
@@ -71,6 +71,10 @@ export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDecl
 class NamespaceTypes {
   readonly lines: string[] = [];
   private readonly definitions = new Map<string, string>();
+  /** Declared object types by shape (`shapeKey`): an object of the same shape written out elsewhere is printed by its name. */
+  private readonly shapes = new Map<string, string>();
+  /** The JSDoc written at a use of a declared type, each once: an API repeats a type's own words at every property of that type. */
+  private readonly docs = new Set<string>();
 
   /** Declares `name` for `schema` (its `$defs` first) and returns the name. */
   named(name: string, schema: JsonSchema, tool: string): string {
@@ -94,9 +98,19 @@ class NamespaceTypes {
 
   private declare(name: string, schema: JsonSchema, rename: (key: string) => string): void {
     const { $defs: _defs, ...own } = schema;
-    const type = schemaType(own, rename, '    ');
+    const ownShape = shapeKey(own);
+    const naming: TypeNaming = Object.assign((key: string) => rename(key), {
+      shape: (candidate: JsonSchema) => {
+        const key = shapeKey(candidate);
+        return key === undefined || key === ownShape ? undefined : this.shapes.get(key);
+      },
+      firstDoc: (type: string, doc: string) => !this.docs.has(`${type}\n${doc}`) && Boolean(this.docs.add(`${type}\n${doc}`)),
+    });
+    const type = schemaType(own, naming, '    ');
     const doc = jsDoc(own, '    ');
     if (doc) this.lines.push(doc);
-    this.lines.push(type.startsWith('{') && !hasTopLevelOperator(type) ? `    interface ${name} ${type}` : `    type ${name} = ${type};`);
+    const isInterface = type.startsWith('{') && !hasTopLevelOperator(type);
+    this.lines.push(isInterface ? `    interface ${name} ${type}` : `    type ${name} = ${type};`);
+    if (isInterface && ownShape !== undefined && !this.shapes.has(ownShape)) this.shapes.set(ownShape, name);
   }
 }

@@ -32,11 +32,36 @@ export interface JsonSchema {
   [keyword: string]: unknown;
 }
 
+/**
+ * How the printer names types: `$ref`s to `#/$defs/X` by `rename(X)`, and, where `shape` is given,
+ * an object type written out in the schema by the name of a declared type of the same shape (what
+ * a model reads once, not at every place the API repeats it).
+ */
+export type TypeNaming = ((definition: string) => string) & {
+  shape?: (schema: JsonSchema) => string | undefined;
+  /** Whether a property's JSDoc is still to be written where its type is the declared type `type` (the same words repeated at every use are written once). */
+  firstDoc?: (type: string, doc: string) => boolean;
+};
+
+/**
+ * The shape of an object schema, for finding the same type declared elsewhere: its JSON without
+ * the top-level words (title, description, examples, default). Only objects of two or more properties
+ * that refer to no `$defs` (whose names differ from tool to tool).
+ */
+export function shapeKey(schema: JsonSchema): string | undefined {
+  if (!schema.properties || Object.keys(schema.properties).length < 2) return undefined;
+  const { description: _description, title: _title, examples: _examples, default: _default, ...shape } = schema;
+  const key = JSON.stringify(shape);
+  return key.includes('"$ref"') ? undefined : key;
+}
+
 /** A JSON Schema as a TypeScript type; `$ref`s to `#/$defs/X` name `rename(X)`. */
-export function schemaType(schema: JsonSchema | boolean | undefined, rename: (definition: string) => string, indent = ''): string {
+export function schemaType(schema: JsonSchema | boolean | undefined, rename: TypeNaming, indent = ''): string {
   if (schema === undefined || schema === true) return 'unknown';
   if (schema === false) return 'never';
   if (schema.$ref) return schema.$ref.startsWith('#/$defs/') ? rename(decodeURIComponent(schema.$ref.slice('#/$defs/'.length))) : 'unknown';
+  const declared = rename.shape?.(schema);
+  if (declared) return declared;
   if (schema.const !== undefined) return tsLiteral(schema.const);
   if (schema.enum) return schema.enum.map((value) => tsLiteral(value)).join(' | ') || 'never';
   const union = schema.anyOf ?? schema.oneOf;
@@ -64,12 +89,13 @@ export function schemaType(schema: JsonSchema | boolean | undefined, rename: (de
 }
 
 /** An object schema as a type literal, a property a line, each with its JSDoc. */
-export function objectType(schema: JsonSchema, rename: (definition: string) => string, indent: string): string {
+export function objectType(schema: JsonSchema, rename: TypeNaming, indent: string): string {
   const inner = `${indent}  `;
   const lines: string[] = [];
   for (const [name, property] of Object.entries(schema.properties ?? {})) {
     const doc = jsDoc(property, inner);
-    if (doc) lines.push(doc);
+    const declared = typeof property === 'object' && rename.firstDoc ? rename.shape?.(property) : undefined;
+    if (doc && (declared === undefined || rename.firstDoc!(declared, doc.trim()))) lines.push(doc);
     const optional = schema.required?.includes(name) ? '' : '?';
     lines.push(`${inner}${tsKey(name)}${optional}: ${schemaType(property, rename, inner)};`);
   }

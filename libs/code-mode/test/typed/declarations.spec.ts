@@ -49,6 +49,32 @@ describe('declarations of schemas the catalog advertises', () => {
     expect(new ProgramChecker(text).check("const credit = await api.shop.credit();\nreturn 'error' in credit ? credit.detail : credit.login;")).toMatchObject({ ok: true });
   });
 
+  it('writes an object the API repeats inline by the name of the declared type of its shape, and the words it repeats with it once', () => {
+    const link: JsonSchema = { type: 'object', title: 'Link', properties: { href: { type: 'string', format: 'uri' }, name: { type: 'string' } } };
+    const inline = (description: string): JsonSchema => ({ ...link, title: 'Link2', description });
+    const { text } = catalogDeclarations([
+      tool(
+        'get-repo',
+        { type: 'object', properties: { slug: { type: 'string' } }, required: ['slug'] },
+        {
+          type: 'object',
+          properties: {
+            self: { $ref: '#/$defs/Link' },
+            links: { type: 'object', properties: { avatar: inline('A link to a resource.'), html: inline('A link to a resource.'), clone: { type: 'array', items: inline('A link to a resource.') } } },
+            owner: { type: 'object', properties: { login: { type: 'string' }, id: { type: 'integer' } } },
+          },
+          $defs: { Link: link },
+        },
+      ),
+    ]);
+    expect(text).toContain('    interface Link {\n      /** Format: uri. */\n      href?: string;\n      name?: string;\n    }');
+    expect(text).toContain('        /** A link to a resource. */\n        avatar?: Link;\n        html?: Link;\n        clone?: Link[];');
+    expect(text.match(/Format: uri/g)).toHaveLength(1);
+    // An object of another shape is written where it is.
+    expect(text).toContain('owner?: {\n        login?: string;');
+    expect(new ProgramChecker(text).check('const r = await api.shop.get_repo({ slug: "a" }); const h: string | undefined = r.links?.avatar?.href; return h;')).toMatchObject({ ok: true });
+  });
+
   it('makes identifiers of names that are not', () => {
     expect(['issues.create', '2fa', 'new', 'a-b', 'ok_1'].map(identifier)).toEqual(['issues_create', '_2fa', 'new_', 'a_b', 'ok_1']);
   });

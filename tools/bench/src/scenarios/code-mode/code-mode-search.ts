@@ -37,6 +37,8 @@ export async function codeModeSearchScenario(): Promise<ScenarioResult> {
   const rows: string[][] = [];
   const pairs: { task: number; step: number }[] = [];
   const notes: string[] = [];
+  /** Per task, `describe` of the tools it needs against their entries in the JSON tools/list. */
+  const described = { describe: 0, entries: 0 };
   for (const [api, file] of Object.entries(set.apis)) {
     const document = directoryDocument(file);
     const generated = await generateToolset(api, document, { credentialHeader: `x-${api}-token`, groupBy: 'tag', schemaBudget: 16_384 });
@@ -61,6 +63,10 @@ export async function codeModeSearchScenario(): Promise<ScenarioResult> {
             pairs.push({ task: taskRank, step: stepRank });
             ranks.push(`${step.tool}: ${taskRank || '–'} / ${stepRank || '–'}`);
           }
+          const needed = [...new Set(task.steps.map((step) => step.tool))];
+          const declarations = String((await client.call('describe', { names: needed })).structuredContent?.['declarations'] ?? '');
+          described.describe += Buffer.byteLength(declarations);
+          described.entries += needed.reduce((sum, name) => sum + Buffer.byteLength(JSON.stringify(server.catalog.tools.get(name)?.descriptor ?? {})), 0);
           rows.push([api, task.task, ranks.join('; ')]);
         }
         notes.push(`${api}: ${server.catalog.tools.size} tools`);
@@ -79,6 +85,7 @@ export async function codeModeSearchScenario(): Promise<ScenarioResult> {
   const stepTop10 = share((pair) => pair.step > 0 && pair.step <= 10);
   const percent = (value: number) => `${fmt(value * 100, 0)}%`;
   rows.push(['all', `${set.tasks.length} tasks, ${pairs.length} (task, function) pairs`, `task's words: top-5 ${percent(taskTop5)}, top-10 ${percent(taskTop10)}; step's words: top-5 ${percent(stepTop5)}, top-10 ${percent(stepTop10)}`]);
+  rows.push(['all', "describe of each task's tools, against their tools/list entries", `${fmt(described.describe, 0)} / ${fmt(described.entries, 0)} bytes: ${fmt(described.describe / described.entries, 2)}×`]);
   return {
     scenario: 'code-mode-search',
     title: "16b. Code mode's search on a held-out set: 27 multi-step tasks on Bitbucket and Linode",
