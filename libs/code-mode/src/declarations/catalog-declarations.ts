@@ -50,6 +50,7 @@ export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDecl
   const blocks: string[] = [];
   for (const [namespace, members] of byNamespace) {
     const emitted = new NamespaceTypes();
+    emitted.hoistRepeated(members.flatMap((tool) => [tool.inputSchema, ...(tool.outputSchema ? [tool.outputSchema] : [])]));
     const functions: string[] = [];
     namespaces[namespace] = [];
     for (const tool of members) {
@@ -73,8 +74,49 @@ class NamespaceTypes {
   private readonly definitions = new Map<string, string>();
   /** Declared object types by shape (`shapeKey`): an object of the same shape written out elsewhere is printed by its name. */
   private readonly shapes = new Map<string, string>();
+  /** The names `hoistRepeated` gave: a `$defs` entry of the same name is named after its tool too. */
+  private readonly hoisted = new Set<string>();
   /** The JSDoc written at a use of a declared type, each once: an API repeats a type's own words at every property of that type. */
   private readonly docs = new Set<string>();
+
+  /**
+   * Declares, first, each object type the schemas write out inline more than once (by shape, in
+   * any of them): its later uses print its name. Named after its schema's title, else after the
+   * property it first holds.
+   */
+  hoistRepeated(schemas: readonly JsonSchema[]): void {
+    const seen = new Map<string, { schema: JsonSchema; count: number; name: string }>();
+    /** `$defs` entries by shape: each is declared under its own name (the first of a name keeps it), which its inline twins then print. */
+    const defined = new Map<string, string>();
+    const visit = (node: unknown, key: string, top: boolean, definition = false): void => {
+      if (Array.isArray(node)) return node.forEach((item) => visit(item, key, false));
+      if (typeof node !== 'object' || node === null) return;
+      const schema = node as JsonSchema;
+      const own = definition ? shapeKey(schema) : undefined;
+      if (own !== undefined && !defined.has(own) && ![...defined.values()].includes(pascal(key))) defined.set(own, pascal(key));
+      const shape = top ? undefined : shapeKey(schema);
+      if (shape !== undefined) {
+        const found = seen.get(shape);
+        if (found) found.count++;
+        else seen.set(shape, { schema, count: 1, name: pascal(typeof schema.title === 'string' ? schema.title : key) });
+      }
+      for (const [name, child] of Object.entries(schema.properties ?? {})) visit(child, name, false);
+      for (const [name, child] of Object.entries(schema.$defs ?? {})) visit(child, name, true, true);
+      for (const list of [schema.anyOf, schema.oneOf, schema.allOf, schema.prefixItems]) if (list) visit(list, key, false);
+      if (schema.items !== undefined) visit(schema.items, key, false);
+      if (typeof schema.additionalProperties === 'object') visit(schema.additionalProperties, key, false);
+    };
+    for (const schema of schemas) visit(schema, 'Shape', true);
+    for (const [shape, name] of defined) this.shapes.set(shape, name);
+    const repeated = [...seen.entries()].filter(([shape, found]) => found.count > 1 && !defined.has(shape));
+    for (const [shape, found] of repeated) {
+      let name = `${found.name}Shape`;
+      for (let n = 2; this.hoisted.has(name); n++) name = `${found.name}Shape${n}`;
+      this.hoisted.add(name);
+      this.shapes.set(shape, name);
+    }
+    for (const [shape, found] of repeated) this.declare(this.shapes.get(shape)!, found.schema, () => 'unknown');
+  }
 
   /** Declares `name` for `schema` (its `$defs` first) and returns the name. */
   named(name: string, schema: JsonSchema, tool: string): string {
@@ -88,7 +130,7 @@ class NamespaceTypes {
   private definition(key: string, schema: JsonSchema, tool: string, renamed: Map<string, string>): string {
     const json = JSON.stringify(schema);
     const plain = pascal(key);
-    const name = this.definitions.get(plain) === undefined || this.definitions.get(plain) === json ? plain : `${plain}Of${pascal(tool)}`;
+    const name = !this.hoisted.has(plain) && (this.definitions.get(plain) === undefined || this.definitions.get(plain) === json) ? plain : `${plain}Of${pascal(tool)}`;
     if (this.definitions.has(name)) return name;
     this.definitions.set(name, json);
     renamed.set(key, name);

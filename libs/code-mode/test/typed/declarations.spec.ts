@@ -75,6 +75,18 @@ describe('declarations of schemas the catalog advertises', () => {
     expect(new ProgramChecker(text).check('const r = await api.shop.get_repo({ slug: "a" }); const h: string | undefined = r.links?.avatar?.href; return h;')).toMatchObject({ ok: true });
   });
 
+  it('declares once an object type written out inline in more than one place, named after its title', () => {
+    const person = (description: string): JsonSchema => ({ type: 'object', title: 'Person', description, properties: { login: { type: 'string' }, id: { type: 'integer' } } });
+    const { text } = catalogDeclarations([
+      tool('get-issue', { type: 'object', properties: { n: { type: 'integer' } } }, { type: 'object', properties: { author: person('Who wrote it.'), closedBy: person('Who closed it.') } }),
+      tool('get-comment', { type: 'object', properties: { n: { type: 'integer' } } }, { type: 'object', properties: { author: person('Who wrote it.') } }),
+    ]);
+    expect(text).toContain('    interface PersonShape {\n      login?: string;\n      id?: number;\n    }');
+    expect(text).toContain('      /** Who wrote it. */\n      author?: PersonShape;\n      /** Who closed it. */\n      closedBy?: PersonShape;');
+    expect(text.match(/login\?: string/g)).toHaveLength(1);
+    expect(new ProgramChecker(text).check('const i = await api.shop.get_issue({ n: 1 }); const c = await api.shop.get_comment({}); return [i.author?.login, c.author?.id];')).toMatchObject({ ok: true });
+  });
+
   it('makes identifiers of names that are not', () => {
     expect(['issues.create', '2fa', 'new', 'a-b', 'ok_1'].map(identifier)).toEqual(['issues_create', '_2fa', 'new_', 'a_b', 'ok_1']);
   });
