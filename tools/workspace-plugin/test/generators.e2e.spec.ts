@@ -58,7 +58,19 @@ describe('in a throwaway copy of the workspace', () => {
       writeFileSync(target, block.mode === 'spec' ? specFile(block) : `${block.code}\n`);
     }
 
+    // The app also serves the curated server docs/authoring-toolsets.md shows: its contract target records the curation.
+    const servers = join(copy, 'apps/library-server/src/servers.ts');
+    writeFileSync(
+      servers,
+      readFileSync(servers, 'utf-8')
+        .replace("import { buildServer, type ServerDefinition } from '@toolsets/core';", "import { buildServer, type ServerDefinition } from '@toolsets/core';\nimport { buildKidsServer } from './readme/curated-servers';")
+        .replace('export function buildServers(): ServerDefinition {', 'export function buildServers(): ServerDefinition[] {')
+        .replace(/return (buildServer\(\{[^;]*\}\));/, 'return [$1, buildKidsServer()];'),
+    );
+
     const output = nx('run-many', '-t', 'lint', 'typecheck', 'test', 'contract', 'build', '-p', '@toolsets/library', 'library-server', '--outputStyle=static');
+    expect(output).toContain('server kids-library serves 2 curated tools: comparing them with contract.kids-library.json');
+    expect(output).toContain('Wrote apps/library-server/contract.kids-library.json: 2 tools at version 0.1.0.');
     expect(output).toContain('Successfully ran targets lint, typecheck, test, contract, build for 2 projects');
     expect(output).toMatch(/PASS .*test\/readme-catalogue\.spec\.ts/);
     expect(output).toMatch(/PASS .*test\/readme-schemas\.spec\.ts/);
@@ -80,7 +92,7 @@ describe('in a throwaway copy of the workspace', () => {
     await client.connect(
       new StdioClientTransport({
         command: process.execPath,
-        args: [join(copy, 'apps/library-server/dist/main.js'), '--stdio'],
+        args: [join(copy, 'apps/library-server/dist/main.js'), '--stdio', '--server=library-server'],
         env: { PATH: process.env['PATH'] ?? '', X_LIBRARY_KEY: 'k' },
         stderr: 'pipe',
       }),

@@ -9,7 +9,9 @@ export function closest(name: string, candidates: readonly string[]): string | u
   const [a, b] = [name.toLowerCase(), best.candidate.toLowerCase()];
   // A rename that shortened or lengthened the name (getPetByIdentifier → getPetById) is near too.
   const extended = Math.min(a.length, b.length) >= 5 && (a.startsWith(b) || b.startsWith(a));
-  return best.distance <= Math.max(2, Math.floor(name.length / 3)) || extended ? best.candidate : undefined;
+  if (best.distance <= Math.max(2, Math.floor(name.length / 3)) || extended) return best.candidate;
+  // So is one that put a word before it (status → member_status): the candidate that ends with the name.
+  return a.length >= 4 ? candidates.find((candidate) => /[^a-z0-9]/i.test(candidate.slice(0, -a.length).slice(-1)) && candidate.toLowerCase().endsWith(a)) : undefined;
 }
 
 function editDistance(a: string, b: string): number {

@@ -1,4 +1,5 @@
 import { argumentEntryProblems, renameProblems, type CuratedArgumentFacts } from '@toolsets/core/curation-rules';
+import { closest } from './closest-name';
 import type { OperationModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
 
@@ -71,7 +72,8 @@ export function curateArgument(op: OperationModel, key: string, property: Proper
 export function checkArgumentEntries(op: OperationModel, argumentNames: readonly string[], curation: Record<string, ArgumentCuration>): void {
   for (const key of Object.keys(curation)) {
     if (!argumentNames.includes(key)) {
-      throw new Error(`${entryOf(op, key)}: the operation has no such argument (renamed or removed upstream?). Its arguments: ${argumentNames.join(', ') || 'none'}. Rename the entry, or remove it.`);
+      const near = closest(key, argumentNames);
+      throw new Error(`${entryOf(op, key)}: the operation has no such argument (renamed or removed upstream?).${near ? ` The closest is "${near}".` : ''} Its arguments: ${argumentNames.join(', ') || 'none'}. Rename the entry, or remove it.`);
     }
   }
   const clash = renameProblems(curation, argumentNames)[0];

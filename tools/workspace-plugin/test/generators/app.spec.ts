@@ -75,9 +75,9 @@ startApp(buildServers);
     expect(tree.read('deploy/k8s/back-office/deployment.yaml', 'utf-8')).toContain('image: back-office');
   });
 
-  it('without --publishable, writes no package.json and no shebang', async () => {
+  it('without --publishable, writes a private package.json holding only the version its contract records, and no shebang', async () => {
     await appGenerator(tree, { name: 'back-office', toolsets: 'library' });
-    expect(tree.exists('apps/back-office/package.json')).toBe(false);
+    expect(JSON.parse(tree.read('apps/back-office/package.json', 'utf-8')!)).toEqual({ name: '@toolsets/back-office', version: '0.1.0', private: true });
     expect(tree.read('apps/back-office/src/main.ts', 'utf-8')!.startsWith('import')).toBe(true);
   });
 });

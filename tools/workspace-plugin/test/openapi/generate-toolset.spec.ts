@@ -530,11 +530,38 @@ describe('what a generated tool sends upstream', () => {
         'openapi.config.json "tools"."listTickets"."arguments"."per_page"."value": 500 is above the maximum 100. Give a value the parameter\'s schema allows.',
       );
       await expect(generateToolset('tickets', document, { tools: { listTickets: { arguments: { perPage: { value: 10 } } } } })).rejects.toThrow(
-        'openapi.config.json "tools"."listTickets"."arguments"."perPage": the operation has no such argument (renamed or removed upstream?). Its arguments: owner, state, per_page, page. Rename the entry, or remove it.',
+        'openapi.config.json "tools"."listTickets"."arguments"."perPage": the operation has no such argument (renamed or removed upstream?). The closest is "per_page". Its arguments: owner, state, per_page, page. Rename the entry, or remove it.',
       );
     } finally {
       delete process.env['TICKETS_BASE_URL'];
     }
+  });
+
+  it('names the closest argument when a stale entry names one the operation no longer has, also when upstream put a word before it', async () => {
+    const members = {
+      openapi: '3.0.3',
+      info: { title: 'Lists', version: '1' },
+      servers: [{ url: 'http://localhost:9' }],
+      paths: {
+        '/lists/{list_id}/members': {
+          get: {
+            operationId: 'listMembers',
+            summary: 'List the members of a list.',
+            parameters: [
+              { name: 'list_id', in: 'path', required: true, schema: { type: 'string' } },
+              { name: 'member_status', in: 'query', schema: { type: 'string', enum: ['subscribed', 'unsubscribed'] } },
+            ],
+            responses: { '200': { description: 'The members.' } },
+          },
+        },
+      },
+    };
+    await expect(generateToolset('lists', members, { tools: { listMembers: { arguments: { status: { value: 'subscribed' } } } } })).rejects.toThrow(
+      'openapi.config.json "tools"."listMembers"."arguments"."status": the operation has no such argument (renamed or removed upstream?). The closest is "member_status". Its arguments: list_id, member_status. Rename the entry, or remove it.',
+    );
+    await expect(generateToolset('lists', members, { tools: { listMembers: { arguments: { sort: { value: 'a' } } } } })).rejects.toThrow(
+      'openapi.config.json "tools"."listMembers"."arguments"."sort": the operation has no such argument (renamed or removed upstream?). Its arguments: list_id, member_status. Rename the entry, or remove it.',
+    );
   });
 
   it("curates a JSON body's fields as arguments and narrows arguments (enum, pattern, bounds, examples), refusing a curation that widens or breaks the document", async () => {

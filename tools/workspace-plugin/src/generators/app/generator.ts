@@ -45,8 +45,19 @@ export async function appGenerator(tree: Tree, options: AppGeneratorSchema): Pro
     const substitutions = { name: options.name, packageName: `@toolsets/${options.name}`, projectRoot, tmpl: '' };
     generateFiles(tree, join(__dirname, 'container/app'), projectRoot, substitutions);
     generateFiles(tree, join(__dirname, 'container/deploy'), joinPathFragments('deploy/k8s', options.name), substitutions);
+  } else {
+    writePrivateManifest(tree, options.name, projectRoot);
   }
   await formatFiles(tree);
+}
+
+/**
+ * An app that is not published still has a version: its `contract` target records, with each
+ * server's curated tools (`curate()`), the version that served them, and classifies the next
+ * change by it. Private, so it is never published by mistake.
+ */
+function writePrivateManifest(tree: Tree, name: string, projectRoot: string): void {
+  tree.write(joinPathFragments(projectRoot, 'package.json'), `${JSON.stringify({ name: `@toolsets/${name}`, version: '0.1.0', private: true }, null, 2)}\n`);
 }
 
 /**
