@@ -51,6 +51,27 @@ describe('contract evolution, in a throwaway copy of the workspace', () => {
     expect(hello.output).toContain(example!.trim());
   });
 
+  it('prints every change of a long review before its process ends, in both output styles (it once stopped at a different line each run)', () => {
+    // 1,500 tools the snapshot records and the toolset no longer serves: 1,500 lines of review.
+    const snapshot = `${credentialDemo}/contract.json`;
+    keep(snapshot);
+    const recorded = JSON.parse(readFileSync(join(copy, snapshot), 'utf-8')) as { tools: { name: string }[] };
+    const gone = Array.from({ length: 1_500 }, (_, i) => ({ ...recorded.tools[0]!, name: `retired_tool_${String(i).padStart(4, '0')}` }));
+    writeFileSync(join(copy, snapshot), JSON.stringify({ ...recorded, tools: [...recorded.tools, ...gone] }, null, 2));
+    for (const style of ['static', 'stream']) {
+      const run = runNx(copy, 'run', '@toolsets/credential-demo:contract', `--outputStyle=${style}`);
+      const { status } = run;
+      // Nx's stream style starts every chunk it forwards on a line of its own, behind the project's name, even inside a line.
+      const output = run.output.split('\n@toolsets/credential-demo: ').join('');
+      expect(status).not.toBe(0);
+      expect(output).toContain('1500 changes since libs/toolsets/credential-demo/contract.json');
+      expect(new Set(output.match(/retired_tool_\d{4}/g)).size).toBe(1_500);
+      // And what it says last, after them.
+      expect(output).toContain('does not cover these changes');
+      expect(output).toContain('Then run nx run @toolsets/credential-demo:contract --update.');
+    }
+  });
+
   it('fails when a result field is removed, naming the tool, the field, the rule and the fix', () => {
     edit(whoamiDto, / {2}@Field\(\)\n {2}@IsOptional\(\)\n {2}account\?: string;\n/, '');
     const { status, output } = contract('@toolsets/credential-demo');

@@ -8,6 +8,7 @@ import { snapshotEntries } from '../../contract/catalog-entries';
 import { plural } from '../../contract/package-version';
 import { compareWithSnapshot } from '../contract/executor';
 import type { AppContractExecutorSchema } from './schema';
+import { flushed } from '../../utils/flushed-output';
 
 type ServerList = Core.ServerDefinition | readonly Core.ServerDefinition[];
 
@@ -17,6 +18,11 @@ type ServerList = Core.ServerDefinition | readonly Core.ServerDefinition[];
  * of the same name in one server, fails CI instead.
  */
 export default async function appContractExecutor(options: AppContractExecutorSchema, context: ExecutorContext): Promise<{ success: boolean }> {
+  // Everything printed reaches the user before Nx ends the executor's process.
+  return flushed(await run(options, context));
+}
+
+async function run(options: AppContractExecutorSchema, context: ExecutorContext): Promise<{ success: boolean }> {
   const projectName = context.projectName ?? 'app';
   const root = context.projectsConfigurations?.projects[projectName]?.root ?? '.';
   const entry = resolve(context.root, options.entry ?? join(root, 'dist/servers.js'));

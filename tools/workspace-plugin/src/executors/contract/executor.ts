@@ -13,6 +13,7 @@ import { checkVersion } from '../../contract/version-check';
 import { plural, readVersion } from '../../contract/package-version';
 import { reportGate } from '../../utils/report-gate';
 import type { ContractExecutorSchema } from './schema';
+import { flushed } from '../../utils/flushed-output';
 
 /**
  * The contract target: the same startup gate a server runs, over everything a toolset library
@@ -55,7 +56,7 @@ export default async function contractExecutor(options: ContractExecutorSchema, 
   // What a server serving exactly these tools sends as its tools/list ETag.
   console.log(`tools/list ETag: "${core.listHashOf({ tools: listed })}"`);
   if (groups.length > 0) console.log(groups.join('\n'));
-  return compareWithSnapshot({ projectName, workspaceRoot: context.root, projectRoot: root, tools, groups: groupEntries, update: options.update === true });
+  return flushed(compareWithSnapshot({ projectName, workspaceRoot: context.root, projectRoot: root, tools, groups: groupEntries, update: options.update === true }));
 }
 
 export interface SnapshotCheck {
@@ -111,7 +112,7 @@ export function compareWithSnapshot({ projectName, workspaceRoot, projectRoot, t
   const verdict = checkVersion(previous.version, version, changes, packageFile);
   if (changes.length > 0) {
     console.log(`\n${plural(changes.length, 'change')} since ${snapshotFile} (version ${previous.version}): ${countBySeverity(changes)}.`);
-    for (const line of formatChanges(changes, previous.version)) console.log(`  ${line}`);
+    console.log(formatChanges(changes, previous.version).map((line) => `  ${line}`).join('\n'));
   }
   if (update) {
     if (!verdict.ok) return fail(`Not accepted: ${snapshotFile} is unchanged. ${verdict.message}`);

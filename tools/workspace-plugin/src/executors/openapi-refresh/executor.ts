@@ -14,6 +14,7 @@ import { CONFIG_FILE, DOCUMENT_FILE, overlaidDocument, type LibraryConfig } from
 import { gatedCatalogInChild } from '../../openapi/load-generated';
 import { fromSwagger2 } from '../../openapi/swagger2';
 import type { OpenApiRefreshExecutorSchema } from './schema';
+import { flushed } from '../../utils/flushed-output';
 
 /**
  * `openapi-refresh`: fetches a generated library's source document again and, when it changed,
@@ -24,6 +25,11 @@ import type { OpenApiRefreshExecutorSchema } from './schema';
  * version any change needs). With `--check` nothing is written and a changed document fails.
  */
 export default async function openApiRefreshExecutor(options: OpenApiRefreshExecutorSchema, context: ExecutorContext): Promise<{ success: boolean }> {
+  // Everything printed reaches the user before Nx ends the executor's process.
+  return flushed(await run(options, context));
+}
+
+async function run(options: OpenApiRefreshExecutorSchema, context: ExecutorContext): Promise<{ success: boolean }> {
   const projectName = context.projectName ?? 'toolset';
   const projectRoot = context.projectsConfigurations?.projects[projectName]?.root ?? '.';
   const file = (name: string) => join(context.root, projectRoot, name);
