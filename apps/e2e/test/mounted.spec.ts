@@ -103,6 +103,8 @@ describe('the demo app, both toolsets mounted in one process', () => {
       // The banner follows the line startServerProcess waits for.
       for (let waited = 0; !alone.stdout().includes('notes-stdio left out') && waited < 5_000; waited += 50) await new Promise((done) => setTimeout(done, 50));
       const printed = alone.stdout();
+      // The demo server serves code mode: the banner names ?mode=code beside ?mode=discovery.
+      expect(printed).toContain('  select per request: ?toolsets=<group>,<group>  ?readonly=1  ?mode=discovery  ?mode=code (or X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Mode)');
       const config = JSON.parse(printed.slice(printed.indexOf('{'), printed.lastIndexOf('}\n') + 1)) as Record<string, { args?: string[] }>;
       expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'demo-stdio', 'reports-stdio']);
       for (const name of ['hello', 'credential-demo', 'notes']) {
