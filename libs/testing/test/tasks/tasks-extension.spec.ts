@@ -237,6 +237,16 @@ describe('tasks over the 2025-11-25 revision, driven by the official requester l
     }
   });
 
+  it('refuses a task-augmented call with a wrong argument as the protocol error the requester reports, naming the argument and its bound', async () => {
+    const { session, close } = await legacySession();
+    try {
+      // The requester takes only a task handle in answer to params.task: a plain isError result would reach its user as a schema failure.
+      await expect(session.callTool('quick', { pages: 0 }, { task: { preference: 'prefer' } })).rejects.toThrow("Invalid arguments for tool 'quick':\n- 'pages' must be >= 1.");
+    } finally {
+      await close();
+    }
+  });
+
   it('asks the input a task needs as a request tied to the task, over a connection that carries answers back', async () => {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     const connection = await definition.connect(serverSide, { headers: KEY });

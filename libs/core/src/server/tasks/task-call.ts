@@ -32,14 +32,26 @@ export function taskCallHandler(direct: ToolsCallHandler, engine: TaskEngine | u
       if (tool.task.support === 'required') throw refusal(generation, tool);
       return direct(request, call);
     }
-    // Arguments that do not fit (or pass the request's limits) get the ordinary isError answer at once, not a task that fails.
+    // Arguments that do not fit (or pass the request's limits) are refused at once, not made a task that fails.
     const args = request.params.arguments ?? {};
-    if (checkArgumentLimits(args, call.site.limits) || !tool.inputValidator.Check(args)) return direct(request, call);
+    if (checkArgumentLimits(args, call.site.limits) || !tool.inputValidator.Check(args)) return refusedArguments(generation, await direct(request, call));
     const gathered = tool.task.askFirst ? await askedFirst(request, call, direct) : undefined;
     // An askFirst tool that answered in the request without becoming a task.
     if (gathered && 'answer' in gathered) return gathered.answer;
     return runAsTask({ engine, server, origin, generation }, tool, ttlOf(tool, request), args, gathered?.answers);
   };
+}
+
+/**
+ * The refusal of a task-augmented call's arguments: a 2026-07-28 client takes the ordinary isError
+ * result; a 2025-11-25 requester takes only a task handle in answer to `params.task`, so there it is
+ * the protocol's invalid-params error, in the same words (the official requester library reported
+ * the result as "Protocol value failed schema validation", losing which argument and why).
+ */
+function refusedArguments(generation: TaskGeneration, answer: CallToolResult): CallToolResult {
+  if (generation !== 'v1' || !answer.isError) return answer;
+  const text = answer.content.map((block) => (block.type === 'text' ? block.text : '')).join('\n');
+  throw new ProtocolError(ProtocolErrorCode.InvalidParams, text);
 }
 
 /**
