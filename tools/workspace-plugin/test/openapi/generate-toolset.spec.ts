@@ -58,7 +58,10 @@ describe('a toolset generated from the petstore document', () => {
       const broken = await client.call('get_pet_by_id', { petId: 13 });
       expect(broken.isError).toBe(true);
       expect(broken.structuredContent).toBeUndefined();
-      expect((broken.content as { text: string }[])[0].text).toMatch(/does not match its declared output.*correlation id/);
+      // The upstream broke its own document: the model is told so, where (paths only), and that calling again will not help.
+      expect((broken.content as { text: string }[])[0].text).toMatch(
+        /^The tool 'get_pet_by_id' got an answer from its upstream API that does not match the API's own document \(at \/data[^)]*\), so it was not sent; calling again with the same arguments will most likely get the same answer\. The server log has the details under correlation id [0-9a-f-]{36}\.$/,
+      );
       const html = await client.call('get_pet_by_id', { petId: 9 });
       expect(html.structuredContent).toEqual(expect.objectContaining({ error: 'upstream_invalid_response' }));
       const sent = upstream.keys.length;
@@ -836,11 +839,14 @@ describe('a curated result', () => {
   it('passes on an answer that breaks the document as unchecked, with a note and a warning, when the tool is lenient; strict stays the default', async () => {
     const strict = await generateToolset('issues', document, {});
     const { IssuesToolset: StrictToolset } = loadGeneratedSources(strict.files) as { IssuesToolset: ClassType };
-    const strictClient = await connectToolset(buildServer({ name: 'issues', version: '1', toolsets: [StrictToolset], logger: { info: () => undefined, warn: () => undefined, error: () => undefined } }));
+    const errors: Record<string, unknown>[] = [];
+    const strictClient = await connectToolset(buildServer({ name: 'issues', version: '1', toolsets: [StrictToolset], logger: { info: () => undefined, warn: () => undefined, error: (_message, fields) => void errors.push(fields ?? {}) } }));
     const refused = await strictClient.call('get_issue', { number: 3 });
     await strictClient.close();
     expect(refused.isError).toBe(true);
-    expect(JSON.stringify(refused.content)).toContain('does not match its declared output');
+    expect(JSON.stringify(refused.content)).toContain("does not match the API's own document");
+    // The operator's log line says how to take such answers.
+    expect(errors).toEqual([expect.objectContaining({ tool: 'get_issue', fix: expect.stringContaining('mark the tool "lenient" in the library\'s openapi.config.json') })]);
 
     const generated = await generateToolset('issues', document, { lenient: true, tools: { listIssues: { lenient: false, fields: ['number'] } } });
     expect(generated.files[generatedToolsetFile('issues')]).toContain('lenient: GetIssueResult');

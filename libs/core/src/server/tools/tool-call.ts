@@ -153,24 +153,43 @@ export function toResult(tool: CompiledTool, returned: unknown, logger: Logger, 
     : arm.checkRules
       ? arm.checkRules(structuredContent).map((p) => `/${p.path.join('/')} ${p.message}`)
       : NO_PROBLEMS;
-  if (problems.length > 0) {
-    const correlationId = randomUUID();
-    logger.error('tool returned a result that does not match its declared output', {
-      correlationId,
-      tool: tool.name,
-      arm: arm.model.name,
-      errors: problems,
-    });
-    return textError(
-      `The tool '${tool.name}' produced a result that does not match its declared output, so it was not sent. ` +
-        `This is a server bug; the server log has the details under correlation id ${correlationId}.`,
-    );
-  }
+  if (problems.length > 0) return unsendableResult(tool, arm.model.name, problems, logger);
   // No spread here: this literal is built on every call, and V8 builds a fixed one much faster.
   const text = tool.textIsMessage && !failed ? (structuredContent as { message: string }).message : JSON.stringify(structuredContent);
   const result: CallToolResult = { content: [{ type: 'text', text }], structuredContent: structuredContent as Record<string, unknown> };
   if (failed) result.isError = true;
   return result;
+}
+
+/**
+ * The answer when a result breaks its declared output. For a tool generated from an API document
+ * (`generatedFrom`), the result is the upstream's answer: the model is told the upstream broke its
+ * own document, where (paths only, never values), and that calling again will not help; the log
+ * tells the operator how to take such answers (`lenient`, `fields`). Otherwise it is a server bug.
+ */
+function unsendableResult(tool: CompiledTool, arm: string, problems: readonly string[], logger: Logger): CallToolResult {
+  const correlationId = randomUUID();
+  const generatedFrom = tool.toolset.generatedFrom;
+  logger.error('tool returned a result that does not match its declared output', {
+    correlationId,
+    tool: tool.name,
+    arm,
+    errors: problems,
+    ...(generatedFrom && {
+      fix: `the upstream API's answer breaks its own document: mark the tool "lenient" in the library's openapi.config.json to pass such answers on unchecked, or keep only the paths the tool needs with "fields", then run npx nx sync (the library is generated from ${generatedFrom})`,
+    }),
+  });
+  if (!generatedFrom) {
+    return textError(
+      `The tool '${tool.name}' produced a result that does not match its declared output, so it was not sent. ` +
+        `This is a server bug; the server log has the details under correlation id ${correlationId}.`,
+    );
+  }
+  const paths = [...new Set(problems.map((problem) => problem.split(' ')[0]!).filter((path) => path.startsWith('/')))].slice(0, 5);
+  return textError(
+    `The tool '${tool.name}' got an answer from its upstream API that does not match the API's own document${paths.length ? ` (at ${paths.join(', ')})` : ''}, so it was not sent; ` +
+      `calling again with the same arguments will most likely get the same answer. The server log has the details under correlation id ${correlationId}.`,
+  );
 }
 
 /** What ends a call without being the tool's failure: a question for the client, a refusal of the request, the call becoming a task. */
