@@ -257,7 +257,7 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts' | 'metri
     ...lines,
     `  health: ${http.origin}/health   catalog: ${http.origin}/ (a page in a browser, JSON otherwise)${http.metricsUrl ? `   metrics: ${http.metricsUrl}` : ''}`,
     `  select per request: ?toolsets=<group>,<group>  ?readonly=1  ?mode=discovery${servers.some((server) => server.codeMode) ? '  ?mode=code' : ''} (or X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Mode)`,
-    ...(http.mounts[0] ? [`  inspect: npx @modelcontextprotocol/inspector (Node 22.19+), then "Streamable HTTP" and ${http.mounts[0].url}`] : []),
+    ...(http.mounts[0] ? [`  inspect: npx @modelcontextprotocol/inspector (Node 22.19+; on Node 20: npx -y -p node@22 -p @modelcontextprotocol/inspector mcp-inspector), then "Streamable HTTP" and ${http.mounts[0].url}`] : []),
     '',
     'Client configuration (paste into your MCP client under "mcpServers"):',
     JSON.stringify(config, null, 2),
