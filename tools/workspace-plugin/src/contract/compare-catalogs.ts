@@ -9,7 +9,10 @@ const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'req
 
 /**
  * Every difference between two catalogs (the snapshot and the live one), classified by rule,
- * in tool-name order. A removed tool whose schemas reappear under a new name is a rename.
+ * in tool-name order. A removed tool whose schemas reappear under a new name is a rename: the
+ * schemas' titles do not count (a generated library names its classes after its tools, so a
+ * renamed tool's `GetListsArgs` is `ListAudiencesArgs`), and whatever else changed with it
+ * (its description, hints, scopes) is reported under the rename.
  */
 export function compareCatalogs(before: readonly ToolEntry[], after: readonly ToolEntry[], recorded: SnapshotRecords = { credentialHeaders: true, groups: true }): Change[] {
   const beforeByName = new Map(before.map((tool) => [tool.name, tool]));
@@ -17,9 +20,14 @@ export function compareCatalogs(before: readonly ToolEntry[], after: readonly To
   const added = after.filter((tool) => !beforeByName.has(tool.name));
   const changes: Change[] = [];
   for (const old of before.filter((tool) => !afterNames.has(tool.name))) {
-    const index = added.findIndex((tool) => isDeepStrictEqual(tool.inputSchema, old.inputSchema) && isDeepStrictEqual(tool.outputSchema, old.outputSchema));
-    if (index < 0) changes.push(change(old.name, 'tool', '', 'tool-removed', 'removed'));
-    else changes.push(change(old.name, 'tool', '', 'tool-renamed', `renamed to '${added.splice(index, 1)[0].name}'`));
+    const index = added.findIndex((tool) => sameContract(tool.inputSchema, old.inputSchema) && sameContract(tool.outputSchema, old.outputSchema));
+    if (index < 0) {
+      changes.push(change(old.name, 'tool', '', 'tool-removed', 'removed'));
+      continue;
+    }
+    const [renamed] = added.splice(index, 1);
+    changes.push(change(old.name, 'tool', '', 'tool-renamed', `renamed to '${renamed!.name}'`));
+    changes.push(...compareTool({ ...old, name: renamed!.name, inputSchema: renamed!.inputSchema, outputSchema: renamed!.outputSchema }, renamed!, recorded));
   }
   for (const tool of added) changes.push(change(tool.name, 'tool', '', 'tool-added', 'added'));
   for (const tool of after) {
@@ -119,4 +127,15 @@ function compareViews(name: string, before: ViewRecord | undefined, after: ViewR
     changes.push(change(name, 'tool', '/view', 'view-display-changed', `border ${show(before.prefersBorder)} → ${show(after.prefersBorder)}, domain ${show(before.domain)} → ${show(after.domain)}`));
   }
   return changes;
+}
+
+/** Whether two schemas say the same to a client, their titles apart (names of the classes they were made from). */
+function sameContract(a: unknown, b: unknown): boolean {
+  return isDeepStrictEqual(withoutTitles(a), withoutTitles(b));
+}
+
+function withoutTitles(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutTitles);
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key, child]) => !(key === 'title' && typeof child === 'string')).map(([key, child]) => [key, withoutTitles(child)]));
 }

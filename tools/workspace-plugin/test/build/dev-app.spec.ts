@@ -113,7 +113,7 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
     watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: 20_000, failure: () => `timed out waiting for the first server to answer (output so far:\n${output})` });
     expect(output).toContain('[dev] watching 2 projects (apps/greet-server, libs/greet)');
-    expect(output).toContain(`inspect: npx @modelcontextprotocol/inspector (Node 22.19+), then "Streamable HTTP" and http://127.0.0.1:${port}/mcp`);
+    expect(output).toContain(`inspect: npx @modelcontextprotocol/inspector (Node 22.19+; on Node 20: npx -y -p node@22 -p @modelcontextprotocol/inspector mcp-inspector), then "Streamable HTTP" and http://127.0.0.1:${port}/mcp`);
 
     write(root, 'libs/greet/src/index.ts', toolsetSource('Howdy'));
     await waitUntil(async () => (await greeting(port)) === 'Howdy', { deadlineMs: 20_000, failure: () => `timed out waiting for the restarted server to answer with the new greeting (output so far:\n${output})` });

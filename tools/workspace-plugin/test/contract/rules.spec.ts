@@ -62,6 +62,19 @@ describe('contract rules: tools', () => {
     expect(renamed).toMatchObject({ tool: 'lookup', rule: 'tool-renamed', severity: 'breaking', summary: "renamed to 'find'" });
   });
 
+  it('a renamed tool whose classes were renamed with it (as a generated library names them) is a rename, with what else changed under its new name', () => {
+    const before = { args: args({ id: [Field(() => String)] }), returns: Found };
+    const after = {
+      name: 'find',
+      description: 'Find a record by its id.',
+      args: dto('FindArgs', { id: [Field(() => String)] }),
+      returns: dto('FindResult', { id: [Field(() => String)] }, ToolResult, [Result({ description: 'A record.' })]),
+    };
+    expect(changes(before, after).map((c) => `${c.tool} ${c.rule} ${c.summary}`)).toEqual(['find tool-description-changed changed', "lookup tool-renamed renamed to 'find'"]);
+    // Another argument is another contract: removed and added, not renamed.
+    expect(diff(before, { ...after, args: dto('FindArgs', { key: [Field(() => String)] }) })).toEqual(['tool / tool-added safe', 'tool / tool-removed breaking']);
+  });
+
   it('an added tool is safe', () => {
     expect(diff({ returns: Found }, [{ returns: Found }, { name: 'count', returns: Counted }])).toEqual(['tool / tool-added safe']);
   });
