@@ -64,9 +64,7 @@ const QUICK_POLL_MS = 1;
  * Runs `close` at a moment when no connection can be on its way: closing a listener resets the
  * connections the kernel has established but the server has not yet accepted, with their requests
  * already sent, and neither a client nor a balancer can retry those POSTs. So it waits until
- * - no connection has arrived for `drainQuietMs` (at most `drainTimeoutMs`): a burst has ended.
- *   The period counts from the drain's start too, never from before it: a server starved of CPU may
- *   not yet have accepted any of the connections already in the kernel's queue when SIGTERM comes;
+ * - no connection has arrived for `drainQuietMs` (at most `drainTimeoutMs`): a burst has ended;
  * - the balancer holds idle connections to this replica (at most IDLE_MOMENT_WAIT_MS once quiet):
  *   it opens a new connection only when it has no idle one;
  * - the check phase right after a quick poll phase: what the kernel queued before it was accepted
@@ -86,7 +84,7 @@ export async function atQuietMoment(
     await new Promise<void>((resolve) => setImmediate(resolve));
     const now = Date.now();
     const quickPoll = performance.now() - beforePoll <= QUICK_POLL_MS;
-    const quiet = Math.min(connections.sinceLastArrival(), now - started) >= limits.drainQuietMs;
+    const quiet = connections.sinceLastArrival() >= limits.drainQuietMs;
     quietSince = quiet ? (quietSince ?? now) : undefined;
     const idle = connections.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
     let outcome: QuietMoment | undefined;
