@@ -64,7 +64,7 @@ export async function codeModeSearchScenario(): Promise<ScenarioResult> {
             ranks.push(`${step.tool}: ${taskRank || '–'} / ${stepRank || '–'}`);
           }
           const needed = [...new Set(task.steps.map((step) => step.tool))];
-          const declarations = String((await client.call('describe', { names: needed })).structuredContent?.['declarations'] ?? '');
+          const declarations = String(((await client.call('describe', { names: needed })).structuredContent as { declarations?: string } | undefined)?.declarations ?? '');
           described.describe += Buffer.byteLength(declarations);
           described.entries += needed.reduce((sum, name) => sum + Buffer.byteLength(JSON.stringify(server.catalog.tools.get(name)?.descriptor ?? {})), 0);
           rows.push([api, task.task, ranks.join('; ')]);
