@@ -28,13 +28,16 @@ export type Execution =
  */
 export class CodeMode {
   private readonly declarations: CatalogDeclarations;
+  /** The tools with their results as the API answers them, made once: `describe` declares from them too. */
+  private readonly tools: readonly DeclaredTool[];
   private check?: ProgramCheck;
 
   constructor(
-    private readonly tools: readonly DeclaredTool[],
+    tools: readonly DeclaredTool[],
     private readonly sandbox: Sandbox,
   ) {
-    this.declarations = catalogDeclarations(tools.map(answered));
+    this.tools = tools.map(answered);
+    this.declarations = catalogDeclarations(this.tools);
   }
 
   /** The declarations of every tool a program may call. */
@@ -50,7 +53,7 @@ export class CodeMode {
     const matches = (tool: DeclaredTool, name: string) => name === tool.name || name === tool.namespace || name === `${tool.namespace}.${tool.name}`;
     const unknown = names.filter((name) => !this.tools.some((tool) => matches(tool, name)));
     const chosen = this.tools.filter((tool) => names.some((name) => matches(tool, name)));
-    return { text: chosen.length > 0 ? catalogDeclarations(chosen.map(answered)).text : '', unknown };
+    return { text: chosen.length > 0 ? catalogDeclarations(chosen).text : '', unknown };
   }
 
   /** Type-checks `program`, then runs it; each inner call goes to `dispatch`, the caller's own path. `caller`: its request and who it is (see `RunOptions`). */

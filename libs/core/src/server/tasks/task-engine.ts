@@ -268,7 +268,7 @@ export class TaskEngine {
       };
       // Woken by the store's `changed` signal (from any replica), not by polling it.
       const read = () => this.taskStore.get(taskId).then((record) => (!record || isTerminal(record.status) ? finish(record) : undefined), () => finish(undefined));
-      const stopListening = this.taskStore.listen(taskId, (signal) => void (signal.kind === 'changed' && read()));
+      const stopListening = this.watch(taskId, () => void read());
       const timer = setTimeout(() => finish(undefined), ms);
       void read();
     });
