@@ -69,14 +69,17 @@ return x;`;
 describe('code mode type-checks off the server thread', () => {
   let server: ServerProcess;
   beforeAll(async () => {
-    server = await startServerProcess(appMain('demo-server'), { CODE_MODE_CHECK_MS: '8000' });
+    // A worker for each bomber: the three checks run together, for one window of CODE_MODE_CHECK_MS
+    // (with the default two, the third waited for the first two and the checks burned half as much again).
+    server = await startServerProcess(appMain('demo-server'), { CODE_MODE_CHECK_MS: '8000', CODE_MODE_WORKERS: '3' });
   });
   afterAll(async () => {
     await server.stop();
   });
 
   it('ends three exploding programs at once at a check limit, while probes, plain calls and search keep answering, and the next program runs', async () => {
-    // Three callers (a program each: one caller may have only two running or waiting), and a fourth that probes.
+    // Three callers (a program each: one caller may have only two running or waiting), and a fourth that probes;
+    // its program after the bombs needs a worker they held.
     const bombers = await Promise.all([1, 2, 3].map((n) => httpClient('modern', `${server.origin}/demo/mcp?mode=code`, { 'x-demo-token': `bomber-${n}` })));
     const coder = await httpClient('modern', `${server.origin}/demo/mcp?mode=code`, { 'x-demo-token': 'prober' });
     const caller = await httpClient('legacy', `${server.origin}/hello/mcp`);
