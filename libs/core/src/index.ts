@@ -93,7 +93,8 @@ export { CatalogSlices, SELECTION_HEADERS, SELECTION_QUERY } from './selection/c
 export { formatCatalogSizes, listBudgetProblem, type CatalogSizes, type GroupSize, type ListSize } from './selection/list-sizes';
 export { SEARCH_TOOLS, DESCRIBE_TOOLS, CALL_TOOL, type ToolEntry } from './selection/discovery-tools';
 export { firstSentence } from './selection/search-text';
-export type { CodeModeProvider, CodeModeRequest } from './selection/code-mode-provider';
+export type { AskedQuestion, CodeModeProvider, CodeModeRequest, ProgramQuestion } from './selection/code-mode-provider';
+export { isCallSignal } from './server/request/call-signal';
 export { runServer, startApp, banner, type RunServerOptions, type StdioCommand } from './app/run-server';
 
 // Every module above has loaded, core's own decorated classes included: isolated stores keep them.

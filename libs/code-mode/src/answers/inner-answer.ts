@@ -7,7 +7,7 @@ import type { InnerCallAnswer } from '../sandbox/sandbox-outcome';
  * What a program sees of one inner call's result. A success is its `structuredContent` (what the
  * tool's declared result type says). A `ToolError` of a kind the tool declares is a value too: the
  * declarations include it, and the program branches on `error`. Anything else the server answered
- * with `isError` (invalid arguments, a rate limit, a question code mode cannot relay, a tool that
+ * with `isError` (invalid arguments, a rate limit, a question this client cannot be asked, a tool that
  * failed) is thrown in the program as a `ToolCallError` named after its kind, with the server's text.
  */
 export function innerAnswer(result: CallToolResult, outputSchema: JsonSchema | undefined): InnerCallAnswer {

@@ -47,12 +47,12 @@ declare const catalog: readonly CatalogEntry[];
 
 /**
  * Why a program may not call `tool`, or undefined when it may. A task tool runs for minutes and
- * answers through its task, past a program's wall time; a tool that declares questions for the user
- * needs the client, which a program cannot relay to. Both stay callable by name with `tools/call`.
+ * answers through its task, past a program's wall time: it stays callable by name with
+ * `tools/call`. (A tool that asks the user something is callable: the program stops at its
+ * question, which goes to the client as `execute`'s own, and runs again once answered.)
  */
 export function whyDirect(tool: CompiledTool): string | undefined {
   if (tool.task) return 'it runs as an MCP task (long-running): call it by name with tools/call, outside a program';
-  if (tool.elicitationForms) return 'it asks the user questions mid-way: call it by name with tools/call, outside a program';
   return undefined;
 }
 

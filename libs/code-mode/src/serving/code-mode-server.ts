@@ -1,5 +1,5 @@
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
-import { argumentChecker, type CatalogSlice, type CodeModeProvider, type CodeModeRequest, type CompiledTool } from '@toolsets/core';
+import { argumentChecker, isCallSignal, ToolError, type CatalogSlice, type CodeModeProvider, type CodeModeRequest, type CompiledTool } from '@toolsets/core';
 import { declaredTool } from '../declarations/declared-tool';
 import { MISSING_FIELD_HINT } from '../declarations/as-answered';
 import type { JsonSchema } from '../declarations/schema-type';
@@ -11,6 +11,7 @@ import { CATALOG_DECLARATIONS, catalogEntry, callPath, whyDirect } from './catal
 import { CODE_MODE_INPUTS, CODE_MODE_TOOL_NAMES, codeModeDescriptors, DEFAULT_HITS, DESCRIBE, SEARCH } from './code-mode-tools';
 import { innerAnswer } from '../answers/inner-answer';
 import { limitsFromEnvironment, sharingFromEnvironment } from './limits-from-environment';
+import { ProgramReplay, programRecordOf } from './program-replay';
 
 export interface CodeModeOptions {
   /** Limits for every program, over the defaults and the environment's `CODE_MODE_*`. */
@@ -157,16 +158,44 @@ class CodeModeServer implements CodeModeProvider {
     return (this.#searchCheck ??= programCheck(CATALOG_DECLARATIONS));
   }
 
+  /**
+   * Runs the program. When one of its calls asks the user something, the program is stopped, the
+   * question put to the client as this call's own, and the program run again from the start, its
+   * earlier calls answered from the record of the run before (`ProgramReplay`), until it ends.
+   */
   private async execute(program: string, request: CodeModeRequest): Promise<CallToolResult> {
     const code = this.viewCode(request.view);
-    const execution = await code.mode.execute(program, async (tool, args, signal) => {
-      const compiled = request.view.tools.get(tool.name);
-      if (!compiled) return { error: { name: 'ToolCallError', message: `There is no tool '${tool.name}' for this caller.` } };
-      return innerAnswer(await request.call(compiled, args, signal), compiled.outputSchemaInFull() as JsonSchema | undefined);
-    }, {}, { signal: request.signal, caller: request.caller });
-    if (!execution.ok) return runFailure(execution);
-    const { value, logs, logsTruncated, calls } = execution;
-    return answer({ message: `The program ran, making ${calls} call(s).${logsTruncated ? ' Its logs were cut at the log limit.' : ''}`, value: value ?? null, logs, ...(logsTruncated && { logsTruncated }), calls });
+    let record = programRecordOf(request.record);
+    const asked = new Set<string>();
+    for (;;) {
+      const replay = new ProgramReplay(record);
+      const execution = await code.mode.execute(
+        program,
+        async (tool, args, signal) => {
+          const compiled = request.view.tools.get(tool.name);
+          if (!compiled) return { error: { name: 'ToolCallError', message: `There is no tool '${tool.name}' for this caller.` } };
+          const schema = compiled.outputSchemaInFull() as JsonSchema | undefined;
+          return replay.call(tool.name, args, (index) => request.call(compiled, args, signal, index), (result) => innerAnswer(result, schema));
+        },
+        {},
+        { signal: AbortSignal.any([request.signal, replay.stop.signal]), caller: request.caller },
+      );
+      await replay.settled();
+      if (!replay.asked) replay.ended();
+      if (replay.diverged) return failure('replay_mismatch', replay.diverged, { calls: execution.ok || execution.stage === 'run' ? execution.calls : 0 });
+      if (!replay.asked) return executed(execution);
+      // An answer the call could not read would ask again forever: once is the most a question is put per execute.
+      if (asked.has(replay.asked.key)) return failure('internal', `The answer to ${replay.asked.key} did not reach the call that asked it; nothing more was asked.`);
+      asked.add(replay.asked.key);
+      record = replay.record();
+      try {
+        await request.ask(replay.asked, record);
+      } catch (error) {
+        if (isCallSignal(error)) throw error;
+        if (error instanceof ToolError) return failure(error.error, `The program stopped at a call that asks the user something. ${error.detail}`);
+        throw error;
+      }
+    }
   }
 }
 
@@ -192,6 +221,13 @@ function problemText(problems: readonly { line: number; column: number; message:
     .slice(0, 5)
     .map((problem) => `Line ${problem.line}, column ${problem.column}: ${problem.message}`)
     .join(' ');
+}
+
+/** What `execute` answers for a run that ended: its value, or how it failed. */
+function executed(execution: Execution): CallToolResult {
+  if (!execution.ok) return runFailure(execution);
+  const { value, logs, logsTruncated, calls } = execution;
+  return answer({ message: `The program ran, making ${calls} call(s).${logsTruncated ? ' Its logs were cut at the log limit.' : ''}`, value: value ?? null, logs, ...(logsTruncated && { logsTruncated }), calls });
 }
 
 /** A failed execute (or search program) as the tool's error: the kind, what to fix, and what ran. */

@@ -70,14 +70,14 @@ describe('code mode served over HTTP: search, describe and execute on the caller
     expect(tracker.calls).toBe(0);
   });
 
-  it('describes tools as TypeScript, leaving out a task tool and a tool that asks the user, with the reason', async () => {
+  it('describes tools as TypeScript, leaving out a task tool with the reason (a tool that asks the user is declared)', async () => {
     const described = await call('describe', { names: ['tracker.get_issue', 'export_issues', 'close_issue', 'nope'] });
     expect(described.isError).toBe(false);
     expect(described.content['declarations']).toContain('function get_issue(args: GetIssueArgs): Promise<GetIssueResult>;');
+    expect(described.content['declarations']).toContain('function close_issue(args: CloseIssueArgs): Promise<CloseIssueResult>;');
     expect(described.content['declarations']).not.toContain('list_issues');
     expect(described.content['message']).toMatch(/'export_issues' is left out: it runs as an MCP task .*tools\/call/);
-    expect(described.content['message']).toMatch(/'close_issue' is left out: it asks the user questions mid-way/);
-    expect(described.content['unknown']).toEqual(['export_issues', 'close_issue', 'nope']);
+    expect(described.content['unknown']).toEqual(['export_issues', 'nope']);
   });
 
   it('runs a multi-step program: its value, logs and call count, each inner call through the tool itself', async () => {
@@ -143,7 +143,7 @@ return seen;`);
     const byWords = await call('search', { query: 'label an issue' });
     expect((byWords.content['tools'] as { name: string; call?: string }[])[0]).toMatchObject({ name: 'add_label', call: 'api.tracker.add_label', required: ['number', 'label'] });
     const byProgram = await call('search', { program: "return catalog.filter((tool) => tool.required.includes('number')).map((tool) => tool.call ?? tool.name + ' (direct)');" });
-    expect(byProgram.content['value']).toEqual(['api.tracker.get_issue', 'api.tracker.add_label', 'api.tracker.summarise', 'close_issue (direct)']);
+    expect(byProgram.content['value']).toEqual(['api.tracker.get_issue', 'api.tracker.add_label', 'api.tracker.summarise', 'api.tracker.close_issue']);
     const huge = await call('search', { program: "return catalog.map(() => 'x'.repeat(4000));" });
     expect(huge).toMatchObject({ isError: true, content: { error: 'limit', detail: expect.stringMatching(/resultBytes/) } });
   });

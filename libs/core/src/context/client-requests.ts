@@ -18,6 +18,14 @@ export interface ClientInput {
   elicitUrl(params: { message: string; url: string }, options?: AskOptions): Promise<ElicitResult>;
   /** The answers this call has had so far, by question key (what a call that becomes a task takes with it). */
   gathered?(): Record<string, unknown>;
+  /**
+   * Keeps `state` for the next round of this call: on 2026-07-28 it is sealed into the
+   * `requestState` of the call's next `input_required` answer (signed, not encrypted: the client can
+   * read it); on a 2025-era call it stays with the call. A code-mode program keeps its record here.
+   */
+  keep?(state: unknown): void;
+  /** What an earlier round of this call kept, if anything. */
+  kept?(): unknown;
 }
 
 /** The user's answer to `RequestContext.elicit`: the form's DTO, filled in and checked, unless declined or cancelled. */

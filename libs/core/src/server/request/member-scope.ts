@@ -16,7 +16,7 @@ import { credentialsOf, type CallOrigin } from './call-origin';
 import type { Call } from './call';
 import type { ElicitationForm } from '../../compiled/elicitation-form';
 import { TaskContext, type TaskRun } from '../../context/task-context';
-import type { InnerRun } from './inner-call-input';
+import type { InnerRun } from './program-input';
 
 export type { CallSite, ServingSite } from './call-site';
 
@@ -51,7 +51,7 @@ export interface MemberCallOptions {
   signal?: () => AbortSignal;
   /**
    * The task the call runs as: its questions to the client go through the task. Or the code-mode
-   * program it runs for: its questions are refused.
+   * program it runs for: its questions go through the program (`programCallInput`).
    */
   run?: TaskRun | InnerRun;
 }
@@ -78,7 +78,7 @@ export function memberScope(definition: RequestRoots, call: Call, toolset: Compi
       redact,
       redactValue: (value: unknown) => redactValue(value, redact),
       ...(!task && call.startsAsTask && { startTask: startTask }),
-      clientInput: () => redactedInput(task ? task.input : clientInput(call.request!, call.server, where.era, where.transport, { seal: definition.requestState, identity: () => callIdentity(call, principalOf(toolset, origin), `${toolset.name}.${member}`) }), redact),
+      clientInput: () => redactedInput(task ? task.input : clientInput(call.request!, call.server, where.era, where.transport, { seal: definition.requestState, identity: () => callIdentity(call, principalOf(toolset.credentialHeaders, origin), `${toolset.name}.${member}`) }), redact),
     };
     container.register(RequestContext, { useValue: requestContextOf(toolset, member, call, where, outlets, forms, auth) });
     container.register(AuthContext, { useValue: auth });
@@ -111,12 +111,12 @@ function startTask(input: ClientInput): never {
 
 /**
  * Who a call's sealed `requestState` belongs to: the verified token's subject, else the values of
- * the toolset's declared credentials (hashed with the rest), else the 2025-era session; anonymous
+ * the declared credentials (a toolset's, or all of code mode's) (hashed with the rest), else the 2025-era session; anonymous
  * callers share one principal, and the arguments and member still bind the state.
  */
-function principalOf(toolset: CompiledToolset, origin: CallOrigin): string {
+export function principalOf(credentialHeaders: readonly string[], origin: CallOrigin): string {
   if (origin.caller) return `token:${String(origin.caller.claims['iss'] ?? '')}|${origin.caller.subject ?? ''}|${origin.caller.clientId ?? ''}`;
-  const credentials = credentialsOf(origin, toolset.credentialHeaders);
+  const credentials = credentialsOf(origin, credentialHeaders);
   if (credentials.length > 0) return `credentials:${JSON.stringify(credentials)}`;
   return origin.sessionId ? `session:${origin.sessionId}` : 'anonymous';
 }

@@ -26,15 +26,17 @@ import { CallSignal } from './call-signal';
 /** The questions one 2026-07-28 call asks in this round, and how its `requestState` is sealed. */
 class Round {
   readonly requests: Record<string, InputRequest> = {};
+  /** What the call keeps for its next round besides the answers (`ClientInput.keep`). */
+  kept: unknown;
 
   constructor(
     private readonly answers: Record<string, unknown>,
-    private readonly seal: (answers: Record<string, unknown>) => Promise<string>,
+    private readonly seal: (answers: Record<string, unknown>, kept: unknown) => Promise<string>,
   ) {}
 
-  /** The `input_required` result: every question asked this round, and the answers so far, sealed. */
+  /** The `input_required` result: every question asked this round, and the answers so far (with what the call keeps), sealed. */
   async result(): Promise<InputRequiredResult> {
-    return inputRequired({ inputRequests: this.requests, requestState: await this.seal(this.answers) });
+    return inputRequired({ inputRequests: this.requests, requestState: await this.seal(this.answers, this.kept) });
   }
 }
 
@@ -83,21 +85,18 @@ export interface RoundTripSetup {
  */
 export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra, transport: TransportKind, setup: RoundTripSetup): ClientInput {
   if (era === 'modern') return roundTrips(ctx, setup);
-  // A 2025-era HTTP session carries answers back; stateless HTTP has no session to carry them.
   const ensureReachable = (what: 'elicitation' | 'sampling' | 'roots') => {
-    if (transport === 'http' && !ctx.sessionId) {
-      throw new ClientInputUnavailableError(
-        what,
-        'a 2025-era client over stateless HTTP cannot answer: its answer arrives on a new request no server instance is waiting for. Use a 2026-07-28 client or stdio, or serve with MCP_SESSIONS=on.',
-      );
-    }
-    if (!server.getClientCapabilities()?.[what]) throw new ClientInputUnavailableError(what, `this client does not support (it declared no ${what} capability).`);
+    const unreachable = clientReach(ctx, server, era, transport)(what);
+    if (unreachable) throw unreachable;
   };
   // Kept by question key: a call that becomes a task (`askFirst`) takes them with it.
   const answers: Record<string, unknown> = {};
   const keys = new QuestionKeys();
   const kept = <T>(key: string, answer: T): T => ((answers[key] = answer), answer);
+  let state: unknown;
   return {
+    keep: (value) => void (state = value),
+    kept: () => state,
     elicit: async (params, options) => {
       const key = keys.next('elicit', options?.key);
       ensureReachable('elicitation');
@@ -129,10 +128,33 @@ export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra
   };
 }
 
-/** The sealed `requestState` of a round: the answers so far, and the identity of the call they belong to. */
+/**
+ * Whether the client of a request can be asked `what` (`elicitation.url`: sent to a URL): undefined
+ * when it can, else why not, as the error a tool's call ends with. A 2026-07-28 client can when it
+ * declared the capability in the request; a 2025-era client when it declared it at initialize and
+ * its connection carries the answer back (stdio, in memory, a session: stateless HTTP has none).
+ */
+export function clientReach(ctx: ServerContext, server: Server, era: ProtocolEra, transport: TransportKind) {
+  return (what: 'elicitation' | 'elicitation.url' | 'sampling' | 'roots'): ClientInputUnavailableError | undefined => {
+    const kind = what === 'elicitation.url' ? 'elicitation' : what;
+    if (era !== 'modern' && transport === 'http' && !ctx.sessionId) {
+      return new ClientInputUnavailableError(
+        kind,
+        'a 2025-era client over stateless HTTP cannot answer: its answer arrives on a new request no server instance is waiting for. Use a 2026-07-28 client or stdio, or serve with MCP_SESSIONS=on.',
+      );
+    }
+    const declared = era === 'modern' ? ((ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] ?? {}) as ClientCapabilities) : (server.getClientCapabilities() ?? {});
+    if (!declared[kind]) return new ClientInputUnavailableError(kind, `this client does not support (it declared no ${kind} capability).`);
+    if (what === 'elicitation.url' && !declared.elicitation?.url) return new ClientInputUnavailableError('elicitation', 'this client does not support sending the user to a URL (it declared no elicitation.url capability).');
+    return undefined;
+  };
+}
+
+/** The sealed `requestState` of a round: the answers so far, the identity of the call they belong to, and what the call keeps. */
 interface SealedAnswers {
   answers: Record<string, unknown>;
   call: string;
+  kept?: unknown;
 }
 
 /**
@@ -146,10 +168,11 @@ interface SealedAnswers {
  */
 function roundTrips(ctx: ServerContext, setup: RoundTripSetup): ClientInput {
   const identity = setup.identity();
-  const earlier = earlierAnswers(ctx, identity);
-  const answers: Record<string, unknown> = { ...earlier, ...(ctx.mcpReq.inputResponses ?? {}) };
+  const earlier = earlierState(ctx, identity);
+  const answers: Record<string, unknown> = { ...earlier?.answers, ...(ctx.mcpReq.inputResponses ?? {}) };
   const declared = (ctx.mcpReq.envelope?.[CLIENT_CAPABILITIES_META_KEY as never] ?? {}) as ClientCapabilities;
-  const round = new Round(answers, (kept) => setup.seal.mint({ answers: kept, call: identity } satisfies SealedAnswers));
+  const round = new Round(answers, (all, kept) => setup.seal.mint({ answers: all, call: identity, ...(kept !== undefined && { kept }) } satisfies SealedAnswers));
+  round.kept = earlier?.kept;
   const keys = new QuestionKeys();
   const ask = (kind: 'elicitation' | 'sampling' | 'roots', key: string, request: () => InputRequest): never => {
     if (!declared[kind]) throw new MissingRequiredClientCapabilityError({ requiredCapabilities: { [kind]: {} } });
@@ -178,8 +201,18 @@ function roundTrips(ctx: ServerContext, setup: RoundTripSetup): ClientInput {
       return ask('elicitation', key, () => inputRequired.elicitUrl(params));
     },
     gathered: () => answers,
+    keep: (state) => void (round.kept = state),
+    kept: () => round.kept,
   };
 }
+
+/** Each way of asking: the prefix of its keys by order, and the kind of answer it takes. */
+export const QUESTION_KINDS = {
+  elicit: { prefix: 'elicit', answer: 'elicit', capability: 'elicitation' },
+  elicitUrl: { prefix: 'elicit', answer: 'elicit', capability: 'elicitation.url' },
+  sample: { prefix: 'sample', answer: 'sampling', capability: 'sampling' },
+  roots: { prefix: 'roots', answer: 'roots', capability: 'roots' },
+} as const;
 
 /**
  * The answer `answers` holds for `key`, when it is one of `kind` (an elicitation result, a model's
@@ -197,14 +230,14 @@ export function answered<T>(answers: Record<string, unknown>, key: string, kind:
  * The answers a verified `requestState` carries (the SDK checked its seal and expiry before the
  * handler ran), or none when the request has no state. State made for another call is refused.
  */
-function earlierAnswers(ctx: ServerContext, identity: string): Record<string, unknown> {
+function earlierState(ctx: ServerContext, identity: string): SealedAnswers | undefined {
   const state = ctx.mcpReq.requestState<SealedAnswers | string>();
-  if (state === undefined) return {};
+  if (state === undefined) return undefined;
   if (typeof state !== 'object' || state === null || typeof state.answers !== 'object' || state.answers === null) {
     throw new RequestStateRefusal('echo back exactly the requestState of the last input_required answer.');
   }
   if (state.call !== identity) {
     throw new RequestStateRefusal('it was made for another call (another caller, tool or arguments); retry the call it came from, or start again without it.');
   }
-  return state.answers;
+  return state;
 }

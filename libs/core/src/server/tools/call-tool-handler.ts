@@ -5,10 +5,11 @@ import type { CatalogSlice } from '../../selection/catalog-slice';
 import type { CatalogSlices } from '../../selection/catalog-slices';
 import { DISCOVERY_TOOL_NAMES } from '../../selection/discovery-tools';
 import type { DroppedKeyWarner } from './dropped-key-warner';
-import { memberScope, type RequestRoots, type ServingSite } from '../request/member-scope';
+import { memberScope, principalOf, type RequestRoots, type ServingSite } from '../request/member-scope';
+import { callIdentity } from '../request/request-state';
 import { Call } from '../request/call';
 import { runToolCall } from './tool-call';
-import { InputRequiredSignal } from '../request/sdk-client-input';
+import { clientInput, clientReach, InputRequiredSignal } from '../request/sdk-client-input';
 import { callDiscoveryTool } from './discovery-calls';
 import { codeModeCaller, codeModeRequest } from './code-mode-calls';
 import type { ServerTelemetry } from '../../telemetry/server-telemetry';
@@ -17,7 +18,7 @@ import { runInterceptors } from './interceptor-chain';
 import { CallAbort, InterceptedCall } from './intercepted-call';
 import { interceptorCaller } from '../request/interceptor-caller';
 import type { TaskRun } from '../../context/task-context';
-import type { InnerRun } from '../request/inner-call-input';
+import type { InnerRun } from '../request/program-input';
 
 /** Built once per server definition: everything a `tools/call` needs that does not vary per call. */
 export interface CallToolSetup extends RequestRoots {
@@ -61,7 +62,13 @@ export function callToolHandler(definition: CallToolSetup): ToolsCallHandler {
       if (view.selection.mode === 'code' && codeMode?.names.has(name)) {
         const inner = (target: CompiledTool, args: unknown, run: InnerRun) => callOne(definition, call, target, args, run);
         const caller = codeModeCaller(call.origin, credentialHeaders);
-        return await codeMode.call(name, request.params.arguments, codeModeRequest(call.server, call.signal, view, definition.views, definition.telemetry, inner, caller));
+        // The questions a program's calls ask are this call's: a 2026-07-28 requestState is bound to the caller and the program.
+        call.arguments = request.params.arguments ?? null;
+        const { era, transport } = call.origin;
+        const identity = () => callIdentity(call, principalOf(credentialHeaders, call.origin), `code-mode.${name}`);
+        const input = clientInput(call.request!, call.server, era, transport, { seal: definition.requestState, identity });
+        const reach = clientReach(call.request!, call.server, era, transport);
+        return await codeMode.call(name, request.params.arguments, codeModeRequest({ server: call.server, signal: call.signal, view, caller, input, reach }, definition.views, definition.telemetry, inner));
       }
       const tool = view.tools.get(name);
       if (tool) return call.server.projectCallToolResult(await callOne(definition, call, tool, request.params.arguments), tool.descriptor.outputSchema) as CallToolResult;
@@ -78,7 +85,7 @@ export function callToolHandler(definition: CallToolSetup): ToolsCallHandler {
  * One call of `tool`, through its interceptors, in a scope of its own. As a task (`task`), it
  * reports and asks through the task, and its signal is the task's (a result that reports an
  * unexpected failure ends the task `failed`: `unexpectedFailureOf`). For a code-mode
- * program (an `InnerRun`), its questions are refused and its signal is the program's.
+ * program (an `InnerRun`), its questions go through the program and its signal is the program's.
  */
 export function callOne(definition: CallToolSetup, call: Call, tool: CompiledTool, args: unknown, task?: TaskRun | InnerRun): Promise<CallToolResult> {
   const app = definition.catalog.interceptors;
