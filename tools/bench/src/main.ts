@@ -75,6 +75,7 @@ function main(): void {
   results.push(runScenario<ScenarioResult>('views'));
   results.push(runScenario<ScenarioResult>('code-mode'));
   results.push(runScenario<ScenarioResult>('code-mode-search'));
+  results.push(runScenario<ScenarioResult>('code-mode-held-out'));
   results.push(runScenario<ScenarioResult>('curated-catalogs'));
   results.push(runScenario<ScenarioResult>('catalog-modes'));
   const report = render(results, started, (Date.now() - started.getTime()) / 1000);

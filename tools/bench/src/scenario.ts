@@ -18,6 +18,7 @@ import { upstreamTransportScenario } from './scenarios/upstream-transport';
 import { viewsScenario } from './scenarios/views';
 import { codeModeScenario } from './scenarios/code-mode/code-mode';
 import { codeModeSearchScenario } from './scenarios/code-mode/code-mode-search';
+import { codeModeHeldOutScenario } from './scenarios/code-mode/code-mode-held-out';
 import { curatedCatalogsScenario } from './scenarios/curated-catalogs';
 import { catalogModesScenario } from './scenarios/catalog-modes';
 
@@ -42,6 +43,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   views: viewsScenario,
   'code-mode': codeModeScenario,
   'code-mode-search': codeModeSearchScenario,
+  'code-mode-held-out': codeModeHeldOutScenario,
   'curated-catalogs': curatedCatalogsScenario,
   'catalog-modes': catalogModesScenario,
 };

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -5,6 +6,19 @@ import type { AddressInfo } from 'node:net';
 // operation's documented response schema: examples where the document has them, else values of
 // the right type and format. Written by hand this would be a schema walker of its own.
 const { sample } = require('openapi-sampler') as { sample: (schema: unknown, options: object, document: unknown) => unknown };
+// The sampler writes "string" where a pattern or format asks for more, and null for an item it cut
+// at a recursive reference: each answer is checked against its schema (Ajv, as strict clients do)
+// and what breaks it is made again (randexp for a pattern), so answers hold to what the document
+// says, as a real API's do. What the document's own examples break stays broken: that is the document's.
+const Ajv = require('ajv') as new (options: object) => { compile(schema: unknown): ((data: unknown) => boolean) & { errors?: AjvError[] | null } ; addSchema(schema: unknown, key: string): void };
+const addFormats = require('ajv-formats') as (ajv: unknown) => void;
+const RandExp = require('randexp') as new (pattern: RegExp) => { max: number; gen(): string };
+
+interface AjvError {
+  instancePath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+}
 
 interface Route {
   method: string;
@@ -22,6 +36,7 @@ const ITEMS = 5;
  */
 export async function startSampledUpstream(document: { paths?: Record<string, Record<string, unknown>> }): Promise<{ url: string; close(): Promise<void> }> {
   const routes: Route[] = [];
+  const check = checker(document);
   for (const [path, operations] of Object.entries(document.paths ?? {})) {
     const pattern = new RegExp(`^${path.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
     for (const [method, operation] of Object.entries(operations)) {
@@ -29,7 +44,7 @@ export async function startSampledUpstream(document: { paths?: Record<string, Re
       if (!schema) continue;
       let body: unknown;
       try {
-        body = widen(sample(schema, { skipReadOnly: false, skipWriteOnly: true, skipNonRequired: false, quiet: true }, document), 0);
+        body = conform(widen(sample(schema, { skipReadOnly: false, skipWriteOnly: true, skipNonRequired: false, quiet: true }, document), 0), check(schema));
       } catch {
         continue;
       }
@@ -76,5 +91,79 @@ function widen(value: unknown, depth: number): unknown {
     return depth < 3 && items.length === 1 ? Array.from({ length: ITEMS }, () => structuredClone(items[0])) : items;
   }
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, widen(item, depth + 1)]));
+  return value;
+}
+
+const FORMAT_SAMPLES: Record<string, () => string> = {
+  uuid: () => randomUUID(),
+  'date-time': () => '2026-01-02T03:04:05Z',
+  date: () => '2026-01-02',
+  email: () => 'someone@example.com',
+  uri: () => 'https://example.com/a',
+  ipv4: () => '203.0.113.7',
+  ipv6: () => '2001:db8::7',
+  hostname: () => 'host.example.com',
+};
+
+/** A validator for the response schemas of `document` (OpenAPI 3.0 and 3.1 dialects, leniently), or none when Ajv cannot read one. */
+function checker(document: unknown) {
+  const ajv = new Ajv({ strict: false, allErrors: true, validateFormats: true, discriminator: false, validateSchema: false });
+  addFormats(ajv);
+  ajv.addSchema(dialect(document), 'document');
+  return (schema: unknown) => {
+    try {
+      return ajv.compile(rebase(dialect(schema)));
+    } catch {
+      return undefined;
+    }
+  };
+}
+
+/** OpenAPI 3.0's `nullable: true` as JSON Schema says it, throughout (Ajv refuses `nullable` without a `type`). */
+function dialect(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(dialect);
+  if (!value || typeof value !== 'object') return value;
+  const out = Object.fromEntries(Object.entries(value).map(([key, item]) => [key, dialect(item)])) as Record<string, unknown>;
+  if (!('nullable' in out)) return out;
+  const nullable = out['nullable'] === true;
+  delete out['nullable'];
+  if (!nullable) return out;
+  if (typeof out['type'] === 'string') return { ...out, type: [out['type'], 'null'] };
+  return { anyOf: [out, { type: 'null' }] };
+}
+
+/** `#/components/…` references pointed at the document registered as `document`. */
+function rebase(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(rebase);
+  if (!value || typeof value !== 'object') return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, key === '$ref' && typeof item === 'string' && item.startsWith('#/') ? `document${item}` : rebase(item)]));
+}
+
+/** `value` with what breaks `validate` made again: a string its pattern or format asks for, a null item dropped; a few rounds. */
+function conform(value: unknown, validate: (((data: unknown) => boolean) & { errors?: AjvError[] | null }) | undefined): unknown {
+  if (!validate) return value;
+  for (let round = 0; round < 4 && !validate(value); round++) {
+    let changed = false;
+    for (const error of validate.errors ?? []) {
+      const path = error.instancePath.split('/').slice(1).map((part) => part.replace(/~1/g, '/').replace(/~0/g, '~'));
+      const key = path.pop();
+      const parent = path.reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], value) as Record<string, unknown> | unknown[] | undefined;
+      if (key === undefined || !parent) continue;
+      const at = parent as Record<string, unknown>;
+      if (error.keyword === 'pattern') {
+        const made = new RandExp(new RegExp(String(error.params['pattern']), 'u'));
+        made.max = 4;
+        at[key] = made.gen();
+        changed = true;
+      } else if (error.keyword === 'format' && FORMAT_SAMPLES[String(error.params['format'])]) {
+        at[key] = FORMAT_SAMPLES[String(error.params['format'])]!();
+        changed = true;
+      } else if (error.keyword === 'type' && at[key] === null && Array.isArray(parent)) {
+        parent.splice(Number(key), 1);
+        changed = true;
+      }
+    }
+    if (!changed) break;
+  }
   return value;
 }
