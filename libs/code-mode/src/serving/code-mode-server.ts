@@ -180,8 +180,10 @@ class CodeModeServer implements CodeModeProvider {
         {},
         { signal: AbortSignal.any([request.signal, replay.stop.signal]), caller: request.caller },
       );
-      await replay.settled();
-      if (!replay.asked) replay.ended();
+      // A run stopped by a question keeps the answers of the calls still under way; any other run
+      // answers at once (at shutdown a call may outlive the drain: its program has already ended).
+      if (replay.asked) await replay.settled();
+      else replay.ended();
       if (replay.diverged) return failure('replay_mismatch', replay.diverged, { calls: execution.ok || execution.stage === 'run' ? execution.calls : 0 });
       if (!replay.asked) return executed(execution);
       // An answer the call could not read would ask again forever: once is the most a question is put per execute.
