@@ -37,14 +37,26 @@ describe(`the ${APP} image and manifests`, () => {
     const app = packedApp(APP).installed;
 
     const cmd = execForm(instruction('CMD')[0]);
-    const port = await freePort();
-    const env = { PATH: process.env['PATH'] ?? '', NODE_ENV: 'production', HOST: '0.0.0.0', PORT: String(port), DRAIN_DELAY_MS: '0' };
-    const refused = spawnSync(cmd[0], cmd.slice(1), { cwd: app, env, encoding: 'utf-8' });
+    // PORT=0: the server takes a free port and says which (a port picked free beforehand was taken by
+    // another lane's server before this one bound it, once: EADDRINUSE). The health check gets the one it took.
+    const base = { PATH: process.env['PATH'] ?? '', NODE_ENV: 'production', HOST: '0.0.0.0', PORT: '0', DRAIN_DELAY_MS: '0' };
+    const refused = spawnSync(cmd[0], cmd.slice(1), { cwd: app, env: base, encoding: 'utf-8' });
     expect(refused.status).toBe(64);
     expect(refused.stderr).toContain('Set ALLOWED_HOSTS to the host names clients reach this server by');
 
-    const metricsPort = await freePort();
-    const server = await startServerCommand(cmd, { ...env, ALLOWED_HOSTS: 'localhost', METRICS: 'on', METRICS_PORT: String(metricsPort) }, app);
+    // The metrics listener's port is named up front (the scrape below needs it): taken meanwhile, it is picked again.
+    let metricsPort = 0;
+    let server: Awaited<ReturnType<typeof startServerCommand>> | undefined;
+    for (let attempt = 1; !server; attempt++) {
+      metricsPort = await freePort();
+      try {
+        server = await startServerCommand(cmd, { ...base, ALLOWED_HOSTS: 'localhost', METRICS: 'on', METRICS_PORT: String(metricsPort) }, app);
+      } catch (error) {
+        if (attempt === 3 || !/EADDRINUSE/.test(String(error))) throw error;
+      }
+    }
+    const port = Number(new URL(server.origin).port);
+    const env = { ...base, PORT: String(port) };
     try {
       expect((await fetch(`http://127.0.0.1:${port}/health`)).status).toBe(200);
       const healthcheck = execForm(instruction('HEALTHCHECK')[0]);

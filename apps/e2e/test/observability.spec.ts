@@ -4,7 +4,6 @@ import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
 import { waitUntil } from '@toolsets/testing';
 import { httpClient, stdioClient } from './support/clients';
-import { freePort } from './support/nginx';
 import { appMain, startServerCommand, workspaceRoot } from './support/server-process';
 
 const doc = readFileSync(join(workspaceRoot, 'docs/observability.md'), 'utf-8');
@@ -72,9 +71,8 @@ describe('the tracing example in docs/observability.md', () => {
 
   it('sends the spans the docs list, with their attributes, to an OTLP endpoint', async () => {
     const receiver = await startReceiver();
-    const port = await freePort();
+    // PORT=0 (startServerCommand's): the server takes a free port and says which.
     const server = await startServerCommand([process.execPath, '--require', tracing, appMain('hello-server')], {
-      PORT: String(port),
       DRAIN_DELAY_MS: '0',
       OTEL_SERVICE_NAME: 'hello-server',
       OTEL_EXPORTER_OTLP_ENDPOINT: receiver.url,
@@ -82,7 +80,7 @@ describe('the tracing example in docs/observability.md', () => {
       OTEL_BSP_SCHEDULE_DELAY: '100',
     });
     try {
-      const client = await httpClient('modern', `http://127.0.0.1:${port}/mcp`);
+      const client = await httpClient('modern', `${server.origin}/mcp`);
       await client.callTool({ name: 'hello', arguments: { name: 'Ada' } });
       await client.callTool({ name: 'greet_team', arguments: { names: ['Ada', 'ada'] } });
       await client.close();
