@@ -94,8 +94,10 @@ export class SchemaConverter {
     switch (type) {
       case 'string': {
         // A format both the server's validator and strict clients' (Ajv with ajv-formats) know; others (`repo.nwo`) are dropped.
-        const format = typeof schema['format'] === 'string' && PORTABLE_FORMATS.has(schema['format']) ? { format: schema['format'] } : {};
-        const pattern = typeof schema['pattern'] === 'string' && this.compiles(schema['pattern']) ? { pattern: schema['pattern'] } : {};
+        // A format or pattern the document's own example breaks is the document's mistake: kept, it would refuse the API's real answers.
+        const example = exampleOf(schema);
+        const format = typeof schema['format'] === 'string' && PORTABLE_FORMATS.has(schema['format']) && this.exampleKeeps('format', schema['format'], example, name) ? { format: schema['format'] } : {};
+        const pattern = typeof schema['pattern'] === 'string' && this.compiles(schema['pattern']) && this.exampleKeeps('pattern', schema['pattern'], example, name) ? { pattern: schema['pattern'] } : {};
         return { kind: 'string', ...format, ...pattern, ...this.counts(schema, ['minLength', 'maxLength'], name) };
       }
       case 'number':
@@ -212,6 +214,14 @@ export class SchemaConverter {
     }
   }
 
+  /** Whether the document's own string example (if any) meets `format` or `pattern`; one that does not is dropped with a warning. */
+  private exampleKeeps(keyword: 'format' | 'pattern', rule: string, example: string | undefined, where: string): boolean {
+    if (example === undefined) return true;
+    const holds = keyword === 'pattern' ? new RegExp(rule, 'u').test(example) : formatHolds(rule, example);
+    if (!holds) this.warnings.push(`${where}: the document's own example ${clipped(example)} breaks its ${keyword} ${clipped(rule)}; the ${keyword} was dropped, or every real answer like it would be refused`);
+    return holds;
+  }
+
   /**
    * The length and count keywords in `keys` that are what JSON Schema allows (non-negative whole
    * numbers); any other value is dropped with a warning naming it. They reach generated source, so
@@ -313,6 +323,23 @@ function withoutKey(record: Record<string, number>, key: string): Record<string,
 }
 
 /** A document's value as a warning quotes it: JSON, at most 80 characters. */
+/** A string schema's own example: `example`, else the first of `examples`. */
+function exampleOf(schema: Json): string | undefined {
+  const example = schema['example'] ?? (Array.isArray(schema['examples']) ? schema['examples'][0] : undefined);
+  return typeof example === 'string' ? example : undefined;
+}
+
+/** ajv-formats' full checks, as strict clients (and the server's formats) read a format. */
+const FULL_FORMATS = (require('ajv-formats/dist/formats') as { fullFormats: Record<string, unknown> }).fullFormats;
+
+function formatHolds(format: string, value: string): boolean {
+  const known = FULL_FORMATS[format];
+  const check = known && typeof known === 'object' && !(known instanceof RegExp) ? (known as { validate: unknown }).validate : known;
+  if (check instanceof RegExp) return check.test(value);
+  if (typeof check === 'function') return Boolean((check as (value: string) => unknown)(value));
+  return true;
+}
+
 function clipped(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;

@@ -111,6 +111,23 @@ describe('JSON Schema to the schema model', () => {
     expect(converter.openValues.get('a pattern validators cannot compile, dropped')).toBe(1);
   });
 
+  it("drops a pattern or format the document's own example breaks, with a warning naming both (Linode's label pattern matches no label)", () => {
+    const converter = new SchemaConverter();
+    // Linode 4.x: the unescaped `..` in the lookahead matches any two characters, so no label of three or more matches.
+    const label = { type: 'string', pattern: '^[a-zA-Z]((?!--|__|..)[a-zA-Z0-9-_.])+$', minLength: 3, example: 'linode123' };
+    expect(converter.convert(label, 'LinodeLabel')).toEqual({ kind: 'string', minLength: 3 });
+    expect(converter.convert({ type: 'string', format: 'uuid', example: '3a3ddd59d9a78bb8de041391075df44de62bfec8' }, 'HostUuid')).toEqual({ kind: 'string' });
+    expect(converter.warnings).toEqual([
+      "LinodeLabel: the document's own example \"linode123\" breaks its pattern \"^[a-zA-Z]((?!--|__|..)[a-zA-Z0-9-_.])+$\"; the pattern was dropped, or every real answer like it would be refused",
+      "HostUuid: the document's own example \"3a3ddd59d9a78bb8de041391075df44de62bfec8\" breaks its format \"uuid\"; the format was dropped, or every real answer like it would be refused",
+    ]);
+    // An example that keeps them keeps them; no example keeps them too.
+    expect(converter.convert({ type: 'string', pattern: '^[a-z]+$', format: 'email', examples: ['ada@example.com'] }, 'x')).toEqual({ kind: 'string', format: 'email' });
+    expect(converter.convert({ type: 'string', pattern: '^[a-z]+$', example: 'ada' }, 'x')).toEqual({ kind: 'string', pattern: '^[a-z]+$' });
+    expect(converter.convert({ type: 'string', pattern: '^[0-9a-f]{7,}$' }, 'x')).toEqual({ kind: 'string', pattern: '^[0-9a-f]{7,}$' });
+    expect(converter.warnings).toHaveLength(3);
+  });
+
   it('never throws on the edge-case documents: what it cannot express becomes an open value with the reason', async () => {
     let openNodes = 0;
     for (const path of ['3.0/json/discriminators.json', '3.0/json/polymorphism.json', '3.0/json/schema-additional-properties.json', '3.0/json/complex-nesting.json', '3.1/json/schema-types.json']) {

@@ -150,12 +150,17 @@ function conform(value: unknown, validate: (((data: unknown) => boolean) & { err
       const parent = path.reduce<unknown>((node, part) => (node as Record<string, unknown> | undefined)?.[part], value) as Record<string, unknown> | unknown[] | undefined;
       if (key === undefined || !parent) continue;
       const at = parent as Record<string, unknown>;
-      if (error.keyword === 'pattern') {
-        const made = new RandExp(new RegExp(String(error.params['pattern']), 'u'));
+      // Only the sampler's placeholder is made again: a value taken from the document's own example stays as the document wrote it.
+      if (error.keyword === 'pattern' && at[key] === 'string') {
+        const pattern = new RegExp(String(error.params['pattern']), 'u');
+        const made = new RandExp(pattern);
         made.max = 4;
-        at[key] = made.gen();
+        // randexp ignores lookaheads: what it makes may still break the pattern, and then the sample stays (a pattern nothing matches is the document's).
+        const candidate = made.gen();
+        if (!pattern.test(candidate)) continue;
+        at[key] = candidate;
         changed = true;
-      } else if (error.keyword === 'format' && FORMAT_SAMPLES[String(error.params['format'])]) {
+      } else if (error.keyword === 'format' && at[key] === 'string' && FORMAT_SAMPLES[String(error.params['format'])]) {
         at[key] = FORMAT_SAMPLES[String(error.params['format'])]!();
         changed = true;
       } else if (error.keyword === 'type' && at[key] === null && Array.isArray(parent)) {
