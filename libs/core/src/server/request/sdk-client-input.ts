@@ -85,7 +85,7 @@ export interface RoundTripSetup {
  */
 export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra, transport: TransportKind, setup: RoundTripSetup): ClientInput {
   if (era === 'modern') return roundTrips(ctx, setup);
-  const ensureReachable = (what: 'elicitation' | 'sampling' | 'roots') => {
+  const ensureReachable = (what: 'elicitation' | 'elicitation.url' | 'sampling' | 'roots') => {
     const unreachable = clientReach(ctx, server, era, transport)(what);
     if (unreachable) throw unreachable;
   };
@@ -120,8 +120,7 @@ export function clientInput(ctx: ServerContext, server: Server, era: ProtocolEra
     },
     elicitUrl: async (params, options) => {
       const key = keys.next('elicit', options?.key);
-      ensureReachable('elicitation');
-      if (!server.getClientCapabilities()?.elicitation?.url) throw new ClientInputUnavailableError('elicitation', 'this client does not support sending the user to a URL (it declared no elicitation.url capability).');
+      ensureReachable('elicitation.url');
       return kept(key, await ctx.mcpReq.elicitInput({ mode: 'url', message: params.message, url: params.url, elicitationId: randomUUID() }));
     },
     gathered: () => answers,

@@ -1,25 +1,12 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
-import { buildServer, type CallNext, type ClassType, type ToolCall, type ToolInterceptor } from '@toolsets/core';
+import { buildServer, type CallNext, type ToolCall, type ToolInterceptor } from '@toolsets/core';
 import { codeMode } from '@toolsets/code-mode';
 import { connectToolset } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult } from '../../harness/report';
-import { buildLibrary, writeLibrary } from '../generated-library';
-import { directoryDocument } from '../openapi-documents';
 import { HELD_OUT_PROGRAMS } from './held-out-programs';
+import { heldOutLibrary, heldOutSet, rankOf } from './held-out-set';
 import { startSampledUpstream } from './sampled-upstream';
-
-const workspaceRoot = resolve(__dirname, '../../../../..');
-const GENERATOR_MODULE = join(workspaceRoot, 'tools/workspace-plugin/src/openapi/generate-toolset.ts');
-const TASKS_FILE = join(workspaceRoot, 'tools/bench/src/scenarios/code-mode/held-out-search-tasks.json');
-
-type GenerateToolset = (name: string, document: unknown, config: object) => Promise<{ files: Record<string, string>; toolsets: { className: string; name: string }[] }>;
-
-interface HeldOutSet {
-  apis: Record<string, string>;
-  tasks: { api: string; task: string; steps: { words: string; tool: string; alsoRight?: string[] }[] }[];
-}
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null));
@@ -57,21 +44,15 @@ interface TaskRun {
  * whole: shown only the tools the task needs (their tools/list entries), and shown the whole list.
  */
 export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
-  require('@swc-node/register');
-  const { generateToolset } = require(GENERATOR_MODULE) as { generateToolset: GenerateToolset };
-  const set = JSON.parse(readFileSync(TASKS_FILE, 'utf-8')) as HeldOutSet;
+  const set = heldOutSet();
   const runs: TaskRun[] = [];
   const lists: string[] = [];
   for (const [api, file] of Object.entries(set.apis)) {
-    const document = directoryDocument(file);
-    const generated = await generateToolset(api, document, { credentialHeader: `x-${api}-token`, groupBy: 'tag', schemaBudget: 16_384 });
-    const dir = writeLibrary(generated.files, `bench-held-out-${api}-`);
+    const { document, toolsets, dir } = await heldOutLibrary(api, file, 'bench-held-out');
     const upstream = await startSampledUpstream(document as { paths?: Record<string, Record<string, unknown>> });
     process.env[`${api.toUpperCase()}_BASE_URL`] = upstream.url;
     try {
-      buildLibrary(dir);
-      const exported = require(join(dir, 'dist/index.js')) as Record<string, ClassType>;
-      const server = buildServer({ name: api, version: '1', toolsets: generated.toolsets.map((t) => exported[t.className]!), logger: silent, codeMode: codeMode(), interceptors: [RecordCalls] });
+      const server = buildServer({ name: api, version: '1', toolsets, logger: silent, codeMode: codeMode(), interceptors: [RecordCalls] });
       const headers = { [`x-${api}-token`]: 't' };
       const coding = await connectToolset(server, { headers, selection: { mode: 'code', readonly: false } });
       const plain = await connectToolset(server, { headers });
@@ -102,7 +83,7 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
             ok: !executed.isError,
             ...(executed.isError && { why: content.detail ?? 'isError' }),
             calls: made.length,
-            ranks: task.steps.map((step) => hits.findIndex((hit) => hit === step.tool || (step.alsoRight ?? []).includes(hit)) + 1 || '–').join(', '),
+            ranks: task.steps.map((step) => rankOf(hits, [step.tool, ...(step.alsoRight ?? [])]) || '–').join(', '),
             executeMs,
             code: codeList + bytesOf(searched) + bytesOf(described) + bytesOf(executed.structuredContent),
             needed: tools.reduce((sum, name) => sum + entry(name), 0) + answers,

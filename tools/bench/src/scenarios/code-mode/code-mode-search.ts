@@ -1,27 +1,11 @@
-import { readFileSync, rmSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { buildServer, type ClassType } from '@toolsets/core';
+import { rmSync } from 'node:fs';
+import { buildServer } from '@toolsets/core';
 import { codeMode } from '@toolsets/code-mode';
 import { connectToolset } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult } from '../../harness/report';
-import { buildLibrary, writeLibrary } from '../generated-library';
-import { directoryDocument } from '../openapi-documents';
-
-const workspaceRoot = resolve(__dirname, '../../../../..');
-const GENERATOR_MODULE = join(workspaceRoot, 'tools/workspace-plugin/src/openapi/generate-toolset.ts');
-const TASKS_FILE = join(workspaceRoot, 'tools/bench/src/scenarios/code-mode/held-out-search-tasks.json');
-
-type GenerateToolset = (name: string, document: unknown, config: object) => Promise<{ files: Record<string, string>; toolsets: { className: string; name: string }[] }>;
-
-interface HeldOutSet {
-  apis: Record<string, string>;
-  tasks: { api: string; task: string; steps: { words: string; tool: string; alsoRight?: string[] }[] }[];
-}
+import { heldOutLibrary, heldOutSet, rankOf } from './held-out-set';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
-
-/** The 1-based rank of any of `tools` in `hits`, or 0 when none is there. */
-const rankOf = (hits: readonly string[], tools: readonly string[]) => hits.findIndex((hit) => tools.includes(hit)) + 1;
 
 /**
  * Code mode's `search` on the held-out set (`held-out-search-tasks.json`, written before any
@@ -31,22 +15,16 @@ const rankOf = (hits: readonly string[], tools: readonly string[]) => hits.findI
  * calls, as a model's would.
  */
 export async function codeModeSearchScenario(): Promise<ScenarioResult> {
-  require('@swc-node/register');
-  const { generateToolset } = require(GENERATOR_MODULE) as { generateToolset: GenerateToolset };
-  const set = JSON.parse(readFileSync(TASKS_FILE, 'utf-8')) as HeldOutSet;
+  const set = heldOutSet();
   const rows: string[][] = [];
   const pairs: { task: number; step: number }[] = [];
   const notes: string[] = [];
   /** Per task, `describe` of the tools it needs against their entries in the JSON tools/list. */
   const described = { describe: 0, entries: 0 };
   for (const [api, file] of Object.entries(set.apis)) {
-    const document = directoryDocument(file);
-    const generated = await generateToolset(api, document, { credentialHeader: `x-${api}-token`, groupBy: 'tag', schemaBudget: 16_384 });
-    const dir = writeLibrary(generated.files, `bench-search-${api}-`);
+    const { toolsets, dir } = await heldOutLibrary(api, file, 'bench-search');
     try {
-      buildLibrary(dir);
-      const exported = require(join(dir, 'dist/index.js')) as Record<string, ClassType>;
-      const server = buildServer({ name: api, version: '1', toolsets: generated.toolsets.map((t) => exported[t.className]!), logger: silent, codeMode: codeMode() });
+      const server = buildServer({ name: api, version: '1', toolsets, logger: silent, codeMode: codeMode() });
       const client = await connectToolset(server, { headers: { [`x-${api}-token`]: 't' }, selection: { mode: 'code', readonly: false } });
       const search = async (query: string, limit: number) => {
         const answer = await client.call('search', { query, limit });
