@@ -84,16 +84,19 @@ describe('a toolset generated from a document URL, refreshed as the upstream mov
 
     // Curated in openapi.config.json: the contract target classifies what the curation does to clients.
     const config = JSON.parse(read('openapi.config.json'));
-    writeFileSync(lib('openapi.config.json'), JSON.stringify({ ...config, tools: { getPet: { arguments: { id: { name: 'petId', description: 'The pet, by its number.' } }, fields: ['id'] } } }, null, 2));
+    writeFileSync(lib('openapi.config.json'), JSON.stringify({ ...config, tools: { getPet: { name: 'find_pet', arguments: { id: { name: 'petId', description: 'The pet, by its number.' } }, fields: ['id'] } } }, null, 2));
     await nx('sync');
     expect(read('src/generated/pets.toolset.ts')).toContain("pathParams: { 'id': args.petId }");
     const curated = await runNxAsync(copy, 'run', '@toolsets/pets:contract', '--outputStyle=static', '--skip-nx-cache');
     expect(curated.status).not.toBe(0);
-    // The rename is the old argument gone and a new one required; the projection drops 'tag' from the answer.
-    expect(curated.output).toContain('4 changes since libs/toolsets/pets/contract.json (version 0.2.0): 3 breaking, 1 safe.');
+    // The tool's new name is a rename, paired through its operation; under it, the argument's rename is the old
+    // argument gone and a new one required, and the projection drops 'tag' from the answer.
+    expect(curated.output).toContain('4 changes since libs/toolsets/pets/contract.json (version 0.2.0): 4 breaking.');
+    expect(curated.output).toMatch(/ {2}get_pet: tool renamed to 'find_pet' \(tool-renamed, breaking\)[^\n]*\n {2}find_pet \(was get_pet\): /);
     for (const rule of ['input /properties/id removed (input-property-removed, breaking)', 'input /properties/petId added (required) (input-required-property-added, breaking)', 'output /anyOf/0/properties/data/properties/tag removed (output-property-removed, breaking)']) {
-      expect(curated.output).toContain(`get_pet: ${rule}`);
+      expect(curated.output).toContain(`find_pet (was get_pet): ${rule}`);
     }
+    expect(curated.output).not.toMatch(/tool-(added|removed)|title-changed/);
     setVersion('0.3.0');
     await nx('run', '@toolsets/pets:contract', '--update', '--outputStyle=static');
 

@@ -32,6 +32,8 @@ export interface CompiledTool {
   name: string;
   toolset: CompiledToolset;
   methodName: string;
+  /** `@Tool({ origin })`, or `<Toolset class>.<method>`: what it stands for across renames (the contract pairs renamed tools by it). */
+  origin: string;
   /** The scopes a caller's token must hold: its toolset's and its own (`@RequireScopes`), sorted, once each. */
   requiredScopes: readonly string[];
   /** Its toolset's `@UseInterceptors`, then its own, in the order they run (after the app's). */

@@ -31,6 +31,13 @@ export interface ToolOptions<R extends ToolReturns, A extends ClassType | undefi
    */
   keywords?: readonly string[];
   /**
+   * What the tool stands for whatever it is called: the contract target pairs a tool renamed since
+   * the snapshot with its old name through it, and reports every change of its arguments and
+   * result under the rename. Defaults to `<Toolset class>.<method>`; a generated tool gives the API
+   * operation it calls (`GET /pets/{id}`), since its method follows its name. Not advertised.
+   */
+  origin?: string;
+  /**
    * The form classes this tool may ask the user to fill with `context.elicit(message, Form)`. The
    * startup gate checks each (a flat object of string, number, integer, boolean and enum fields)
    * and compiles it once; asking for a form not listed here fails the call, saying to list it.

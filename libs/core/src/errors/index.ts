@@ -12,6 +12,7 @@ export { InvalidReturnsUnionError } from './invalid-returns-union.error';
 export { InvalidToolNameError } from './invalid-tool-name.error';
 export { MissingDescriptionError } from './missing-description.error';
 export { InvalidKeywordsError } from './invalid-keywords.error';
+export { InvalidOriginError } from './invalid-origin.error';
 export { MissingReturnsError } from './missing-returns.error';
 export { MissingTypeMetadataError } from './missing-type-metadata.error';
 export { NoExplicitTypeError } from './no-explicit-type.error';

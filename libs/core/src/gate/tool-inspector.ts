@@ -13,6 +13,7 @@ import { CredentialArgumentError } from '../errors/credential-argument.error';
 import { InvalidArgsError } from '../errors/invalid-args.error';
 import { InvalidInputSchemaError } from '../errors/invalid-input-schema.error';
 import { InvalidKeywordsError } from '../errors/invalid-keywords.error';
+import { InvalidOriginError } from '../errors/invalid-origin.error';
 import { InvalidMessageFieldError } from '../errors/invalid-message-field.error';
 import { InvalidPatternError } from '../errors/invalid-pattern.error';
 import { InvalidReturnsUnionError } from '../errors/invalid-returns-union.error';
@@ -100,6 +101,7 @@ export class ToolInspector {
       name,
       toolset,
       methodName: tool.methodName,
+      origin: this.originOf(site, toolset, tool),
       requiredScopes: sortedScopes([...toolset.requiredScopes, ...ownScopes]),
       interceptors: [...toolset.interceptors, ...ownInterceptors],
       descriptor,
@@ -168,6 +170,15 @@ export class ToolInspector {
   /** `@UseInterceptors` on `cls` as a whole, or on one method, checked. */
   interceptorsOf(site: ViolationSite, where: string, cls: ClassType, methodName?: string): InterceptorClass[] {
     return checkedInterceptors(metadataStorage.getInterceptors(cls, methodName), site, where, (violation) => this.report(violation));
+  }
+
+  /** `@Tool({ origin })` checked, or `<Toolset class>.<method>`: what the contract pairs a renamed tool by. */
+  private originOf(site: ViolationSite, toolset: CompiledToolset, tool: ToolMetadata): string {
+    const { origin } = tool.options;
+    if (origin === undefined) return `${toolset.cls.name}.${tool.methodName}`;
+    if (InvalidOriginError.isValid(origin)) return origin;
+    this.report(new InvalidOriginError(site, origin));
+    return `${toolset.cls.name}.${tool.methodName}`;
   }
 
   /** A tool's name follows MCP's pattern, its description says something, and its keywords are words. */

@@ -18,6 +18,7 @@ export interface ToolOptionsRecord {
   returns?: unknown;
   annotations?: ToolAnnotations;
   keywords?: unknown;
+  origin?: unknown;
   elicits?: readonly unknown[];
   text?: unknown;
   task?: unknown;

@@ -9,6 +9,7 @@ import {
   Field,
   InvalidArgsError,
   InvalidKeywordsError,
+  InvalidOriginError,
   InvalidMessageFieldError,
   InvalidReturnsUnionError,
   InvalidToolNameError,
@@ -27,6 +28,7 @@ import {
   UnsupportedPatternError,
   type ClassType,
   type ContractViolation,
+  runContractGate,
 } from '../../src';
 
 class OkResult extends ToolResult {}
@@ -264,6 +266,45 @@ describe('startup gate', () => {
     expect(violation.tool).toBe('refund');
     expect(violation.message).toContain(problem);
     expect(violation.message).toContain("set `keywords:` in @Tool to an array of at most 64 short words");
+  });
+
+  it.each([
+    ['empty', '', 'is string ""'],
+    ['a number', 7, 'is number 7'],
+    ['too long', 'x'.repeat(513), 'not a string of 1–512 characters'],
+  ])('refuses an origin that is %s, naming the tool and the fix', (_case, origin, problem) => {
+    @Toolset({ name: 'ts' })
+    class BadOrigin {
+      @Tool(loose({ description: 'Refund a charge.', returns: OkResult, origin }))
+      refund(): OkResult {
+        return { message: '' };
+      }
+    }
+    const violation = onlyViolation(gateError(BadOrigin), InvalidOriginError);
+    expect(violation.tool).toBe('refund');
+    expect(violation.message).toContain(problem);
+    expect(violation.message).toContain("set `origin:` in @Tool to what the tool stands for");
+  });
+
+  it('gives each tool its origin: its own, or its toolset class and method', () => {
+    @Toolset({ name: 'ts' })
+    class Refunds {
+      @Tool({ description: 'Refund a charge.', returns: OkResult, origin: 'POST /charges/{id}/refunds' })
+      refund(): OkResult {
+        return { message: '' };
+      }
+      @Tool({ description: 'Look a refund up.', returns: OkResult })
+      findRefund(): OkResult {
+        return { message: '' };
+      }
+    }
+    const catalog = runContractGate('origins', [Refunds]);
+    expect([...catalog.tools.values()].map((tool) => [tool.name, tool.origin])).toEqual([
+      ['refund', 'POST /charges/{id}/refunds'],
+      ['find_refund', 'Refunds.findRefund'],
+    ]);
+    // Not advertised.
+    expect(JSON.stringify(catalog.tools.get('refund')!.descriptor)).not.toContain('origin');
   });
 
   it.each([['has space'], ['x'.repeat(129)], ['émoji'], ['']])('refuses the tool name %j', (name) => {

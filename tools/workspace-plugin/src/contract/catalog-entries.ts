@@ -2,7 +2,8 @@ import type * as Core from '@toolsets/core';
 import type { GroupEntry, ToolEntry, ViewRecord } from './snapshot';
 
 /**
- * A catalog's tools as the snapshot records them: each `tools/list` entry, plus the scopes a call
+ * A catalog's tools as the snapshot records them: each `tools/list` entry, plus its origin (what
+ * it stands for across renames, so a renamed tool is paired with its old name), the scopes a call
  * needs and the credential headers its toolset reads (adding either shuts callers out, so the
  * snapshot compares them too), and its MCP Apps view: URI, who may call it, and the view's CSP
  * and display settings, in place of the `_meta` that links it.
@@ -10,6 +11,8 @@ import type { GroupEntry, ToolEntry, ViewRecord } from './snapshot';
 export function snapshotEntries(catalog: Core.ToolCatalog): ToolEntry[] {
   return [...catalog.tools.values()].map((tool) => ({
     ...listed(tool),
+    // Older cores record no origin.
+    ...(tool.origin !== undefined && { origin: tool.origin }),
     ...(tool.view && { view: viewRecord(tool.view) }),
     ...(tool.requiredScopes.length > 0 && { requiredScopes: [...tool.requiredScopes] }),
     ...(tool.toolset.credentialHeaders.length > 0 && { credentialHeaders: [...tool.toolset.credentialHeaders].sort() }),

@@ -1,40 +1,54 @@
 import { isDeepStrictEqual } from 'node:util';
 import { appendPointer as pointer } from '../utils/json-pointer';
 import { change, type Change } from './change';
-import { compareSchemas, show } from './compare-schema';
+import { compareSchemas, show, type JsonSchema } from './compare-schema';
 import type { SnapshotRecords, ToolEntry, ViewRecord } from './snapshot';
 
 /** The fields of a tools/list entry this comparer reads; any other field that changes is reported as unknown. */
-const TOOL_FIELDS = new Set(['name', 'title', 'description', 'annotations', 'requiredScopes', 'credentialHeaders', 'execution', 'inputSchema', 'outputSchema', 'view']);
+const TOOL_FIELDS = new Set(['name', 'origin', 'title', 'description', 'annotations', 'requiredScopes', 'credentialHeaders', 'execution', 'inputSchema', 'outputSchema', 'view']);
 
 /**
  * Every difference between two catalogs (the snapshot and the live one), classified by rule,
- * in tool-name order. A removed tool whose schemas reappear under a new name is a rename: the
- * schemas' titles do not count (a generated library names its classes after its tools, so a
- * renamed tool's `GetListsArgs` is `ListAudiencesArgs`), and whatever else changed with it
- * (its description, hints, scopes) is reported under the rename.
+ * in tool-name order. A tool gone under its old name is a rename when a new tool has its origin
+ * (`@Tool({ origin })`: a generated tool's API operation, else its toolset class and method), or,
+ * in a snapshot that records no origins, the same schemas. Every change that came with it (its
+ * arguments, its result, description, hints, scopes) is reported under the rename. Schema titles
+ * never count for a renamed tool: a generated library names its classes after its tools, so a
+ * renamed tool's `GetListsArgs` is `ListAudiencesArgs`.
  */
 export function compareCatalogs(before: readonly ToolEntry[], after: readonly ToolEntry[], recorded: SnapshotRecords = { credentialHeaders: true, groups: true }): Change[] {
   const beforeByName = new Map(before.map((tool) => [tool.name, tool]));
   const afterNames = new Set(after.map((tool) => tool.name));
   const added = after.filter((tool) => !beforeByName.has(tool.name));
+  const removed = before.filter((tool) => !afterNames.has(tool.name));
   const changes: Change[] = [];
-  for (const old of before.filter((tool) => !afterNames.has(tool.name))) {
-    const index = added.findIndex((tool) => sameContract(tool.inputSchema, old.inputSchema) && sameContract(tool.outputSchema, old.outputSchema));
-    if (index < 0) {
-      changes.push(change(old.name, 'tool', '', 'tool-removed', 'removed'));
-      continue;
-    }
+  const rename = (old: ToolEntry, index: number) => {
     const [renamed] = added.splice(index, 1);
     changes.push(change(old.name, 'tool', '', 'tool-renamed', `renamed to '${renamed!.name}'`));
-    changes.push(...compareTool({ ...old, name: renamed!.name, inputSchema: renamed!.inputSchema, outputSchema: renamed!.outputSchema }, renamed!, recorded));
+    const untitled = (tool: ToolEntry): ToolEntry => ({ ...tool, inputSchema: withoutTitles(tool.inputSchema) as JsonSchema, ...(tool.outputSchema && { outputSchema: withoutTitles(tool.outputSchema) as JsonSchema }) });
+    // Named by both names, so a reviewer reads `list_id` becoming `audience_id` as part of the rename.
+    const under = `${renamed!.name} (was ${old.name})`;
+    changes.push(...compareTool({ ...untitled(old), name: renamed!.name }, untitled(renamed!), recorded).map((c) => ({ ...c, tool: under })));
+  };
+  // First by origin, which survives any change of schema; then, for what is left, by schema.
+  const unpaired = removed.filter((old) => {
+    const index = old.origin === undefined ? -1 : added.findIndex((tool) => tool.origin === old.origin);
+    if (index >= 0) rename(old, index);
+    return index < 0;
+  });
+  for (const old of unpaired) {
+    const index = added.findIndex((tool) => (old.origin === undefined || tool.origin === undefined) && sameContract(tool.inputSchema, old.inputSchema) && sameContract(tool.outputSchema, old.outputSchema));
+    if (index >= 0) rename(old, index);
+    else changes.push(change(old.name, 'tool', '', 'tool-removed', 'removed'));
   }
   for (const tool of added) changes.push(change(tool.name, 'tool', '', 'tool-added', 'added'));
   for (const tool of after) {
     const old = beforeByName.get(tool.name);
     if (old) changes.push(...compareTool(old, tool, recorded));
   }
-  return changes.sort((a, b) => (a.tool < b.tool ? -1 : a.tool > b.tool ? 1 : 0));
+  // A renamed tool's changes right after its rename line, which sorts under the old name.
+  const key = (c: Change) => / \(was (.+)\)$/.exec(c.tool)?.[1] ?? c.tool;
+  return changes.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
 function compareTool(before: ToolEntry, after: ToolEntry, recorded: SnapshotRecords): Change[] {

@@ -4,6 +4,8 @@ import type { JsonSchema } from './compare-schema';
 /** One tool as `tools/list` serves it. */
 export interface ToolEntry {
   name: string;
+  /** What the tool stands for whatever it is called (`@Tool({ origin })`, or `<Toolset class>.<method>`): renamed tools are paired by it. Not part of `tools/list`. */
+  origin?: string;
   title?: string;
   description?: string;
   annotations?: Record<string, unknown>;
@@ -58,7 +60,7 @@ export const CURRENT_RECORDS: SnapshotRecords = { credentialHeaders: true, group
 
 export const SNAPSHOT_FILE = 'contract.json';
 
-const TOOL_ORDER = ['name', 'title', 'description', 'annotations', 'requiredScopes', 'credentialHeaders', 'inputSchema', 'outputSchema'];
+const TOOL_ORDER = ['name', 'origin', 'title', 'description', 'annotations', 'requiredScopes', 'credentialHeaders', 'inputSchema', 'outputSchema'];
 const SCHEMA_ORDER = [
   'type', 'title', 'description', 'deprecated', 'default', 'examples', 'format', 'pattern', 'enum',
   'minimum', 'exclusiveMinimum', 'maximum', 'exclusiveMaximum', 'minLength', 'maxLength',

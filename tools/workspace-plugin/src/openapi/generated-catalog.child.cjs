@@ -21,6 +21,7 @@ process.stdin.on('end', () => {
     // The parent keeps only the `_meta` a snapshot records (contract/catalog-entries.ts, withRecordedMeta).
     const entries = [...catalog.tools.values()].map((tool) => ({
       ...tool.descriptor,
+      ...(tool.origin !== undefined && { origin: tool.origin }),
       ...(tool.requiredScopes.length > 0 && { requiredScopes: [...tool.requiredScopes] }),
       ...(tool.toolset.credentialHeaders.length > 0 && { credentialHeaders: [...tool.toolset.credentialHeaders].sort() }),
     }));

@@ -233,7 +233,8 @@ export function methodSource(op: CuratedOperation, base: string, call: CallShape
   const curated = op;
   return `${curated.scopes ? `\n  @RequireScopes(${curated.scopes.map((scope) => tsLiteral(scope)).join(', ')})` : ''}
   @Tool({
-    name: ${tsLiteral(op.toolName)},${curated.title ? `\n    title: ${tsLiteral(curated.title)},` : ''}
+    name: ${tsLiteral(op.toolName)},
+    origin: ${tsLiteral(`${op.method.toUpperCase()} ${op.path}`)},${curated.title ? `\n    title: ${tsLiteral(curated.title)},` : ''}
     description: ${tsLiteral(op.description)},${call.args ? `\n    args: ${argsClass},` : ''}
     returns: [${className(`${base}Result`)}, ToolError],${annotations}${op.keywords.length ? `\n    keywords: ${tsLiteral(op.keywords)},` : ''}
   })

@@ -9,6 +9,8 @@ export interface LookupSpec {
   /** Adds the ToolError arm: `returns: [returns, ToolError]`. */
   canFail?: boolean;
   name?: string;
+  /** `@Tool({ origin })`; by default every spec's is `LookupToolset.lookup`. */
+  origin?: string;
   title?: string;
   description?: string;
   annotations?: ToolAnnotations;
@@ -25,6 +27,7 @@ export function catalogOf(...specs: LookupSpec[]): ToolEntry[] {
     class LookupToolset {
       @Tool({
         name: spec.name,
+        origin: spec.origin,
         title: spec.title,
         description: spec.description ?? 'Look something up by its id.',
         args: spec.args,

@@ -62,7 +62,7 @@ describe('contract rules: tools', () => {
     expect(renamed).toMatchObject({ tool: 'lookup', rule: 'tool-renamed', severity: 'breaking', summary: "renamed to 'find'" });
   });
 
-  it('a renamed tool whose classes were renamed with it (as a generated library names them) is a rename, with what else changed under its new name', () => {
+  it('a renamed tool whose classes were renamed with it (as a generated library names them) is a rename, with what else changed under both names', () => {
     const before = { args: args({ id: [Field(() => String)] }), returns: Found };
     const after = {
       name: 'find',
@@ -70,9 +70,40 @@ describe('contract rules: tools', () => {
       args: dto('FindArgs', { id: [Field(() => String)] }),
       returns: dto('FindResult', { id: [Field(() => String)] }, ToolResult, [Result({ description: 'A record.' })]),
     };
-    expect(changes(before, after).map((c) => `${c.tool} ${c.rule} ${c.summary}`)).toEqual(['find tool-description-changed changed', "lookup tool-renamed renamed to 'find'"]);
-    // Another argument is another contract: removed and added, not renamed.
-    expect(diff(before, { ...after, args: dto('FindArgs', { key: [Field(() => String)] }) })).toEqual(['tool / tool-added safe', 'tool / tool-removed breaking']);
+    expect(changes(before, after).map((c) => `${c.tool} ${c.rule} ${c.summary}`)).toEqual(["lookup tool-renamed renamed to 'find'", 'find (was lookup) tool-description-changed changed']);
+  });
+
+  it('a renamed tool is paired with its old name by its origin, and every argument and result change is reported under the rename', () => {
+    const before = {
+      origin: 'GET /lists/{list_id}/members',
+      args: args({ list_id: [Field(() => String)], status: [Field(() => String), IsIn(['subscribed', 'pending', 'cleaned'])] }),
+      returns: result({ id: [Field(() => String)], email: [Field(() => String)] }),
+    };
+    const after = {
+      name: 'list_members',
+      origin: 'GET /lists/{list_id}/members',
+      args: dto('ListMembersArgs', { audience_id: [Field(() => String)], status: [Field(() => String), IsIn(['subscribed', 'pending'])] }),
+      returns: dto('ListMembersResult', { id: [Field(() => String)] }, ToolResult, [Result({ description: 'A record.' })]),
+    };
+    const reported = changes(before, after).map((c) => `${c.tool}: ${c.site} ${c.path || '/'} ${c.rule}`);
+    expect(reported).toEqual(
+      expect.arrayContaining([
+        'lookup: tool / tool-renamed',
+        'list_members (was lookup): input /properties/list_id input-property-removed',
+        'list_members (was lookup): input /properties/audience_id input-required-property-added',
+        'list_members (was lookup): input /properties/status input-enum-value-removed',
+        'list_members (was lookup): output /properties/email output-property-removed',
+      ]),
+    );
+    expect(reported.filter((line) => /tool-(added|removed)|title/.test(line))).toEqual([]);
+  });
+
+  it('tools of different origins are never a rename, whatever their schemas; without recorded origins (an older snapshot) the same schemas are', () => {
+    const before = { args: args({ id: [Field(() => String)] }), returns: Found, origin: 'GET /pets/{id}' };
+    const after = { name: 'remove', args: args({ id: [Field(() => String)] }), returns: Found, origin: 'DELETE /pets/{id}' };
+    expect(diff(before, after)).toEqual(['tool / tool-removed breaking', 'tool / tool-added safe']);
+    const older = catalogOf(before).map(({ origin: _origin, ...entry }) => entry);
+    expect(compareCatalogs(older, catalogOf(after)).map((c) => `${c.tool} ${c.rule}`)).toEqual(["lookup tool-renamed"]);
   });
 
   it('an added tool is safe', () => {

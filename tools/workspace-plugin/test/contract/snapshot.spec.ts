@@ -20,7 +20,7 @@ describe('the contract snapshot', () => {
 
   it('orders keys the same way whatever order they were served in, and keeps property order', () => {
     const snapshot = snapshotOf('1.2.3', tools);
-    expect(Object.keys(snapshot.tools[0])).toEqual(['name', 'title', 'description', 'inputSchema', 'outputSchema']);
+    expect(Object.keys(snapshot.tools[0])).toEqual(['name', 'origin', 'title', 'description', 'inputSchema', 'outputSchema']);
     const output = snapshot.tools[0].outputSchema!;
     expect(Object.keys(output)).toEqual(['type', 'title', 'description', 'required', 'properties']);
     expect(Object.keys(output['properties'] as object)).toEqual(['message', 'zeta', 'alpha']);

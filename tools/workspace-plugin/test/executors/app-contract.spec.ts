@@ -70,6 +70,16 @@ describe('app contract executor', () => {
       version('2.0.0');
       await expect(run(true)).resolves.toEqual({ success: true });
       expect(Object.keys(JSON.parse(readFileSync(join(app, 'contract.support.json'), 'utf-8')).tools[0].inputSchema.properties)).toEqual(['question']);
+
+      // A new name in curate() is a rename of the same method, with the argument's new name under it.
+      process.env['CURATING_APP_VARIANT'] = 'renamed';
+      out.length = 0;
+      await expect(run()).resolves.toEqual({ success: false });
+      const report = out.join('\n');
+      expect(report).toMatch(/kb_search: tool renamed to 'kb_find_articles' \(tool-renamed, breaking\)/);
+      expect(report).toMatch(/kb_find_articles \(was kb_search\): input \/properties\/question removed \(input-property-removed, breaking\)/);
+      expect(report).toMatch(/kb_find_articles \(was kb_search\): input \/properties\/terms added \(required\)/);
+      expect(report).not.toMatch(/tool-(added|removed)/);
     } finally {
       delete process.env['CURATING_APP_VARIANT'];
       rmSync(workspace, { recursive: true, force: true });
