@@ -1,4 +1,5 @@
 import type { PropertyModel, SchemaModel } from './schema-model';
+import { SchemaIdentity, positionNames } from './schema-identity';
 
 type Json = Record<string, unknown>;
 
@@ -34,8 +35,25 @@ export class SchemaConverter {
   /** Object models whose properties are being converted, by the schema they come from. */
   private readonly pending = new Map<object, SchemaModel>();
   private readonly usedNames = new Set<string>();
+  private readonly identity = new SchemaIdentity();
+  /** Object models by class name and content: a schema the document repeats is one class. */
+  private readonly byNameAndContent = new Map<string, SchemaModel>();
+  /** Names two different schemas of the whole document take: each gets its content's identity after it. */
+  private readonly ambiguous: ReadonlySet<string>;
+  /** Components' names, and names for the unnamed schemas the document reaches from several places. */
+  private readonly names: ReadonlyMap<object, string>;
 
-  constructor(private readonly names: ReadonlyMap<object, string> = new Map()) {}
+  /**
+   * `names`: the document's component names, by schema. `document`: the whole document (every
+   * operation, whatever is included), read once for what makes names independent of what is
+   * included: a name for each unnamed schema inside a named one (after its first place in the
+   * document), and the names two different schemas would share (each then followed by its
+   * content's identity).
+   */
+  constructor(names: ReadonlyMap<object, string> = new Map(), document?: unknown) {
+    this.names = document === undefined ? names : new Map([...names, ...positionNames(document, ownName(names), pascal)]);
+    this.ambiguous = document === undefined ? new Set() : this.identity.ambiguousNames(document, ownName(this.names));
+  }
 
   convert(schema: unknown, nameHint: string, direction?: Direction): SchemaModel {
     if (direction !== undefined && direction !== this.direction) {
@@ -123,11 +141,16 @@ export class SchemaConverter {
       return { kind: 'record', values: typeof additional === 'object' && additional !== null ? this.convert(additional, `${name}Value`) : this.open('any JSON value') };
     }
     if (Object.values(properties).every((value) => this.leftOut(value) || this.emptied(value))) return { kind: 'record', values: this.open('any JSON value') };
-    const className = this.uniqueName(name);
+    const base = pascal(name) || 'Value';
+    const content = this.identity.of(schema);
+    const same = this.byNameAndContent.get(`${base} ${content}`);
+    if (same) return same;
+    const className = this.uniqueName(base, content);
     const required = new Set(Array.isArray(schema['required']) ? (schema['required'] as string[]) : []);
     // Registered before its properties are converted, so a property that refers back finds it.
     const converted: PropertyModel[] = [];
     const model: SchemaModel = { kind: 'object', name: className, properties: converted };
+    this.byNameAndContent.set(`${base} ${content}`, model);
     this.pending.set(this.stack[this.stack.length - 1]!, model);
     for (const [property, value] of Object.entries(properties)) {
       if (this.leftOut(value) || this.emptied(value)) continue;
@@ -256,10 +279,16 @@ export class SchemaConverter {
     return { kind: 'open', reason };
   }
 
-  private uniqueName(name: string): string {
-    const base = pascal(name) || 'Value';
-    let candidate = base;
-    for (let n = 2; this.usedNames.has(candidate); n++) candidate = `${base}${n}`;
+  /**
+   * The class name for `base` (a component's name, a title, or where the schema is) and the
+   * schema's content identity: the name alone unless two different schemas of the document take
+   * it, or it is taken already, then followed by the identity (`Segment_3fa2c1d0`), which no other
+   * operation's inclusion changes.
+   */
+  private uniqueName(base: string, content: string): string {
+    const stem = base.replace(/Input$/, '');
+    let candidate = this.ambiguous.has(base) || this.ambiguous.has(stem) || this.usedNames.has(base) ? `${base}_${content}` : base;
+    for (let n = 2; this.usedNames.has(candidate); n++) candidate = `${base}_${content}${n}`;
     this.usedNames.add(candidate);
     return candidate;
   }
@@ -347,6 +376,14 @@ function clipped(value: unknown): string {
 
 function pick(schema: Json, keys: readonly string[]): Record<string, unknown> {
   return Object.fromEntries(keys.filter((key) => schema[key] !== undefined).map((key) => [key, schema[key]]));
+}
+
+/** A schema's own class name: from `names` (a component's, or a shared schema's), else its title. */
+function ownName(names: ReadonlyMap<object, string>): (schema: Json) => string | undefined {
+  return (schema) => {
+    const named = names.get(schema);
+    return named === undefined ? titleName(schema) : pascal(named) || undefined;
+  };
 }
 
 function titleName(schema: Json): string | undefined {

@@ -74,7 +74,7 @@ export async function generateToolset(name: string, document: unknown, config: O
         ...(override?.fields !== undefined && { fields: { entry: `openapi.config.json "tools"."${op.operationId ?? op.toolName}"."fields"`, tree: fieldTree(`openapi.config.json "tools"."${op.operationId ?? op.toolName}"."fields"`, override.fields) } }),
       };
     });
-  const converter = new SchemaConverter(schemaNames);
+  const converter = new SchemaConverter(schemaNames, loaded);
   const emitter = new DtoEmitter();
   const credential = config.credentialHeader?.toLowerCase();
   const credentials = credentialPlan(name, api, credential);
