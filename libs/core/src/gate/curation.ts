@@ -5,7 +5,7 @@ import type { ContractViolation } from '../errors/contract-violation';
 import { InvalidCurationError } from '../errors/invalid-curation.error';
 import { TOOL_NAME_PATTERN } from '../helpers/naming';
 import type { ArgumentCuration, ToolCuration, ToolsetCuration } from '../metadata/toolset-curation';
-import { argumentEntryProblems, renameProblems, type CuratedArgumentFacts } from '../metadata/argument-curation-rules';
+import { argumentEntryProblems, omitsRequired, renameProblems, type CuratedArgumentFacts } from '../metadata/argument-curation-rules';
 import type { SchemaNode } from '../types/schema-node';
 
 type JsonSchema = Record<string, unknown> & { properties?: Record<string, Record<string, unknown>>; required?: string[]; $defs?: unknown };
@@ -124,7 +124,8 @@ function curatedArguments(site: CurationSite, tool: CompiledTool, entries: Recor
       for (const [key, value] of Object.entries(defaults)) if (out[key] === undefined) out[key] = value;
       return out;
     },
-    headers: (headers) => headers.filter((header) => !(header.path[0]! in constants)).map((header) => (renames.has(header.path[0]!) ? { ...header, path: [renames.get(header.path[0]!)!, ...header.path.slice(1)] } : header)),
+    // An argument hidden (behind a value, or omitted) is mirrored into no header.
+    headers: (headers) => headers.filter((header) => header.path[0]! in properties).map((header) => (renames.has(header.path[0]!) ? { ...header, path: [renames.get(header.path[0]!)!, ...header.path.slice(1)] } : header)),
   };
 }
 
@@ -139,13 +140,7 @@ function curateArgument(site: CurationSite, tool: CompiledTool, original: JsonSc
   for (const { setting, problem, fix } of problems) refuse(`${setting ? `${setting} for '${arg}': ` : `'${arg}': `}${problem}.`, fix);
   if (problems.length > 0) return;
   const fits = fitsCheck(original, arg, property);
-  if (entry.value !== undefined) {
-    if (!fits(entry.value)) refuse(`the value ${JSON.stringify(entry.value)} for '${arg}' is refused by the argument's schema.`, 'give a value the argument allows.');
-    plan.constants[arg] = entry.value;
-    delete plan.properties[arg];
-    plan.required.delete(arg);
-    return;
-  }
+  if (hidden(plan, arg, entry, fits, refuse)) return;
   narrowArgument(arg, property, entry, fits, refuse);
   checkGiven(arg, entry, fitsCheck(original, arg, property), refuse);
   if (entry.default !== undefined) {
@@ -156,6 +151,23 @@ function curateArgument(site: CurationSite, tool: CompiledTool, original: JsonSc
   if (entry.examples !== undefined) property['examples'] = [...entry.examples];
   if (entry.description !== undefined) property['description'] = entry.description;
   if (entry.name !== undefined && entry.name !== arg) plan.renames.set(arg, entry.name);
+}
+
+/**
+ * An argument the entry hides from the caller: behind a value always sent (`value`), or with nothing
+ * sent (`omit`, for an optional one). True when the entry hid it.
+ */
+function hidden(plan: ArgumentPlan, arg: string, entry: ArgumentCuration, fits: (value: unknown) => boolean, refuse: (problem: string, fix: string) => void): boolean {
+  const required = omitsRequired(entry, plan.required.has(arg));
+  if (required) refuse(`omit for '${arg}': ${required.problem}.`, required.fix);
+  if (entry.omit !== true && entry.value === undefined) return false;
+  if (entry.value !== undefined) {
+    if (!fits(entry.value)) refuse(`the value ${JSON.stringify(entry.value)} for '${arg}' is refused by the argument's schema.`, 'give a value the argument allows.');
+    plan.constants[arg] = entry.value;
+  }
+  delete plan.properties[arg];
+  plan.required.delete(arg);
+  return true;
 }
 
 /** The default and examples, each against the argument as narrowed. */

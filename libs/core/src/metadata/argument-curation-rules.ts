@@ -25,6 +25,7 @@ export interface CuratedArgumentFacts {
 
 /** One argument's curation entry, as either side reads it (unchecked: it comes from JSON or JavaScript). */
 export interface ArgumentCurationEntry {
+  readonly omit?: unknown;
   readonly value?: unknown;
   readonly default?: unknown;
   readonly name?: unknown;
@@ -66,12 +67,14 @@ const BOUNDS: readonly { key: Bound; low: boolean; kinds: readonly string[]; len
  * What is wrong with `entry` for an argument described by `facts`, apart from whether its values
  * (`value`, `default`, `enum`, `examples`) fit the argument's schema: each side checks those
  * against its own schema. An entry with `value` hides the argument: nothing else of it is read.
+ * `omit: true` hides an optional argument and sends nothing for it: it stands alone.
  */
 export function argumentEntryProblems(entry: unknown, facts: CuratedArgumentFacts): CurationRuleProblem[] {
   if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
     return [{ problem: 'must be an object ({ "value": …, "default": …, "name": …, "description": …, "enum": […], … })', fix: 'write the entry as an object of settings.' }];
   }
   const curated = entry as ArgumentCurationEntry;
+  if (curated.omit !== undefined) return omitProblems(curated);
   if (curated.value !== undefined) return [];
   // A list of values, the argument's own or the entry's: only the list narrows it.
   const seen: ArgumentFacts = facts.enumerated || curated.enum !== undefined ? { ...facts, types: [], listed: true } : facts;
@@ -81,6 +84,20 @@ export function argumentEntryProblems(entry: unknown, facts: CuratedArgumentFact
     if (problem) problems.push({ setting, ...problem });
   }
   return [...problems, ...emptyRanges(curated, facts, problems)];
+}
+
+/** `omit` is `true`, alone: it sends nothing, so a value, a default or anything a model would read of the argument contradicts it. */
+function omitProblems(curated: ArgumentCurationEntry): CurationRuleProblem[] {
+  if (curated.omit !== true) return [{ setting: 'omit', problem: `is ${JSON.stringify(curated.omit)}, not true`, fix: 'write "omit": true to hide the argument, or leave it out.' }];
+  const others = Object.keys(curated).filter((key) => key !== 'omit' && curated[key as keyof ArgumentCurationEntry] !== undefined);
+  if (others.length === 0) return [];
+  return [{ setting: 'omit', problem: `hides the argument and sends nothing for it, but the entry also sets ${others.join(', ')}`, fix: 'keep "omit": true alone, or give "value" instead to hide the argument behind a value.' }];
+}
+
+/** Whether an entry hides an argument the caller must give: `omit` cannot stand in for a required one. */
+export function omitsRequired(entry: unknown, required: boolean): CurationRuleProblem | undefined {
+  if (!required || typeof entry !== 'object' || entry === null || (entry as ArgumentCurationEntry).omit !== true) return undefined;
+  return { setting: 'omit', problem: 'hides an argument the tool requires, so the call could not be made', fix: 'give "value" instead: it hides the argument and always sends that value.' };
 }
 
 /** Bounds that passed on their own, against each other and the argument's own: a low above a high allows nothing. */

@@ -14,6 +14,8 @@ export type ArgumentsOf<M> = M extends (args: infer A, ...rest: never[]) => unkn
  * bounds narrow it (never widen); `examples` are advertised.
  */
 export interface ArgumentCuration<V = unknown> {
+  /** Hide an optional argument and send nothing for it (the tool's own default applies). Stands alone. */
+  omit?: true;
   value?: V;
   default?: V;
   name?: string;

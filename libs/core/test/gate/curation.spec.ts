@@ -115,6 +115,26 @@ describe('a toolset curated by the app that serves it', () => {
     await client.close();
   });
 
+  it('omits an optional argument: gone from the schema, refused if sent, and the method gets nothing for it', async () => {
+    const server = buildServer({ name: 'lean', version: '1.0.0', toolsets: [curate(IssuesToolset, { hide: ['deleteIssue'], tools: { listIssues: { arguments: { perPage: { omit: true } } } } })] });
+    const schema = server.catalog.tools.get('list_issues')!.descriptor.inputSchema as { properties: Record<string, unknown> };
+    expect(Object.keys(schema.properties)).toEqual(['owner', 'state']);
+    const client = await connectClient(server);
+    const called = await client.callTool({ name: 'list_issues', arguments: { owner: 'acme' } });
+    expect((called.structuredContent as { received: string }).received).toBe(JSON.stringify({ owner: 'acme' }));
+    const refused = await client.callTool({ name: 'list_issues', arguments: { owner: 'acme', perPage: 5 } });
+    expect(refused.isError).toBe(true);
+    expect(JSON.stringify(refused.content)).toContain("'perPage'");
+    await client.close();
+  });
+
+  it('refuses omit on a required argument, and omit beside other settings, naming the fix', () => {
+    const build = (entry: object) => () => buildServer({ name: 'x', version: '1.0.0', toolsets: [curate(IssuesToolset, { hide: ['deleteIssue'], tools: { listIssues: { arguments: entry } } } as never)] });
+    expect(build({ owner: { omit: true } })).toThrow("tools.listIssues.arguments.owner: omit for 'owner': hides an argument the tool requires, so the call could not be made. Fix: give \"value\" instead");
+    expect(build({ perPage: { omit: true, default: 5 } })).toThrow('omit for \'perPage\': hides the argument and sends nothing for it, but the entry also sets default. Fix: keep "omit": true alone');
+    expect(build({ perPage: { omit: 'yes' } })).toThrow('omit for \'perPage\': is "yes", not true');
+  });
+
   it('refuses, at startup, a curation that does not fit the toolset: every problem with the tool, the argument and the fix', () => {
     let thrown: unknown;
     try {

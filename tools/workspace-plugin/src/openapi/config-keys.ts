@@ -1,9 +1,10 @@
 import { closest } from './closest-name';
 
 /** The keys each level of `openapi.config.json` takes (a library's config, a tool's entry, an argument's). */
-const LIBRARY_KEYS = ['name', 'source', 'sourceHeaders', '$schema', 'prefix', 'includeTags', 'excludeTags', 'include', 'exclude', 'credentialHeader', 'schemaBudget', 'groupBy', 'headers', 'tools', 'lenient', 'exports', 'overlay'];
+const LIBRARY_KEYS = ['name', 'source', 'sourceHeaders', '$schema', 'prefix', 'includeTags', 'excludeTags', 'include', 'exclude', 'credentialHeader', 'schemaBudget', 'groupBy', 'headers', 'tools', 'lenient', 'exports', 'overlay', 'arguments', 'tags'];
+const TAG_KEYS = ['arguments'];
 const TOOL_KEYS = ['name', 'title', 'description', 'keywords', 'exclude', 'headers', 'annotations', 'scopes', 'group', 'fields', 'lenient', 'arguments'];
-const ARGUMENT_KEYS = ['value', 'default', 'name', 'description', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'examples'];
+const ARGUMENT_KEYS = ['omit', 'value', 'default', 'name', 'description', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'examples'];
 const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 
 /**
@@ -23,10 +24,24 @@ export function checkConfigKeys(config: object): void {
     }
     unknownKeys(entry, TOOL_KEYS, where, problems);
     if (isObject(entry['annotations'])) unknownKeys(entry['annotations'], ANNOTATION_KEYS, `${where}."annotations"`, problems);
-    const args = entry['arguments'];
-    for (const [name, argument] of Object.entries(isObject(args) ? args : {})) if (isObject(argument)) unknownKeys(argument, ARGUMENT_KEYS, `${where}."arguments"."${name}"`, problems);
+    argumentKeys(entry['arguments'], `${where}."arguments"`, problems);
+  }
+  argumentKeys((config as { arguments?: unknown }).arguments, 'openapi.config.json "arguments"', problems);
+  const tags = (config as { tags?: unknown }).tags;
+  for (const [tag, entry] of Object.entries(isObject(tags) ? tags : {})) {
+    if (!isObject(entry)) {
+      problems.push(`openapi.config.json "tags"."${tag}": must be an object ({ "arguments": { … } }).`);
+      continue;
+    }
+    unknownKeys(entry, TAG_KEYS, `openapi.config.json "tags"."${tag}"`, problems);
+    argumentKeys(entry['arguments'], `openapi.config.json "tags"."${tag}"."arguments"`, problems);
   }
   if (problems.length > 0) throw new Error(`openapi.config.json has keys the generator does not read:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
+}
+
+/** The settings of each argument entry under `where`. */
+function argumentKeys(args: unknown, where: string, problems: string[]): void {
+  for (const [name, argument] of Object.entries(isObject(args) ? args : {})) if (isObject(argument)) unknownKeys(argument, ARGUMENT_KEYS, `${where}."${name}"`, problems);
 }
 
 function unknownKeys(value: object, known: readonly string[], where: string, problems: string[]): void {

@@ -1,4 +1,4 @@
-import { argumentEntryProblems, renameProblems, type CuratedArgumentFacts } from '@toolsets/core/curation-rules';
+import { argumentEntryProblems, omitsRequired, renameProblems, type CuratedArgumentFacts } from '@toolsets/core/curation-rules';
 import { closest } from './closest-name';
 import type { OperationModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
@@ -6,11 +6,13 @@ import type { PropertyModel, SchemaModel } from './schema-model';
 /**
  * One argument's curation in `openapi.config.json` (`tools.<operation>.arguments.<name>`), for a
  * path, query or header parameter or a top-level field of a JSON body: `value` hides it and always
- * sends that value; `default` is sent when the caller leaves it out (and makes it optional); `name`
+ * sends that value; `omit: true` hides an optional one and sends nothing for it; `default` is sent when the caller leaves it out (and makes it optional); `name`
  * renames it for the model; `description` says it anew; `enum`, `pattern` and the bounds narrow
  * what the document allows; `examples` are advertised.
  */
 export interface ArgumentCuration {
+  /** Hide an optional argument and send nothing for it (the API's own default applies). Stands alone. */
+  omit?: true;
   value?: string | number | boolean;
   default?: string | number | boolean;
   name?: string;
@@ -30,25 +32,32 @@ export interface ArgumentCuration {
 }
 
 /** What an argument becomes: hidden behind a constant, or the property a model sees (and the value its silence sends). */
-export type CuratedArgument = { constant: string | number | boolean } | { property: PropertyModel; fallback?: string | number | boolean };
+export type CuratedArgument = { constant: string | number | boolean } | { omitted: true } | { property: PropertyModel; fallback?: string | number | boolean };
 
 /** Where an entry sits in the config, for messages. */
 const entryOf = (op: OperationModel, key: string) => `openapi.config.json "tools"."${op.operationId ?? op.toolName}"."arguments"."${key}"`;
 
-/** Applies `curated` (if any) to the argument `property` the document gives under `key`; stops at an entry the schema refuses. */
-export function curateArgument(op: OperationModel, key: string, property: PropertyModel, curated: ArgumentCuration | undefined): CuratedArgument {
+/**
+ * Applies `curated` (if any) to the argument `property` the document gives under `key`; stops at an
+ * entry the schema refuses. `where`: the entry's place in the config, when it is not the tool's own
+ * (a library's or a tag's entry, applied to this operation: the message names the operation too).
+ */
+export function curateArgument(op: OperationModel, key: string, property: PropertyModel, curated: ArgumentCuration | undefined, shared?: string): CuratedArgument {
   if (!curated) return { property };
-  const where = entryOf(op, key);
-  const problem = argumentEntryProblems(curated, factsOf(property.schema))[0];
-  if (problem) throw new Error(`${where}${problem.setting ? `."${problem.setting}"` : ''}: ${problem.problem}. ${capitalized(problem.fix)}`);
+  const where = shared ?? entryOf(op, key);
+  // A library's or tag's entry: the message names the operation it was applied to.
+  const note = shared === undefined ? '' : ` (applied to "${op.operationId ?? op.toolName}")`;
+  const problem = argumentEntryProblems(curated, factsOf(property.schema))[0] ?? omitsRequired(curated, property.required);
+  if (problem) throw new Error(`${where}${problem.setting ? `."${problem.setting}"` : ''}${note}: ${problem.problem}. ${capitalized(problem.fix)}`);
+  if (curated.omit === true) return { omitted: true };
   if (curated.value !== undefined) {
     // Hidden: never an argument, always this value.
-    checkValue(where, 'value', curated.value, property.schema);
+    checkValue(where, 'value', curated.value, property.schema, undefined, note);
     return { constant: curated.value };
   }
-  const schema = narrowed(where, property.schema, curated);
-  if (curated.default !== undefined) checkValue(where, 'default', curated.default, schema);
-  curated.examples?.forEach((example, index) => checkValue(where, `examples[${index}]`, example, schema));
+  const schema = narrowed(where, property.schema, curated, note);
+  if (curated.default !== undefined) checkValue(where, 'default', curated.default, schema, undefined, note);
+  curated.examples?.forEach((example, index) => checkValue(where, `examples[${index}]`, example, schema, undefined, note));
   return {
     property: {
       ...property,
@@ -67,24 +76,24 @@ export function curateArgument(op: OperationModel, key: string, property: Proper
 
 /**
  * Stops at an argument entry that names no argument the tool takes (renamed or removed upstream),
- * or renames one onto another.
+ * or renames one onto another (`effective`: the tool's entries with the library's and tags' it takes).
  */
-export function checkArgumentEntries(op: OperationModel, argumentNames: readonly string[], curation: Record<string, ArgumentCuration>): void {
+export function checkArgumentEntries(op: OperationModel, argumentNames: readonly string[], curation: Record<string, ArgumentCuration>, effective = curation): void {
   for (const key of Object.keys(curation)) {
     if (!argumentNames.includes(key)) {
       const near = closest(key, argumentNames);
       throw new Error(`${entryOf(op, key)}: the operation has no such argument (renamed or removed upstream?).${near ? ` The closest is "${near}".` : ''} Its arguments: ${argumentNames.join(', ') || 'none'}. Rename the entry, or remove it.`);
     }
   }
-  const clash = renameProblems(curation, argumentNames)[0];
+  const clash = renameProblems(effective, argumentNames)[0];
   if (clash) throw new Error(`${entryOf(op, clash.argument)}."name": ${clash.problem.problem}. ${capitalized(clash.problem.fix)}`);
 }
 
 /** The schema narrowed by the entry's enum, pattern and bounds (the shared rules checked them; the enum's values are checked here). */
-function narrowed(where: string, schema: SchemaModel, curated: ArgumentCuration): SchemaModel {
+function narrowed(where: string, schema: SchemaModel, curated: ArgumentCuration, note: string): SchemaModel {
   let result = schema;
   if (curated.enum !== undefined) {
-    curated.enum.forEach((value, index) => checkValue(where, `enum[${index}]`, value, schema, 'An enum can only narrow what the document allows.'));
+    curated.enum.forEach((value, index) => checkValue(where, `enum[${index}]`, value, schema, 'An enum can only narrow what the document allows.', note));
     result = { kind: 'enum', values: [...curated.enum], ...(schema.description && { description: schema.description }), ...(schema.nullable && { nullable: true }) };
   }
   const settings = Object.fromEntries((['pattern', 'minimum', 'maximum', 'minLength', 'maxLength'] as const).filter((key) => curated[key] !== undefined).map((key) => [key, curated[key]]));
@@ -111,9 +120,9 @@ function capitalized(text: string): string {
   return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
-function checkValue(where: string, field: string, value: unknown, schema: SchemaModel, fix = "Give a value the parameter's schema allows."): void {
+function checkValue(where: string, field: string, value: unknown, schema: SchemaModel, fix = "Give a value the parameter's schema allows.", note = ''): void {
   const problem = valueProblem(value, schema);
-  if (problem) throw new Error(`${where}."${field}": ${JSON.stringify(value)} ${problem}. ${fix}`);
+  if (problem) throw new Error(`${where}."${field}"${note}: ${JSON.stringify(value)} ${problem}. ${fix}`);
 }
 
 /** Why `value` does not fit `schema`, for the kinds a curated value can have; undefined when it fits. */

@@ -11,6 +11,7 @@ import type { OperationModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
 import { closest } from './closest-name';
 import { checkConfigKeys } from './config-keys';
+import { SharedArguments } from './shared-arguments';
 import { fieldTree, projectSchema } from './project-result';
 import type { ArgumentCuration } from './curate-argument';
 import type { OpenApiConfig, ToolCuration } from './openapi-config';
@@ -75,6 +76,7 @@ export async function generateToolset(name: string, document: unknown, config: O
       };
     });
   const converter = new SchemaConverter(schemaNames, loaded);
+  const sharedArguments = new SharedArguments(config);
   const emitter = new DtoEmitter();
   const credential = config.credentialHeader?.toLowerCase();
   const credentials = credentialPlan(name, api, credential);
@@ -89,7 +91,8 @@ export async function generateToolset(name: string, document: unknown, config: O
   for (const op of operations) {
     const group = groupOf(groups, name, byPath ? { ...op, tags: op.group ? [op.group] : [] } : op, config.groupBy, api, tagDescriptions);
     const base = pascal(op.toolName);
-    const call = { ...callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned, op.curation), requiresCredentials: requiredAlternatives(op, credentials) };
+    const inherited = { entries: sharedArguments.for(op.tags), took: sharedArguments.took.bind(sharedArguments) };
+    const call = { ...callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned, op.curation, inherited), requiresCredentials: requiredAlternatives(op, credentials) };
     warnings.push(...mirrorIntoHeaders(op, call.args ?? []));
     if (call.args) {
       emitter.emit({ name: `${base}Args`, properties: call.args });
@@ -112,6 +115,7 @@ export async function generateToolset(name: string, document: unknown, config: O
     if (op.successMedia?.kind === 'binary') group.attachesContent = true;
     if ((op as { scopes?: unknown }).scopes) group.scoped = true;
   }
+  sharedArguments.check(documentTags(loaded));
   const dtos = `${GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
   // A library grouped by tag is a group of its tag toolsets (unless a tag already has its name).
   const nested = config.groupBy !== undefined && !groups.has(name);
@@ -264,3 +268,10 @@ function checkCurationEntries(overrides: Record<string, ToolCuration>, operation
 }
 
 export type { SchemaModel };
+
+/** Every tag an operation of the document has, whatever is included. */
+function documentTags(document: unknown): string[] {
+  const paths = ((document as { paths?: Record<string, Record<string, { tags?: unknown }>> }).paths ?? {}) as Record<string, Record<string, { tags?: unknown }>>;
+  const tags = Object.values(paths).flatMap((item) => Object.values(item ?? {}).flatMap((op) => (op && Array.isArray(op.tags) ? op.tags.filter((tag): tag is string => typeof tag === 'string') : [])));
+  return [...new Set(tags)];
+}

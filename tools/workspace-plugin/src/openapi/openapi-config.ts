@@ -21,6 +21,15 @@ export interface OpenApiConfig extends OperationFilter {
    */
   tools?: Record<string, ToolCuration>;
   /**
+   * Argument entries written once for every tool that has an argument of that name (by its name in
+   * the document): `"exclude_fields": { "value": "_links" }`, `"list_id": { "name": "audience_id" }`.
+   * A tag's entry (`tags`) is over these, and a tool's own entry over both. One that no included
+   * operation takes stops the generator.
+   */
+  arguments?: Record<string, ArgumentCuration>;
+  /** Per tag of the document: argument entries for every operation of the tag (its first tag over its others). */
+  tags?: Record<string, { arguments?: Record<string, ArgumentCuration> }>;
+  /**
    * Every tool's JSON answers are lenient: one that does not match the document is passed on as
    * `unchecked`, with a `note` and a warning in the log, instead of failing (a tool's own `lenient`
    * overrides this). Strict is the default: a document that lies is a bug to fix upstream.

@@ -10,6 +10,7 @@ import type { FieldTree } from './project-result';
 import { checkArgumentEntries, curateArgument, type ArgumentCuration, type CuratedArgument } from './curate-argument';
 import type { OpenApiConfig } from './openapi-config';
 import { fixedHeaders, isCredentialParameter, type CredentialPlan } from './credential-plan';
+import type { PlacedArgumentEntry } from './shared-arguments';
 
 /* The TypeScript source of a generated toolset: its client module, its toolset classes and each tool's method. */
 
@@ -126,6 +127,7 @@ export function callFor(
   argsName: string,
   pinned: ReadonlySet<string>,
   curation: Record<string, ArgumentCuration> = {},
+  shared: SharedArgumentsForOperation = { entries: {}, took: () => undefined },
 ): CallShape {
   const shape: CallShape = { pathParams: [], query: [], headers: [], styles: {} };
   const properties: PropertyModel[] = [];
@@ -134,7 +136,13 @@ export function callFor(
   const body = op.requestBody ? converter.convert(op.requestBody.schema, `${argsName}Body`, 'input') : undefined;
   // A JSON object body's fields are arguments of their own, unless one shares a parameter's name.
   const fields = body?.kind === 'object' && !body.nullable && body.properties.every((p) => !taken.has(p.name) && p.name !== 'body') ? body.properties : undefined;
-  checkArgumentEntries(op, [...taken, ...(fields ? fields.map((field) => field.name) : body ? ['body'] : [])], curation);
+  const argumentNames = [...taken, ...(fields ? fields.map((field) => field.name) : body ? ['body'] : [])];
+  // The library's and tags' entries for the arguments this operation has, under its own.
+  const inherited = Object.entries(shared.entries).filter(([key]) => argumentNames.includes(key) && curation[key] === undefined);
+  checkArgumentEntries(op, argumentNames, curation, { ...Object.fromEntries(inherited.map(([key, placed]) => [key, placed.entry])), ...curation });
+  shared.took(argumentNames, inherited.map(([, placed]) => placed));
+  const placedFrom = new Map(inherited);
+  const curate = (key: string, property: PropertyModel) => curateArgument(op, key, property, curation[key] ?? placedFrom.get(key)?.entry, placedFrom.get(key)?.where);
   const seen = new Set<string>();
   for (const parameter of usable) {
     if (seen.has(parameter.name)) continue;
@@ -143,7 +151,8 @@ export function callFor(
     const style = serializationOf(parameter);
     if (style) shape.styles[parameter.name] = style;
     const described = parameter.description ? { ...schema, description: plainText(parameter.description) } : schema;
-    const curated = curateArgument(op, parameter.name, { name: parameter.name, required: parameter.required, schema: described }, curation[parameter.name]);
+    const curated = curate(parameter.name, { name: parameter.name, required: parameter.required, schema: described });
+    if ('omitted' in curated) continue;
     target(shape, parameter).push(`${tsLiteral(parameter.name)}: ${sentValue(curated, defaultOf(parameter))}`);
     if ('property' in curated) properties.push(curated.property);
   }
@@ -152,7 +161,8 @@ export function callFor(
     if (fields) {
       const sent: string[] = [];
       for (const field of fields) {
-        const curated = curateArgument(op, field.name, { ...field, required: required && field.required }, curation[field.name]);
+        const curated = curate(field.name, { ...field, required: required && field.required });
+        if ('omitted' in curated) continue;
         sent.push(`${tsLiteral(field.name)}: ${sentValue(curated, '')}`);
         if ('property' in curated) properties.push(curated.property);
       }
@@ -160,16 +170,22 @@ export function callFor(
       const bodyRequired = fields.filter((p) => p.required).map((p) => p.name);
       if (!required && bodyRequired.length > 0) shape.bodyRequired = bodyRequired;
     } else {
-      const curated = curateArgument(op, 'body', { name: 'body', required, schema: body }, curation['body']);
-      shape.body = sentValue(curated, '');
+      const curated = curate('body', { name: 'body', required, schema: body });
+      if (!('omitted' in curated)) shape.body = sentValue(curated, '');
       if ('property' in curated) properties.push(curated.property);
     }
   }
   return properties.length ? { ...shape, args: properties } : shape;
 }
 
+/** The library's and tags' argument entries for one operation, and what to tell when it takes some. */
+export interface SharedArgumentsForOperation {
+  entries: Record<string, PlacedArgumentEntry>;
+  took(argumentNames: readonly string[], taken: readonly PlacedArgumentEntry[]): void;
+}
+
 /** What the method sends for an argument: its constant, or the caller's value (its default when left out). */
-export function sentValue(curated: CuratedArgument, documentDefault: string): string {
+export function sentValue(curated: Exclude<CuratedArgument, { omitted: true }>, documentDefault: string): string {
   if ('constant' in curated) return tsLiteral(curated.constant);
   const fallback = curated.fallback !== undefined ? ` ?? ${tsLiteral(curated.fallback)}` : documentDefault;
   return `${access(curated.property.name)}${fallback}`;
