@@ -92,6 +92,9 @@ const CASES: [string, Record<string, unknown>, 'accepted' | 'refused'][] = [
   ['a default', { limit: { default: 10 } }, 'accepted'],
   ['a default past the narrowed bound', { limit: { maximum: 50, default: 60 } }, 'refused'],
   ['an entry that is not an object', { q: 'query' }, 'refused'],
+  ['an optional argument omitted', { sort: { omit: true } }, 'accepted'],
+  ['omit beside a default', { sort: { omit: true, default: 'x' } }, 'refused'],
+  ['omit that is not true', { sort: { omit: 1 } }, 'refused'],
 ];
 
 async function byGenerator(entries: Record<string, unknown>): Promise<string> {
