@@ -27,7 +27,10 @@ export function applyCuration(toolset: CompiledToolset, curation: ToolsetCuratio
   const methods = new Map(toolset.tools.map((tool) => [tool.methodName, tool]));
   const named = (method: string, setting: string) => {
     if (methods.has(method)) return true;
-    fail(site, undefined, `${setting} names '${method}', which is not a tool method of ${toolset.cls.name}.`, `name one of its tool methods: ${[...methods.keys()].join(', ') || 'none'}.`);
+    // Keyed by the tool's name (or, in a generated library, by a name the config gave it): say which method that is.
+    const byToolName = toolset.tools.find((tool) => tool.name === method);
+    const hint = byToolName ? ` '${method}' is the tool name of ${byToolName.methodName}(): curate() keys tools by method.` : '';
+    fail(site, undefined, `${setting} names '${method}', which is not a tool method of ${toolset.cls.name}.${hint}`, `name one of its tool methods: ${[...methods.keys()].join(', ') || 'none'}.`);
     return false;
   };
   const hidden = new Set(((curation.hide ?? []) as readonly string[]).filter((method) => named(method, 'hide')));

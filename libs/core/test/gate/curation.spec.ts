@@ -135,6 +135,12 @@ describe('a toolset curated by the app that serves it', () => {
     expect(build({ perPage: { omit: 'yes' } })).toThrow('omit for \'perPage\': is "yes", not true');
   });
 
+  it('says which method a tool name belongs to when curate() is keyed by the tool name', () => {
+    expect(() => buildServer({ name: 'x', version: '1.0.0', toolsets: [curate(IssuesToolset, { tools: { list_issues: { description: 'x' } } } as never)] })).toThrow(
+      "tools names 'list_issues', which is not a tool method of IssuesToolset. 'list_issues' is the tool name of listIssues(): curate() keys tools by method.",
+    );
+  });
+
   it('refuses, at startup, a curation that does not fit the toolset: every problem with the tool, the argument and the fix', () => {
     let thrown: unknown;
     try {

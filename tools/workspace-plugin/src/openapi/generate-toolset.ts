@@ -63,6 +63,7 @@ export async function generateToolset(name: string, document: unknown, config: O
       return {
         ...op,
         toolName: override?.name ?? op.toolName,
+        generatedName: op.toolName,
         description: override?.description ?? op.description,
         keywords,
         mirrored: override?.headers ?? {},

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { runContractGate, type ClassType } from '@toolsets/core';
+import { buildServer, curate, runContractGate, type ClassType } from '@toolsets/core';
 import { compareCatalogs } from '../../src/contract/compare-catalogs';
 import { snapshotEntries } from '../../src/contract/catalog-entries';
 import { GENERATED_DTOS, generateToolset } from '../../src/openapi/generate-toolset';
@@ -74,5 +74,14 @@ describe('generated class names', () => {
       expect(dtos).toContain('export class PullMinimalHead ');
       expect(dtos).not.toMatch(/class PullStackHead/);
     }
+  });
+
+  it('keep a method named after its operation when the config renames its tool, so curate() keys and composite tools still compile', async () => {
+    const generated = await generateToolset('campaigns', document(), { tools: { getReport: { name: 'report_summary' } } });
+    const source = Object.entries(generated.files).find(([file]) => file.endsWith('.toolset.ts'))![1];
+    expect(source).toMatch(/name: 'report_summary',[^]*?\n {2}getReport\(/);
+    const { CampaignsToolset } = loadGeneratedSources(generated.files) as { CampaignsToolset: ClassType };
+    const server = buildServer({ name: 'app', version: '1.0.0', toolsets: [curate(CampaignsToolset, { tools: { getReport: { description: 'A report, summed up.' } } } as never)] });
+    expect(server.catalog.tools.get('report_summary')!.descriptor.description).toBe('A report, summed up.');
   });
 });
