@@ -35,10 +35,16 @@ export const openApiRefreshTarget: TargetConfiguration = {
   cache: false,
 };
 
+/** What every toolset generated from an OpenAPI document gets: print what its config can curate (keys, arguments, answer paths). */
+export const openApiPathsTarget: TargetConfiguration = {
+  executor: '@toolsets/workspace-plugin:openapi-paths',
+  cache: false,
+};
+
 /**
  * Infers a `contract` target for every project tagged `type:toolset` or `type:app`, however it was
- * created, and an `openapi-refresh` target for every library whose openapi.config.json records a
- * source URL.
+ * created, an `openapi-paths` target for every library with an openapi.config.json, and an
+ * `openapi-refresh` target for every one whose openapi.config.json records a source URL.
  */
 export const createNodesV2: CreateNodesV2 = [
   '**/{project.json,openapi.config.json}',
@@ -47,7 +53,8 @@ export const createNodesV2: CreateNodesV2 = [
       (file, _options, ctx) => {
         if (file.endsWith('openapi.config.json')) {
           const config = readJsonFile<{ source?: unknown }>(join(ctx.workspaceRoot, file));
-          return typeof config.source === 'string' ? { projects: { [dirname(file)]: { targets: { 'openapi-refresh': openApiRefreshTarget } } } } : {};
+          const targets = { 'openapi-paths': openApiPathsTarget, ...(typeof config.source === 'string' && { 'openapi-refresh': openApiRefreshTarget }) };
+          return { projects: { [dirname(file)]: { targets } } };
         }
         const project = readJsonFile<{ tags?: string[] }>(join(ctx.workspaceRoot, file));
         const target = project.tags?.includes(TOOLSET_TAG) ? contractTarget : project.tags?.includes(APP_TAG) ? appContractTarget : undefined;
