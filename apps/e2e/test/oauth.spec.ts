@@ -158,6 +158,15 @@ describe('trying authorization locally: toolsets-issuer and notes-server', () =>
     await client.connect(new StreamableHTTPClientTransport(new URL(url), { authProvider }));
     expect((await client.callTool({ name: 'list_notes', arguments: {} })).structuredContent).toMatchObject({ notes: [{ text: 'tried locally' }], total: 1 });
     await client.close();
+
+    // Exactly the scopes asked for: a write with notes:read shows the server's 403 and the scope it names.
+    const exact = await call(url, 'add_note', '{"text":"exact"}', '--exact-scopes')({ TOOLSETS_CALL_SCOPES: 'notes:read' });
+    expect(exact.status).toBe(1);
+    expect(exact.stderr).toMatch(/The server refused the call: 403 insufficient_scope, it needs [^,]*notes:write[^,]*, and the token has notes:read\./);
+    expect(exact.stderr).not.toContain('local-secret');
+    // Without it, the SDK's client asks the issuer for the scope the server named and calls again.
+    const stepped = await call(url, 'add_note', '{"text":"stepped up"}')({ TOOLSETS_CALL_SCOPES: 'notes:read' });
+    expect([stepped.status, stepped.stdout]).toEqual([0, expect.stringContaining('stepped up')]);
   });
 });
 

@@ -87,6 +87,9 @@ describe('toolsets-call: the demo reports, as a newcomer tries tasks from the sh
   it('refuses an unknown --era with the ones it speaks, exit 2', async () => {
     const era = await runCall([reports(stateless), 'tally', '{"items":3}', '--era', '2024-11-05']);
     expect([era.code, era.stderr.trim()]).toEqual([2, '--era "2024-11-05" is not a revision this client speaks: give one of auto, 2026-07-28, 2025-11-25.']);
+    const exact = await runCall([reports(stateless), 'tally', '{"items":3}', '--exact-scopes']);
+    expect(exact.code).toBe(2);
+    expect(exact.stderr).toContain('--exact-scopes calls with the scopes of the token the client gets: set TOOLSETS_CALL_CLIENT_ID');
   });
 });
 

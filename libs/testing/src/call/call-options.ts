@@ -32,6 +32,8 @@ export interface CallOptions {
   task: boolean;
   era: Era;
   oauth?: OAuthClient;
+  /** Call with exactly the token's scopes: a 403 insufficient_scope is reported, not stepped up. */
+  exactScopes: boolean;
 }
 
 export const USAGE = `Usage: toolsets-call <MCP URL> <tool> ['<arguments as JSON>'] [-H 'name: value' ...] [--task] [--era E]
@@ -46,6 +48,11 @@ the structuredContent as JSON, else its text. Exits 1 when the tool answers with
          stderr, asks the tool's questions here (one line per answer, so they can be piped in),
          and Ctrl-C cancels the task.
            X_KEY=k; ${HEADERS_VARIABLE}="x-reports-key: $X_KEY" toolsets-call http://127.0.0.1:8000/reports/mcp render_report '{"title":"Q3","pages":5}' --task
+--exact-scopes
+         with OAuth client credentials: call with exactly the scopes asked for (${OAUTH_VARIABLES.scopes}),
+         so a tool that needs more shows the server's 403 and the scope it names, instead of the
+         client asking the issuer for it and calling again (the default: step-up).
+           ${OAUTH_VARIABLES.scopes}=notes:read toolsets-call http://127.0.0.1:8000/notes/mcp add_note '{"text":"hi"}' --exact-scopes
 --era    the protocol revision: auto (the default: the newest the server speaks), 2026-07-28 or
          2025-11-25. Questions in a 2025-11-25 task reach a client only where the server keeps
          sessions (MCP_SESSIONS=on); 2026-07-28 answers them over any HTTP server.
@@ -72,6 +79,7 @@ export function callOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Ca
       list: { type: 'boolean', default: false },
       task: { type: 'boolean', default: false },
       era: { type: 'string', default: 'auto' },
+      'exact-scopes': { type: 'boolean', default: false },
       help: { type: 'boolean', short: 'h', default: false },
     },
   });
@@ -80,6 +88,8 @@ export function callOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Ca
   if (!url || (!tool && !values.list)) throw new CallUsageError(USAGE);
   if (!URL.canParse(url)) throw new CallUsageError(`${JSON.stringify(url)} is not a URL: give the server's MCP endpoint, such as http://127.0.0.1:8000/mcp.`);
   if (!(ERAS as readonly string[]).includes(values.era)) throw new CallUsageError(`--era ${JSON.stringify(values.era)} is not a revision this client speaks: give one of ${ERAS.join(', ')}.`);
+  const oauth = oauthFrom(env);
+  if (values['exact-scopes'] && !oauth) throw new CallUsageError(`--exact-scopes calls with the scopes of the token the client gets: set ${OAUTH_VARIABLES.clientId}, ${OAUTH_VARIABLES.clientSecret}, ${OAUTH_VARIABLES.issuer} and ${OAUTH_VARIABLES.scopes} (npm run issuer prints a set).`);
   return {
     url: new URL(url),
     tool,
@@ -88,7 +98,8 @@ export function callOptions(argv: readonly string[], env: NodeJS.ProcessEnv): Ca
     list: values.list,
     task: values.task,
     era: values.era as Era,
-    oauth: oauthFrom(env),
+    oauth,
+    exactScopes: values['exact-scopes'],
   };
 }
 

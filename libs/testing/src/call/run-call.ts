@@ -1,4 +1,4 @@
-import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult } from '@modelcontextprotocol/client';
+import { Client, ClientCredentialsProvider, InsufficientScopeError, StreamableHTTPClientTransport, UnauthorizedError, type CallToolResult } from '@modelcontextprotocol/client';
 import { httpDispatch, MODERN_REVISION } from '../http-dispatch';
 import { HEADERS_VARIABLE, OAUTH_VARIABLES, type CallOptions } from './call-options';
 import { importEsm } from './esm-import';
@@ -18,7 +18,8 @@ const CLIENT_INFO = { name: 'toolsets-call', version: '1.0.0' };
 /** Runs the call the options describe; resolves with the exit status (0, or 1 when the tool answered an error). */
 export async function runCall(options: CallOptions, io: CallStreams, interrupted: AbortSignal): Promise<number> {
   const answers = new TerminalAnswers(io.in, io.err);
-  const provider = options.oauth && new ClientCredentialsProvider({ clientId: options.oauth.clientId, clientSecret: options.oauth.clientSecret, expectedIssuer: options.oauth.issuer, ...(options.oauth.scope && { scope: options.oauth.scope }), clientName: CLIENT_INFO.name });
+  const credentials = options.oauth && { clientId: options.oauth.clientId, clientSecret: options.oauth.clientSecret, expectedIssuer: options.oauth.issuer, ...(options.oauth.scope && { scope: options.oauth.scope }), clientName: CLIENT_INFO.name };
+  const provider = credentials && (options.exactScopes ? new ExactScopes(credentials, options.oauth?.scope) : new ClientCredentialsProvider(credentials));
   const client = new Client(CLIENT_INFO, {
     versionNegotiation: { mode: options.era === 'auto' ? 'auto' : options.era === '2025-11-25' ? 'legacy' : { pin: options.era } },
     capabilities: { elicitation: { form: {}, url: {} }, roots: {} },
@@ -29,7 +30,8 @@ export async function runCall(options: CallOptions, io: CallStreams, interrupted
     client.setRequestHandler('roots/list', async () => answers.roots());
   }
   try {
-    await client.connect(new StreamableHTTPClientTransport(options.url, { requestInit: { headers: options.headers }, ...(provider && { authProvider: provider }) }));
+    const transport = { requestInit: { headers: options.headers }, ...(provider && { authProvider: provider }), ...(options.exactScopes && { onInsufficientScope: 'throw' as const }) };
+    await client.connect(new StreamableHTTPClientTransport(options.url, transport));
     if (options.list) {
       const { tools } = await client.listTools();
       for (const listed of tools) io.out.write(`${listed.name}\t${(listed.description ?? '').split('\n')[0]}\n`);
@@ -127,9 +129,31 @@ function resultOf(outcome: { status: string; result?: unknown; error?: Error }):
   throw new Error(`The task ${outcome.status}: ${outcome.error?.message ?? 'no reason given'}`);
 }
 
+/**
+ * Client credentials that ask the issuer for exactly the configured scopes (or none, for its
+ * default), whatever the server's metadata or a 403 names: the SDK's auth flow otherwise asks for
+ * the scopes the server advertises, so a token could never lack one.
+ */
+class ExactScopes extends ClientCredentialsProvider {
+  constructor(
+    options: ConstructorParameters<typeof ClientCredentialsProvider>[0],
+    private readonly scope: string | undefined,
+  ) {
+    super(options);
+  }
+
+  override prepareTokenRequest(): URLSearchParams {
+    return super.prepareTokenRequest(this.scope);
+  }
+}
+
 /** The error with what to do next, where the client's own message does not say. */
 function explained(error: unknown, options: CallOptions): Error {
   const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof InsufficientScopeError) {
+    const asked = options.oauth?.scope ? `the token has ${options.oauth.scope}` : `the token has the issuer's default scopes (${OAUTH_VARIABLES.scopes} unset)`;
+    return new Error(`The server refused the call: 403 insufficient_scope, it needs ${error.requiredScope ?? error.errorDescription ?? 'a scope it did not name'}, and ${asked}. --exact-scopes does not ask for more; leave it out to let the client ask the issuer for the scope and call again.`);
+  }
   if (/invalid_client/.test(message)) return new Error(`The issuer refused the client (invalid_client): check ${OAUTH_VARIABLES.clientId} and ${OAUTH_VARIABLES.clientSecret}.`);
   const status = (error as { code?: unknown; status?: unknown }).code ?? (error as { status?: unknown }).status;
   if (error instanceof UnauthorizedError || status === 401 || /\b401\b|unauthori[sz]ed|needs an OAuth access token/i.test(message)) {
