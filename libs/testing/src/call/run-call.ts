@@ -92,7 +92,8 @@ async function callAsTask(client: Client, options: CallOptions, answers: Termina
       onEvent: (event) => {
         const view = tasks.taskViewFromExecutionEvent(event);
         const line = view && `${view.status}${view.statusMessage ? `: ${view.statusMessage}` : ''}`;
-        if (line && line !== last) io.err.write(`task ${taskId} ${(last = line)}\n`);
+        // Through the answers: a status that arrives while a question waits gets a line of its own.
+        if (line && line !== last) answers.notice(`task ${taskId} ${(last = line)}`);
         if (view?.status === 'input_required') unheard();
       },
     });

@@ -33,6 +33,8 @@ type Parsed = { value: FieldValue } | { problem: string };
 export class TerminalAnswers {
   private lines?: AsyncIterator<string>;
   private reader?: Interface;
+  /** The prompt waiting for a line, if any: a notice printed meanwhile goes on a line of its own, then the prompt again. */
+  private waiting?: string;
 
   constructor(
     private readonly input: NodeJS.ReadableStream,
@@ -59,6 +61,14 @@ export class TerminalAnswers {
       if (value !== undefined) content[name] = value;
     }
     return { action: 'accept', content };
+  }
+
+  /**
+   * A line about something else (a task's status) printed while the user may be answering: never
+   * on the prompt's line, which is printed again after it.
+   */
+  notice(text: string): void {
+    this.output.write(this.waiting === undefined ? `${text}\n` : `\n${text}\n${this.waiting}`);
   }
 
   /** The roots a CLI has: the directory it runs in. */
@@ -101,7 +111,8 @@ export class TerminalAnswers {
       this.reader = createInterface({ input: this.input, terminal: false });
       this.lines = this.reader[Symbol.asyncIterator]();
     }
-    const next = await this.lines.next();
+    this.waiting = prompt;
+    const next = await this.lines.next().finally(() => (this.waiting = undefined));
     if (!(this.input as { isTTY?: boolean }).isTTY && !next.done) this.output.write(`${next.value}\n`);
     return next.done ? undefined : next.value;
   }
