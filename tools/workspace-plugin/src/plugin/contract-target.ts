@@ -41,9 +41,17 @@ export const openApiPathsTarget: TargetConfiguration = {
   cache: false,
 };
 
+/** What every toolset generated from an OpenAPI document gets: measure what its curation does (against a mock of the document). */
+export const openApiMeasureTarget: TargetConfiguration = {
+  executor: '@toolsets/workspace-plugin:openapi-measure',
+  // The generated code runs on the workspace's core, @toolsets/openapi and @toolsets/testing.
+  dependsOn: ['^build'],
+  cache: false,
+};
+
 /**
  * Infers a `contract` target for every project tagged `type:toolset` or `type:app`, however it was
- * created, an `openapi-paths` target for every library with an openapi.config.json, and an
+ * created, `openapi-paths` and `openapi-measure` targets for every library with an openapi.config.json, and an
  * `openapi-refresh` target for every one whose openapi.config.json records a source URL.
  */
 export const createNodesV2: CreateNodesV2 = [
@@ -53,7 +61,7 @@ export const createNodesV2: CreateNodesV2 = [
       (file, _options, ctx) => {
         if (file.endsWith('openapi.config.json')) {
           const config = readJsonFile<{ source?: unknown }>(join(ctx.workspaceRoot, file));
-          const targets = { 'openapi-paths': openApiPathsTarget, ...(typeof config.source === 'string' && { 'openapi-refresh': openApiRefreshTarget }) };
+          const targets = { 'openapi-paths': openApiPathsTarget, 'openapi-measure': openApiMeasureTarget, ...(typeof config.source === 'string' && { 'openapi-refresh': openApiRefreshTarget }) };
           return { projects: { [dirname(file)]: { targets } } };
         }
         const project = readJsonFile<{ tags?: string[] }>(join(ctx.workspaceRoot, file));

@@ -6,7 +6,7 @@ import { connectToolset } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult } from '../../harness/report';
 import { HELD_OUT_PROGRAMS } from './held-out-programs';
 import { heldOutLibrary, heldOutSet, rankOf } from './held-out-set';
-import { startSampledUpstream } from './sampled-upstream';
+import { startSampledUpstream } from '../plugin-modules';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null));

@@ -9,7 +9,7 @@ import { median, percentile } from '../../harness/stats';
 import { buildLibrary, writeLibrary } from '../generated-library';
 import { directoryDocument } from '../openapi-documents';
 import { CODE_MODE_TASKS, type CodeModeTask, type DiscoverySteps } from './code-mode-tasks';
-import { startSampledUpstream } from './sampled-upstream';
+import { startSampledUpstream } from '../plugin-modules';
 
 const workspaceRoot = resolve(__dirname, '../../../../..');
 const GENERATOR_MODULE = join(workspaceRoot, 'tools/workspace-plugin/src/openapi/generate-toolset.ts');
