@@ -1,5 +1,4 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import openApiMeasureExecutor from '../../src/executors/openapi-measure/executor';
 import { capturedConsole, executorContext, workspaceRoot } from '../support/executor-context';
@@ -17,8 +16,10 @@ describe('the openapi-measure target', () => {
   const { out, err } = capturedConsole();
   let library: string;
   beforeAll(() => {
-    // A library in a folder of its own; the generated code runs on this workspace's packages.
-    library = mkdtempSync(join(workspaceRoot, 'tmp-measure-'));
+    // A library in a folder of its own, under this workspace (the generated code runs on its packages)
+    // and in its ignored tmp/, so no other test's copy of the workspace or lint ever sees it.
+    mkdirSync(join(workspaceRoot, 'tmp'), { recursive: true });
+    library = mkdtempSync(join(workspaceRoot, 'tmp/measure-'));
     writeFileSync(join(library, 'openapi.json'), JSON.stringify(petstore()));
     writeFileSync(
       join(library, 'openapi.config.json'),
