@@ -1,4 +1,5 @@
 import { createNodesFromFiles, readJsonFile, type CreateNodesV2, type TargetConfiguration } from '@nx/devkit';
+import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
 import { APP_TAG, TOOLSET_TAG } from '../utils/workspace';
@@ -60,6 +61,8 @@ export const createNodesV2: CreateNodesV2 = [
     createNodesFromFiles(
       (file, _options, ctx) => {
         if (file.endsWith('openapi.config.json')) {
+          // Only beside a project's own file: targets for a folder that is no project (a test's scratch copy) make Nx refuse the whole graph.
+          if (!['project.json', 'package.json'].some((own) => existsSync(join(ctx.workspaceRoot, dirname(file), own)))) return {};
           const config = readJsonFile<{ source?: unknown }>(join(ctx.workspaceRoot, file));
           const targets = { 'openapi-paths': openApiPathsTarget, 'openapi-measure': openApiMeasureTarget, ...(typeof config.source === 'string' && { 'openapi-refresh': openApiRefreshTarget }) };
           return { projects: { [dirname(file)]: { targets } } };

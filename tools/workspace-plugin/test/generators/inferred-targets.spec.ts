@@ -1,0 +1,36 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createNodesV2 } from '../../src/plugin/contract-target';
+
+describe('the targets the plugin infers', () => {
+  let workspace: string;
+  const write = (file: string, content: object) => {
+    mkdirSync(join(workspace, file, '..'), { recursive: true });
+    writeFileSync(join(workspace, file), JSON.stringify(content));
+  };
+  beforeAll(() => {
+    workspace = mkdtempSync(join(tmpdir(), 'inferred-targets-'));
+    write('libs/toolsets/pets/project.json', { name: '@toolsets/pets', tags: ['type:toolset'] });
+    write('libs/toolsets/pets/openapi.config.json', { name: 'pets', source: 'https://pets.example/openapi.json' });
+    write('libs/toolsets/shop/package.json', { name: '@toolsets/shop' });
+    write('libs/toolsets/shop/openapi.config.json', { name: 'shop' });
+    // A config in a folder that is no project (a scratch copy a test left): nothing, or Nx refuses the graph.
+    write('scratch/openapi.config.json', { name: 'scratch' });
+  });
+  afterAll(() => rmSync(workspace, { recursive: true, force: true }));
+
+  it('gives a generated library openapi-paths and openapi-measure (and openapi-refresh with a source URL), and a folder that is no project nothing', async () => {
+    const [pattern, create] = createNodesV2;
+    expect(pattern).toBe('**/{project.json,openapi.config.json}');
+    const files = ['libs/toolsets/pets/project.json', 'libs/toolsets/pets/openapi.config.json', 'libs/toolsets/shop/openapi.config.json', 'scratch/openapi.config.json'];
+    const results = await create(files, undefined, { workspaceRoot: workspace, nxJsonConfiguration: {} } as never);
+    const targets = Object.fromEntries(results.map(([file, result]) => [file, Object.fromEntries(Object.entries(result.projects ?? {}).map(([root, project]) => [root, Object.keys(project.targets ?? {}).sort()]))]));
+    expect(targets).toEqual({
+      'libs/toolsets/pets/project.json': { 'libs/toolsets/pets': ['contract'] },
+      'libs/toolsets/pets/openapi.config.json': { 'libs/toolsets/pets': ['openapi-measure', 'openapi-paths', 'openapi-refresh'] },
+      'libs/toolsets/shop/openapi.config.json': { 'libs/toolsets/shop': ['openapi-measure', 'openapi-paths'] },
+      'scratch/openapi.config.json': {},
+    });
+  });
+});
