@@ -23,10 +23,10 @@ export interface MeasuredCatalog {
 /**
  * The config as the document gives the tools: which operations (the filters, and `exclude` in a
  * tool's entry), the credential header, the fixed headers and the grouping, without what curates
- * them (names, descriptions, arguments, fields, scopes, library and tag entries, leniency).
+ * them (names, descriptions, arguments, fields, scopes, the library's and tags' entries, leniency).
  */
 export function uncurated(config: OpenApiConfig): OpenApiConfig {
-  const { tools, arguments: _arguments, tags: _tags, lenient: _lenient, ...rest } = config;
+  const { tools, arguments: _arguments, tags: _tags, fields: _fields, lenient: _lenient, ...rest } = config;
   const excluded = Object.entries(tools ?? {}).filter(([, entry]) => entry.exclude === true);
   return { ...rest, ...(excluded.length > 0 && { tools: Object.fromEntries(excluded.map(([key]) => [key, { exclude: true } satisfies ToolCuration])) }) };
 }

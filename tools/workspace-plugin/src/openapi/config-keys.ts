@@ -1,8 +1,8 @@
 import { closest } from './closest-name';
 
 /** The keys each level of `openapi.config.json` takes (a library's config, a tool's entry, an argument's). */
-const LIBRARY_KEYS = ['name', 'source', 'sourceHeaders', '$schema', 'prefix', 'includeTags', 'excludeTags', 'include', 'exclude', 'credentialHeader', 'schemaBudget', 'groupBy', 'headers', 'tools', 'lenient', 'exports', 'overlay', 'arguments', 'tags'];
-const TAG_KEYS = ['arguments'];
+const LIBRARY_KEYS = ['name', 'source', 'sourceHeaders', '$schema', 'prefix', 'includeTags', 'excludeTags', 'include', 'exclude', 'credentialHeader', 'schemaBudget', 'groupBy', 'headers', 'tools', 'lenient', 'exports', 'overlay', 'arguments', 'tags', 'fields'];
+const TAG_KEYS = ['arguments', 'fields'];
 const TOOL_KEYS = ['name', 'title', 'description', 'keywords', 'exclude', 'headers', 'annotations', 'scopes', 'group', 'fields', 'lenient', 'arguments'];
 const ARGUMENT_KEYS = ['omit', 'value', 'default', 'name', 'description', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'examples'];
 const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];

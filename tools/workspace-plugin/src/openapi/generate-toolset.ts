@@ -99,7 +99,7 @@ export async function generateToolset(name: string, document: unknown, config: O
       emitter.emit({ name: `${base}Args`, properties: call.args });
       group.classNames.push(className(`${base}Args`));
     }
-    const data = dataOf(op, converter, base);
+    const data = dataOf(op, converter, base, sharedArguments);
     emitter.emit({
       name: `${base}Result`,
       description: `What ${op.method.toUpperCase()} ${op.path} answered.`,
@@ -142,13 +142,26 @@ export async function generateToolset(name: string, document: unknown, config: O
 }
 
 /** The answer's JSON body as the result's `data`: the document's schema, or the curated fields of it. */
-function dataOf(op: CuratedOperation, converter: SchemaConverter, base: string): SchemaModel | undefined {
+function dataOf(op: CuratedOperation, converter: SchemaConverter, base: string, shared: SharedArguments): SchemaModel | undefined {
   if (!op.successBody) {
     if (op.fields) throw new Error(`${op.fields.entry}: the operation declares no JSON answer to pick fields from. Remove the entry.`);
     return undefined;
   }
   const data = converter.convert(op.successBody.schema, `${base}Data`);
-  return op.fields ? projectSchema(op.fields.entry, data, op.fields.tree, `${base}Data`) : data;
+  if (op.fields) return projectSchema(op.fields.entry, data, op.fields.tree, `${base}Data`);
+  // A list written for the library or a tag cuts the answers that have all of its fields; the others stay whole.
+  for (const { fields, where } of shared.fieldsFor(op.tags)) {
+    const tree = fieldTree(where, fields);
+    let cut: SchemaModel;
+    try {
+      cut = projectSchema(where, data, tree, `${base}Data`);
+    } catch {
+      continue;
+    }
+    shared.tookFields(where);
+    return cut;
+  }
+  return data;
 }
 
 /** What a lenient tool's result adds: the answer that did not fit the document, and what did not fit. */

@@ -27,8 +27,13 @@ export interface OpenApiConfig extends OperationFilter {
    * operation takes stops the generator.
    */
   arguments?: Record<string, ArgumentCuration>;
-  /** Per tag of the document: argument entries for every operation of the tag (its first tag over its others). */
-  tags?: Record<string, { arguments?: Record<string, ArgumentCuration> }>;
+  /**
+   * Answer fields to keep (`fields` paths) for every tool whose answer has all of them: resources
+   * shaped alike cut alike. A tag's list (`tags`) is over this one, and a tool's own `fields` over both.
+   */
+  fields?: readonly string[];
+  /** Per tag of the document: argument entries and a `fields` list for every operation of the tag (its first tag over its others). */
+  tags?: Record<string, { arguments?: Record<string, ArgumentCuration>; fields?: readonly string[] }>;
   /**
    * Every tool's JSON answers are lenient: one that does not match the document is passed on as
    * `unchecked`, with a `note` and a warning in the log, instead of failing (a tool's own `lenient`

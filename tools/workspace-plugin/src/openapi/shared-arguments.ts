@@ -2,6 +2,12 @@ import { closest } from './closest-name';
 import type { ArgumentCuration } from './curate-argument';
 import type { OpenApiConfig } from './openapi-config';
 
+/** A `fields` list written once (for the library or a tag) and where the config has it. */
+export interface PlacedFields {
+  fields: readonly string[];
+  where: string;
+}
+
 /** An argument entry and where the config has it, for messages. */
 export interface PlacedArgumentEntry {
   entry: ArgumentCuration;
@@ -9,8 +15,10 @@ export interface PlacedArgumentEntry {
 }
 
 /**
- * The argument entries written once for many tools: the library's `arguments` and each tag's
- * (`tags.<tag>.arguments`), applied to every operation that has an argument of that name. A tag's
+ * The curation written once for many tools. Argument entries: the library's `arguments` and each
+ * tag's (`tags.<tag>.arguments`), applied to every operation that has an argument of that name.
+ * Answer fields: the library's `fields` and each tag's, applied to every operation whose answer has
+ * all of them. A tag's
  * entry is over the library's (an operation's first tag over its others), and a tool's own entry
  * over both. An entry that no included operation's argument took is stale, like a tool's: it
  * stops the generator, naming it.
@@ -30,6 +38,22 @@ export class SharedArguments {
     put(this.config.arguments, (key) => `openapi.config.json "arguments"."${key}"`);
     for (const tag of [...tags].reverse()) put(this.config.tags?.[tag]?.arguments, (key) => `openapi.config.json "tags"."${tag}"."arguments"."${key}"`);
     return placed;
+  }
+
+  /** The shared `fields` lists for an operation with these tags, the one to try first first (its first tag's, then its other tags', then the library's). */
+  fieldsFor(tags: readonly string[]): PlacedFields[] {
+    const placed: PlacedFields[] = [];
+    for (const tag of tags) {
+      const fields = this.config.tags?.[tag]?.fields;
+      if (fields !== undefined) placed.push({ fields, where: `openapi.config.json "tags"."${tag}"."fields"` });
+    }
+    if (this.config.fields !== undefined) placed.push({ fields: this.config.fields, where: 'openapi.config.json "fields"' });
+    return placed;
+  }
+
+  /** A shared `fields` list an operation's answer was cut to. */
+  tookFields(where: string): void {
+    this.used.add(where);
   }
 
   /** An operation's argument names, and the shared entries it took. */
@@ -53,6 +77,11 @@ export class SharedArguments {
       problems.push(`${where}: no included operation has an argument of this name (renamed or removed upstream?).${near ? ` The closest is "${near}".` : ''} Rename the entry, or remove it.`);
     };
     for (const key of Object.keys(this.config.arguments ?? {})) stale(key, `openapi.config.json "arguments"."${key}"`);
+    const unusedFields = (where: string) => {
+      if (!this.used.has(where)) problems.push(`${where}: no included operation's answer has all of these fields. Name fields the answers share (nx run <lib>:openapi-paths prints them), or remove the list.`);
+    };
+    if (this.config.fields !== undefined) unusedFields('openapi.config.json "fields"');
+    for (const [tag, entry] of Object.entries(this.config.tags ?? {})) if (documentTags.includes(tag) && entry.fields !== undefined) unusedFields(`openapi.config.json "tags"."${tag}"."fields"`);
     for (const [tag, entry] of Object.entries(this.config.tags ?? {})) {
       if (!documentTags.includes(tag)) continue;
       for (const key of Object.keys(entry.arguments ?? {})) stale(key, `openapi.config.json "tags"."${tag}"."arguments"."${key}"`);

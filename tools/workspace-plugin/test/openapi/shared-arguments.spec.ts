@@ -92,4 +92,33 @@ describe('argument entries written once for the library and for a tag', () => {
     await expect(generate({ arguments: { count: { maximum: 5000 } } })).rejects.toThrow('openapi.config.json "arguments"."count"."maximum" (applied to "getLists")');
     await expect(generate({ argumnets: {} } as OpenApiConfig)).rejects.toThrow('openapi.config.json."argumnets" is not a setting: did you mean "arguments"?');
   });
+
+  it("cut every answer that has all of a library's or tag's fields, a tag's list over the library's and a tool's own over both; the rest stay whole", async () => {
+    const answer = (schema: object) => ({ '200': { description: 'OK', content: { 'application/json': { schema } } } });
+    const listOf = (key: string) => ({ type: 'object', properties: { [key]: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, name: { type: 'string' }, stats: { type: 'object', properties: { opens: { type: 'integer' } } } } } }, total_items: { type: 'integer' }, _links: { type: 'array', items: { type: 'object', properties: { rel: { type: 'string' } } } } } });
+    const shaped = document();
+    shaped.paths['/lists'].get.responses = answer(listOf('lists')) as never;
+    shaped.paths['/lists/{list_id}/members'].get.responses = answer(listOf('members')) as never;
+    shaped.paths['/campaigns'].get.responses = answer(listOf('campaigns')) as never;
+    const generated = await generateToolset('mail', shaped, {
+      fields: ['total_items'],
+      tags: { lists: { fields: ['lists.id', 'lists.name', 'total_items'] } },
+      tools: { getCampaigns: { fields: ['campaigns.name'] } },
+    });
+    const { MailToolset } = loadGeneratedSources(generated.files) as { MailToolset: ClassType };
+    const client = await connectToolset(MailToolset);
+    const dataFields = async (tool: string) => {
+      const listed = (await client.listTools()).find((entry) => entry.name === tool)!;
+      type Data = { properties: Record<string, { items?: { properties: object } }> };
+      // The result arm (a generated tool can also answer a ToolError).
+      const output = listed.outputSchema as { anyOf: { properties: Record<string, Data> }[] };
+      const data = output.anyOf[0]!.properties['data']!;
+      return Object.fromEntries(Object.entries(data.properties).map(([name, property]) => [name, property.items ? Object.keys(property.items.properties) : true]));
+    };
+    expect(await dataFields('get_lists')).toEqual({ lists: ['id', 'name'], total_items: true });
+    expect(await dataFields('get_list_members')).toEqual({ total_items: true });
+    expect(await dataFields('get_campaigns')).toEqual({ campaigns: ['name'] });
+    await client.close();
+    await expect(generateToolset('mail', shaped, { fields: ['total'] })).rejects.toThrow(`openapi.config.json "fields": no included operation's answer has all of these fields.`);
+  });
 });
