@@ -84,14 +84,23 @@ function resolved(response: Response | undefined, document: unknown): Response |
   return node as Response | undefined;
 }
 
-/** Arrays of one sampled item become ITEMS copies, three levels deep. */
+/**
+ * Arrays of one sampled item become ITEMS copies, three levels deep. An empty item is where the
+ * sampler cut a recursive reference (a commit's `parents`): it goes, as an API's answer never
+ * holds one there.
+ */
 function widen(value: unknown, depth: number): unknown {
   if (Array.isArray(value)) {
-    const items = value.map((item) => widen(item, depth + 1));
+    const items = value.filter((item) => !cut(item)).map((item) => widen(item, depth + 1));
     return depth < 3 && items.length === 1 ? Array.from({ length: ITEMS }, () => structuredClone(items[0])) : items;
   }
   if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, widen(item, depth + 1)]));
   return value;
+}
+
+/** What the sampler leaves where it cut a recursive reference: nothing, null or `{}`. */
+function cut(item: unknown): boolean {
+  return item === null || item === undefined || (typeof item === 'object' && !Array.isArray(item) && Object.keys(item).length === 0);
 }
 
 const FORMAT_SAMPLES: Record<string, () => string> = {
