@@ -9,22 +9,33 @@ export async function flushed<T>(result: T): Promise<T> {
   return result;
 }
 
-/** The longest wait for a stream nobody reads (a test runner's worker): the report is lost there either way. */
+/** How long a stream may take nothing of what is queued before it counts as one nobody reads (a test runner's worker). */
 const UNREAD_STREAM_MS = 1_000;
+const POLL_MS = 50;
 
 /**
  * Resolves once what was written before is handed to the operating system: an empty write's
- * callback comes after every earlier write's (the JavaScript queue and the pipe's own). Bounded,
- * for a stream whose reader never reads.
+ * callback comes after every earlier write's (the JavaScript queue and the pipe's own). It waits
+ * as long as the reader keeps taking what is queued, however slowly (a parent on a busy machine);
+ * only a stream that takes nothing for UNREAD_STREAM_MS is given up on (its reader never reads,
+ * and the report is lost there either way). A fixed bound once cut a long review short under load.
  */
-function untilHandedOn(stream: NodeJS.WriteStream): Promise<void> {
+export function untilHandedOn(stream: NodeJS.WritableStream & { writable: boolean; writableLength: number }): Promise<void> {
   if (!stream.writable) return Promise.resolve();
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, UNREAD_STREAM_MS);
-    timer.unref();
-    stream.write('', () => {
-      clearTimeout(timer);
+    let queued = stream.writableLength;
+    let still = 0;
+    const done = () => {
+      clearInterval(poll);
       resolve();
-    });
+    };
+    const poll = setInterval(() => {
+      const now = stream.writableLength;
+      still = now < queued ? 0 : still + POLL_MS;
+      queued = now;
+      if (still >= UNREAD_STREAM_MS) done();
+    }, POLL_MS);
+    poll.unref();
+    stream.write('', done);
   });
 }
