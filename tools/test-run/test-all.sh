@@ -28,7 +28,7 @@ timing_pid=$!
 long_projects=e2e,@toolsets/workspace-plugin
 NX_WORKSPACE_DATA_DIRECTORY="${NX_WORKSPACE_DATA_DIRECTORY:-$PWD/.nx/workspace-data}-long" \
   nice -n 10 nx run-many -t test test-packages e2e-workspace e2e-adoption adoption-packs lint typecheck contract -p "$long_projects" \
-  --exclude-task-dependencies --parallel=3 --outputStyle=static > "$logs/long" 2>&1 &
+  --exclude-task-dependencies --parallel=2 --outputStyle=static > "$logs/long" 2>&1 &
 long_pid=$!
 
 nice -n 10 nx run-many -t lint typecheck test contract --exclude="$long_projects" --exclude-task-dependencies --parallel=2 --outputStyle=static
