@@ -1,5 +1,5 @@
 // README's "In an existing Nx workspace" in real create-nx-workspace workspaces, one preset a file,
-// all three at once: most of their time is npm installs and child processes.
+// two at a time: most of their time is npm installs and child processes, all CPU-bound on 2 cores.
 const base = require('./jest.config.cjs');
 
 module.exports = {
@@ -8,6 +8,6 @@ module.exports = {
   roots: ['<rootDir>/test/adoption'],
   testPathIgnorePatterns: ['/node_modules/'],
   testMatch: ['**/*.e2e.spec.ts'],
-  maxWorkers: 3,
+  maxWorkers: 2,
   testTimeout: 900_000,
 };
