@@ -31,11 +31,12 @@ export function compareCatalogs(before: readonly ToolEntry[], after: readonly To
     changes.push(...compareTool({ ...untitled(old), name: renamed!.name }, untitled(renamed!), recorded).map((c) => ({ ...c, tool: under })));
   };
   // First by origin, which survives any change of schema; then, for what is left, by schema.
-  const unpaired = removed.filter((old) => {
+  const unpaired: ToolEntry[] = [];
+  for (const old of removed) {
     const index = old.origin === undefined ? -1 : added.findIndex((tool) => tool.origin === old.origin);
     if (index >= 0) rename(old, index);
-    return index < 0;
-  });
+    else unpaired.push(old);
+  }
   for (const old of unpaired) {
     const index = added.findIndex((tool) => (old.origin === undefined || tool.origin === undefined) && sameContract(tool.inputSchema, old.inputSchema) && sameContract(tool.outputSchema, old.outputSchema));
     if (index >= 0) rename(old, index);

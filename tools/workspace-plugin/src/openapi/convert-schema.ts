@@ -40,7 +40,7 @@ export class SchemaConverter {
   private readonly byNameAndContent = new Map<string, SchemaModel>();
   /** Names two different schemas of the whole document take: each gets its content's identity after it. */
   private readonly ambiguous: ReadonlySet<string>;
-  /** Components' names, and names for the unnamed schemas the document reaches from several places. */
+  /** Components' names, and, with the document, names for the unnamed schemas inside named ones (`positionNames`). */
   private readonly names: ReadonlyMap<object, string>;
 
   /**
@@ -351,7 +351,6 @@ function withoutKey(record: Record<string, number>, key: string): Record<string,
   return rest;
 }
 
-/** A document's value as a warning quotes it: JSON, at most 80 characters. */
 /** A string schema's own example: `example`, else the first of `examples`. */
 function exampleOf(schema: Json): string | undefined {
   const example = schema['example'] ?? (Array.isArray(schema['examples']) ? schema['examples'][0] : undefined);
@@ -369,6 +368,7 @@ function formatHolds(format: string, value: string): boolean {
   return true;
 }
 
+/** A document's value as a warning quotes it: JSON, at most 80 characters. */
 function clipped(value: unknown): string {
   const text = JSON.stringify(value) ?? String(value);
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;

@@ -11,7 +11,7 @@ import type { OperationModel } from './operation-model';
 import type { PropertyModel, SchemaModel } from './schema-model';
 import { closest } from './closest-name';
 import { checkConfigKeys } from './config-keys';
-import { SharedArguments } from './shared-arguments';
+import { SharedCuration } from './shared-curation';
 import { fieldTree, projectSchema } from './project-result';
 import type { ArgumentCuration } from './curate-argument';
 import type { OpenApiConfig, ToolCuration } from './openapi-config';
@@ -77,7 +77,7 @@ export async function generateToolset(name: string, document: unknown, config: O
       };
     });
   const converter = new SchemaConverter(schemaNames, loaded);
-  const sharedArguments = new SharedArguments(config);
+  const shared = new SharedCuration(config);
   const emitter = new DtoEmitter();
   const credential = config.credentialHeader?.toLowerCase();
   const credentials = credentialPlan(name, api, credential);
@@ -92,14 +92,13 @@ export async function generateToolset(name: string, document: unknown, config: O
   for (const op of operations) {
     const group = groupOf(groups, name, byPath ? { ...op, tags: op.group ? [op.group] : [] } : op, config.groupBy, api, tagDescriptions);
     const base = pascal(op.toolName);
-    const inherited = { entries: sharedArguments.for(op.tags), took: sharedArguments.took.bind(sharedArguments) };
-    const call = { ...callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned, op.curation, inherited), requiresCredentials: requiredAlternatives(op, credentials) };
+    const call = { ...callFor(op, converter, { header: credential, auth: api.auth, schemeParameters: api.schemeParameters }, `${base}Args`, pinned, op.curation, shared), requiresCredentials: requiredAlternatives(op, credentials) };
     warnings.push(...mirrorIntoHeaders(op, call.args ?? []));
     if (call.args) {
       emitter.emit({ name: `${base}Args`, properties: call.args });
       group.classNames.push(className(`${base}Args`));
     }
-    const data = dataOf(op, converter, base, sharedArguments);
+    const data = dataOf(op, converter, base, shared);
     emitter.emit({
       name: `${base}Result`,
       description: `What ${op.method.toUpperCase()} ${op.path} answered.`,
@@ -116,7 +115,7 @@ export async function generateToolset(name: string, document: unknown, config: O
     if (op.successMedia?.kind === 'binary') group.attachesContent = true;
     if ((op as { scopes?: unknown }).scopes) group.scoped = true;
   }
-  sharedArguments.check(documentTags(loaded));
+  shared.check(documentTags(loaded));
   const dtos = `${GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
   // A library grouped by tag is a group of its tag toolsets (unless a tag already has its name).
   const nested = config.groupBy !== undefined && !groups.has(name);
@@ -142,7 +141,7 @@ export async function generateToolset(name: string, document: unknown, config: O
 }
 
 /** The answer's JSON body as the result's `data`: the document's schema, or the curated fields of it. */
-function dataOf(op: CuratedOperation, converter: SchemaConverter, base: string, shared: SharedArguments): SchemaModel | undefined {
+function dataOf(op: CuratedOperation, converter: SchemaConverter, base: string, shared: SharedCuration): SchemaModel | undefined {
   if (!op.successBody) {
     if (op.fields) throw new Error(`${op.fields.entry}: the operation declares no JSON answer to pick fields from. Remove the entry.`);
     return undefined;
@@ -150,8 +149,7 @@ function dataOf(op: CuratedOperation, converter: SchemaConverter, base: string, 
   const data = converter.convert(op.successBody.schema, `${base}Data`);
   if (op.fields) return projectSchema(op.fields.entry, data, op.fields.tree, `${base}Data`);
   // A list written for the library or a tag cuts the answers that have all of its fields; the others stay whole.
-  for (const { fields, where } of shared.fieldsFor(op.tags)) {
-    const tree = fieldTree(where, fields);
+  for (const { tree, where } of shared.fieldsFor(op.tags)) {
     let cut: SchemaModel;
     try {
       cut = projectSchema(where, data, tree, `${base}Data`);

@@ -1,7 +1,7 @@
 import { apiModelOf } from './api-model';
 import { collectOperations } from './collect-operations';
-import { SchemaConverter } from './convert-schema';
-import { isCredentialParameter } from './credential-plan';
+import { pascal, SchemaConverter } from './convert-schema';
+import { operationArguments } from './toolset-source';
 import { loadDocument } from './load-document';
 import type { OpenApiConfig } from './openapi-config';
 import type { SchemaModel } from './schema-model';
@@ -44,12 +44,10 @@ export async function outlineLibrary(document: unknown, config: OpenApiConfig): 
     .filter((op) => !op.unsupported && !config.tools?.[op.operationId ?? op.toolName]?.exclude)
     .map((op) => {
       const key = op.operationId ?? op.toolName;
-      const parameters = op.parameters
-        .filter((p) => p.in !== 'cookie' && !isCredentialParameter(p, op, credential) && !(p.in === 'header' && pinned.has(p.name.toLowerCase())))
-        .map((p) => ({ name: p.name, required: p.required, type: typeOf(converter.convert(p.schema, 'Argument', 'input')) }));
-      const body = op.requestBody ? converter.convert(op.requestBody.schema, 'Body', 'input') : undefined;
-      const taken = new Set(parameters.map((p) => p.name));
-      const fields = body?.kind === 'object' && !body.nullable && body.properties.every((p) => !taken.has(p.name) && p.name !== 'body') ? body.properties : undefined;
+      const argsName = `${pascal(op.toolName)}Args`;
+      const taken = operationArguments(op, converter, credential, pinned, argsName);
+      const { body, fields } = taken;
+      const parameters = taken.parameters.map((p) => ({ name: p.name, required: p.required, type: typeOf(converter.convert(p.schema, `${argsName}${pascal(p.name)}`, 'input')) }));
       const bodyArguments = fields
         ? fields.map((field) => ({ name: field.name, required: op.requestBody!.required && field.required, type: typeOf(field.schema) }))
         : body

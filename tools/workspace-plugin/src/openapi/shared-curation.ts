@@ -1,10 +1,11 @@
 import { closest } from './closest-name';
 import type { ArgumentCuration } from './curate-argument';
 import type { OpenApiConfig } from './openapi-config';
+import { fieldTree, type FieldTree } from './project-result';
 
-/** A `fields` list written once (for the library or a tag) and where the config has it. */
+/** A `fields` list written once (for the library or a tag), read, and where the config has it. */
 export interface PlacedFields {
-  fields: readonly string[];
+  tree: FieldTree;
   where: string;
 }
 
@@ -18,16 +19,23 @@ export interface PlacedArgumentEntry {
  * The curation written once for many tools. Argument entries: the library's `arguments` and each
  * tag's (`tags.<tag>.arguments`), applied to every operation that has an argument of that name.
  * Answer fields: the library's `fields` and each tag's, applied to every operation whose answer has
- * all of them. A tag's
- * entry is over the library's (an operation's first tag over its others), and a tool's own entry
- * over both. An entry that no included operation's argument took is stale, like a tool's: it
- * stops the generator, naming it.
+ * all of them. A tag's entry is over the library's (an operation's first tag over its others), and
+ * a tool's own entry over both. An entry that no included operation took is stale, like a tool's:
+ * it stops the generator, naming it.
  */
-export class SharedArguments {
+export class SharedCuration {
   private readonly used = new Set<string>();
   private readonly seenArguments = new Set<string>();
+  /** The `fields` lists, each read once (a malformed one stops the generator even if nothing would use it). */
+  private readonly fieldLists: { tag?: string; placed: PlacedFields }[];
 
-  constructor(private readonly config: OpenApiConfig) {}
+  constructor(private readonly config: OpenApiConfig) {
+    const read = (fields: readonly string[], where: string): PlacedFields => ({ tree: fieldTree(where, fields), where });
+    this.fieldLists = [
+      ...Object.entries(config.tags ?? {}).flatMap(([tag, entry]) => (entry.fields === undefined ? [] : [{ tag, placed: read(entry.fields, `openapi.config.json "tags"."${tag}"."fields"`) }])),
+      ...(config.fields === undefined ? [] : [{ placed: read(config.fields, 'openapi.config.json "fields"') }]),
+    ];
+  }
 
   /** The shared entries for an operation with these tags, by argument name (its own entries go over them). */
   for(tags: readonly string[]): Record<string, PlacedArgumentEntry> {
@@ -42,13 +50,8 @@ export class SharedArguments {
 
   /** The shared `fields` lists for an operation with these tags, the one to try first first (its first tag's, then its other tags', then the library's). */
   fieldsFor(tags: readonly string[]): PlacedFields[] {
-    const placed: PlacedFields[] = [];
-    for (const tag of tags) {
-      const fields = this.config.tags?.[tag]?.fields;
-      if (fields !== undefined) placed.push({ fields, where: `openapi.config.json "tags"."${tag}"."fields"` });
-    }
-    if (this.config.fields !== undefined) placed.push({ fields: this.config.fields, where: 'openapi.config.json "fields"' });
-    return placed;
+    const ofTag = (tag: string) => this.fieldLists.filter((list) => list.tag === tag).map((list) => list.placed);
+    return [...tags.flatMap(ofTag), ...this.fieldLists.filter((list) => list.tag === undefined).map((list) => list.placed)];
   }
 
   /** A shared `fields` list an operation's answer was cut to. */
@@ -77,14 +80,14 @@ export class SharedArguments {
       problems.push(`${where}: no included operation has an argument of this name (renamed or removed upstream?).${near ? ` The closest is "${near}".` : ''} Rename the entry, or remove it.`);
     };
     for (const key of Object.keys(this.config.arguments ?? {})) stale(key, `openapi.config.json "arguments"."${key}"`);
-    const unusedFields = (where: string) => {
-      if (!this.used.has(where)) problems.push(`${where}: no included operation's answer has all of these fields. Name fields the answers share (nx run <lib>:openapi-paths prints them), or remove the list.`);
-    };
-    if (this.config.fields !== undefined) unusedFields('openapi.config.json "fields"');
-    for (const [tag, entry] of Object.entries(this.config.tags ?? {})) if (documentTags.includes(tag) && entry.fields !== undefined) unusedFields(`openapi.config.json "tags"."${tag}"."fields"`);
     for (const [tag, entry] of Object.entries(this.config.tags ?? {})) {
       if (!documentTags.includes(tag)) continue;
       for (const key of Object.keys(entry.arguments ?? {})) stale(key, `openapi.config.json "tags"."${tag}"."arguments"."${key}"`);
+    }
+    for (const { tag, placed } of this.fieldLists) {
+      if ((tag === undefined || documentTags.includes(tag)) && !this.used.has(placed.where)) {
+        problems.push(`${placed.where}: no included operation's answer has all of these fields. Name fields the answers share (nx run <lib>:openapi-paths prints them), or remove the list.`);
+      }
     }
     if (problems.length > 0) throw new Error(`openapi.config.json has entries that curate nothing:\n${problems.map((problem) => `- ${problem}`).join('\n')}`);
   }
