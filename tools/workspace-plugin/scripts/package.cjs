@@ -33,7 +33,7 @@ fs.cpSync(path.join(root, 'tools/build/schemas'), path.join(dist, 'build/schemas
 
 const rootPackage = JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf-8'));
 const version = (lib) => JSON.parse(fs.readFileSync(path.join(root, 'libs', lib, 'package.json'), 'utf-8')).version;
-const versions = { ...rootPackage.dependencies, ...rootPackage.devDependencies, '@toolsets/core': version('core'), '@toolsets/testing': version('testing'), '@toolsets/openapi': version('openapi') };
+const versions = { ...rootPackage.dependencies, ...rootPackage.devDependencies, '@toolsets/core': version('core'), '@toolsets/testing': version('testing'), '@toolsets/openapi': version('openapi'), '@toolsets/mcp-upstream': version('mcp-upstream') };
 fs.writeFileSync(path.join(dist, 'versions.json'), `${JSON.stringify(versions, null, 2)}\n`);
 
 const own = JSON.parse(fs.readFileSync(path.join(plugin, 'package.json'), 'utf-8'));

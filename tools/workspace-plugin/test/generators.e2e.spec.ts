@@ -144,7 +144,7 @@ describe('in a throwaway copy of the workspace', () => {
     const generated = join(copy, 'libs/toolsets/petstore/src/generated/dtos.ts');
     const original = readFileSync(generated, 'utf-8');
     writeFileSync(generated, original.replace('export class Pet {', 'export class Pet { // edited by hand'));
-    expect(() => nx('sync:check')).toThrow('differs from what its openapi.json and openapi.config.json generate');
+    expect(() => nx('sync:check')).toThrow('differs from what it is generated from (openapi.json and openapi.config.json');
     nx('sync');
     expect(readFileSync(generated, 'utf-8')).toBe(original);
 

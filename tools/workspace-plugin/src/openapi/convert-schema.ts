@@ -41,7 +41,7 @@ export class SchemaConverter {
   /** Names two different schemas of the whole document take: each gets its content's identity after it. */
   private readonly ambiguous: ReadonlySet<string>;
   /** Components' names, and, with the document, names for the unnamed schemas inside named ones (`positionNames`). */
-  private readonly names: ReadonlyMap<object, string>;
+  private readonly names: Map<object, string>;
 
   /**
    * `names`: the document's component names, by schema. `document`: the whole document (every
@@ -51,8 +51,13 @@ export class SchemaConverter {
    * content's identity).
    */
   constructor(names: ReadonlyMap<object, string> = new Map(), document?: unknown) {
-    this.names = document === undefined ? names : new Map([...names, ...positionNames(document, ownName(names), pascal)]);
+    this.names = new Map(document === undefined ? names : [...names, ...positionNames(document, ownName(names), pascal)]);
     this.ambiguous = document === undefined ? new Set() : this.identity.ambiguousNames(document, ownName(this.names));
+  }
+
+  /** More schemas' own names, for schemas read after construction (an MCP tool's `$defs`, one tool at a time). */
+  addNames(names: ReadonlyMap<object, string>): void {
+    for (const [schema, name] of names) this.names.set(schema, name);
   }
 
   convert(schema: unknown, nameHint: string, direction?: Direction): SchemaModel {

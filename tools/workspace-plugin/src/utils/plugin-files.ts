@@ -20,5 +20,5 @@ export function knownVersions(fromGenerator: string): Record<string, string> {
   const repository = join(fromGenerator, '../../../../..');
   const root = JSON.parse(readFileSync(join(repository, 'package.json'), 'utf-8')) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
   const own = (lib: string) => JSON.parse(readFileSync(join(repository, 'libs', lib, 'package.json'), 'utf-8')).version as string;
-  return { ...root.dependencies, ...root.devDependencies, '@toolsets/core': own('core'), '@toolsets/testing': own('testing'), '@toolsets/openapi': own('openapi') };
+  return { ...root.dependencies, ...root.devDependencies, '@toolsets/core': own('core'), '@toolsets/testing': own('testing'), '@toolsets/openapi': own('openapi'), '@toolsets/mcp-upstream': own('mcp-upstream') };
 }

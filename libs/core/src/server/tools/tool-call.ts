@@ -175,9 +175,7 @@ function unsendableResult(tool: CompiledTool, arm: string, problems: readonly st
     tool: tool.name,
     arm,
     errors: problems,
-    ...(generatedFrom && {
-      fix: `the upstream API's answer breaks its own document: mark the tool "lenient" in the library's openapi.config.json to pass such answers on unchecked, or keep only the paths the tool needs with "fields", then run npx nx sync (the library is generated from ${generatedFrom})`,
-    }),
+    ...(generatedFrom && { fix: upstreamFix(generatedFrom) }),
   });
   if (!generatedFrom) {
     return textError(
@@ -186,10 +184,23 @@ function unsendableResult(tool: CompiledTool, arm: string, problems: readonly st
     );
   }
   const paths = [...new Set(problems.map((problem) => problem.split(' ')[0]!).filter((path) => path.startsWith('/')))].slice(0, 5);
+  const upstream = fromMcpServer(generatedFrom) ? "its upstream MCP server that does not match the tool's own output schema" : "its upstream API that does not match the API's own document";
   return textError(
-    `The tool '${tool.name}' got an answer from its upstream API that does not match the API's own document${paths.length ? ` (at ${paths.join(', ')})` : ''}, so it was not sent; ` +
+    `The tool '${tool.name}' got an answer from ${upstream}${paths.length ? ` (at ${paths.join(', ')})` : ''}, so it was not sent; ` +
       `calling again with the same arguments will most likely get the same answer. The server log has the details under correlation id ${correlationId}.`,
   );
+}
+
+/** Whether a generated toolset stands for an upstream MCP server (`mcp.json and mcp.config.json`) rather than an API document. */
+function fromMcpServer(generatedFrom: string): boolean {
+  return /\bmcp\.json\b/.test(generatedFrom);
+}
+
+/** What the operator can do about an upstream answer that breaks what the library was generated from. */
+function upstreamFix(generatedFrom: string): string {
+  return fromMcpServer(generatedFrom)
+    ? `the upstream MCP server's answer breaks its own output schema: mark the tool "lenient" in the library's mcp.config.json to pass such answers on unchecked, then run npx nx sync (the library is generated from ${generatedFrom})`
+    : `the upstream API's answer breaks its own document: mark the tool "lenient" in the library's openapi.config.json to pass such answers on unchecked, or keep only the paths the tool needs with "fields", then run npx nx sync (the library is generated from ${generatedFrom})`;
 }
 
 /** What ends a call without being the tool's failure: a question for the client, a refusal of the request, the call becoming a task. */

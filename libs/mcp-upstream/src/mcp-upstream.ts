@@ -1,0 +1,200 @@
+import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { resultCheck, stderrLogger, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type RequestContext, type ResultWithContent } from '@toolsets/core';
+import { redact } from './secret-redaction';
+import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, variablePrefix, type ResolvedUpstreamSettings } from './upstream-settings';
+
+/** One call of a generated tool: which upstream tool, with what, and what its answer is. */
+export interface UpstreamToolCall {
+  /** The tool's name on the upstream (a curated or prefixed tool keeps calling it by this name). */
+  tool: string;
+  args?: object;
+  /**
+   * `structured`: the upstream declares an output schema; its `structuredContent` becomes `data`.
+   * `content`: it declares none; its text becomes `message`, other blocks are attached as they came.
+   */
+  output: 'structured' | 'content';
+  /** The tool's result class, when its answers are lenient (`mcp.config.json` `lenient`). */
+  lenient?: ClassType;
+}
+
+/** What a generated tool returns on an answer: its result class's shape. */
+export interface UpstreamResult {
+  message: string;
+  /** The upstream's `structuredContent` (tools that declare an output schema). */
+  data?: unknown;
+  /** A lenient tool's answer that does not fit the upstream's own output schema, in place of `data`. */
+  unchecked?: unknown;
+  /** What in a lenient tool's answer did not fit. */
+  note?: string;
+}
+
+/** The most of an upstream's own text an error's detail or a result's message carries. */
+const MAX_DETAIL = 500;
+const MAX_MESSAGE = 4_000;
+/** The deepest JSON an answer may nest before it is refused (validating deeper costs the server, helps no model). */
+const MAX_DEPTH = 64;
+/** The most problems a lenient answer's note names. */
+const MAX_NOTED_PROBLEMS = 3;
+
+/**
+ * What toolsets generated from an upstream MCP server call: one shared connection (see
+ * `UpstreamConnection`), one `tools/call` per call with the call's cancellation and a deadline,
+ * the upstream's progress passed on to the caller. Answers come back typed (the framework then
+ * checks `data` against the upstream's own output schema); failures of every kind (an `isError`
+ * answer, a refusal, a timeout, a lost connection, garbage) come back as `ToolError`s whose text is
+ * bounded and never carries the upstream's credentials. The caller's own credentials never go upstream.
+ */
+export class McpUpstream {
+  private readonly connection: UpstreamConnection;
+  private readonly timeoutMs: number;
+  private readonly maxResultBytes: number;
+
+  constructor(
+    private readonly settings: ResolvedUpstreamSettings,
+    prior?: PriorDiscovery,
+    private readonly logger: Logger = stderrLogger,
+  ) {
+    this.connection = new UpstreamConnection(settings, prior, logger);
+    this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.maxResultBytes = settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  }
+
+  /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
+  async call(call: UpstreamToolCall, context: RequestContext, logger: Logger = this.logger): Promise<UpstreamResult | ResultWithContent<UpstreamResult> | ToolError> {
+    const deadline = AbortSignal.timeout(this.timeoutMs);
+    const signal = AbortSignal.any([context.signal, deadline]);
+    let answer: CallToolResult;
+    try {
+      const client = await this.connection.client(signal);
+      answer = await client.callTool(
+        { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) } },
+        {
+          signal,
+          timeout: this.timeoutMs,
+          onprogress: (progress) => void context.progress(progress.progress, progress.total, progress.message).catch(() => undefined),
+        },
+      );
+    } catch (error) {
+      return this.failed(call, error, deadline.aborted && !context.signal.aborted, logger);
+    }
+    this.connection.healthy();
+    return this.answered(call, answer, logger);
+  }
+
+  /** Ends the connection (a stdio upstream's child process exits). */
+  close(): Promise<void> {
+    return this.connection.close();
+  }
+
+  private answered(call: UpstreamToolCall, answer: CallToolResult, logger: Logger): UpstreamResult | ResultWithContent<UpstreamResult> | ToolError {
+    const tooBig = this.outOfBounds(answer);
+    if (tooBig) return tooBig;
+    const content = Array.isArray(answer.content) ? answer.content : [];
+    const text = content.flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
+    // An error is passed on as the upstream said it, never checked against the success schema.
+    if (answer.isError) return new ToolError('upstream_error', `The upstream tool ${call.tool} failed: ${this.bounded(text, MAX_DETAIL) || 'it gave no reason'}.`);
+    const others = content.filter((block) => block.type !== 'text') as ExtraContent[];
+    let result: UpstreamResult;
+    if (call.output === 'structured') {
+      const data = answer.structuredContent;
+      if (data === undefined || data === null) {
+        logger.warn('upstream answer not usable', { upstream: this.settings.name, tool: call.tool, reason: 'no structuredContent although the tool declares an output schema' });
+        return new ToolError('upstream_invalid_response', `The upstream tool ${call.tool} answered without the structured result its output schema promises. Try again; if it persists, the upstream MCP server is misbehaving.`);
+      }
+      result = { message: looksLikeJson(text) || text === '' ? `The upstream tool ${call.tool} answered.` : this.bounded(text, MAX_MESSAGE), data };
+      if (call.lenient) result = this.lenient(call, call.lenient, result, logger);
+    } else {
+      result = { message: this.bounded(text, MAX_MESSAGE) || `The upstream tool ${call.tool} answered${others.length ? ` with ${others.length} content block${others.length === 1 ? '' : 's'}` : ' with nothing'}.` };
+    }
+    return others.length ? withContent(result, ...others) : result;
+  }
+
+  /** An answer over the size or depth bound: refused before anything validates it. */
+  private outOfBounds(answer: CallToolResult): ToolError | undefined {
+    if (depthOver(answer, MAX_DEPTH)) return new ToolError('upstream_invalid_response', `The upstream MCP server's answer nests deeper than ${MAX_DEPTH} levels, so it was not passed on.`);
+    const bytes = Buffer.byteLength(JSON.stringify(answer));
+    if (bytes <= this.maxResultBytes) return undefined;
+    return new ToolError(
+      'upstream_too_large',
+      `The upstream MCP server's answer is ${bytes} bytes, more than the ${this.maxResultBytes} this server passes on. Ask for less, or have the operator raise ${variablePrefix(this.settings.name)}_MAX_RESULT_BYTES.`,
+    );
+  }
+
+  /** A lenient tool's answer: as it is when it fits; else passed on as `unchecked` with a `note` naming what did not fit (paths and rules, never values). */
+  private lenient(call: UpstreamToolCall, resultClass: ClassType, result: UpstreamResult, logger: Logger): UpstreamResult {
+    const problems = resultCheck(resultClass)(result);
+    if (problems.length === 0) return result;
+    const shown = problems.slice(0, MAX_NOTED_PROBLEMS);
+    logger.warn('upstream answer does not match its output schema; passed on unchecked (lenient)', { upstream: this.settings.name, tool: call.tool, problems: shown });
+    const more = problems.length > shown.length ? ` (and ${problems.length - shown.length} more)` : '';
+    return {
+      message: `${result.message} The answer does not match the upstream tool's own output schema, so it comes as \`unchecked\` instead of \`data\`.`,
+      unchecked: result.data,
+      note: `Not as the upstream's output schema says: ${shown.map((problem) => problem.replace(/^\/data/, '') || '/').join('; ')}${more}.`,
+    };
+  }
+
+  private failed(call: UpstreamToolCall, error: unknown, timedOut: boolean, logger: Logger): ToolError {
+    const upstream = `the upstream MCP server of ${this.settings.name}`;
+    const seconds = `${Math.round(this.timeoutMs / 100) / 10} s`;
+    if (timedOut || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)) {
+      return new ToolError('upstream_timeout', `${cap(upstream)} did not answer ${call.tool} within ${seconds}. Try again later, or ask for less.`);
+    }
+    if (error instanceof UpstreamClosed) return new ToolError('upstream_unavailable', `${cap(upstream)} is closed: this server is shutting down.`);
+    if (error instanceof ProtocolError) {
+      // The upstream refused the request itself (unknown tool, invalid arguments): its own words, bounded and redacted.
+      return new ToolError('upstream_refused', `${cap(upstream)} refused ${call.tool} (${error.code}): ${this.bounded(error.message, MAX_DETAIL)}`);
+    }
+    const reason = error instanceof Error ? error.message : String(error);
+    if (error instanceof SdkError && (error.code === SdkErrorCode.InvalidResult || error.code === SdkErrorCode.UnsupportedResultType)) {
+      logger.warn('upstream answer not usable', { upstream: this.settings.name, tool: call.tool, reason: redact(reason, this.settings.secrets) });
+      return new ToolError('upstream_invalid_response', `${cap(upstream)} answered ${call.tool} with something that is not a tool result. Try again; if it persists, the upstream MCP server is misbehaving.`);
+    }
+    const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
+    if (!(error instanceof SdkError) && (error as { name?: string } | null)?.name === 'AbortError') {
+      return new ToolError('cancelled', `The call to ${call.tool} was cancelled.`);
+    }
+    logger.warn('upstream MCP call failed', { upstream: this.settings.name, tool: call.tool, reason: redact(reason, this.settings.secrets) });
+    return new ToolError(
+      'upstream_unavailable',
+      closed
+        ? `${cap(upstream)} closed the connection during ${call.tool} (it may have stopped); it is reconnected on the next call. Try again.`
+        : `${cap(upstream)} could not be reached for ${call.tool}. Try again later; the server log says why.`,
+    );
+  }
+
+  /** The upstream's text, at most `max` characters, without the upstream's credentials. */
+  private bounded(text: string, max: number): string {
+    const clean = redact(text, this.settings.secrets).trim();
+    return clean.length > max ? `${clean.slice(0, max)}…` : clean;
+  }
+}
+
+function cap(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A text block that is only the structured result again (most servers send both): not a message. */
+function looksLikeJson(text: string): boolean {
+  const trimmed = text.trim();
+  if (!/^[[{]/.test(trimmed)) return false;
+  try {
+    JSON.parse(trimmed);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `value` nests deeper than `max` levels (checked without recursion, so a hostile answer cannot overflow the stack). */
+function depthOver(value: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 0]];
+  while (stack.length > 0) {
+    const [item, depth] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    if (depth >= max) return true;
+    for (const child of Array.isArray(item) ? item : Object.values(item)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
+  }
+  return false;
+}

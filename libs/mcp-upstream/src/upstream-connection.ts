@@ -1,0 +1,169 @@
+import { Client, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
+import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { stderrLogger, type Logger } from '@toolsets/core';
+import { redact } from './secret-redaction';
+import { DEFAULT_TIMEOUT_MS, type ResolvedUpstreamSettings } from './upstream-settings';
+
+/** The first wait before connecting again after a failure; it doubles per failure in a row, up to MAX_BACKOFF_MS. */
+const FIRST_BACKOFF_MS = 250;
+const MAX_BACKOFF_MS = 10_000;
+/** How much of a stdio child's last stderr output the log keeps when it dies (never sent to a caller). */
+const STDERR_TAIL = 2_000;
+
+/** The connection is closed for good (the app is shutting down). */
+export class UpstreamClosed extends Error {}
+
+/** Every connection of the process that has been used and not closed, for `closeUpstreams` and the exit hook. */
+const live = new Set<UpstreamConnection>();
+let exitHooked = false;
+
+/**
+ * Closes every upstream connection of the process (stdio children end): for an app's graceful
+ * shutdown and for tests. Whatever is still open when the process exits is ended then anyway:
+ * an upstream's child process never outlives the app.
+ */
+export async function closeUpstreams(): Promise<void> {
+  await Promise.all([...live].map((connection) => connection.close()));
+}
+
+function hookExit(): void {
+  if (exitHooked) return;
+  exitHooked = true;
+  process.once('exit', () => {
+    for (const connection of live) connection.killChild();
+  });
+}
+
+/**
+ * One connection to an upstream MCP server, shared by every call of the process: one SDK `Client`
+ * over streamable HTTP (whose requests share keep-alive sockets) or one stdio child process. It
+ * connects on first use; when the connection is lost (the child died, the server went away) the
+ * next call connects again, waiting longer after each failure in a row (250 ms doubling to 10 s)
+ * so a crashing upstream is not restarted in a tight loop. The era the upstream spoke when the
+ * library was generated is reused (`prior`), so connecting costs one handshake and no probe.
+ */
+export class UpstreamConnection {
+  private current?: Promise<Client>;
+  /** Which connection is the current one: a replaced one's close or failure says nothing about the upstream now. */
+  private generation = 0;
+  private failures = 0;
+  private retryAt = 0;
+  private closed = false;
+  private stderrTail = '';
+  /** The stdio child's process id, while one runs. */
+  private childPid: number | null = null;
+
+  constructor(
+    private readonly settings: ResolvedUpstreamSettings,
+    private readonly prior: PriorDiscovery | undefined,
+    private readonly logger: Logger = stderrLogger,
+  ) {}
+
+  /** The connected client, connecting (again) when there is none; rejects when `signal` ends first. */
+  client(signal: AbortSignal): Promise<Client> {
+    if (this.closed) return Promise.reject(new UpstreamClosed('the app is shutting down'));
+    live.add(this);
+    hookExit();
+    this.current ??= this.connect(++this.generation);
+    return untilAborted(this.current, signal);
+  }
+
+  /** A call succeeded: the next loss reconnects after the shortest wait again. */
+  healthy(): void {
+    this.failures = 0;
+  }
+
+  /** Closes the connection (a stdio child is ended); calls after this fail with `UpstreamClosed`. */
+  async close(): Promise<void> {
+    this.closed = true;
+    live.delete(this);
+    const current = this.current;
+    this.current = undefined;
+    const client = await current?.catch(() => undefined);
+    await client?.close().catch(() => undefined);
+  }
+
+  /** Ends a stdio child at once, from the process's exit hook, where nothing asynchronous runs. */
+  killChild(): void {
+    if (this.childPid === null) return;
+    try {
+      process.kill(this.childPid);
+    } catch {
+      // Already gone.
+    }
+  }
+
+  private async connect(generation: number): Promise<Client> {
+    const wait = this.retryAt - Date.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
+    const client = new Client({ name: 'toolsets-upstream', version: '0.1.0' });
+    const ended = (why: string) => {
+      if (generation !== this.generation || this.closed) return;
+      this.generation += 1;
+      this.current = undefined;
+      this.childPid = null;
+      this.lost(why);
+    };
+    client.onclose = () => ended('the connection closed');
+    try {
+      const transport = this.transport();
+      await client.connect(transport, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(this.prior && { prior: this.prior }) });
+      if (transport instanceof StdioClientTransport) this.childPid = transport.pid;
+      return client;
+    } catch (error) {
+      ended(`connecting failed: ${redact((error as Error).message, this.settings.secrets)}`);
+      await client.close().catch(() => undefined);
+      throw error;
+    }
+  }
+
+  private lost(why: string): void {
+    this.failures += 1;
+    const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (this.failures - 1));
+    this.retryAt = Date.now() + backoff;
+    const stderr = this.stderrTail.trim();
+    this.stderrTail = '';
+    this.logger.warn('upstream MCP server connection lost', {
+      upstream: this.settings.name,
+      why,
+      reconnectInMs: backoff,
+      ...(stderr && { stderr: redact(stderr, this.settings.secrets) }),
+    });
+  }
+
+  private transport(): Transport {
+    const { transport, secrets } = this.settings;
+    if (transport.kind === 'http') return new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: secrets } });
+    const child = new StdioClientTransport({
+      command: transport.command,
+      args: transport.args ?? [],
+      ...(transport.cwd && { cwd: transport.cwd }),
+      // The child's own variables (secrets) beside the SDK's safe defaults: never the app's whole environment.
+      env: { ...getDefaultEnvironment(), ...secrets },
+      stderr: 'pipe',
+    });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      this.stderrTail = (this.stderrTail + chunk.toString('utf8')).slice(-STDERR_TAIL);
+    });
+    return child;
+  }
+}
+
+/** `promise`, or a rejection as soon as `signal` aborts (the promise itself goes on for the next call). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
+}

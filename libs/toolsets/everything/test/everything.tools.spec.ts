@@ -1,0 +1,69 @@
+import { join } from 'node:path';
+import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import { closeUpstreams } from '@toolsets/mcp-upstream';
+import { connectToolset, type ToolsetClient } from '@toolsets/testing';
+import { Ajv } from 'ajv';
+import { EverythingToolset } from '../src';
+
+// The reference server from npm (@modelcontextprotocol/server-everything) over stdio, as the demo
+// runs it; the generated command is relative to the workspace root, the tests run in this folder.
+process.env['EVERYTHING_MCP_COMMAND'] = `node ${join(__dirname, '../../../../node_modules/@modelcontextprotocol/server-everything/dist/index.js')} stdio`;
+
+/** One call per served tool, with arguments the reference server accepts (nothing that needs the network). */
+const CALLS: Record<string, Record<string, unknown>> = {
+  echo: { message: 'hello upstream' },
+  'get-annotated-message': { messageType: 'success', includeImage: true },
+  'get-env': {},
+  'get-resource-links': { count: 2 },
+  'get-resource-reference': { resourceType: 'Text', resourceId: 1 },
+  'get-structured-content': { location: 'Chicago' },
+  'get-sum': { a: 2, b: 40 },
+  'get-tiny-image': {},
+  'gzip-file-as-resource': { name: 'hello.txt.gz', data: `data:text/plain;base64,${Buffer.from('hello').toString('base64')}`, outputType: 'resource' },
+  'toggle-simulated-logging': {},
+  'toggle-subscriber-updates': {},
+  'trigger-long-running-operation': { duration: 0.2, steps: 2 },
+};
+
+describe('the everything toolset generated from mcp.json, calling the reference server over stdio', () => {
+  afterAll(() => closeUpstreams());
+
+  it('lists its tools, each with an object-rooted output schema', async () => {
+    const toolset = await connectToolset(EverythingToolset);
+    const tools = await toolset.listTools();
+    await toolset.close();
+    expect(tools.map((tool) => tool.name).sort()).toEqual(Object.keys(CALLS).sort());
+    for (const tool of tools) expect(tool.outputSchema).toMatchObject({ type: 'object' });
+  });
+
+  describe.each(['modern', 'legacy'] as const)('through a %s client', (era) => {
+    let toolset: ToolsetClient;
+    let tools: Tool[];
+    const ajv = new Ajv({ strict: false });
+    beforeAll(async () => {
+      toolset = await connectToolset(EverythingToolset, { era });
+      tools = await toolset.listTools();
+    });
+    afterAll(() => toolset?.close());
+
+    it.each(Object.keys(CALLS))('calls %s and gets a result that fits what toolsets advertises', async (name) => {
+      const result = (await toolset.call(name, CALLS[name])) as CallToolResult;
+      expect(result.isError).toBeFalsy();
+      const schema = tools.find((tool) => tool.name === name)!.outputSchema!;
+      const valid = ajv.validate(schema, result.structuredContent);
+      expect(valid ? 'fits' : ajv.errorsText()).toBe('fits');
+      expect(typeof (result.structuredContent as { message: unknown }).message).toBe('string');
+    });
+  });
+
+  it('passes the upstream\'s answers on as the server gave them', async () => {
+    const toolset = await connectToolset(EverythingToolset);
+    const sum = await toolset.call('get-sum', { a: 2, b: 40 });
+    const weather = await toolset.call('get-structured-content', { location: 'Chicago' });
+    const image = await toolset.call('get-tiny-image', {});
+    await toolset.close();
+    expect((sum.structuredContent as { message: string }).message).toContain('42');
+    expect((weather.structuredContent as { data: Record<string, unknown> }).data).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+    expect((image.content as { type: string }[]).some((block) => block.type === 'image')).toBe(true);
+  });
+});

@@ -1,0 +1,103 @@
+import type { DiscoverResult, Implementation, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+
+/** Where the upstream is: its streamable HTTP endpoint, or the command that starts it over stdio. */
+export type UpstreamSource = { url: string } | { command: string; args?: string[]; cwd?: string };
+
+/**
+ * What an upstream MCP server offered when the library was generated (`mcp.json`, committed): the
+ * contract the library is pinned to. The app serves the library's catalog, never the live one.
+ */
+export interface UpstreamSnapshot {
+  /** The server as it introduced itself. */
+  server: Implementation;
+  /** The protocol revision the generation spoke with it. */
+  protocolVersion: string;
+  /** `modern`: it speaks 2026-07-28 (`server/discover`); `legacy`: only the 2025-era `initialize`. */
+  era: 'modern' | 'legacy';
+  /** Its `server/discover` answer (modern servers): reused at run time, so connecting costs no probe. */
+  discover?: DiscoverResult;
+  instructions?: string;
+  tools: Tool[];
+  prompts: Prompt[];
+  resources: Resource[];
+  resourceTemplates: ResourceTemplateType[];
+}
+
+/** How the generator reaches a live server: a source plus, for HTTP, request headers (never written to disk). */
+export interface LiveUpstream {
+  source: UpstreamSource;
+  headers?: Record<string, string>;
+  /** Variables for a stdio child beside the SDK's safe defaults (never written to disk). */
+  env?: Record<string, string>;
+  timeoutMs?: number;
+}
+
+/**
+ * Connects with the official client (2026-07-28 `server/discover`, else a 2025-era `initialize`) and
+ * reads every page of `tools/list`, and the prompts, resources and templates where the server has
+ * them. The client is closed (a stdio child ended) before this returns or throws.
+ */
+export async function readUpstream(live: LiveUpstream): Promise<UpstreamSnapshot> {
+  const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
+  const client = new Client({ name: 'toolsets-workspace-plugin', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
+  const timeout = live.timeoutMs ?? 30_000;
+  const where = 'url' in live.source ? live.source.url : [live.source.command, ...(live.source.args ?? [])].join(' ');
+  try {
+    let transport;
+    if ('url' in live.source) transport = new StreamableHTTPClientTransport(new URL(live.source.url), { requestInit: { headers: live.headers ?? {} } });
+    else {
+      const { StdioClientTransport, getDefaultEnvironment } = await import('@modelcontextprotocol/client/stdio');
+      transport = new StdioClientTransport({ command: live.source.command, args: live.source.args ?? [], ...(live.source.cwd && { cwd: live.source.cwd }), env: { ...getDefaultEnvironment(), ...live.env }, stderr: 'pipe' });
+    }
+    try {
+      await client.connect(transport, { timeout });
+    } catch (error) {
+      throw new Error(`Could not connect to the MCP server at ${where}: ${(error as Error).message}. Check that it runs${'url' in live.source ? ' and that the URL is its streamable HTTP endpoint (often ending in /mcp), with --header for its credentials' : ' and that the command starts an MCP server over stdio'}.`);
+    }
+    const capabilities = client.getServerCapabilities() ?? {};
+    const discover = client.getDiscoverResult();
+    const pages = async <T>(list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>): Promise<T[]> => {
+      const all: T[] = [];
+      let cursor: string | undefined;
+      const seen = new Set<string>();
+      do {
+        const page = await list(cursor);
+        all.push(...page.items);
+        cursor = page.nextCursor;
+        if (cursor !== undefined && seen.has(cursor)) throw new Error(`The MCP server at ${where} repeats the cursor ${JSON.stringify(cursor)} in its list pages; its pagination never ends.`);
+        if (cursor !== undefined) seen.add(cursor);
+      } while (cursor !== undefined);
+      return all;
+    };
+    const tools = capabilities.tools ? await pages(async (cursor) => {
+      const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout, cacheMode: 'bypass' });
+      return { items: page.tools, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+    }) : [];
+    const prompts = capabilities.prompts ? await pages(async (cursor) => {
+      const page = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout, cacheMode: 'bypass' });
+      return { items: page.prompts, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+    }) : [];
+    const resources = capabilities.resources ? await pages(async (cursor) => {
+      const page = await client.listResources(cursor === undefined ? {} : { cursor }, { timeout, cacheMode: 'bypass' });
+      return { items: page.resources, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+    }) : [];
+    const resourceTemplates = capabilities.resources ? await pages(async (cursor) => {
+      const page = await client.listResourceTemplates(cursor === undefined ? {} : { cursor }, { timeout, cacheMode: 'bypass' });
+      return { items: page.resourceTemplates, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+    }) : [];
+    const instructions = client.getInstructions();
+    return {
+      server: client.getServerVersion() ?? { name: 'unknown', version: '0' },
+      protocolVersion: client.getNegotiatedProtocolVersion() ?? 'unknown',
+      era: discover ? 'modern' : 'legacy',
+      ...(discover && { discover }),
+      ...(instructions && { instructions }),
+      tools,
+      prompts,
+      resources,
+      resourceTemplates,
+    };
+  } finally {
+    await client.close().catch(() => undefined);
+  }
+}

@@ -1,0 +1,240 @@
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { join } from 'node:path';
+import { buildServer, type ClassType, type ServerDefinition } from '@toolsets/core';
+import { closeUpstreams } from '@toolsets/mcp-upstream';
+import { connectToolset, type ToolsetClient } from '@toolsets/testing';
+import { generateMcpToolset } from '../../src/mcp/generate-mcp-toolset';
+import type { McpConfig } from '../../src/mcp/mcp-config';
+import { readUpstream, type UpstreamSnapshot } from '../../src/mcp/upstream-snapshot';
+import { loadGeneratedSources } from '../../src/openapi/load-generated';
+
+const FIXTURE = join(__dirname, '../fixtures/mcp-upstream-server.cjs');
+const stdioSource = { command: process.execPath, args: [FIXTURE, 'stdio'] };
+
+/** The log lines the app wrote, to check what reaches the log (and what never does). */
+const logged: { level: string; message: string; fields?: unknown }[] = [];
+const logger = {
+  info: (message: string, fields?: unknown) => void logged.push({ level: 'info', message, fields }),
+  warn: (message: string, fields?: unknown) => void logged.push({ level: 'warn', message, fields }),
+  error: (message: string, fields?: unknown) => void logged.push({ level: 'error', message, fields }),
+};
+
+/** A generated library over the fixture, loaded as the app would build it; `env` as the app's environment. */
+function serve(name: string, snapshot: UpstreamSnapshot, config: McpConfig): ServerDefinition {
+  const generated = generateMcpToolset(name, snapshot, config);
+  const exported = loadGeneratedSources(generated.files) as Record<string, ClassType>;
+  return buildServer({ name: 'app', version: '1', toolsets: [exported[generated.className]!], logger });
+}
+
+function structured(result: { structuredContent?: unknown }): Record<string, unknown> {
+  return result.structuredContent as Record<string, unknown>;
+}
+
+function text(result: { content?: unknown }): string {
+  return ((result.content ?? []) as { type: string; text?: string }[]).filter((block) => block.type === 'text').map((block) => block.text).join('\n');
+}
+
+describe('a toolset generated from a live MCP server over stdio (a 2025-era server on the v1 SDK)', () => {
+  let snapshot: UpstreamSnapshot;
+  let server: ServerDefinition;
+  let client: ToolsetClient;
+
+  beforeAll(async () => {
+    process.env['UPSTREAM_SECRET_VALUE'] = 'sekret-value-4711';
+    snapshot = await readUpstream({ source: stdioSource });
+    server = serve('weather', snapshot, { name: 'weather', source: stdioSource, secrets: { UPSTREAM_SECRET: 'UPSTREAM_SECRET_VALUE' }, tools: { slow: {} } });
+    client = await connectToolset(server);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await closeUpstreams();
+    delete process.env['UPSTREAM_SECRET_VALUE'];
+  });
+
+  it('reads what the server offers into the snapshot: its tools, instructions, identity and era', () => {
+    expect(snapshot.server).toMatchObject({ name: 'weather-fixture', version: '1.0.0' });
+    expect(snapshot.era).toBe('legacy');
+    expect(snapshot.instructions).toBe('Weather forecasts and alerts for cities.');
+    expect(snapshot.tools.map((tool) => tool.name)).toEqual(['get_forecast', 'echo', 'fail', 'broken_forecast', 'slow', 'whoami', 'crash']);
+  });
+
+  it("advertises each tool with arguments typed from its inputSchema and a result typed from its outputSchema ($defs included)", async () => {
+    const tools = await client.listTools();
+    const forecast = tools.find((tool) => tool.name === 'get_forecast')!;
+    expect(forecast.title).toBe('Forecast');
+    expect(forecast.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+    expect(forecast.inputSchema).toMatchObject({ type: 'object', required: ['city'], properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } } });
+    const [answer] = (forecast.outputSchema as { anyOf: { properties: { data: { properties: Record<string, unknown>; required: string[] } } }[] }).anyOf;
+    const data = answer!.properties.data;
+    expect(data.required).toEqual(['city', 'temperature', 'conditions']);
+    expect(data.properties['conditions']).toMatchObject({ enum: ['sunny', 'cloudy', 'rain'] });
+    expect(data.properties['wind']).toMatchObject({ type: 'object', properties: { speed: { type: 'number' }, direction: { type: 'string' } }, required: ['speed'] });
+  });
+
+  it('says in the schema when a tool declares no output schema: a content-only result, not an open one', async () => {
+    const echo = (await client.listTools()).find((tool) => tool.name === 'echo')!;
+    const [answer, error] = (echo.outputSchema as { anyOf: { title: string; description: string; properties: object }[] }).anyOf;
+    expect(Object.keys(answer!.properties)).toEqual(['message']);
+    expect(answer!.description).toContain('content only: the upstream tool declares no output schema');
+    expect(error!.title).toBe('ToolError');
+  });
+
+  it('calls the upstream and returns its structured result as data, validated against the advertised schema', async () => {
+    const result = await client.call('get_forecast', { city: 'Oslo', days: 2 });
+    expect(result.isError).toBeFalsy();
+    expect(structured(result)).toEqual({ message: 'The upstream tool get_forecast answered.', data: { city: 'Oslo', temperature: 21.5, conditions: 'sunny', wind: { speed: 12, direction: 'NW' } } });
+  });
+
+  it('passes a content-only answer on: its text as the message, its image as a content block', async () => {
+    const result = await client.call('echo', { message: 'hi' });
+    expect(structured(result)).toEqual({ message: 'You said: hi' });
+    expect((result.content as { type: string; mimeType?: string }[]).map((block) => [block.type, block.mimeType])).toEqual([['text', undefined], ['image', 'image/png']]);
+  });
+
+  it("refuses arguments the upstream's inputSchema refuses before anything is sent", async () => {
+    const result = await client.call('get_forecast', { city: 'Oslo', days: 9 });
+    expect(result.isError).toBe(true);
+    expect(text(result)).toMatch(/days/);
+  });
+
+  it("passes an upstream isError result on as a ToolError, never checked against the success schema, with the upstream's secret redacted", async () => {
+    const result = await client.call('fail', {});
+    expect(result.isError).toBe(true);
+    expect(structured(result)).toMatchObject({ error: 'upstream_error' });
+    expect(String(structured(result)['detail'])).toContain('No forecast today: the weather service is down (token [redacted])');
+    expect(JSON.stringify(result)).not.toContain('sekret-value-4711');
+  });
+
+  it('refuses an answer that breaks the upstream\'s own output schema (strict, the default), naming the paths', async () => {
+    const result = await client.call('broken_forecast', {});
+    expect(result.isError).toBe(true);
+    expect(text(result)).toContain("got an answer from its upstream MCP server that does not match the tool's own output schema");
+    expect(text(result)).toContain('/data/city');
+    expect(JSON.stringify(result)).not.toContain('warm');
+  });
+
+  it('gives the stdio child only its own declared variables: the secret from the app\'s environment', async () => {
+    const result = await client.call('whoami', {});
+    expect(structured(result)['data']).toEqual({ secret_env: 'sekret-value-4711' });
+  });
+
+  it('answers a ToolError when the child dies mid-call, logs its stderr redacted, and starts a new child for the next call', async () => {
+    const crashed = await client.call('crash', {});
+    expect(crashed.isError).toBe(true);
+    expect(structured(crashed)).toMatchObject({ error: 'upstream_unavailable' });
+    const lost = logged.find((line) => line.message === 'upstream MCP server connection lost');
+    expect(lost).toBeDefined();
+    expect(JSON.stringify(lost)).not.toContain('sekret-value-4711');
+    const again = await client.call('get_forecast', { city: 'Bergen' });
+    expect(again.isError).toBeFalsy();
+    expect(structured(again)['data']).toMatchObject({ city: 'Bergen' });
+  });
+});
+
+describe('a generated toolset over a streamable HTTP upstream', () => {
+  let upstream: ChildProcess;
+  let url: string;
+  let stderr = '';
+  let snapshot: UpstreamSnapshot;
+
+  beforeAll(async () => {
+    upstream = spawn(process.execPath, [FIXTURE, 'http'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    upstream.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+    const port = await new Promise<number>((resolve, reject) => {
+      upstream.stdout!.on('data', (chunk: Buffer) => {
+        const match = /listening (\d+)/.exec(String(chunk));
+        if (match) resolve(Number(match[1]));
+      });
+      upstream.on('exit', (code) => reject(new Error(`the fixture exited with ${code}: ${stderr}`)));
+    });
+    url = `http://127.0.0.1:${port}/mcp`;
+    process.env['WEATHER_TOKEN'] = 'Bearer upstream-token-0815';
+    snapshot = await readUpstream({ source: { url }, headers: { authorization: process.env['WEATHER_TOKEN'] } });
+  });
+  afterAll(async () => {
+    await closeUpstreams();
+    upstream?.kill();
+    delete process.env['WEATHER_TOKEN'];
+    delete process.env['WEATHER_TIMEOUT_MS'];
+    delete process.env['WEATHER_MAX_RESULT_BYTES'];
+  });
+
+  it("sends the upstream its own credential from the app's environment, never the caller's Authorization", async () => {
+    const server = serve('weather', snapshot, { name: 'weather', source: { url }, secrets: { authorization: 'WEATHER_TOKEN' } });
+    const client = await connectToolset(server, { headers: { authorization: 'Bearer the-callers-own-token' } });
+    const result = await client.call('whoami', {});
+    await client.close();
+    expect(structured(result)['data']).toEqual({ authorization: 'Bearer upstream-token-0815' });
+  });
+
+  it('refuses to start without the variable the upstream credential comes from, naming it', () => {
+    const server = serve('weather', snapshot, { name: 'weather', source: { url }, secrets: { authorization: 'WEATHER_TOKEN' } });
+    const [toolset] = server.catalog.toolsets;
+    expect(() => toolset!.checkSettings!({})).toThrow('WEATHER_TOKEN is not set: the upstream MCP server of weather takes its authorization from it.');
+    expect(() => toolset!.checkSettings!({ WEATHER_TOKEN: 'x', WEATHER_MCP_URL: 'ftp://elsewhere' })).toThrow('WEATHER_MCP_URL must be an http or https URL');
+  });
+
+  it("passes the upstream's progress on and forwards the caller's cancellation upstream", async () => {
+    const server = serve('weather', snapshot, { name: 'weather', source: { url }, secrets: { authorization: 'WEATHER_TOKEN' } });
+    const client = await connectToolset(server);
+    const progress: unknown[] = [];
+    const controller = new AbortController();
+    const call = client.client.callTool({ name: 'slow', arguments: { ms: 60_000 } }, { signal: controller.signal, onprogress: (update) => void progress.push(update) });
+    await waitFor(() => progress.length > 0, () => `no progress; fixture stderr: ${stderr}; log: ${JSON.stringify(logged)}`);
+    controller.abort();
+    await expect(call).rejects.toThrow();
+    await waitFor(() => /cancelled/.test(stderr), () => `the upstream saw no cancellation; its stderr: ${stderr}`);
+    await client.close();
+    expect(progress[0]).toMatchObject({ progress: 1, total: 2, message: 'halfway' });
+  });
+
+  it('answers a ToolError when the upstream does not answer in time', async () => {
+    process.env['WEATHER_TIMEOUT_MS'] = '300';
+    const server = serve('weather', snapshot, { name: 'weather', source: { url }, secrets: { authorization: 'WEATHER_TOKEN' } });
+    const client = await connectToolset(server);
+    const result = await client.call('slow', { ms: 30_000 });
+    await client.close();
+    delete process.env['WEATHER_TIMEOUT_MS'];
+    expect(structured(result)).toMatchObject({ error: 'upstream_timeout' });
+  });
+
+  it('refuses an answer over the size bound before validating it, naming the variable that raises it', async () => {
+    process.env['WEATHER_MAX_RESULT_BYTES'] = '120';
+    const server = serve('weather', snapshot, { name: 'weather', source: { url }, secrets: { authorization: 'WEATHER_TOKEN' } });
+    const client = await connectToolset(server);
+    const result = await client.call('get_forecast', { city: 'Oslo' });
+    await client.close();
+    delete process.env['WEATHER_MAX_RESULT_BYTES'];
+    expect(structured(result)).toMatchObject({ error: 'upstream_too_large' });
+    expect(String(structured(result)['detail'])).toContain('WEATHER_MAX_RESULT_BYTES');
+  });
+
+  it('answers a ToolError when the upstream cannot be reached', async () => {
+    const server = serve('weather', snapshot, { name: 'weather', source: { url: 'http://127.0.0.1:9/mcp' }, secrets: { authorization: 'WEATHER_TOKEN' } });
+    const client = await connectToolset(server);
+    const result = await client.call('get_forecast', { city: 'Oslo' });
+    await client.close();
+    expect(structured(result)).toMatchObject({ error: 'upstream_unavailable' });
+    expect(JSON.stringify(result)).not.toContain('upstream-token-0815');
+  });
+
+  it('passes an answer that breaks its own schema on as unchecked, with a note, when the tool is lenient', async () => {
+    const server = serve('weather', snapshot, { name: 'weather', source: { url }, secrets: { authorization: 'WEATHER_TOKEN' }, tools: { broken_forecast: { lenient: true } } });
+    const client = await connectToolset(server);
+    const result = await client.call('broken_forecast', {});
+    await client.close();
+    expect(result.isError).toBeFalsy();
+    expect(structured(result)['unchecked']).toEqual({ city: 42, temperature: 'warm', conditions: 'snow' });
+    expect(String(structured(result)['note'])).toMatch(/city/);
+  });
+});
+
+/** Waits for `condition`, failing with `why()` after a bound far above any healthy wait. */
+async function waitFor(condition: () => boolean, why: () => string): Promise<void> {
+  const giveUp = Date.now() + 30_000;
+  while (!condition()) {
+    if (Date.now() > giveUp) throw new Error(why());
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
