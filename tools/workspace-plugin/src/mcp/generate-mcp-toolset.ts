@@ -98,6 +98,9 @@ interface ToolArguments {
 }
 
 function argumentsOf(tool: Tool, converter: SchemaConverter, argsName: string, curation: NonNullable<McpConfig['tools']>[string]['arguments'] & object, warnings: string[]): ToolArguments {
+  const declared = tool.inputSchema as { properties?: object; additionalProperties?: unknown };
+  // A tool without arguments (`{ type: 'object' }`, empty `properties`): nothing to convert, nothing open.
+  if (Object.keys(declared.properties ?? {}).length === 0 && declared.additionalProperties === undefined) return { properties: [], sent: [] };
   const { schema, names: defs, unresolved } = dereferenceLocal(tool.inputSchema);
   for (const ref of unresolved) warnings.push(`${tool.name}: its input schema's reference ${ref} cannot be followed; that argument takes any JSON value`);
   const model = withDefinitionNames(converter, defs).convert(schema, argsName, 'input');

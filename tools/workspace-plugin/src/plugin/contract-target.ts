@@ -36,6 +36,14 @@ export const openApiRefreshTarget: TargetConfiguration = {
   cache: false,
 };
 
+/** What a toolset generated from an upstream MCP server gets: read the server again, classify, rewrite (`--check`: report). */
+export const mcpRefreshTarget: TargetConfiguration = {
+  executor: '@toolsets/workspace-plugin:mcp-refresh',
+  // The catalog is built by the workspace's core and the generated code's @toolsets/mcp-upstream.
+  dependsOn: ['^build'],
+  cache: false,
+};
+
 /** What every toolset generated from an OpenAPI document gets: print what its config can curate (keys, arguments, answer paths). */
 export const openApiPathsTarget: TargetConfiguration = {
   executor: '@toolsets/workspace-plugin:openapi-paths',
@@ -52,14 +60,19 @@ export const openApiMeasureTarget: TargetConfiguration = {
 
 /**
  * Infers a `contract` target for every project tagged `type:toolset` or `type:app`, however it was
- * created, `openapi-paths` and `openapi-measure` targets for every library with an openapi.config.json, and an
- * `openapi-refresh` target for every one whose openapi.config.json records a source URL.
+ * created, `openapi-paths` and `openapi-measure` targets for every library with an openapi.config.json, an
+ * `openapi-refresh` target for every one whose openapi.config.json records a source URL, and an
+ * `mcp-refresh` target for every library generated from an upstream MCP server (an mcp.config.json).
  */
 export const createNodesV2: CreateNodesV2 = [
-  '**/{project.json,openapi.config.json}',
+  '**/{project.json,openapi.config.json,mcp.config.json}',
   (projectFiles, options, context) =>
     createNodesFromFiles(
       (file, _options, ctx) => {
+        if (file.endsWith('mcp.config.json')) {
+          if (!['project.json', 'package.json'].some((own) => existsSync(join(ctx.workspaceRoot, dirname(file), own)))) return {};
+          return { projects: { [dirname(file)]: { targets: { 'mcp-refresh': mcpRefreshTarget } } } };
+        }
         if (file.endsWith('openapi.config.json')) {
           // Only beside a project's own file: targets for a folder that is no project (a test's scratch copy) make Nx refuse the whole graph.
           if (!['project.json', 'package.json'].some((own) => existsSync(join(ctx.workspaceRoot, dirname(file), own)))) return {};

@@ -1,0 +1,4 @@
+export interface McpRefreshExecutorSchema {
+  check?: boolean;
+  timeoutMs?: number;
+}
