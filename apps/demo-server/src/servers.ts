@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { codeMode } from '@toolsets/code-mode';
 import { buildServer, type ServerDefinition } from '@toolsets/core';
 import { CredentialDemoToolset } from '@toolsets/credential-demo';
+import { EverythingToolset } from '@toolsets/everything';
 import { HelloToolset } from '@toolsets/hello';
 import { NotesToolset } from '@toolsets/notes';
 import { ReportsToolset } from '@toolsets/reports';
@@ -12,8 +13,10 @@ import { ReportsToolset } from '@toolsets/reports';
  * code mode (`?mode=code`: a model's TypeScript program calls both toolsets, in a sandbox); and
  * the notes at /notes/mcp, which check access tokens when AUTH_ISSUER is set (AUTH_MOUNTS=notes
  * keeps the others open); and the reports at /reports/mcp, whose tools run as MCP tasks for
- * clients that support them (on Redis when REDIS_URL is set). The `contract` target checks them
- * without listening.
+ * clients that support them (on Redis when REDIS_URL is set); and at /everything/mcp the official
+ * reference server (`@modelcontextprotocol/server-everything`, over stdio) as a toolset generated
+ * from it (libs/toolsets/everything), typed and checked, beside hello. The `contract` target checks
+ * them without listening.
  */
 export function buildServers(): ServerDefinition[] {
   return [
@@ -22,5 +25,6 @@ export function buildServers(): ServerDefinition[] {
     buildServer({ name: 'demo', version: '0.1.0', toolsets: [HelloToolset, CredentialDemoToolset], codeMode: codeMode() }),
     buildServer({ name: 'notes', version: '0.1.0', toolsets: [NotesToolset] }),
     buildServer({ name: 'reports', version: '0.1.0', toolsets: [ReportsToolset] }),
+    buildServer({ name: 'everything', version: '0.1.0', toolsets: [EverythingToolset, HelloToolset] }),
   ];
 }

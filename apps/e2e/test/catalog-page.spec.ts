@@ -163,7 +163,10 @@ describe('the catalog page in a browser', () => {
       expect.stringMatching(/^demo /),
       expect.stringMatching(/^notes /),
       expect.stringMatching(/^reports /),
+      expect.stringMatching(/^everything /),
     ]);
+    // A tool of an upstream MCP server without an output schema says it answers content only.
+    expect(await page.locator('section#server-everything').textContent()).toContain('content only: the upstream tool declares no output schema');
     const credential = page.locator('section#server-credential-demo');
     expect(await credential.locator('p .mcp-url').textContent()).toBe(`${demo.origin}/credential-demo/mcp`);
     expect(await credential.innerText()).toContain('Send x-demo-token with every request');

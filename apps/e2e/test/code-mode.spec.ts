@@ -184,7 +184,7 @@ describe('toolsets-api-types', () => {
         failure = error as typeof failure;
       }
       expect(failure.status).toBe(2);
-      expect(String(failure.stderr)).toContain('apps/demo-server has 5 servers: choose one with --server= (hello, credential-demo, demo, notes, reports)');
+      expect(String(failure.stderr)).toContain('apps/demo-server has 6 servers: choose one with --server= (hello, credential-demo, demo, notes, reports, everything)');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -4,6 +4,9 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
+/** The tools of the reference server-everything the demo serves, as generated (libs/toolsets/everything). */
+const EVERYTHING_TOOLS = ['echo', 'get-annotated-message', 'get-env', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image', 'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates', 'trigger-long-running-operation'];
+
 describe('the demo app, both toolsets mounted in one process', () => {
   let server: ServerProcess;
 
@@ -33,6 +36,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
         // Without AUTH_ISSUER the notes mount checks no token: every caller is the one local owner.
         { name: 'notes', url: `${server.origin}/notes/mcp`, tools: ['list_notes', 'get_note', 'add_note', 'delete_note'], credentialHeaders: [] },
         { name: 'reports', url: `${server.origin}/reports/mcp`, tools: ['render_report', 'tally'], credentialHeaders: ['x-reports-key'] },
+        { name: 'everything', url: `${server.origin}/everything/mcp`, tools: [...EVERYTHING_TOOLS, 'hello', 'greet_team', 'hello_card'], credentialHeaders: [] },
       ],
     });
   });
@@ -40,7 +44,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
   it('says at /health which tools it serves, each once, though the demo mount serves the others again', async () => {
     expect(await (await fetch(`${server.origin}/health`)).json()).toEqual({
       status: 'ok',
-      tools: ['hello', 'greet_team', 'hello_card', 'whoami', 'list_notes', 'get_note', 'add_note', 'delete_note', 'render_report', 'tally'],
+      tools: ['hello', 'greet_team', 'hello_card', 'whoami', 'list_notes', 'get_note', 'add_note', 'delete_note', 'render_report', 'tally', ...EVERYTHING_TOOLS],
       credentialHeaders: ['x-demo-token', 'x-reports-key'],
     });
   });
@@ -70,7 +74,7 @@ describe('the demo app, both toolsets mounted in one process', () => {
     const printed = server.stdout();
     expect(printed).toContain(`${server.origin}/hello/mcp`);
     const config = JSON.parse(printed.slice(printed.indexOf('{'))) as Record<string, { url?: string; headers?: Record<string, string>; args?: string[]; env?: Record<string, string> }>;
-    expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'hello-stdio', 'credential-demo-stdio', 'demo-stdio', 'notes-stdio', 'reports-stdio']);
+    expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'everything', 'hello-stdio', 'credential-demo-stdio', 'demo-stdio', 'notes-stdio', 'reports-stdio', 'everything-stdio']);
     expect([config['reports-stdio'].args, config['reports-stdio'].env]).toEqual([[appMain('demo-server'), '--stdio', '--server=reports'], { X_REPORTS_KEY: '<your x-reports-key value>' }]);
     expect(config['notes-stdio'].args).toEqual([appMain('notes-server'), '--stdio']);
     expect(config['demo-stdio'].args).toEqual([appMain('demo-server'), '--stdio', '--server=demo']);
@@ -106,13 +110,29 @@ describe('the demo app, both toolsets mounted in one process', () => {
       // The demo server serves code mode: the banner names ?mode=code beside ?mode=discovery.
       expect(printed).toContain('  select per request: ?toolsets=<group>,<group>  ?readonly=1  ?mode=discovery  ?mode=code (or X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Mode)');
       const config = JSON.parse(printed.slice(printed.indexOf('{'), printed.lastIndexOf('}\n') + 1)) as Record<string, { args?: string[] }>;
-      expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'demo-stdio', 'reports-stdio']);
+      expect(Object.keys(config)).toEqual(['hello', 'credential-demo', 'demo', 'notes', 'reports', 'everything', 'demo-stdio', 'reports-stdio', 'everything-stdio']);
       for (const name of ['hello', 'credential-demo', 'notes']) {
         expect(printed).toContain(`(${name}-stdio left out: ${join(folder, `apps/${name}-server/dist/main.js`)} is not built yet)`);
       }
     } finally {
       await alone.stop();
       rmSync(folder, { recursive: true, force: true });
+    }
+  });
+
+  it.each(['modern', 'legacy'] as const)('serves the reference server-everything, generated into a typed toolset, beside hello to a %s client', async (era) => {
+    const client = await httpClient(era, `${server.origin}/everything/mcp`);
+    try {
+      const tools = (await client.listTools()).tools as { name: string; outputSchema?: { anyOf?: { properties?: Record<string, unknown> }[] } }[];
+      expect(tools.map((tool) => tool.name)).toEqual([...EVERYTHING_TOOLS, 'hello', 'greet_team', 'hello_card']);
+      // The one tool with an output schema upstream: its result is typed as `data`; the client checks it against the schema.
+      expect(Object.keys(tools.find((tool) => tool.name === 'get-structured-content')!.outputSchema!.anyOf![0]!.properties!)).toEqual(['message', 'data']);
+      const weather = (await client.callTool({ name: 'get-structured-content', arguments: { location: 'Chicago' } }))['structuredContent'] as { data: Record<string, unknown> };
+      expect(weather.data).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
+      expect((await client.callTool({ name: 'get-sum', arguments: { a: 2, b: 40 } }))['structuredContent']).toEqual({ message: 'The sum of 2 and 40 is 42.' });
+      expect((await client.callTool({ name: 'hello', arguments: { name: 'Ada' } }))['structuredContent']).toEqual({ message: 'Hello, Ada!' });
+    } finally {
+      await client.close();
     }
   });
 
