@@ -67,6 +67,8 @@ export class McpUpstream {
     let answer: CallToolResult;
     try {
       const client = await this.connection.client(signal);
+      const drift = this.connection.drift(call.tool);
+      if (drift) return this.drifted(call, drift);
       answer = await client.callTool(
         { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) } },
         {
@@ -80,6 +82,16 @@ export class McpUpstream {
     }
     this.connection.healthy();
     return this.answered(call, answer, logger);
+  }
+
+  /** A call to a tool the upstream removed or changed since the library was generated: refused, with what to do. */
+  private drifted(call: UpstreamToolCall, kind: 'removed' | 'changed'): ToolError {
+    const what = kind === 'removed' ? 'no longer offers' : 'changed what it takes or returns for';
+    return new ToolError(
+      'upstream_changed',
+      `The upstream MCP server of ${this.settings.name} ${what} ${call.tool} since this server was built, so the call was not made: the answer could not be checked against the contract it advertises. ` +
+        `Use another tool; the operator regenerates the library (nx run <library>:mcp-refresh).`,
+    );
   }
 
   /** Ends the connection (a stdio upstream's child process exits). */

@@ -2,6 +2,7 @@ import { Client, StreamableHTTPClientTransport, type PriorDiscovery, type Transp
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stderrLogger, type Logger } from '@toolsets/core';
 import { redact } from './secret-redaction';
+import { driftOf, type DriftKind } from './upstream-drift';
 import { DEFAULT_TIMEOUT_MS, type ResolvedUpstreamSettings } from './upstream-settings';
 
 /** The first wait before connecting again after a failure; it doubles per failure in a row, up to MAX_BACKOFF_MS. */
@@ -52,6 +53,8 @@ export class UpstreamConnection {
   private stderrTail = '';
   /** The stdio child's process id, while one runs. */
   private childPid: number | null = null;
+  /** Served tools the live upstream removed or changed since generation, as last seen. */
+  private drifted = new Map<string, DriftKind>();
 
   constructor(
     private readonly settings: ResolvedUpstreamSettings,
@@ -66,6 +69,11 @@ export class UpstreamConnection {
     hookExit();
     this.current ??= this.connect(++this.generation);
     return untilAborted(this.current, signal);
+  }
+
+  /** How the tool drifted from the pinned contract, if it did (as of the last connect or list-changed notice). */
+  drift(tool: string): DriftKind | undefined {
+    return this.drifted.get(tool);
   }
 
   /** A call succeeded: the next loss reconnects after the shortest wait again. */
@@ -109,12 +117,32 @@ export class UpstreamConnection {
       const transport = this.transport();
       await client.connect(transport, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(this.prior && { prior: this.prior }) });
       if (transport instanceof StdioClientTransport) this.childPid = transport.pid;
+      await this.watchDrift(client);
       return client;
     } catch (error) {
       ended(`connecting failed: ${redact((error as Error).message, this.settings.secrets)}`);
       await client.close().catch(() => undefined);
       throw error;
     }
+  }
+
+  /**
+   * Compares the live tools with the pinned contract now, and again whenever the upstream says its
+   * tools changed (`notifications/tools/list_changed`). A failed listing is logged and leaves the last verdict.
+   */
+  private async watchDrift(client: Client): Promise<void> {
+    const pins = this.settings.pins;
+    if (!pins || Object.keys(pins).length === 0) return;
+    const check = async () => {
+      try {
+        const { tools } = await client.listTools(undefined, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, cacheMode: 'bypass' });
+        this.drifted = driftOf(this.settings.name, pins, tools, this.logger);
+      } catch (error) {
+        this.logger.warn('upstream MCP server tools could not be listed to check them against the pinned contract', { upstream: this.settings.name, reason: redact((error as Error).message, this.settings.secrets) });
+      }
+    };
+    if (client.getServerCapabilities()?.tools?.listChanged) client.setNotificationHandler('notifications/tools/list_changed', () => check());
+    await check();
   }
 
   private lost(why: string): void {

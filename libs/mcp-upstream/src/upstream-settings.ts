@@ -29,6 +29,11 @@ export interface UpstreamSettings {
   timeoutMs?: number;
   /** The largest answer passed on, in bytes of JSON (default 8 MiB); a larger one is a ToolError `upstream_too_large`. */
   maxResultBytes?: number;
+  /**
+   * Each served upstream tool's fingerprint at generation (`toolFingerprint`): the pinned contract.
+   * A tool the live upstream removed or changed is refused with a ToolError until the library is regenerated.
+   */
+  pins?: Record<string, string>;
 }
 
 /** What a call got from the environment: the settings with each secret's value, never written anywhere. */

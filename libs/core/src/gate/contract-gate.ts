@@ -41,7 +41,7 @@ export function runContractGate(serverName: string, toolsetClasses: readonly (Cl
   const appInterceptors = checkedInterceptors(options.interceptors ?? [], {}, `buildServer '${serverName}' (interceptors)`, report);
   gate.reportStandardDecorators();
   const tools = new Map<string, CompiledTool>();
-  const origin = (t: CompiledTool) => ({ toolset: t.toolset.name, className: t.toolset.cls.name, methodName: t.methodName });
+  const origin = (t: CompiledTool) => ({ toolset: t.toolset.name, className: t.toolset.cls.name, methodName: t.methodName, ...(t.toolset.generatedFrom !== undefined && { generatedFrom: t.toolset.generatedFrom }) });
   const prompts = new Map<string, CompiledPrompt>();
   const resources = new Map<string, CompiledResource>();
   const templates = new Map<string, CompiledResourceTemplate>();

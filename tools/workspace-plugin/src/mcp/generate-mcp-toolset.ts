@@ -1,6 +1,7 @@
 import { names } from '@nx/devkit';
 import type { Tool } from '@modelcontextprotocol/client';
-import { tsLiteral } from '@toolsets/core/ts-literal';
+import { toolFingerprint } from '@toolsets/core/tool-fingerprint';
+import { tsKey, tsLiteral } from '@toolsets/core/ts-literal';
 import { pascal, SchemaConverter } from '../openapi/convert-schema';
 import { curateArgument } from '../openapi/curate-argument';
 import type { OperationModel } from '../openapi/operation-model';
@@ -84,7 +85,7 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
   const dtos = `${MCP_GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
   const files: Record<string, string> = {
     'src/generated/dtos.ts': dtos,
-    [`src/generated/${name}.toolset.ts`]: toolsetSource(name, snapshot, config, toolsetClass, methods, [...new Set(classNames)].sort(), { attaches, scoped }),
+    [`src/generated/${name}.toolset.ts`]: toolsetSource(name, snapshot, config, toolsetClass, methods, [...new Set(classNames)].sort(), { attaches, scoped }, Object.fromEntries(served.map((tool) => [tool.name, toolFingerprint(tool)]))),
   };
   const modules = ['./generated/dtos', `./generated/${name}.toolset`, ...(config.exports ?? [])];
   files['src/index.ts'] = `${MCP_GENERATED_HEADER}\n${modules.map((module) => `export * from '${module}';`).join('\n')}\n`;
@@ -118,7 +119,7 @@ function argumentsOf(tool: Tool, converter: SchemaConverter, argsName: string, c
     const described = property.schema.description ? { ...property, schema: { ...property.schema, description: plainText(property.schema.description) } } : property;
     const curated = curateArgument({ operationId: tool.name, toolName: tool.name } as OperationModel, property.name, described, curation[property.name], curation[property.name] ? where(property.name) : undefined);
     if ('omitted' in curated) continue;
-    result.sent.push(`${objectKey(property.name)}: ${sentValue(curated, '')}`);
+    result.sent.push(`${tsKey(property.name)}: ${sentValue(curated, '')}`);
     if ('property' in curated) result.properties.push(curated.property);
   }
   return result;
@@ -194,7 +195,7 @@ function hints(annotations: Tool['annotations']): Record<string, boolean> {
   return out;
 }
 
-function toolsetSource(name: string, snapshot: UpstreamSnapshot, config: McpConfig, toolsetClass: string, methods: string[], classNames: string[], uses: { attaches: boolean; scoped: boolean }): string {
+function toolsetSource(name: string, snapshot: UpstreamSnapshot, config: McpConfig, toolsetClass: string, methods: string[], classNames: string[], uses: { attaches: boolean; scoped: boolean }, pins: Record<string, string>): string {
   const token = `${name.toUpperCase().replace(/-/g, '_')}_UPSTREAM`;
   const settings = `${name.toUpperCase().replace(/-/g, '_')}_SETTINGS`;
   const prior = snapshot.era === 'modern' && snapshot.discover ? { kind: 'modern', discover: snapshot.discover } : { kind: 'legacy' };
@@ -210,8 +211,11 @@ function toolsetSource(name: string, snapshot: UpstreamSnapshot, config: McpConf
     `/** The upstream this toolset calls; register another under this token to configure it in code. */`,
     `export const ${token} = Symbol.for('toolsets.mcp.${name}');`,
     '',
-    `/** Where the upstream is (\`${name.toUpperCase().replace(/-/g, '_')}_MCP_URL\` points an HTTP upstream elsewhere); its credentials come from the named variables. */`,
-    `const ${settings}: UpstreamSettings = ${tsLiteral(settingsOf(name, config))};`,
+    `/**`,
+    ` * Where the upstream is (\`${name.toUpperCase().replace(/-/g, '_')}_MCP_URL\` or \`_MCP_COMMAND\` point it elsewhere); its credentials come from the named`,
+    ` * variables; \`pins\` is the contract of each tool as generated, which the live upstream is checked against.`,
+    ` */`,
+    `const ${settings}: UpstreamSettings = ${tsLiteral({ ...settingsOf(name, config), pins })};`,
     '',
     `/** The era ${server} spoke when this library was generated: connecting reuses it instead of probing. */`,
     `const PRIOR: PriorDiscovery = ${tsLiteral(prior)};`,
@@ -241,11 +245,6 @@ function settingsOf(name: string, config: McpConfig): object {
   const source = config.source as UpstreamSource;
   const transport = 'url' in source ? { kind: 'http', url: source.url } : { kind: 'stdio', command: source.command, ...(source.args?.length && { args: source.args }), ...(source.cwd && { cwd: source.cwd }) };
   return { name, transport, ...(config.secrets && Object.keys(config.secrets).length && { secretsFrom: config.secrets }) };
-}
-
-/** A property name as an object literal's key: bare where it is an identifier. */
-function objectKey(name: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : tsLiteral(name);
 }
 
 function safeName(name: string): string {

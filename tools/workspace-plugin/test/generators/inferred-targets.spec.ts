@@ -17,13 +17,16 @@ describe('the targets the plugin infers', () => {
     write('libs/toolsets/shop/openapi.config.json', { name: 'shop' });
     // A config in a folder that is no project (a scratch copy a test left): nothing, or Nx refuses the graph.
     write('scratch/openapi.config.json', { name: 'scratch' });
+    write('libs/toolsets/weather/project.json', { name: '@toolsets/weather', tags: ['type:toolset'] });
+    write('libs/toolsets/weather/mcp.config.json', { name: 'weather', source: { url: 'https://mcp.example.com/mcp' } });
+    write('scratch-mcp/mcp.config.json', { name: 'scratch' });
   });
   afterAll(() => rmSync(workspace, { recursive: true, force: true }));
 
-  it('gives a generated library openapi-paths and openapi-measure (and openapi-refresh with a source URL), and a folder that is no project nothing', async () => {
+  it('gives a generated library openapi-paths and openapi-measure (and openapi-refresh with a source URL), one from an MCP server mcp-refresh, and a folder that is no project nothing', async () => {
     const [pattern, create] = createNodesV2;
-    expect(pattern).toBe('**/{project.json,openapi.config.json}');
-    const files = ['libs/toolsets/pets/project.json', 'libs/toolsets/pets/openapi.config.json', 'libs/toolsets/shop/openapi.config.json', 'scratch/openapi.config.json'];
+    expect(pattern).toBe('**/{project.json,openapi.config.json,mcp.config.json}');
+    const files = ['libs/toolsets/pets/project.json', 'libs/toolsets/pets/openapi.config.json', 'libs/toolsets/shop/openapi.config.json', 'scratch/openapi.config.json', 'libs/toolsets/weather/mcp.config.json', 'scratch-mcp/mcp.config.json'];
     const results = await create(files, undefined, { workspaceRoot: workspace, nxJsonConfiguration: {} } as never);
     const targets = Object.fromEntries(results.map(([file, result]) => [file, Object.fromEntries(Object.entries(result.projects ?? {}).map(([root, project]) => [root, Object.keys(project.targets ?? {}).sort()]))]));
     expect(targets).toEqual({
@@ -31,6 +34,9 @@ describe('the targets the plugin infers', () => {
       'libs/toolsets/pets/openapi.config.json': { 'libs/toolsets/pets': ['openapi-measure', 'openapi-paths', 'openapi-refresh'] },
       'libs/toolsets/shop/openapi.config.json': { 'libs/toolsets/shop': ['openapi-measure', 'openapi-paths'] },
       'scratch/openapi.config.json': {},
+      // A library generated from an upstream MCP server: its refresh.
+      'libs/toolsets/weather/mcp.config.json': { 'libs/toolsets/weather': ['mcp-refresh'] },
+      'scratch-mcp/mcp.config.json': {},
     });
   });
 });

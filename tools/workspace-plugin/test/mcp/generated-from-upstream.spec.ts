@@ -56,7 +56,7 @@ describe('a toolset generated from a live MCP server over stdio (a 2025-era serv
     expect(snapshot.server).toMatchObject({ name: 'weather-fixture', version: '1.0.0' });
     expect(snapshot.era).toBe('legacy');
     expect(snapshot.instructions).toBe('Weather forecasts and alerts for cities.');
-    expect(snapshot.tools.map((tool) => tool.name)).toEqual(['get_forecast', 'echo', 'fail', 'broken_forecast', 'slow', 'whoami', 'crash']);
+    expect(snapshot.tools.map((tool) => tool.name)).toEqual(['get_forecast', 'echo', 'fail', 'broken_forecast', 'slow', 'whoami', 'crash', 'upgrade']);
   });
 
   it("advertises each tool with arguments typed from its inputSchema and a result typed from its outputSchema ($defs included)", async () => {
@@ -114,6 +114,21 @@ describe('a toolset generated from a live MCP server over stdio (a 2025-era serv
     expect(JSON.stringify(result)).not.toContain('warm');
   });
 
+  it('refuses at startup two upstreams serving a tool of the same name, naming both and the config that renames them', () => {
+    const load = (name: string, config: McpConfig) => {
+      const generated = generateMcpToolset(name, snapshot, config);
+      return (loadGeneratedSources(generated.files) as Record<string, ClassType>)[generated.className]!;
+    };
+    // Libraries of other names than this suite's served one: each library registers its upstream under its name.
+    const first = load('alpha', { name: 'alpha', source: stdioSource });
+    const second = load('forecasts', { name: 'forecasts', source: stdioSource });
+    expect(() => buildServer({ name: 'app', version: '1', toolsets: [first, second], logger })).toThrow(
+      `The tool name 'get_forecast' is used by AlphaToolset.getForecast() (toolset 'alpha') and by ForecastsToolset.getForecast() (toolset 'forecasts'); names must be unique in one server. Fix: rename one of them: the generated toolset 'forecasts' takes a "prefix" for all its tools, or a "name" for this one under "tools", in its mcp.config.json, then run npx nx sync.`,
+    );
+    const prefixed = load('forecasts', { name: 'forecasts', source: stdioSource, prefix: 'fc' });
+    expect(() => buildServer({ name: 'app', version: '1', toolsets: [first, prefixed], logger })).not.toThrow();
+  });
+
   it('gives the stdio child only its own declared variables: the secret from the app\'s environment', async () => {
     const result = await client.call('whoami', {});
     expect(structured(result)['data']).toEqual({ secret_env: 'sekret-value-4711' });
@@ -129,6 +144,47 @@ describe('a toolset generated from a live MCP server over stdio (a 2025-era serv
     const again = await client.call('get_forecast', { city: 'Bergen' });
     expect(again.isError).toBeFalsy();
     expect(structured(again)['data']).toMatchObject({ city: 'Bergen' });
+  });
+});
+
+describe('a generated toolset whose upstream moved on after generation (the pinned contract)', () => {
+  let snapshot: UpstreamSnapshot;
+  beforeAll(async () => {
+    snapshot = await readUpstream({ source: stdioSource });
+  });
+  afterAll(async () => {
+    await closeUpstreams();
+    delete process.env['WEATHER_MCP_COMMAND'];
+  });
+
+  it('refuses a tool the upstream changed, serves the unchanged ones, and logs each drift with its kind', async () => {
+    process.env['WEATHER_MCP_COMMAND'] = `${process.execPath} ${FIXTURE} stdio changed`;
+    const client = await connectToolset(serve('weather', snapshot, { name: 'weather', source: stdioSource }));
+    logged.length = 0;
+    const changed = await client.call('get_forecast', { city: 'Oslo' });
+    const same = await client.call('echo', { message: 'still here' });
+    await client.close();
+    delete process.env['WEATHER_MCP_COMMAND'];
+    expect(structured(changed)).toMatchObject({ error: 'upstream_changed' });
+    expect(String(structured(changed)['detail'])).toContain('changed what it takes or returns for get_forecast');
+    expect(structured(same)).toEqual({ message: 'You said: still here' });
+    expect(logged).toContainEqual(expect.objectContaining({ level: 'warn', message: 'upstream MCP server drifted from the pinned contract', fields: expect.objectContaining({ upstream: 'weather', kind: 'changed', tool: 'get_forecast' }) }));
+    expect(logged).toContainEqual(expect.objectContaining({ fields: expect.objectContaining({ kind: 'added', tools: ['get_alerts'] }) }));
+    // A tool the upstream added is not served until the library is regenerated.
+    expect((await (await connectToolset(serve('weather', snapshot, { name: 'weather', source: stdioSource }))).listTools()).map((tool) => tool.name)).not.toContain('get_alerts');
+  });
+
+  it("follows the upstream's notifications/tools/list_changed: a tool that changes mid-run is refused from then on", async () => {
+    const client = await connectToolset(serve('weather', snapshot, { name: 'weather', source: stdioSource }));
+    expect((await client.call('get_forecast', { city: 'Oslo' })).isError).toBeFalsy();
+    expect(structured(await client.call('upgrade', {}))).toEqual({ message: 'Upgraded to 1.1.0.' });
+    let after = await client.call('get_forecast', { city: 'Oslo' });
+    for (const giveUp = Date.now() + 30_000; !after.isError && Date.now() < giveUp; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      after = await client.call('get_forecast', { city: 'Oslo' });
+    }
+    await client.close();
+    expect(structured(after)).toMatchObject({ error: 'upstream_changed' });
   });
 });
 
