@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type PriorDiscovery } from '@modelcontextprotocol/client';
 import { resultCheck, stderrLogger, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type RequestContext, type ResultWithContent } from '@toolsets/core';
 import { redact } from './secret-redaction';
@@ -34,6 +35,8 @@ const MAX_DETAIL = 500;
 const MAX_MESSAGE = 4_000;
 /** The deepest JSON an answer may nest before it is refused (validating deeper costs the server, helps no model). */
 const MAX_DEPTH = 64;
+/** The most connections kept for distinct caller credentials; the least recently used is closed past it. */
+const MAX_CALLER_CONNECTIONS = 64;
 /** The most problems a lenient answer's note names. */
 const MAX_NOTED_PROBLEMS = 3;
 
@@ -46,16 +49,16 @@ const MAX_NOTED_PROBLEMS = 3;
  * bounded and never carries the upstream's credentials. The caller's own credentials never go upstream.
  */
 export class McpUpstream {
-  private readonly connection: UpstreamConnection;
+  /** The app's connection; with caller credentials, one per distinct credential (least recently used first). */
+  private readonly connections = new Map<string, UpstreamConnection>();
   private readonly timeoutMs: number;
   private readonly maxResultBytes: number;
 
   constructor(
     private readonly settings: ResolvedUpstreamSettings,
-    prior?: PriorDiscovery,
+    private readonly prior?: PriorDiscovery,
     private readonly logger: Logger = stderrLogger,
   ) {
-    this.connection = new UpstreamConnection(settings, prior, logger);
     this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxResultBytes = settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
   }
@@ -74,9 +77,13 @@ export class McpUpstream {
     if (context.signal.aborted) cancel();
     else context.signal.addEventListener('abort', cancel, { once: true });
     let answer: CallToolResult;
+    // The caller's own credentials (a missing one throws core's error naming its header) and what redacts them.
+    const secrets = this.callerSecrets(context);
+    const connection = this.connectionFor(secrets);
+    const redacting = secrets ? { ...this.settings.secrets, ...secrets } : this.settings.secrets;
     try {
-      const client = await this.connection.client(controller.signal);
-      const drift = this.connection.drift(call.tool);
+      const client = await connection.client(controller.signal);
+      const drift = connection.drift(call.tool);
       if (drift) return this.drifted(call, drift);
       answer = await client.callTool(
         { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) } },
@@ -88,13 +95,45 @@ export class McpUpstream {
         },
       );
     } catch (error) {
-      return this.failed(call, error, timedOut, logger);
+      return this.failed(call, error, timedOut, logger, redacting);
     } finally {
       clearTimeout(timer);
       context.signal.removeEventListener('abort', cancel);
     }
-    this.connection.healthy();
-    return this.answered(call, answer, logger);
+    connection.healthy();
+    return this.answered(call, answer, logger, redacting);
+  }
+
+  /** The upstream headers of the caller's credentials, or undefined when the upstream takes none from callers. */
+  private callerSecrets(context: RequestContext): Record<string, string> | undefined {
+    const declared = this.settings.callerCredentials;
+    if (!declared?.length) return undefined;
+    const secrets: Record<string, string> = {};
+    for (const credential of declared) {
+      const value = context.credential(credential.header);
+      secrets[credential.upstreamHeader] = credential.bearer ? `Bearer ${value}` : value;
+    }
+    return secrets;
+  }
+
+  /** The connection for these caller secrets: the app's one, or one per distinct credential, at most MAX_CALLER_CONNECTIONS kept. */
+  private connectionFor(secrets: Record<string, string> | undefined): UpstreamConnection {
+    const key = secrets ? createHash('sha256').update(JSON.stringify(secrets)).digest('hex') : '';
+    let connection = this.connections.get(key);
+    if (connection) {
+      // Most recently used last.
+      this.connections.delete(key);
+      this.connections.set(key, connection);
+      return connection;
+    }
+    connection = new UpstreamConnection(secrets ? { ...this.settings, secrets: { ...this.settings.secrets, ...secrets } } : this.settings, this.prior, this.logger);
+    this.connections.set(key, connection);
+    if (this.connections.size > MAX_CALLER_CONNECTIONS) {
+      const [oldest, stale] = this.connections.entries().next().value as [string, UpstreamConnection];
+      this.connections.delete(oldest);
+      void stale.close();
+    }
+    return connection;
   }
 
   /** A call to a tool the upstream removed or changed since the library was generated: refused, with what to do. */
@@ -107,18 +146,21 @@ export class McpUpstream {
     );
   }
 
-  /** Ends the connection (a stdio upstream's child process exits). */
-  close(): Promise<void> {
-    return this.connection.close();
+  /** Ends every connection (a stdio upstream's child process exits). */
+  async close(): Promise<void> {
+    await Promise.all([...this.connections.values()].map((connection) => connection.close()));
+    this.connections.clear();
   }
 
-  private answered(call: UpstreamToolCall, answer: CallToolResult, logger: Logger): UpstreamResult | ResultWithContent<UpstreamResult> | ToolError {
+  private answered(call: UpstreamToolCall, answer: CallToolResult, logger: Logger, secrets: Record<string, string>): UpstreamResult | ResultWithContent<UpstreamResult> | ToolError {
     const tooBig = this.outOfBounds(answer);
     if (tooBig) return tooBig;
+    // The credentials the upstream was sent never reach the caller, whatever it echoes (an environment dump, a debug tool).
+    if (Object.keys(secrets).length > 0) answer = redactAnswer(answer, secrets);
     const content = Array.isArray(answer.content) ? answer.content : [];
     const text = content.flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
     // An error is passed on as the upstream said it, never checked against the success schema.
-    if (answer.isError) return new ToolError('upstream_error', `The upstream tool ${call.tool} failed: ${this.bounded(text, MAX_DETAIL) || 'it gave no reason'}.`);
+    if (answer.isError) return new ToolError('upstream_error', `The upstream tool ${call.tool} failed: ${bounded(text, MAX_DETAIL, secrets) || 'it gave no reason'}.`);
     const others = content.filter((block) => block.type !== 'text') as ExtraContent[];
     let result: UpstreamResult;
     if (call.output === 'structured') {
@@ -127,10 +169,10 @@ export class McpUpstream {
         logger.warn('upstream answer not usable', { upstream: this.settings.name, tool: call.tool, reason: 'no structuredContent although the tool declares an output schema' });
         return new ToolError('upstream_invalid_response', `The upstream tool ${call.tool} answered without the structured result its output schema promises. Try again; if it persists, the upstream MCP server is misbehaving.`);
       }
-      result = { message: looksLikeJson(text) || text === '' ? `The upstream tool ${call.tool} answered.` : this.bounded(text, MAX_MESSAGE), data };
+      result = { message: looksLikeJson(text) || text === '' ? `The upstream tool ${call.tool} answered.` : bounded(text, MAX_MESSAGE, secrets), data };
       if (call.lenient) result = this.lenient(call, call.lenient, result, logger);
     } else {
-      result = { message: this.bounded(text, MAX_MESSAGE) || `The upstream tool ${call.tool} answered${others.length ? ` with ${others.length} content block${others.length === 1 ? '' : 's'}` : ' with nothing'}.` };
+      result = { message: bounded(text, MAX_MESSAGE, secrets) || `The upstream tool ${call.tool} answered${others.length ? ` with ${others.length} content block${others.length === 1 ? '' : 's'}` : ' with nothing'}.` };
     }
     return others.length ? withContent(result, ...others) : result;
   }
@@ -160,7 +202,7 @@ export class McpUpstream {
     };
   }
 
-  private failed(call: UpstreamToolCall, error: unknown, timedOut: boolean, logger: Logger): ToolError {
+  private failed(call: UpstreamToolCall, error: unknown, timedOut: boolean, logger: Logger, secrets: Record<string, string>): ToolError {
     const upstream = `the upstream MCP server of ${this.settings.name}`;
     const seconds = `${Math.round(this.timeoutMs / 100) / 10} s`;
     if (timedOut || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)) {
@@ -169,18 +211,18 @@ export class McpUpstream {
     if (error instanceof UpstreamClosed) return new ToolError('upstream_unavailable', `${cap(upstream)} is closed: this server is shutting down.`);
     if (error instanceof ProtocolError) {
       // The upstream refused the request itself (unknown tool, invalid arguments): its own words, bounded and redacted.
-      return new ToolError('upstream_refused', `${cap(upstream)} refused ${call.tool} (${error.code}): ${this.bounded(error.message, MAX_DETAIL)}`);
+      return new ToolError('upstream_refused', `${cap(upstream)} refused ${call.tool} (${error.code}): ${bounded(error.message, MAX_DETAIL, secrets)}`);
     }
     const reason = error instanceof Error ? error.message : String(error);
     if (error instanceof SdkError && (error.code === SdkErrorCode.InvalidResult || error.code === SdkErrorCode.UnsupportedResultType)) {
-      logger.warn('upstream answer not usable', { upstream: this.settings.name, tool: call.tool, reason: redact(reason, this.settings.secrets) });
+      logger.warn('upstream answer not usable', { upstream: this.settings.name, tool: call.tool, reason: redact(reason, secrets) });
       return new ToolError('upstream_invalid_response', `${cap(upstream)} answered ${call.tool} with something that is not a tool result. Try again; if it persists, the upstream MCP server is misbehaving.`);
     }
     const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
     if (!(error instanceof SdkError) && (error as { name?: string } | null)?.name === 'AbortError') {
       return new ToolError('cancelled', `The call to ${call.tool} was cancelled.`);
     }
-    logger.warn('upstream MCP call failed', { upstream: this.settings.name, tool: call.tool, reason: redact(reason, this.settings.secrets) });
+    logger.warn('upstream MCP call failed', { upstream: this.settings.name, tool: call.tool, reason: redact(reason, secrets) });
     return new ToolError(
       'upstream_unavailable',
       closed
@@ -189,11 +231,23 @@ export class McpUpstream {
     );
   }
 
-  /** The upstream's text, at most `max` characters, without the upstream's credentials. */
-  private bounded(text: string, max: number): string {
-    const clean = redact(text, this.settings.secrets).trim();
-    return clean.length > max ? `${clean.slice(0, max)}…` : clean;
-  }
+}
+
+/** The answer with every string in it redacted of the credentials the upstream was sent (the depth is bounded before this runs). */
+function redactAnswer(answer: CallToolResult, secrets: Record<string, string>): CallToolResult {
+  const walk = (value: unknown): unknown => {
+    if (typeof value === 'string') return redact(value, secrets);
+    if (Array.isArray(value)) return value.map(walk);
+    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
+    return value;
+  };
+  return walk(answer) as CallToolResult;
+}
+
+/** The upstream's text, at most `max` characters, without the credentials it was sent. */
+function bounded(text: string, max: number, secrets: Record<string, string>): string {
+  const clean = redact(text, secrets).trim();
+  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
 }
 
 function cap(text: string): string {

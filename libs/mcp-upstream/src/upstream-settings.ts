@@ -30,10 +30,26 @@ export interface UpstreamSettings {
   /** The largest answer passed on, in bytes of JSON (default 8 MiB); a larger one is a ToolError `upstream_too_large`. */
   maxResultBytes?: number;
   /**
+   * Credentials each caller brings (per caller, not the app's): the header the MCP client sends
+   * (declared in the toolset's `credentialHeaders`, so core reads, requires and redacts it) and the
+   * upstream header its value goes in, as a bearer token or as it is. Never the caller's MCP
+   * `Authorization`. HTTP upstreams only: each distinct credential gets a connection of its own.
+   */
+  callerCredentials?: CallerCredential[];
+  /**
    * Each served upstream tool's fingerprint at generation (`toolFingerprint`): the pinned contract.
    * A tool the live upstream removed or changed is refused with a ToolError until the library is regenerated.
    */
   pins?: Record<string, string>;
+}
+
+export interface CallerCredential {
+  /** The header the MCP client sends, lower case (`x-weather-key`). */
+  header: string;
+  /** The header it goes upstream in (`authorization`). */
+  upstreamHeader: string;
+  /** Sent as `Bearer <value>`. */
+  bearer?: boolean;
 }
 
 /** What a call got from the environment: the settings with each secret's value, never written anywhere. */
@@ -78,6 +94,9 @@ export function settingsFromEnvironment(toolsetName: string, defaults: UpstreamS
     const value = env[variable];
     if (!value) throw new Error(`${variable} is not set: the upstream MCP server of ${toolsetName} takes its ${header} from it. Set ${variable}, or remove "${header}" from "secrets" in mcp.config.json.`);
     secrets[header] = value;
+  }
+  if (defaults.callerCredentials?.length && transport.kind !== 'http') {
+    throw new Error(`${toolsetName} passes callers' credentials upstream, which needs an HTTP upstream (each caller's credential gets a connection of its own); a stdio child has one environment. Remove "credentials" from mcp.config.json, or serve the upstream over HTTP.`);
   }
   const timeoutMs = positiveInteger(env, `${prefix}_TIMEOUT_MS`, 'milliseconds');
   const maxResultBytes = positiveInteger(env, `${prefix}_MAX_RESULT_BYTES`, 'bytes');

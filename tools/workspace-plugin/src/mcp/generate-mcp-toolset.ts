@@ -225,6 +225,7 @@ function toolsetSource(name: string, snapshot: UpstreamSnapshot, config: McpConf
     `  name: ${tsLiteral(name)},`,
     `  description: ${tsLiteral(description)},`,
     ...(config.schemaBudget ? [`  schemaBudget: ${config.schemaBudget},`] : []),
+    ...(config.credentials && Object.keys(config.credentials).length ? [`  credentialHeaders: [${Object.keys(config.credentials).sort().map((header) => tsLiteral(header)).join(', ')}],`] : []),
     `  generatedFrom: 'mcp.json and mcp.config.json',`,
     `  // An app refuses to start while the upstream's settings or credentials are missing, rather than failing every call.`,
     `  checkSettings: (env) => void settingsFromEnvironment(${tsLiteral(name)}, ${settings}, env),`,
@@ -244,7 +245,10 @@ function toolsetSource(name: string, snapshot: UpstreamSnapshot, config: McpConf
 function settingsOf(name: string, config: McpConfig): object {
   const source = config.source as UpstreamSource;
   const transport = 'url' in source ? { kind: 'http', url: source.url } : { kind: 'stdio', command: source.command, ...(source.args?.length && { args: source.args }), ...(source.cwd && { cwd: source.cwd }) };
-  return { name, transport, ...(config.secrets && Object.keys(config.secrets).length && { secretsFrom: config.secrets }) };
+  const callerCredentials = Object.entries(config.credentials ?? {})
+    .sort(([a], [b]) => a.localeCompare(b))
+    .map(([header, entry]) => ({ header, upstreamHeader: entry.header.toLowerCase(), ...(entry.bearer && { bearer: true }) }));
+  return { name, transport, ...(config.secrets && Object.keys(config.secrets).length && { secretsFrom: config.secrets }), ...(callerCredentials.length && { callerCredentials }) };
 }
 
 function safeName(name: string): string {

@@ -16,6 +16,12 @@ export interface McpConfig {
    * of the child's variables by the app's. Only names are written here, never values.
    */
   secrets?: Record<string, string>;
+  /**
+   * Credentials each caller brings, passed upstream per caller (an HTTP upstream only): by the header
+   * the MCP client sends, the upstream header it goes in, as a bearer token or as it is:
+   * `{ "x-weather-key": { "header": "authorization", "bearer": true } }`. Never the caller's own `Authorization`.
+   */
+  credentials?: Record<string, { header: string; bearer?: boolean }>;
   /** Put before every tool name (`everything` gives `everything_echo`), for apps that mount several servers. */
   prefix?: string;
   /** Tool names (`*` wildcard) to serve, or to leave out. */
@@ -46,7 +52,7 @@ export interface McpToolCuration {
 export const MCP_SNAPSHOT_FILE = 'mcp.json';
 export const MCP_CONFIG_FILE = 'mcp.config.json';
 
-const LIBRARY_KEYS = ['$schema', 'name', 'source', 'secrets', 'prefix', 'include', 'exclude', 'schemaBudget', 'lenient', 'tools', 'exports'];
+const LIBRARY_KEYS = ['$schema', 'name', 'source', 'secrets', 'credentials', 'prefix', 'include', 'exclude', 'schemaBudget', 'lenient', 'tools', 'exports'];
 const TOOL_KEYS = ['name', 'title', 'description', 'keywords', 'exclude', 'annotations', 'scopes', 'lenient', 'arguments'];
 const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 const ARGUMENT_KEYS = ['omit', 'value', 'default', 'name', 'description', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'examples'];
@@ -72,6 +78,16 @@ export function checkMcpConfig(config: McpConfig, upstreamTools: readonly string
     unknownKeys(entry, TOOL_KEYS, where, problems);
     if (entry.annotations) unknownKeys(entry.annotations, ANNOTATION_KEYS, `${where}."annotations"`, problems);
     for (const [argument, settings] of Object.entries(entry.arguments ?? {})) unknownKeys(settings, ARGUMENT_KEYS, `${where}."arguments"."${argument}"`, problems);
+  }
+  for (const [header, entry] of Object.entries(config.credentials ?? {})) {
+    const where = `${MCP_CONFIG_FILE} "credentials"."${header}"`;
+    if (header.toLowerCase() === 'authorization') problems.push(`${where}: MCP's own authorization (the client's OAuth token for this server) uses that header, and it is never passed upstream; name a header of the library's own, such as x-${config.name ?? 'upstream'}-key.`);
+    else if (!/^[a-z0-9-]+$/.test(header)) problems.push(`${where}: a header name is lower-case letters, digits and dashes (x-weather-key).`);
+    if (typeof entry !== 'object' || entry === null || typeof entry.header !== 'string' || !/^[A-Za-z0-9-]+$/.test(entry.header)) problems.push(`${where}: must be { "header": "<the upstream header>", "bearer": true|false }.`);
+    else unknownKeys(entry, ['header', 'bearer'], where, problems);
+  }
+  if (config.credentials && Object.keys(config.credentials).length > 0 && config.source && !('url' in config.source)) {
+    problems.push(`${MCP_CONFIG_FILE} "credentials": callers' credentials are passed to an HTTP upstream (a connection per caller's credential); this one runs over stdio, with one environment. Use "secrets" for the app's own, or serve the upstream over HTTP.`);
   }
   for (const key of ['include', 'exclude'] as const) {
     for (const pattern of config[key] ?? []) {

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { join } from 'node:path';
 import { buildServer, type ClassType, type ServerDefinition } from '@toolsets/core';
 import { closeUpstreams } from '@toolsets/mcp-upstream';
@@ -129,9 +130,10 @@ describe('a toolset generated from a live MCP server over stdio (a 2025-era serv
     expect(() => buildServer({ name: 'app', version: '1', toolsets: [first, prefixed], logger })).not.toThrow();
   });
 
-  it('gives the stdio child only its own declared variables: the secret from the app\'s environment', async () => {
+  it("gives the stdio child its declared variable from the app's environment, and never lets the child echo it to the caller", async () => {
     const result = await client.call('whoami', {});
-    expect(structured(result)['data']).toEqual({ secret_env: 'sekret-value-4711' });
+    expect(structured(result)['data']).toEqual({ secret_env: '[redacted]' });
+    expect(JSON.stringify(result)).not.toContain('sekret-value-4711');
   });
 
   it('answers a ToolError when the child dies mid-call, logs its stderr redacted, and starts a new child for the next call', async () => {
@@ -221,7 +223,34 @@ describe('a generated toolset over a streamable HTTP upstream', () => {
     const client = await connectToolset(server, { headers: { authorization: 'Bearer the-callers-own-token' } });
     const result = await client.call('whoami', {});
     await client.close();
-    expect(structured(result)['data']).toEqual({ authorization: 'Bearer upstream-token-0815' });
+    // The upstream got the app's own credential (its digest), and echoing it back does not bring it to the caller.
+    expect(structured(result)['data']).toEqual({ authorization: '[redacted]', authorization_digest: createHash('sha256').update('Bearer upstream-token-0815').digest('hex').slice(0, 12) });
+  });
+
+  it("passes each caller's own declared credential upstream, on a connection of its own, never the caller's Authorization", async () => {
+    const server = serve('weather', snapshot, { name: 'weather', source: { url }, credentials: { 'x-weather-key': { header: 'authorization', bearer: true } } });
+    const ask = async (headers: Record<string, string>) => {
+      const client = await connectToolset(server, { headers });
+      const result = await client.call('whoami', {});
+      await client.close();
+      return result;
+    };
+    // The upstream echoes what it got (its digest tells the two apart); the credential itself never comes back.
+    const digest = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 12);
+    expect(structured(await ask({ 'x-weather-key': 'alice-key', authorization: 'Bearer mcp-token' }))['data']).toEqual({ authorization: '[redacted]', authorization_digest: digest('Bearer alice-key') });
+    expect(structured(await ask({ 'x-weather-key': 'bob-key' }))['data']).toEqual({ authorization: '[redacted]', authorization_digest: digest('Bearer bob-key') });
+    const without = await ask({ authorization: 'Bearer mcp-token' });
+    expect(without.isError).toBe(true);
+    expect(text(without)).toContain('x-weather-key');
+  });
+
+  it("refuses caller credentials a stdio upstream cannot take, and the MCP Authorization header as one", () => {
+    expect(() => generateMcpToolset('weather', snapshot, { name: 'weather', source: stdioSource, credentials: { 'x-weather-key': { header: 'authorization' } } })).toThrow(
+      'mcp.config.json "credentials": callers\' credentials are passed to an HTTP upstream',
+    );
+    expect(() => generateMcpToolset('weather', snapshot, { name: 'weather', source: { url }, credentials: { authorization: { header: 'authorization' } } })).toThrow(
+      'mcp.config.json "credentials"."authorization": MCP\'s own authorization (the client\'s OAuth token for this server) uses that header, and it is never passed upstream',
+    );
   });
 
   it('refuses to start without the variable the upstream credential comes from, naming it', () => {
