@@ -93,15 +93,16 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
   const tarball = (prefix: string) => join(packs, readdirSync(packs).find((file) => file.startsWith(prefix))!);
   const contents = (prefix: string) => execFileSync('tar', ['-tzf', tarball(prefix)], { encoding: 'utf-8' }).trim().split('\n').sort();
 
-  it('packs all five packages from a fresh clone, with their built files and nothing else', () => {
+  it('packs all six packages from a fresh clone, with their built files and nothing else', () => {
     expect(readdirSync(packs).sort()).toEqual([
       expect.stringMatching(/^toolsets-code-mode-/),
       expect.stringMatching(/^toolsets-core-\d+\.\d+\.\d+\.tgz$/),
+      expect.stringMatching(/^toolsets-mcp-upstream-/),
       expect.stringMatching(/^toolsets-openapi-/),
       expect.stringMatching(/^toolsets-testing-/),
       expect.stringMatching(/^toolsets-workspace-plugin-/),
     ]);
-    for (const lib of ['toolsets-core-', 'toolsets-testing-', 'toolsets-openapi-', 'toolsets-code-mode-']) {
+    for (const lib of ['toolsets-core-', 'toolsets-testing-', 'toolsets-openapi-', 'toolsets-mcp-upstream-', 'toolsets-code-mode-']) {
       const files = contents(lib);
       expect(files).toEqual(expect.arrayContaining(['package/dist/index.js', 'package/dist/index.d.ts', 'package/README.md', 'package/package.json']));
       expect(files.filter((file) => !/^package\/(dist\/.*\.(js|d\.ts)|README\.md|package\.json)$/.test(file))).toEqual([]);
@@ -214,7 +215,7 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
     }
   });
 
-  it('nx release --dry-run versions the four packages together and previews the changelog, writing nothing', () => {
+  it('nx release --dry-run versions the packages together and previews the changelog, writing nothing', () => {
     const status = () => execFileSync('git', ['status', '--porcelain'], { cwd: workspaceRoot, encoding: 'utf-8' });
     const before = status();
     const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|JEST_)/.test(key)));
@@ -226,7 +227,7 @@ describe('the packages, packed from a fresh clone and used in a plain TypeScript
     const output = run.stdout + run.stderr;
     expect(run.status).toBe(0);
     expect(output).toMatch(/@toolsets\/core .*New version (\S+) written to manifest: libs\/core\/package.json/);
-    for (const name of ['testing', 'openapi', 'workspace-plugin']) expect(output).toMatch(new RegExp(`@toolsets/${name} .*because the project is a member of a fixed release group containing @toolsets/core`));
+    for (const name of ['testing', 'openapi', 'mcp-upstream', 'code-mode', 'workspace-plugin']) expect(output).toMatch(new RegExp(`@toolsets/${name} .*because the project is a member of a fixed release group containing @toolsets/core`));
     expect(output).toContain('Previewing an entry in CHANGELOG.md');
     expect(output).toContain('NOTE: The "dryRun" flag means no changes were made.');
     expect(status()).toBe(before);

@@ -65,6 +65,10 @@ export class McpUpstream {
 
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
   async call(call: UpstreamToolCall, context: RequestContext, logger: Logger = this.logger): Promise<UpstreamResult | ResultWithContent<UpstreamResult> | ToolError> {
+    // The caller's own credentials (a missing one throws core's error naming its header) and what redacts them.
+    const secrets = this.callerSecrets(context);
+    const connection = this.connectionFor(secrets);
+    const redacting = secrets ? { ...this.settings.secrets, ...secrets } : this.settings.secrets;
     // One controller per call, ended by the caller's cancellation or the deadline, and let go of when
     // the call ends: no listener stays on the caller's signal, no timer outlives the call.
     const controller = new AbortController();
@@ -77,10 +81,6 @@ export class McpUpstream {
     if (context.signal.aborted) cancel();
     else context.signal.addEventListener('abort', cancel, { once: true });
     let answer: CallToolResult;
-    // The caller's own credentials (a missing one throws core's error naming its header) and what redacts them.
-    const secrets = this.callerSecrets(context);
-    const connection = this.connectionFor(secrets);
-    const redacting = secrets ? { ...this.settings.secrets, ...secrets } : this.settings.secrets;
     try {
       const client = await connection.client(controller.signal);
       const drift = connection.drift(call.tool);
