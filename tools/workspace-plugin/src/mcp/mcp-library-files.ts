@@ -1,4 +1,5 @@
 import { joinPathFragments, type Tree } from '@nx/devkit';
+import { writeGeneratedFiles } from '../utils/generated-files';
 import { generateMcpToolset, type GeneratedMcpToolset } from './generate-mcp-toolset';
 import { MCP_CONFIG_FILE, MCP_SNAPSHOT_FILE, type McpConfig } from './mcp-config';
 import type { UpstreamSnapshot } from './upstream-snapshot';
@@ -18,18 +19,6 @@ export function writeMcpSources(tree: Tree, projectRoot: string): GeneratedMcpTo
   const config = JSON.parse(tree.read(joinPathFragments(projectRoot, MCP_CONFIG_FILE), 'utf-8')!) as McpLibraryConfig;
   const snapshot = JSON.parse(tree.read(joinPathFragments(projectRoot, MCP_SNAPSHOT_FILE), 'utf-8')!) as UpstreamSnapshot;
   const generated = generateMcpToolset(config.name, snapshot, config);
-  let changed = false;
-  for (const [path, content] of Object.entries(generated.files)) {
-    const target = joinPathFragments(projectRoot, path);
-    if (tree.read(target, 'utf-8') === content) continue;
-    tree.write(target, content);
-    changed = true;
-  }
-  const folder = joinPathFragments(projectRoot, 'src/generated');
-  for (const file of tree.exists(folder) ? tree.children(folder) : []) {
-    if (generated.files[`src/generated/${file}`] !== undefined) continue;
-    tree.delete(joinPathFragments(folder, file));
-    changed = true;
-  }
+  const changed = writeGeneratedFiles(tree, projectRoot, generated.files);
   return { ...generated, changed };
 }

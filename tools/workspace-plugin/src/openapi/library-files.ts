@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { applyOverlay } from './apply-overlay';
 import type { DocumentSource } from './fetch-document';
 import { generateToolset, type GeneratedToolset, type OpenApiConfig } from './generate-toolset';
+import { writeGeneratedFiles } from '../utils/generated-files';
 
 /** The files of a generated library the generator reads from: the document's copy and the config. */
 export const DOCUMENT_FILE = 'openapi.json';
@@ -39,20 +40,7 @@ export async function writeGeneratedSources(tree: Tree, projectRoot: string): Pr
   const copy = JSON.parse(tree.read(joinPathFragments(projectRoot, DOCUMENT_FILE), 'utf-8')!);
   const document = await overlaidDocument(copy, config, (file) => tree.read(joinPathFragments(projectRoot, file), 'utf-8') ?? undefined, projectRoot);
   const generated = await generateToolset(config.name, document, config);
-  let changed = false;
-  for (const [path, content] of Object.entries(generated.files)) {
-    const target = joinPathFragments(projectRoot, path);
-    if (tree.read(target, 'utf-8') === content) continue;
-    tree.write(target, content);
-    changed = true;
-  }
-  // A file the generator no longer writes (the library was grouped by tag since, or a tag went away) goes.
-  const folder = joinPathFragments(projectRoot, 'src/generated');
-  for (const file of tree.exists(folder) ? tree.children(folder) : []) {
-    if (generated.files[`src/generated/${file}`] !== undefined) continue;
-    tree.delete(joinPathFragments(folder, file));
-    changed = true;
-  }
+  const changed = writeGeneratedFiles(tree, projectRoot, generated.files);
   return { ...generated, changed };
 }
 
