@@ -55,6 +55,8 @@ export class UpstreamConnection {
   private childPid: number | null = null;
   /** Served tools the live upstream removed or changed since generation, as last seen. */
   private drifted = new Map<string, DriftKind>();
+  /** The drift check's poll (`pollMs`), while a connection stands. */
+  private poll?: NodeJS.Timeout;
 
   constructor(
     private readonly settings: ResolvedUpstreamSettings,
@@ -85,6 +87,7 @@ export class UpstreamConnection {
   async close(): Promise<void> {
     this.closed = true;
     live.delete(this);
+    clearInterval(this.poll);
     const current = this.current;
     this.current = undefined;
     const client = await current?.catch(() => undefined);
@@ -110,6 +113,7 @@ export class UpstreamConnection {
       this.generation += 1;
       this.current = undefined;
       this.childPid = null;
+      clearInterval(this.poll);
       this.lost(why);
     };
     client.onclose = () => ended('the connection closed');
@@ -128,7 +132,8 @@ export class UpstreamConnection {
 
   /**
    * Compares the live tools with the pinned contract now, and again whenever the upstream says its
-   * tools changed (`notifications/tools/list_changed`). A failed listing is logged and leaves the last verdict.
+   * tools changed (`notifications/tools/list_changed`) and every `pollMs` when set. A failed listing
+   * is logged and leaves the last verdict.
    */
   private async watchDrift(client: Client): Promise<void> {
     const pins = this.settings.pins;
@@ -142,6 +147,8 @@ export class UpstreamConnection {
       }
     };
     if (client.getServerCapabilities()?.tools?.listChanged) client.setNotificationHandler('notifications/tools/list_changed', () => check());
+    // An upstream that sends no notice is listed again every pollMs, when the operator asks for it.
+    if (this.settings.pollMs) this.poll = setInterval(() => void check(), this.settings.pollMs).unref();
     await check();
   }
 

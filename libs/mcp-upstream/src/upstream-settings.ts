@@ -29,6 +29,8 @@ export interface UpstreamSettings {
   timeoutMs?: number;
   /** The largest answer passed on, in bytes of JSON (default 8 MiB); a larger one is a ToolError `upstream_too_large`. */
   maxResultBytes?: number;
+  /** How often to list the upstream's tools again to check them against the pinned contract, for an upstream that sends no `list_changed` (off by default). */
+  pollMs?: number;
   /**
    * Credentials each caller brings (per caller, not the app's): the header the MCP client sends
    * (declared in the toolset's `credentialHeaders`, so core reads, requires and redacts it) and the
@@ -68,8 +70,8 @@ export function variablePrefix(toolsetName: string): string {
 /**
  * The settings a generated toolset runs with: the upstream as generated, unless `<NAME>_MCP_URL`
  * points an HTTP upstream elsewhere (a staging server, a replica) or `<NAME>_MCP_COMMAND` starts a
- * stdio one another way (the server installed elsewhere in an image); `<NAME>_TIMEOUT_MS` and
- * `<NAME>_MAX_RESULT_BYTES` when set; each secret's value from its variable. Throws what to set
+ * stdio one another way (the server installed elsewhere in an image); `<NAME>_TIMEOUT_MS`,
+ * `<NAME>_MAX_RESULT_BYTES` and `<NAME>_MCP_POLL_MS` when set; each secret's value from its variable. Throws what to set
  * when something is missing or unusable, so an app refuses to start rather than failing every call.
  */
 export function settingsFromEnvironment(toolsetName: string, defaults: UpstreamSettings, env: NodeJS.ProcessEnv = process.env): ResolvedUpstreamSettings {
@@ -100,6 +102,7 @@ export function settingsFromEnvironment(toolsetName: string, defaults: UpstreamS
   }
   const timeoutMs = positiveInteger(env, `${prefix}_TIMEOUT_MS`, 'milliseconds');
   const maxResultBytes = positiveInteger(env, `${prefix}_MAX_RESULT_BYTES`, 'bytes');
+  const pollMs = positiveInteger(env, `${prefix}_MCP_POLL_MS`, 'milliseconds');
   return {
     ...defaults,
     name: toolsetName,
@@ -107,6 +110,7 @@ export function settingsFromEnvironment(toolsetName: string, defaults: UpstreamS
     secrets,
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(maxResultBytes !== undefined && { maxResultBytes }),
+    ...(pollMs !== undefined && { pollMs }),
   };
 }
 

@@ -31,6 +31,12 @@ export interface McpConfig {
   schemaBudget?: number;
   /** Every tool's structured answers are lenient (passed on as `unchecked` with a `note` when they break the upstream's own schema). */
   lenient?: boolean;
+  /**
+   * How every tool's structured answers are checked: `strict` (the default: an answer that breaks the
+   * upstream's own output schema is refused, naming the paths), `lenient` (as `lenient: true`), or
+   * `off` (`data` is advertised and passed on as an open value, checked against nothing).
+   */
+  validation?: Validation;
   /** Per upstream tool, by its upstream name. An entry that names no tool of the snapshot stops the generator. */
   tools?: Record<string, McpToolCuration>;
   /** Modules of your own under `src/` that the generated `src/index.ts` exports too. */
@@ -46,14 +52,26 @@ export interface McpToolCuration {
   annotations?: { readOnlyHint?: boolean; destructiveHint?: boolean; idempotentHint?: boolean; openWorldHint?: boolean };
   scopes?: readonly string[];
   lenient?: boolean;
+  validation?: Validation;
+  /** The fields of the structured result to keep, by path (`city`, `wind.speed`; arrays are walked through). */
+  fields?: readonly string[];
   arguments?: Record<string, ArgumentCuration>;
+}
+
+export type Validation = 'strict' | 'lenient' | 'off';
+const VALIDATIONS: readonly Validation[] = ['strict', 'lenient', 'off'];
+
+/** A tool's validation: its own `validation` or `lenient`, else the library's, else strict. */
+export function validationOf(config: McpConfig, tool: string): Validation {
+  const own = config.tools?.[tool];
+  return own?.validation ?? (own?.lenient !== undefined ? (own.lenient ? 'lenient' : 'strict') : (config.validation ?? (config.lenient ? 'lenient' : 'strict')));
 }
 
 export const MCP_SNAPSHOT_FILE = 'mcp.json';
 export const MCP_CONFIG_FILE = 'mcp.config.json';
 
-const LIBRARY_KEYS = ['$schema', 'name', 'source', 'secrets', 'credentials', 'prefix', 'include', 'exclude', 'schemaBudget', 'lenient', 'tools', 'exports'];
-const TOOL_KEYS = ['name', 'title', 'description', 'keywords', 'exclude', 'annotations', 'scopes', 'lenient', 'arguments'];
+const LIBRARY_KEYS = ['$schema', 'name', 'source', 'secrets', 'credentials', 'prefix', 'include', 'exclude', 'schemaBudget', 'lenient', 'validation', 'tools', 'exports'];
+const TOOL_KEYS = ['name', 'title', 'description', 'keywords', 'exclude', 'annotations', 'scopes', 'lenient', 'validation', 'fields', 'arguments'];
 const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 const ARGUMENT_KEYS = ['omit', 'value', 'default', 'name', 'description', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'examples'];
 
@@ -65,8 +83,13 @@ const ARGUMENT_KEYS = ['omit', 'value', 'default', 'name', 'description', 'enum'
 export function checkMcpConfig(config: McpConfig, upstreamTools: readonly string[]): void {
   const problems: string[] = [];
   unknownKeys(config, LIBRARY_KEYS, MCP_CONFIG_FILE, problems);
+  const validation = (where: string, value: unknown) => {
+    if (value !== undefined && !VALIDATIONS.includes(value as Validation)) problems.push(`${where}."validation": ${JSON.stringify(value)} is not one of ${VALIDATIONS.map((v) => `"${v}"`).join(', ')}.`);
+  };
+  validation(MCP_CONFIG_FILE, config.validation);
   for (const [tool, entry] of Object.entries(config.tools ?? {})) {
     const where = `${MCP_CONFIG_FILE} "tools"."${tool}"`;
+    if (typeof entry === 'object' && entry !== null) validation(where, entry.validation);
     if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) {
       problems.push(`${where}: must be an object ({ "name": …, "description": …, "arguments": { … }, … }).`);
       continue;

@@ -190,6 +190,52 @@ describe('a generated toolset whose upstream moved on after generation (the pinn
   });
 });
 
+describe('curating what an upstream answers: fields kept, validation off', () => {
+  let snapshot: UpstreamSnapshot;
+  beforeAll(async () => {
+    snapshot = await readUpstream({ source: stdioSource });
+  });
+  afterAll(() => closeUpstreams());
+
+  it('keeps only the fields a tool\'s entry names, in what it advertises and in what it sends', async () => {
+    const client = await connectToolset(serve('weather', snapshot, { name: 'weather', source: stdioSource, tools: { get_forecast: { fields: ['city', 'wind.speed'] } } }));
+    const tool = (await client.listTools()).find((candidate) => candidate.name === 'get_forecast')!;
+    const result = await client.call('get_forecast', { city: 'Oslo' });
+    await client.close();
+    const [answer] = (tool.outputSchema as { anyOf: { properties: { data: { properties: Record<string, { properties?: object }> } } }[] }).anyOf;
+    expect(Object.keys(answer!.properties.data.properties)).toEqual(['city', 'wind']);
+    expect(Object.keys(answer!.properties.data.properties['wind']!.properties!)).toEqual(['speed']);
+    expect(structured(result)['data']).toEqual({ city: 'Oslo', wind: { speed: 12 } });
+  });
+
+  it('passes a tool\'s answers on unchecked where validation is off, and stops at a field the answer does not have', async () => {
+    const client = await connectToolset(serve('weather', snapshot, { name: 'weather', source: stdioSource, tools: { broken_forecast: { validation: 'off' } } }));
+    const result = await client.call('broken_forecast', {});
+    await client.close();
+    expect(result.isError).toBeFalsy();
+    expect(structured(result)['data']).toEqual({ city: 42, temperature: 'warm', conditions: 'snow' });
+    expect(() => generateMcpToolset('weather', snapshot, { name: 'weather', source: stdioSource, tools: { get_forecast: { fields: ['town'] } } })).toThrow(
+      'mcp.config.json "tools"."get_forecast"."fields": "town" is not a field of the answer (renamed or removed upstream?). Its fields: city, temperature, conditions, wind.',
+    );
+    expect(() => generateMcpToolset('weather', snapshot, { name: 'weather', source: stdioSource, validation: 'loose' as never })).toThrow('mcp.config.json."validation": "loose" is not one of "strict", "lenient", "off".');
+  });
+
+  it('lists the upstream\'s tools again every <NAME>_MCP_POLL_MS for an upstream that sends no notice, and refuses a tool that changed', async () => {
+    process.env['WEATHER_MCP_POLL_MS'] = '50';
+    const client = await connectToolset(serve('weather', snapshot, { name: 'weather', source: stdioSource }));
+    expect((await client.call('get_forecast', { city: 'Oslo' })).isError).toBeFalsy();
+    expect(structured(await client.call('upgrade', { quiet: true }))).toEqual({ message: 'Upgraded to 1.1.0.' });
+    let after = await client.call('get_forecast', { city: 'Oslo' });
+    for (const giveUp = Date.now() + 30_000; !after.isError && Date.now() < giveUp; ) {
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      after = await client.call('get_forecast', { city: 'Oslo' });
+    }
+    await client.close();
+    delete process.env['WEATHER_MCP_POLL_MS'];
+    expect(structured(after)).toMatchObject({ error: 'upstream_changed' });
+  });
+});
+
 describe('a generated toolset over a streamable HTTP upstream', () => {
   let upstream: ChildProcess;
   let url: string;
