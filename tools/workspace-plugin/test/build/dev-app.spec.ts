@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -120,7 +120,15 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
     expect(output).toContain(`inspect: npx @modelcontextprotocol/inspector (Node 22.19+; on Node 20: npx -y -p node@22 -p @modelcontextprotocol/inspector mcp-inspector), then "Streamable HTTP" and http://127.0.0.1:${port}/mcp`);
 
     write(root, 'libs/greet/src/index.ts', toolsetSource('Howdy'));
-    await waitUntil(async () => (await greeting(port)) === 'Howdy', { deadlineMs: 60_000, failure: () => `timed out waiting for the restarted server to answer with the new greeting (output so far:\n${output})` });
+    // Once seen: the restarted server, rebuilt at once, kept answering otherwise for 60 s under a full CI run.
+    // The failure says what it answered and what the build wrote, for whoever meets it next.
+    let last: string | undefined;
+    await waitUntil(async () => (last = await greeting(port)) === 'Howdy', {
+      deadlineMs: 60_000,
+      failure: () =>
+        `timed out waiting for the restarted server to answer with the new greeting (its last answer: ${JSON.stringify(last)}; ` +
+        `libs/greet/dist/index.js ${readFileSync(join(root, 'libs/greet/dist/index.js'), 'utf-8').includes('Howdy') ? 'has' : 'lacks'} it; output so far:\n${output})`,
+    });
     expect(output).toMatch(/\[dev\] libs\/greet\/src\/index\.ts changed: rebuilt in \d+ ms, restarting/);
     // The banner again, on the same port.
     expect(output.split(`MCP over streamable HTTP on http://127.0.0.1:${port}`)).toHaveLength(3);
