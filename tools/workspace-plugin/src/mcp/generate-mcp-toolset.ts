@@ -55,6 +55,9 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
   let scoped = false;
   const leftOut = snapshot.tools.filter((tool) => tool.execution?.taskSupport === 'required' && isServed(config, tool.name)).map((tool) => ({ tool: tool.name, reason: 'it runs only as a task (execution.taskSupport "required"), and relaying upstream tasks is not built yet' }));
   const served = snapshot.tools.filter((tool) => isServed(config, tool.name) && !leftOut.some((left) => left.tool === tool.name));
+  // The classes written here are named after the tools: a schema an upstream titled the same (a
+  // toolsets server's `HelloResult`) must not take the name and become the result class itself.
+  converter.reserve(served.flatMap((tool) => [`${pascal(tool.name) || 'Tool'}Args`, `${pascal(tool.name) || 'Tool'}Result`]));
   for (const tool of served) {
     const curation = config.tools?.[tool.name] ?? {};
     const servedName = curation.name ?? (config.prefix ? `${config.prefix}_${tool.name}` : tool.name);

@@ -55,6 +55,11 @@ export class SchemaConverter {
     this.ambiguous = document === undefined ? new Set() : this.identity.ambiguousNames(document, ownName(this.names));
   }
 
+  /** Class names the caller writes itself (a tool's `…Args` and `…Result`): a schema titled the same gets a name of its own. */
+  reserve(names: Iterable<string>): void {
+    for (const name of names) this.usedNames.add(name);
+  }
+
   /** More schemas' own names, for schemas read after construction (an MCP tool's `$defs`, one tool at a time). */
   addNames(names: ReadonlyMap<object, string>): void {
     for (const [schema, name] of names) this.names.set(schema, name);

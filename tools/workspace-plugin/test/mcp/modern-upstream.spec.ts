@@ -1,0 +1,57 @@
+import 'reflect-metadata';
+import { join } from 'node:path';
+import { buildServer, type ClassType } from '@toolsets/core';
+import { closeUpstreams } from '@toolsets/mcp-upstream';
+import { connectToolset } from '@toolsets/testing';
+import { generateMcpToolset } from '../../src/mcp/generate-mcp-toolset';
+import { readUpstream, type UpstreamSnapshot } from '../../src/mcp/upstream-snapshot';
+import { loadGeneratedSources } from '../../src/openapi/load-generated';
+
+// A 2026-07-28 upstream: this repository's own hello app over stdio (built before these tests: the
+// plugin's project depends on it), which answers server/discover. The generator records the era and
+// the discovery, and the generated library connects with them as a prior: no probe, no initialize.
+const helloApp = join(__dirname, '../../../../apps/hello-server/dist/main.js');
+const source = { command: process.execPath, args: [helloApp, '--stdio'] };
+const quiet = { info: () => undefined, warn: () => undefined, error: (message: string, fields?: unknown) => console.error(message, fields) };
+
+describe('a toolset generated from a 2026-07-28 server (the hello app over stdio)', () => {
+  let snapshot: UpstreamSnapshot;
+  let served: ClassType;
+  let files: Record<string, string>;
+
+  beforeAll(async () => {
+    snapshot = await readUpstream({ source });
+    const generated = generateMcpToolset('upstream-hello', snapshot, { name: 'upstream-hello', source, prefix: 'up' });
+    files = generated.files;
+    served = (loadGeneratedSources(generated.files) as Record<string, ClassType>)[generated.className]!;
+  });
+  afterAll(() => closeUpstreams());
+
+  it('records the modern era and its server/discover answer, which the library reuses as its prior', () => {
+    expect([snapshot.era, snapshot.protocolVersion, snapshot.server.name]).toEqual(['modern', '2026-07-28', 'hello']);
+    expect(snapshot.discover).toBeDefined();
+    expect(snapshot.tools.map((tool) => tool.name)).toEqual(['hello', 'greet_team', 'hello_card']);
+    expect(files['src/generated/upstream-hello.toolset.ts']).toContain("const PRIOR: PriorDiscovery = { kind: 'modern', discover: {");
+  });
+
+  it.each(['modern', 'legacy'] as const)("serves the upstream's tools, typed from their output schemas, to a %s client", async (era) => {
+    const client = await connectToolset(buildServer({ name: 'app', version: '1', toolsets: [served], logger: quiet }), { era });
+    try {
+      expect((await client.listTools()).map((tool) => tool.name)).toEqual(['up_hello', 'up_greet_team', 'up_hello_card']);
+      const hello = await client.call('up_hello', { name: 'Ada' });
+      expect(hello.structuredContent).toEqual({ message: 'The upstream tool hello answered.', data: { message: 'Hello, Ada!' } });
+      const team = await client.call('up_greet_team', { names: ['Ada', 'Grace'] });
+      expect(team.isError).toBeFalsy();
+      expect((team.structuredContent as { data: unknown }).data).toMatchObject({ greetings: [{ name: 'Ada' }, { name: 'Grace' }] });
+      // The upstream's image comes along as a content block beside the typed result.
+      const card = await client.call('up_hello_card', { name: 'Ada' });
+      expect((card.content as { type: string }[]).map((block) => block.type)).toEqual(['text', 'image']);
+      // A ToolError the upstream answers (an isError result) is the caller's ToolError, with the upstream's words.
+      const twice = await client.call('up_greet_team', { names: ['Ada', 'ada'] });
+      expect(twice.isError).toBe(true);
+      expect(twice.structuredContent).toMatchObject({ error: 'upstream_error', detail: expect.stringContaining('These names appear more than once: ada') });
+    } finally {
+      await client.close();
+    }
+  });
+});
