@@ -51,7 +51,6 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
   const classNames: string[] = [];
   const toolNames: Record<string, string> = {};
   const usedMethods = new Set<string>();
-  let attaches = false;
   let scoped = false;
   const leftOut = snapshot.tools.filter((tool) => tool.execution?.taskSupport === 'required' && isServed(config, tool.name)).map((tool) => ({ tool: tool.name, reason: 'it runs only as a task (execution.taskSupport "required"), and relaying upstream tasks is not built yet' }));
   const served = snapshot.tools.filter((tool) => isServed(config, tool.name) && !leftOut.some((left) => left.tool === tool.name));
@@ -83,14 +82,13 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
     usedMethods.add(method);
     methods.push(methodSource(name, tool, servedName, method, base, args, curation, lenient));
     if (curation.scopes?.length) scoped = true;
-    attaches = true;
   }
   if (served.length === 0) throw new Error(`No tool of the upstream is left to serve${snapshot.tools.length ? ` (it has ${snapshot.tools.map((tool) => tool.name).join(', ')}); loosen "include"/"exclude" in ${MCP_CONFIG_FILE}` : ': it lists no tools'}.`);
   const toolsetClass = `${names(name).className}Toolset`;
   const dtos = `${MCP_GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
   const files: Record<string, string> = {
     'src/generated/dtos.ts': dtos,
-    [`src/generated/${name}.toolset.ts`]: toolsetSource(name, snapshot, config, toolsetClass, methods, [...new Set(classNames)].sort(), { attaches, scoped }, Object.fromEntries(served.map((tool) => [tool.name, toolFingerprint(tool)]))),
+    [`src/generated/${name}.toolset.ts`]: toolsetSource(name, snapshot, config, toolsetClass, methods, [...new Set(classNames)].sort(), { scoped }, Object.fromEntries(served.map((tool) => [tool.name, toolFingerprint(tool)]))),
   };
   const modules = ['./generated/dtos', `./generated/${name}.toolset`, ...(config.exports ?? [])];
   files['src/index.ts'] = `${MCP_GENERATED_HEADER}\n${modules.map((module) => `export * from '${module}';`).join('\n')}\n`;
@@ -109,7 +107,8 @@ function argumentsOf(tool: Tool, converter: SchemaConverter, argsName: string, c
   if (Object.keys(declared.properties ?? {}).length === 0 && declared.additionalProperties === undefined) return { properties: [], sent: [] };
   const { schema, names: defs, unresolved } = dereferenceLocal(tool.inputSchema);
   for (const ref of unresolved) warnings.push(`${tool.name}: its input schema's reference ${ref} cannot be followed; that argument takes any JSON value`);
-  const model = withDefinitionNames(converter, defs).convert(schema, argsName, 'input');
+  converter.addNames(defs);
+  const model = converter.convert(schema, argsName, 'input');
   const properties = model.kind === 'object' ? model.properties : [];
   if (model.kind !== 'object' && Object.keys(schema).some((key) => key === 'additionalProperties' || key === 'patternProperties')) {
     warnings.push(`${tool.name}: its arguments are an open map, which the framework cannot declare as arguments yet; it is served without arguments`);
@@ -130,12 +129,6 @@ function argumentsOf(tool: Tool, converter: SchemaConverter, argsName: string, c
   return result;
 }
 
-/** A converter that names the schema's own definitions after their keys (`#/$defs/Address` → `Address`). */
-function withDefinitionNames(converter: SchemaConverter, defs: ReadonlyMap<object, string>): SchemaConverter {
-  converter.addNames(defs);
-  return converter;
-}
-
 function resultClass(tool: Tool, base: string, converter: SchemaConverter, validation: Validation, fields: readonly string[] | undefined) {
   const where = `${MCP_CONFIG_FILE} "tools"."${tool.name}"`;
   if (!tool.outputSchema) {
@@ -143,12 +136,8 @@ function resultClass(tool: Tool, base: string, converter: SchemaConverter, valid
     return { name: `${base}Result`, description: `What the upstream tool ${tool.name} answered, ${CONTENT_ONLY}.`, extendsClass: 'ToolResult' as const, properties: [] };
   }
   const lenient = validation === 'lenient';
-  const { schema, names: defs } = dereferenceLocal(tool.outputSchema);
-  const declared: SchemaModel = withDefinitionNames(converter, defs).convert(schema, `${base}Data`, 'output');
-  // Fields kept: a class of just these, advertised and sent (the framework drops the rest of each answer).
-  const kept = fields ? projectSchema(`${where}."fields"`, declared, fieldTree(`${where}."fields"`, fields), `${base}Data`) : declared;
-  // Validation off: what the upstream sends, as it sends it, checked against nothing.
-  const data: SchemaModel = validation === 'off' ? { kind: 'open', reason: `validation is off for ${tool.name} (mcp.config.json)` } : kept;
+  // Validation off: what the upstream sends, as it sends it, checked against nothing (its schema is not read).
+  const data: SchemaModel = validation === 'off' ? { kind: 'open', reason: `validation is off for ${tool.name} (mcp.config.json)` } : declaredData(tool, base, converter, where, fields);
   return {
     name: `${base}Result`,
     description: `What the upstream tool ${tool.name} answered: its structured result is \`data\`.`,
@@ -167,6 +156,14 @@ function resultClass(tool: Tool, base: string, converter: SchemaConverter, valid
         : []),
     ],
   };
+}
+
+/** The tool's structured result as its output schema declares it, cut to the `fields` its entry keeps (the framework drops the rest of each answer). */
+function declaredData(tool: Tool, base: string, converter: SchemaConverter, where: string, fields: readonly string[] | undefined): SchemaModel {
+  const { schema, names: defs } = dereferenceLocal(tool.outputSchema);
+  converter.addNames(defs);
+  const declared = converter.convert(schema, `${base}Data`, 'output');
+  return fields ? projectSchema(`${where}."fields"`, declared, fieldTree(`${where}."fields"`, fields), `${base}Data`) : declared;
 }
 
 function methodSource(library: string, tool: Tool, servedName: string, method: string, base: string, args: ToolArguments, curation: NonNullable<McpConfig['tools']>[string], lenient: boolean): string {
@@ -211,7 +208,7 @@ function hints(annotations: Tool['annotations']): Record<string, boolean> {
   return out;
 }
 
-function toolsetSource(name: string, snapshot: UpstreamSnapshot, config: McpConfig, toolsetClass: string, methods: string[], classNames: string[], uses: { attaches: boolean; scoped: boolean }, pins: Record<string, string>): string {
+function toolsetSource(name: string, snapshot: UpstreamSnapshot, config: McpConfig, toolsetClass: string, methods: string[], classNames: string[], uses: { scoped: boolean }, pins: Record<string, string>): string {
   const token = `${name.toUpperCase().replace(/-/g, '_')}_UPSTREAM`;
   const settings = `${name.toUpperCase().replace(/-/g, '_')}_SETTINGS`;
   const prior = snapshot.era === 'modern' && snapshot.discover ? { kind: 'modern', discover: snapshot.discover } : { kind: 'legacy' };
