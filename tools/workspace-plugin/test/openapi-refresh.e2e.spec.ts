@@ -7,9 +7,7 @@ import { generateToolset } from '../src/openapi/generate-toolset';
 import { gatedCatalogInChild } from '../src/openapi/load-generated';
 import { petsDocument, startDocumentServer, type DocumentServer } from './support/document-server';
 import { capturedConsole, executorContext } from './support/executor-context';
-import { copyWorkspace, runNxAsync } from './support/workspace-copy';
-
-const { cleanEnvironment } = require('../../test-support/adoption.cjs') as { cleanEnvironment(): NodeJS.ProcessEnv };
+import { copyWorkspace, nxEnvironment, runNxAsync } from './support/workspace-copy';
 
 const PET = { id: { type: 'integer' }, name: { type: 'string' } };
 
@@ -56,7 +54,7 @@ describe('a toolset generated from a document URL, refreshed as the upstream mov
     copy = copyWorkspace('toolsets-refresh-');
     api = await startDocumentServer(petsDocument(PET));
     // The executor's nested nx sync runs in the copy, with none of this lane's Nx settings (its workspace data among them).
-    process.env = { ...cleanEnvironment(), PETS_SPEC_TOKEN: 'Bearer s3cret' };
+    process.env = { ...nxEnvironment(), PETS_SPEC_TOKEN: 'Bearer s3cret' };
   });
   afterAll(async () => {
     process.env = environment;

@@ -26,7 +26,7 @@ export function copyWorkspace(prefix: string): string {
 }
 
 /** The environment a test's Nx runs in: this process's without a running Nx task's or Jest's settings. */
-const nxEnvironment = (): NodeJS.ProcessEnv => cleanEnvironment();
+export const nxEnvironment = (): NodeJS.ProcessEnv => cleanEnvironment();
 
 /**
  * Like runNx, without blocking this process: for runs that call back into a server the test
