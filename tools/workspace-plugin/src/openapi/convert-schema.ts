@@ -93,10 +93,10 @@ export class SchemaConverter {
     }
   }
 
-  private convertFresh(schema: Json, nameHint: string, suffix: string): SchemaModel {
-    const { types, nullable } = typesOf(schema);
+  private convertFresh(original: Json, nameHint: string, suffix: string): SchemaModel {
+    const { schema, types, nullable } = this.fittedToExample(original, nameHint);
     // A component's or titled schema's input class is `<Name>Input`; a hint already names its parent's.
-    const named = this.names.get(schema) ?? titleName(schema);
+    const named = this.names.get(original) ?? titleName(schema);
     const base = this.convertBase(schema, types, named ? `${named}${suffix}` : nameHint);
     const fits = schema['default'] === undefined || defaultFits(base, schema['default']);
     if (!fits) this.warnings.push(`${nameHint}: the default ${JSON.stringify(schema['default'])} is not a value of its own type (${base.kind}); it was dropped`);
@@ -247,6 +247,63 @@ export class SchemaConverter {
     }
   }
 
+  /**
+   * A value schema (string, number, integer, boolean) made to hold its own example, as formats and
+   * patterns are: the example is what the API's authors saw it send, and a rule it breaks would
+   * refuse every real answer like it (Linode documents `description` as a string with the example
+   * null, `unit_price` as a string with the example 5.05, a 30-character `label` with a longer one).
+   * A null example makes it nullable, an example of another JSON type adds that type, a value
+   * outside an `enum` joins it, a broken length or bound is dropped; each with a warning.
+   */
+  private fittedToExample(schema: Json, where: string): { schema: Json; types: string[]; nullable: boolean } {
+    const { types, nullable } = typesOf(schema);
+    const found = 'example' in schema ? { value: schema['example'] } : Array.isArray(schema['examples']) && schema['examples'].length > 0 ? { value: schema['examples'][0] } : undefined;
+    const scalar = types.length > 0 && types.every((type) => VALUE_TYPES.has(type));
+    if (!found || !(scalar || Array.isArray(schema['enum'])) || schema['const'] !== undefined) return { schema, types, nullable };
+    const example = found.value;
+    const shown = clipped(example);
+    const warn = (broken: string, done: string) => this.warnings.push(`${where}: the document's own example ${shown} breaks its ${broken}; ${done}, or every real answer like it would be refused`);
+    if (example === null) {
+      const enumNull = Array.isArray(schema['enum']) && (schema['enum'] as unknown[]).includes(null);
+      if (!nullable && !enumNull) warn(`type (${types.join(' or ') || 'enum'}, not nullable)`, 'it was made nullable');
+      return { schema, types, nullable: true };
+    }
+    let fitted = schema;
+    if (Array.isArray(schema['enum'])) {
+      const values = schema['enum'] as unknown[];
+      if ((typeof example === 'string' || typeof example === 'number') && !values.includes(example)) {
+        warn(`enum ${clipped(values)}`, 'the example joined the enum');
+        fitted = { ...fitted, enum: [...values, example] };
+      }
+      return { schema: fitted, types, nullable };
+    }
+    const kind = typeof example === 'number' ? (Number.isInteger(example) ? 'integer' : 'number') : typeof example;
+    const accepts = types.includes(kind) || (kind === 'integer' && types.includes('number'));
+    let fittedTypes = types;
+    if (!accepts && VALUE_TYPES.has(kind)) {
+      warn(`type ${types.join(' or ')}`, `${kind} was added to it`);
+      fittedTypes = [...types, kind];
+    }
+    const broken = (keyword: string, breaks: (bound: number) => boolean) => typeof fitted[keyword] === 'number' && breaks(fitted[keyword] as number);
+    const drop = (keyword: string) => {
+      warn(`${keyword} ${String(fitted[keyword])}`, `the ${keyword} was dropped`);
+      const { [keyword]: _dropped, ...rest } = fitted;
+      fitted = rest;
+    };
+    if (typeof example === 'string') {
+      const length = [...example].length;
+      if (broken('maxLength', (bound) => length > bound)) drop('maxLength');
+      if (broken('minLength', (bound) => length < bound)) drop('minLength');
+    }
+    if (typeof example === 'number') {
+      if (broken('maximum', (bound) => example > bound)) drop('maximum');
+      if (broken('minimum', (bound) => example < bound)) drop('minimum');
+      if (broken('exclusiveMaximum', (bound) => example >= bound)) drop('exclusiveMaximum');
+      if (broken('exclusiveMinimum', (bound) => example <= bound)) drop('exclusiveMinimum');
+    }
+    return { schema: fitted, types: fittedTypes, nullable };
+  }
+
   /** Whether the document's own string example (if any) meets `format` or `pattern`; one that does not is dropped with a warning. */
   private exampleKeeps(keyword: 'format' | 'pattern', rule: string, example: string | undefined, where: string): boolean {
     if (example === undefined) return true;
@@ -360,6 +417,9 @@ function withoutKey(record: Record<string, number>, key: string): Record<string,
   const { [key]: _dropped, ...rest } = record;
   return rest;
 }
+
+/** The JSON types of a value schema, whose own example the converter holds it to. */
+const VALUE_TYPES: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean']);
 
 /** A string schema's own example: `example`, else the first of `examples`. */
 function exampleOf(schema: Json): string | undefined {

@@ -128,6 +128,31 @@ describe('JSON Schema to the schema model', () => {
     expect(converter.warnings).toHaveLength(3);
   });
 
+  it("makes a value hold the document's own example: null makes it nullable, another type joins, a value outside the enum joins it, a broken length or bound goes (Linode's answers as its examples show them)", () => {
+    const converter = new SchemaConverter();
+    // Linode 4.x: Domain.description, InvoiceItem.unit_price, DatabaseBackup.label, LKENodeStatus.instance_id.
+    expect(converter.convert({ type: 'string', minLength: 1, maxLength: 253, example: null }, 'DomainDescription')).toEqual({ kind: 'string', minLength: 1, maxLength: 253, nullable: true });
+    expect(converter.convert({ type: 'string', example: 5.05 }, 'UnitPrice')).toEqual({ kind: 'union', arms: [{ kind: 'string' }, { kind: 'number' }] });
+    expect(converter.convert({ type: 'string', example: 123458 }, 'InstanceId')).toEqual({ kind: 'union', arms: [{ kind: 'string' }, { kind: 'integer' }] });
+    expect(converter.convert({ type: 'string', maxLength: 30, example: 'Scheduled - 02/04/22 11:11 UTC-XcCRmI' }, 'BackupLabel')).toEqual({ kind: 'string' });
+    expect(converter.convert({ type: 'string', enum: ['raw', 'ext4'], example: 'ext3' }, 'DiskType')).toEqual({ kind: 'enum', values: ['raw', 'ext4', 'ext3'] });
+    expect(converter.convert({ type: 'integer', minimum: 1, maximum: 10, examples: [20] }, 'Count')).toEqual({ kind: 'integer', minimum: 1 });
+    expect(converter.warnings).toEqual([
+      "DomainDescription: the document's own example null breaks its type (string, not nullable); it was made nullable, or every real answer like it would be refused",
+      "UnitPrice: the document's own example 5.05 breaks its type string; number was added to it, or every real answer like it would be refused",
+      "InstanceId: the document's own example 123458 breaks its type string; integer was added to it, or every real answer like it would be refused",
+      "BackupLabel: the document's own example \"Scheduled - 02/04/22 11:11 UTC-XcCRmI\" breaks its maxLength 30; the maxLength was dropped, or every real answer like it would be refused",
+      "DiskType: the document's own example \"ext3\" breaks its enum [\"raw\",\"ext4\"]; the example joined the enum, or every real answer like it would be refused",
+      "Count: the document's own example 20 breaks its maximum 10; the maximum was dropped, or every real answer like it would be refused",
+    ]);
+    // An example that holds changes nothing and says nothing; an integer example holds for a number.
+    expect(converter.convert({ type: 'string', maxLength: 5, example: 'ada' }, 'x')).toEqual({ kind: 'string', maxLength: 5 });
+    expect(converter.convert({ type: 'number', example: 3 }, 'x')).toEqual({ kind: 'number' });
+    expect(converter.convert({ type: 'string', nullable: true, example: null }, 'x')).toEqual({ kind: 'string', nullable: true });
+    expect(converter.convert({ type: 'object', properties: { a: { type: 'string' } }, example: { a: 1 } }, 'Obj')).toMatchObject({ kind: 'object' });
+    expect(converter.warnings).toHaveLength(6);
+  });
+
   it('never throws on the edge-case documents: what it cannot express becomes an open value with the reason', async () => {
     let openNodes = 0;
     for (const path of ['3.0/json/discriminators.json', '3.0/json/polymorphism.json', '3.0/json/schema-additional-properties.json', '3.0/json/complex-nesting.json', '3.1/json/schema-types.json']) {
