@@ -31,6 +31,8 @@ interface TaskRun {
   ranks: string;
   executeMs: number;
   code: number;
+  /** What of `code` was the search, describe and execute answers. */
+  parts: { search: number; describe: number; execute: number };
   needed: number;
   whole: number;
 }
@@ -86,6 +88,7 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
             ranks: task.steps.map((step) => rankOf(hits, [step.tool, ...(step.alsoRight ?? [])]) || '–').join(', '),
             executeMs,
             code: codeList + bytesOf(searched) + bytesOf(described) + bytesOf(executed.structuredContent),
+            parts: { search: bytesOf(searched), describe: bytesOf(described), execute: bytesOf(executed.structuredContent) },
             needed: tools.reduce((sum, name) => sum + entry(name), 0) + answers,
             whole: wholeList + answers,
           });
@@ -137,6 +140,9 @@ function report(runs: TaskRun[], lists: string[]): ScenarioResult {
       { target: 'code mode ≤ 0.05× of plain tool calling shown the whole list', measured: ratio(sum((run) => run.code), sum((run) => run.whole)), outcome: judge((value) => value <= 0.05, whole) },
       { target: 'every task’s program runs', measured: `${runs.length - failed.length} of ${runs.length}`, outcome: judge((count) => count === 0, failed.length) },
     ],
-    notes: [...lists, ...failed.map((run) => `Failed: ${run.api}, "${run.task}": ${run.why}`)],
+    notes: [
+      ...lists,
+      `What code mode read, by answer: search ${n(sum((run) => run.parts.search))} bytes, describe ${n(sum((run) => run.parts.describe))}, execute ${n(sum((run) => run.parts.execute))}, tools/list ${n(sum((run) => run.code - run.parts.search - run.parts.describe - run.parts.execute))}.`,
+      ...failed.map((run) => `Failed: ${run.api}, "${run.task}": ${run.why}`)],
   };
 }
