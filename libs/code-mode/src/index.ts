@@ -9,5 +9,6 @@ export { CodeMode, type Execution, type InnerCallDispatch } from './mode/code-mo
 export { codeMode, SEARCH_VALUE_BYTES, type CodeModeOptions } from './serving/code-mode-server';
 export { CODE_MODE_TOOL_NAMES, codeModeDescriptors } from './serving/code-mode-tools';
 export { limitsFromEnvironment, sharingFromEnvironment } from './serving/limits-from-environment';
+export { declaredTool } from './declarations/declared-tool';
 export { apiModule } from './declarations/api-module';
 export { typedApi, ToolCallError, type ToolCaller } from './client/typed-api';

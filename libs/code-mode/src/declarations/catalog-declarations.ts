@@ -17,6 +17,16 @@ export interface CatalogDeclarations {
   namespaces: Record<string, string[]>;
   /** `api.<namespace>.<function>` to the tool it calls. */
   tools: Map<string, DeclaredTool>;
+  /** Each namespace's declarations one by one, for answers that write only some of them (`declarationOutline`). */
+  parts: Map<string, NamespaceDeclarations>;
+}
+
+/** One namespace's declarations, each with the named types it mentions. */
+export interface NamespaceDeclarations {
+  /** Named types in the order `text` declares them: their JSDoc and declaration, and the named types they mention. */
+  types: Map<string, { text: string; refs: readonly string[] }>;
+  /** Functions by identifier: their JSDoc and declaration, and their argument and result types (`unknown` for a tool with no output schema). */
+  functions: Map<string, { text: string; args: string; result: string }>;
 }
 
 const RESERVED = new Set(
@@ -47,11 +57,11 @@ export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDecl
   for (const tool of tools) byNamespace.set(identifier(tool.namespace), [...(byNamespace.get(identifier(tool.namespace)) ?? []), tool]);
   const namespaces: Record<string, string[]> = {};
   const routes = new Map<string, DeclaredTool>();
-  const blocks: string[] = [];
+  const parts = new Map<string, NamespaceDeclarations>();
   for (const [namespace, members] of byNamespace) {
     const emitted = new NamespaceTypes();
     emitted.hoistRepeated(members.flatMap((tool) => [tool.inputSchema, ...(tool.outputSchema ? [tool.outputSchema] : [])]));
-    const functions: string[] = [];
+    const functions: NamespaceDeclarations['functions'] = new Map();
     namespaces[namespace] = [];
     for (const tool of members) {
       const fn = identifier(tool.name);
@@ -61,16 +71,24 @@ export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDecl
       const result = tool.outputSchema ? emitted.named(`${pascal(tool.name)}Result`, tool.outputSchema, tool.name) : 'unknown';
       const optional = (tool.inputSchema.required ?? []).length === 0 ? '?' : '';
       const doc = jsDoc({ description: tool.description }, '    ');
-      functions.push(`${doc ? `${doc}\n` : ''}    function ${fn}(args${optional}: ${args}): Promise<${result}>;`);
+      functions.set(fn, { text: `${doc ? `${doc}\n` : ''}    function ${fn}(args${optional}: ${args}): Promise<${result}>;`, args, result });
     }
-    blocks.push(`  namespace ${namespace} {\n${[...emitted.lines, ...functions].join('\n')}\n  }`);
+    parts.set(namespace, { types: emitted.types(), functions });
   }
-  return { text: `${TOOL_CALL_ERROR}\n\ndeclare namespace api {\n${blocks.join('\n\n')}\n}\n`, namespaces, tools: routes };
+  const blocks = new Map([...parts].map(([namespace, part]) => [namespace, [...part.types.values(), ...part.functions.values()].map((declaration) => declaration.text)]));
+  return { text: declarationsText(blocks), namespaces, tools: routes, parts };
+}
+
+/** Declarations as one text: `ToolCallError` (unless left out), then `api` with a namespace of the lines given for each. */
+export function declarationsText(blocks: ReadonlyMap<string, readonly string[]>, toolCallError = true): string {
+  const namespaces = [...blocks].map(([namespace, lines]) => `  namespace ${namespace} {\n${lines.join('\n')}\n  }`);
+  return `${toolCallError ? `${TOOL_CALL_ERROR}\n\n` : ''}declare namespace api {\n${namespaces.join('\n\n')}\n}\n`;
 }
 
 /** The named types of one namespace: each tool's argument and result type, and the `$defs` they share. */
 class NamespaceTypes {
-  readonly lines: string[] = [];
+  /** Declared types in order: name, and JSDoc with declaration. */
+  private readonly declared: { name: string; text: string }[] = [];
   private readonly definitions = new Map<string, string>();
   /** Declared object types by shape (`shapeKey`): an object of the same shape written out elsewhere is printed by its name. */
   private readonly shapes = new Map<string, string>();
@@ -78,6 +96,12 @@ class NamespaceTypes {
   private readonly hoisted = new Set<string>();
   /** The JSDoc written at a use of a declared type, each once: an API repeats a type's own words at every property of that type. */
   private readonly docs = new Set<string>();
+
+  /** The declared types, each with the other declared types its declaration mentions. */
+  types(): NamespaceDeclarations['types'] {
+    const names = new Set(this.declared.map((type) => type.name));
+    return new Map(this.declared.map(({ name, text }) => [name, { text, refs: mentioned(text, names).filter((ref) => ref !== name) }]));
+  }
 
   /**
    * Declares, first, each object type the schemas write out inline more than once (by shape, in
@@ -150,9 +174,14 @@ class NamespaceTypes {
     });
     const type = schemaType(own, naming, '    ');
     const doc = jsDoc(own, '    ');
-    if (doc) this.lines.push(doc);
     const isInterface = type.startsWith('{') && !hasTopLevelOperator(type);
-    this.lines.push(isInterface ? `    interface ${name} ${type}` : `    type ${name} = ${type};`);
+    this.declared.push({ name, text: `${doc ? `${doc}\n` : ''}${isInterface ? `    interface ${name} ${type}` : `    type ${name} = ${type};`}` });
     if (isInterface && ownShape !== undefined && !this.shapes.has(ownShape)) this.shapes.set(ownShape, name);
   }
+}
+
+/** The names of `names` that `text` uses as identifiers, outside its comments and string literals, in order of first use. */
+function mentioned(text: string, names: ReadonlySet<string>): string[] {
+  const code = text.replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"/g, ' ');
+  return [...new Set(code.match(/[A-Za-z_$][\w$]*/g) ?? [])].filter((word) => names.has(word));
 }

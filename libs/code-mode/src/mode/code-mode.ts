@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { catalogDeclarations, type CatalogDeclarations, type DeclaredTool } from '../declarations/catalog-declarations';
+import { catalogDeclarations, identifier, type CatalogDeclarations, type DeclaredTool } from '../declarations/catalog-declarations';
+import { declarationOutline } from '../declarations/declaration-outline';
 import type { RunOptions, Sandbox } from '../sandbox/sandbox';
 import type { SandboxLimits } from '../sandbox/sandbox-limits';
 import type { ProgramCheck } from '../sandbox/sandbox-messages';
@@ -46,14 +47,30 @@ export class CodeMode {
   }
 
   /**
-   * Declarations of the tools named (`tool`, `toolset.tool` or a whole `toolset`), only what they
-   * reach; the names nothing matched, so the answer can say so.
+   * Declarations of the tools named (`tool`, `toolset.tool` or a whole `toolset`) and of the types
+   * named (`Type`, `toolset.Type`), as `declarationOutline` writes them: arguments whole, results a
+   * named type deep, the rest listed by name; the names nothing matched, so the answer can say so.
    */
   describe(names: readonly string[]): { text: string; unknown: string[] } {
-    const matches = (tool: DeclaredTool, name: string) => name === tool.name || name === tool.namespace || name === `${tool.namespace}.${tool.name}`;
-    const unknown = names.filter((name) => !this.tools.some((tool) => matches(tool, name)));
-    const chosen = this.tools.filter((tool) => names.some((name) => matches(tool, name)));
-    return { text: chosen.length > 0 ? catalogDeclarations(chosen).text : '', unknown };
+    // A tool by its name, its toolset's or both, as search and tools/list write them, or by the path a program calls.
+    const matches = (tool: DeclaredTool, asked: string) => {
+      const name = asked.replace(/^api\./, '');
+      const [namespace, fn] = [identifier(tool.namespace), identifier(tool.name)];
+      return [tool.name, tool.namespace, `${tool.namespace}.${tool.name}`, namespace, `${namespace}.${fn}`].includes(name);
+    };
+    const functions = this.tools.filter((tool) => names.some((name) => matches(tool, name))).map((tool) => ({ namespace: identifier(tool.namespace), fn: identifier(tool.name) }));
+    const types = names.flatMap((name) => this.typesNamed(name));
+    const unknown = names.filter((name) => !this.tools.some((tool) => matches(tool, name)) && this.typesNamed(name).length === 0);
+    return { text: declarationOutline(this.declarations, { functions, types }), unknown };
+  }
+
+  /** The declared types a name asks for: `Type` in any namespace, or `namespace.Type` (`api.` before it allowed). */
+  private typesNamed(asked: string): { namespace: string; name: string }[] {
+    const name = asked.replace(/^api\./, '');
+    const [namespace, type] = name.includes('.') ? [name.slice(0, name.lastIndexOf('.')), name.slice(name.lastIndexOf('.') + 1)] : [undefined, name];
+    return [...this.declarations.parts]
+      .filter(([own, part]) => (namespace === undefined || namespace === own) && part.types.has(type))
+      .map(([own]) => ({ namespace: own, name: type }));
   }
 
   /** Type-checks `program`, then runs it; each inner call goes to `dispatch`, the caller's own path. `caller`: its request and who it is (see `RunOptions`). */

@@ -130,11 +130,12 @@ class CodeModeServer implements CodeModeProvider {
     const hits = request.search(input['query'], (input['limit'] as number | undefined) ?? DEFAULT_HITS).map((tool) => {
       const direct = whyDirect(tool);
       const entry = catalogEntry(tool);
-      return { ...(direct ? { direct } : { call: callPath(tool) }), name: tool.name, toolset: tool.toolset.name, summary: entry.summary, required: entry.required };
+      // A hit a program calls is named by its call path (describe takes it as it is); one it cannot call by its name and toolset, for tools/call.
+      return { ...(direct ? { name: tool.name, toolset: tool.toolset.name, direct } : { call: callPath(tool) }), summary: entry.summary, required: entry.required };
     });
     const query = JSON.stringify(clip(input['query']));
     if (hits.length === 0) return answer({ message: `No tool matches ${query}. Try other words, or a program over catalog.`, tools: [] });
-    return answer({ message: `${hits.length} tool(s) for ${query}, best first. Get their TypeScript with describe, then call them from execute.`, tools: hits });
+    return answer({ message: `${hits.length} tool(s) for ${query}, best first. Get their TypeScript with describe({ names: [call, …] }), then call them from execute.`, tools: hits });
   }
 
   private oversized(program: string): CallToolResult | undefined {

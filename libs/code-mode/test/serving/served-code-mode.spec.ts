@@ -141,7 +141,10 @@ return seen;`);
 
   it('searches by words and by a program over the catalog, bounded in bytes', async () => {
     const byWords = await call('search', { query: 'label an issue' });
-    expect((byWords.content['tools'] as { name: string; call?: string }[])[0]).toMatchObject({ name: 'add_label', call: 'api.tracker.add_label', required: ['number', 'label'] });
+    const [hit] = byWords.content['tools'] as { call?: string }[];
+    // A hit a program calls is named once, by its call path, which describe takes as it is.
+    expect(hit).toEqual({ call: 'api.tracker.add_label', summary: expect.any(String), required: ['number', 'label'] });
+    expect((await call('describe', { names: [hit!.call!] })).content['declarations']).toContain('function add_label(');
     const byProgram = await call('search', { program: "return catalog.filter((tool) => tool.required.includes('number')).map((tool) => tool.call ?? tool.name + ' (direct)');" });
     expect(byProgram.content['value']).toEqual(['api.tracker.get_issue', 'api.tracker.add_label', 'api.tracker.summarise', 'api.tracker.close_issue']);
     const huge = await call('search', { program: "return catalog.map(() => 'x'.repeat(4000));" });

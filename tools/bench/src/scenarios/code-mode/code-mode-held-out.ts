@@ -1,15 +1,20 @@
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { buildServer, type CallNext, type ToolCall, type ToolInterceptor } from '@toolsets/core';
-import { codeMode } from '@toolsets/code-mode';
+import { CodeMode, codeMode, declaredTool } from '@toolsets/code-mode';
 import { connectToolset } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult } from '../../harness/report';
 import { HELD_OUT_PROGRAMS } from './held-out-programs';
-import { heldOutLibrary, heldOutSet, rankOf } from './held-out-set';
+import { heldOutLibrary, heldOutSet, hitName, rankOf, type SearchHit } from './held-out-set';
+import { typesReadBy, typesShown } from './types-read';
 import { startSampledUpstream } from '../plugin-modules';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null));
+
+/** The further `describe` calls of named types programs read, and types a program read that no answer wrote out. */
+let typesShownMore = 0;
+const unseenTypes = new Map<string, number>();
 
 /** The calls programs make, in order: what plain tool calling would have made, one `tools/call` each. */
 const innerCalls: { name: string; args: Record<string, unknown> }[] = [];
@@ -58,6 +63,8 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
       const headers = { [`x-${api}-token`]: 't' };
       const coding = await connectToolset(server, { headers, selection: { mode: 'code', readonly: false } });
       const plain = await connectToolset(server, { headers });
+      // The declarations programs are checked against, as the server writes them (every tool here is callable in code mode).
+      const declarations = new CodeMode([...server.catalog.tools.values()].map(declaredTool), undefined as never).text;
       try {
         const codeList = bytesOf({ tools: await coding.listTools() });
         const wholeList = bytesOf({ tools: await plain.listTools() });
@@ -66,9 +73,25 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
         for (const [index, task] of set.tasks.entries()) {
           if (task.api !== api) continue;
           const needed = [...new Set(task.steps.map((step) => step.tool))];
-          const searched = ((await coding.call('search', { query: task.task, limit: 10 })).structuredContent ?? {}) as { tools?: { name: string }[] };
-          const hits = (searched.tools ?? []).map((tool) => tool.name);
-          const described = (await coding.call('describe', { names: needed })).structuredContent;
+          const searched = ((await coding.call('search', { query: task.task, limit: 10 })).structuredContent ?? {}) as { tools?: SearchHit[] };
+          const hits = (searched.tools ?? []).map(hitName);
+          const described = (await coding.call('describe', { names: needed })).structuredContent as { declarations?: string };
+          // The types the program reads that describe named without writing them out: asked for by name, round by round, as a model would.
+          const read = typesReadBy(HELD_OUT_PROGRAMS[index]!, declarations);
+          const shown = typesShown(described.declarations ?? '');
+          let more = 0;
+          for (let round = 0; round < 5; round++) {
+            const missing = [...read].filter((name) => !shown.written.has(name) && shown.named.has(name));
+            if (missing.length === 0) break;
+            const answer = (await coding.call('describe', { names: missing })).structuredContent as { declarations?: string };
+            more += bytesOf(answer);
+            typesShownMore += 1;
+            const next = typesShown(answer.declarations ?? '');
+            next.written.forEach((name) => shown.written.add(name));
+            next.named.forEach((name) => shown.named.add(name));
+          }
+          const unseen = [...read].filter((name) => !shown.written.has(name));
+          for (const name of unseen) unseenTypes.set(`${api}: ${name}`, (unseenTypes.get(`${api}: ${name}`) ?? 0) + 1);
           innerCalls.length = 0;
           const started = performance.now();
           const executed = await coding.call('execute', { program: HELD_OUT_PROGRAMS[index]! });
@@ -87,8 +110,8 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
             calls: made.length,
             ranks: task.steps.map((step) => rankOf(hits, [step.tool, ...(step.alsoRight ?? [])]) || '–').join(', '),
             executeMs,
-            code: codeList + bytesOf(searched) + bytesOf(described) + bytesOf(executed.structuredContent),
-            parts: { search: bytesOf(searched), describe: bytesOf(described), execute: bytesOf(executed.structuredContent) },
+            code: codeList + bytesOf(searched) + bytesOf(described) + more + bytesOf(executed.structuredContent),
+            parts: { search: bytesOf(searched), describe: bytesOf(described) + more, execute: bytesOf(executed.structuredContent) },
             needed: tools.reduce((sum, name) => sum + entry(name), 0) + answers,
             whole: wholeList + answers,
           });
@@ -143,6 +166,8 @@ function report(runs: TaskRun[], lists: string[]): ScenarioResult {
     notes: [
       ...lists,
       `What code mode read, by answer: search ${n(sum((run) => run.parts.search))} bytes, describe ${n(sum((run) => run.parts.describe))}, execute ${n(sum((run) => run.parts.execute))}, tools/list ${n(sum((run) => run.code - run.parts.search - run.parts.describe - run.parts.execute))}.`,
-      ...failed.map((run) => `Failed: ${run.api}, "${run.task}": ${run.why}`)],
+      `describe writes a result's types one named type deep and names the rest; a program's reads of those (found with TypeScript over its source) cost ${typesShownMore} further describe call(s), counted in describe's bytes.${unseenTypes.size > 0 ? ` Read in a program's text but written in no answer (the Linode programs share a helper that reads the Linode list, whether or not the task's describe named that tool): ${[...unseenTypes].map(([name, tasks]) => `${name} (${tasks} task(s))`).join(', ')}.` : ''}`,
+      ...failed.map((run) => `Failed: ${run.api}, "${run.task}": ${run.why}`),
+    ],
   };
 }

@@ -3,7 +3,7 @@ import { buildServer } from '@toolsets/core';
 import { codeMode } from '@toolsets/code-mode';
 import { connectToolset } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult } from '../../harness/report';
-import { heldOutLibrary, heldOutSet, rankOf } from './held-out-set';
+import { heldOutLibrary, heldOutSet, hitName, rankOf, type SearchHit } from './held-out-set';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
@@ -28,7 +28,7 @@ export async function codeModeSearchScenario(): Promise<ScenarioResult> {
       const client = await connectToolset(server, { headers: { [`x-${api}-token`]: 't' }, selection: { mode: 'code', readonly: false } });
       const search = async (query: string, limit: number) => {
         const answer = await client.call('search', { query, limit });
-        return ((answer.structuredContent as { tools?: { name: string }[] }).tools ?? []).map((tool) => tool.name);
+        return ((answer.structuredContent as { tools?: SearchHit[] }).tools ?? []).map(hitName);
       };
       try {
         for (const task of set.tasks.filter((candidate) => candidate.api === api)) {

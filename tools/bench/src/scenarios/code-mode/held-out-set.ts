@@ -16,6 +16,12 @@ export interface HeldOutSet {
   tasks: { api: string; task: string; steps: { words: string; tool: string; alsoRight?: string[] }[] }[];
 }
 
+/** A hit of code mode's `search`: by its call path (`api.<toolset>.<tool>`), or by name where programs cannot call it. */
+export type SearchHit = { call?: string; name?: string };
+
+/** The tool a hit names (a generated tool's name is its own identifier, the call path's last part). */
+export const hitName = (hit: SearchHit): string => hit.name ?? hit.call?.split('.').pop() ?? '';
+
 /** The 1-based rank of any of `tools` in `hits`, or 0 when none is there. */
 export const rankOf = (hits: readonly string[], tools: readonly string[]) => hits.findIndex((hit) => tools.includes(hit)) + 1;
 

@@ -1,0 +1,86 @@
+import { declarationsText, type CatalogDeclarations } from './catalog-declarations';
+
+/**
+ * How deep `describe` writes out a result's named types: the result type, and the types it names
+ * directly. Deeper ones are listed by name, and `describe` writes any of them out when asked by
+ * name (the checker knows them all, and its errors name them). Arguments are always written out
+ * whole: a call must be right the first time.
+ */
+export const RESULT_DEPTH = 1;
+
+/** What one `describe` asks for, by namespace identifier: functions, and named types. */
+export interface OutlineRequest {
+  functions: readonly { namespace: string; fn: string }[];
+  types: readonly { namespace: string; name: string }[];
+}
+
+/**
+ * A part of the catalog's declarations, as `describe` answers: the functions asked for with their
+ * argument types whole and their result types to `depth` named types deep, and the types asked for
+ * by name to the same depth. The named types it mentions but leaves out are listed at the end of
+ * their namespace, to be asked for by name. The names are the catalog's own, the ones the checker
+ * uses in its errors.
+ */
+export function declarationOutline(declarations: CatalogDeclarations, request: OutlineRequest, depth = RESULT_DEPTH): string {
+  const blocks = new Map<string, string[]>();
+  /** The JSDoc already written in this answer: the same words at another property (each tool's `workspace`) are not written again. */
+  const docs = new Set<string>();
+  for (const [namespace, part] of declarations.parts) {
+    const functions = request.functions.filter((wanted) => wanted.namespace === namespace && part.functions.has(wanted.fn)).map((wanted) => wanted.fn);
+    const types = request.types.filter((wanted) => wanted.namespace === namespace && part.types.has(wanted.name)).map((wanted) => wanted.name);
+    if (functions.length === 0 && types.length === 0) continue;
+    /** The most levels still to write below each type reached. */
+    const reached = new Map<string, number>();
+    /** Types an argument reaches: written with their JSDoc whole. */
+    const asked = new Set<string>();
+    const reach = (name: string, below: number): void => {
+      const type = part.types.get(name);
+      if (!type || (reached.get(name) ?? -1) >= below) return;
+      reached.set(name, below);
+      if (below === Infinity) asked.add(name);
+      if (below > 0) for (const ref of type.refs) reach(ref, below - 1);
+    };
+    for (const fn of functions) {
+      const { args, result } = part.functions.get(fn)!;
+      reach(args, Infinity);
+      reach(result, depth);
+    }
+    for (const name of types) reach(name, depth);
+    const written = [...part.types].filter(([name]) => reached.has(name));
+    const left = [...new Set(written.flatMap(([, type]) => type.refs))].filter((ref) => !reached.has(ref));
+    blocks.set(namespace, [
+      ...written.map(([name, type]) => onceEach(asked.has(name) ? type.text : briefDocs(type.text), docs)),
+      ...functions.map((fn) => part.functions.get(fn)!.text),
+      ...(left.length > 0 ? [`    // Not written out here (describe them by name): ${left.join(', ')}.`] : []),
+    ]);
+  }
+  // ToolCallError is what calls throw: written with functions, not again with types asked for later.
+  return blocks.size > 0 ? declarationsText(blocks, request.functions.length > 0) : '';
+}
+
+/**
+ * `text` with each JSDoc comment cut to its first sentence, at most BRIEF characters: a result's
+ * fields are read by name and type, and an API's prose about each (Bitbucket's run to paragraphs)
+ * was most of what `describe` answered (bench 16c).
+ */
+function briefDocs(text: string): string {
+  return text.replace(/^( *)\/\*\*(?: (.*?) \*\/|\n([\s\S]*?)\n *\*\/)$/gm, (_, indent: string, line?: string, block?: string) => {
+    const prose = (line ?? block!.replace(/^ *\* ?/gm, '')).replace(/\s+/g, ' ').trim();
+    // A sentence ends at . ! or ? before a capital, not at "e.g." or "i.e.".
+    const first = prose.split(/(?<![ei]\.[eg]\.)(?<=[.!?])\s+(?=[A-Z])/)[0]!;
+    return `${indent}/** ${first.length > BRIEF ? `${first.slice(0, BRIEF - 1)}…` : first} */`;
+  });
+}
+
+/** `text` without the JSDoc comments on its properties whose words `seen` has, adding the others to it. */
+function onceEach(text: string, seen: Set<string>): string {
+  return text.replace(/^( *)\/\*\*(?: (.*?) \*\/|\n([\s\S]*?)\n *\*\/)\n(?=\1[\w'"$])/gm, (comment: string, _indent: string, line?: string, block?: string) => {
+    const words = (line ?? block!.replace(/^ *\* ?/gm, '')).replace(/\s+/g, ' ').trim();
+    if (seen.has(words)) return '';
+    seen.add(words);
+    return comment;
+  });
+}
+
+/** The longest JSDoc a result's type keeps: its first sentence, cut here. */
+const BRIEF = 60;

@@ -1,0 +1,92 @@
+import { catalogDeclarations, CodeMode, ProgramChecker, type DeclaredTool, type JsonSchema } from '../../src';
+import { declarationOutline } from '../../src/declarations/declaration-outline';
+
+/** A pull request list as Bitbucket's answers it: a result naming a pull request, which names accounts, which name links; each with an API's prose. */
+const link: JsonSchema = { type: 'object', description: 'A link to a resource related to this object.', properties: { href: { type: 'string', format: 'uri' }, name: { type: 'string' } }, required: ['href', 'name'] };
+const account: JsonSchema = {
+  type: 'object',
+  properties: { display_name: { type: 'string', description: 'The name shown. It is set by the account holder and may change at any time.' }, avatar: { $ref: '#/$defs/Link' } },
+  required: ['display_name', 'avatar'],
+};
+const pullRequest: JsonSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'integer', description: "The pull request's unique ID. Note that pull request IDs are only unique within their associated repository." },
+    author: { $ref: '#/$defs/Account' },
+    reviewers: { type: 'array', items: { $ref: '#/$defs/Account' } },
+  },
+  required: ['id', 'author', 'reviewers'],
+};
+const listPullRequests: DeclaredTool = {
+  namespace: 'pullrequests',
+  name: 'list_pull_requests',
+  description: 'Pull requests of a repository.',
+  inputSchema: {
+    type: 'object',
+    properties: {
+      repo: { type: 'string', description: 'The repository slug. This can also be the UUID of the repository, surrounded by curly braces.' },
+      filter: { $ref: '#/$defs/Filter' },
+    },
+    required: ['repo'],
+    $defs: { Filter: { type: 'object', properties: { state: { enum: ['OPEN', 'MERGED'], description: 'Only pull requests in this state. Others are left out of the answer.' } } } },
+  },
+  outputSchema: {
+    type: 'object',
+    properties: { message: { type: 'string' }, values: { type: 'array', items: { $ref: '#/$defs/Pullrequest' } } },
+    required: ['message', 'values'],
+    $defs: { Pullrequest: pullRequest, Account: account, Link: link },
+  },
+};
+const other: DeclaredTool = { namespace: 'pipelines', name: 'run_pipeline', inputSchema: { type: 'object', properties: {} }, outputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } };
+
+describe("describe's declarations: arguments whole, results a named type deep, the rest by name", () => {
+  const declarations = catalogDeclarations([listPullRequests, other]);
+
+  it('writes a tool with its arguments whole and its result one named type deep, naming what it leaves out', () => {
+    const text = declarationOutline(declarations, { functions: [{ namespace: 'pullrequests', fn: 'list_pull_requests' }], types: [] });
+    expect(text).toContain('declare class ToolCallError');
+    expect(text).toContain('function list_pull_requests(args: ListPullRequestsArgs): Promise<ListPullRequestsResult>;');
+    // The argument types, with their JSDoc as written: a call must be right the first time.
+    expect(text).toContain('interface Filter {');
+    expect(text).toContain('/** Only pull requests in this state. Others are left out of the answer. */');
+    expect(text).toContain('/** The repository slug. This can also be the UUID of the repository, surrounded by curly braces. */');
+    // The result and the type it names; the prose about each field cut to its first sentence.
+    expect(text).toContain('interface Pullrequest {');
+    expect(text).toContain("/** The pull request's unique ID. */");
+    expect(text).not.toContain('Note that pull request IDs');
+    expect(text).not.toContain('interface Account');
+    expect(text).toContain('    // Not written out here (describe them by name): Account.');
+    expect(text).not.toContain('run_pipeline');
+    expect(text).not.toContain('namespace pipelines');
+  });
+
+  it('writes a type asked for by name to the same depth, without ToolCallError again', () => {
+    const text = declarationOutline(declarations, { functions: [], types: [{ namespace: 'pullrequests', name: 'Account' }] });
+    expect(text).not.toContain('ToolCallError');
+    expect(text).toContain('interface Account {');
+    expect(text).toContain('/** The name shown. */');
+    expect(text).toContain('interface Link {');
+    expect(text).not.toContain('interface Pullrequest');
+    expect(text).not.toContain('Not written out');
+  });
+
+  it('names types as the checker does: a misspelt field is refused naming the type describe lists', () => {
+    const outline = declarationOutline(declarations, { functions: [{ namespace: 'pullrequests', fn: 'list_pull_requests' }], types: [] });
+    const checked = new ProgramChecker(declarations.text).check("const { values } = await api.pullrequests.list_pull_requests({ repo: 'widgets' });\nreturn values.map((pr) => pr.author.displayname);");
+    expect(checked).toMatchObject({ ok: false, problems: [{ message: expect.stringContaining("Property 'displayname' does not exist on type 'Account'") }] });
+    expect(outline).toMatch(/Not written out here \(describe them by name\): .*\bAccount\b/);
+    // Read correctly, through a type describe did not write out, the program checks: the checker knows every type.
+    expect(new ProgramChecker(declarations.text).check("const { values } = await api.pullrequests.list_pull_requests({ repo: 'widgets' });\nreturn values.map((pr) => pr.author.avatar.href);")).toMatchObject({ ok: true });
+  });
+
+  it('takes a tool by its name, its toolset, or the call path search gives, and a type by its name with or without its toolset', () => {
+    const mode = new CodeMode([{ ...listPullRequests, namespace: 'pull-requests' }, other], undefined as never);
+    for (const name of ['list_pull_requests', 'pull-requests.list_pull_requests', 'pull_requests.list_pull_requests', 'api.pull_requests.list_pull_requests', 'pull-requests']) {
+      expect(mode.describe([name])).toMatchObject({ text: expect.stringContaining('function list_pull_requests('), unknown: [] });
+    }
+    for (const name of ['Account', 'pull_requests.Account', 'api.pull_requests.Account']) {
+      expect(mode.describe([name])).toMatchObject({ text: expect.stringContaining('interface Account {'), unknown: [] });
+    }
+    expect(mode.describe(['pipelines.Account', 'Nope'])).toEqual({ text: '', unknown: ['pipelines.Account', 'Nope'] });
+  });
+});

@@ -1,0 +1,57 @@
+import ts from 'typescript';
+
+const OPTIONS: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'], types: [] };
+const DECLARATIONS = '/api.d.ts';
+const PROGRAM = '/program.ts';
+
+/**
+ * The declared types whose fields a program reads (`api.<namespace>.<Type>` as `namespace.Type`):
+ * what a model must have seen written out to write it. Read with TypeScript over the same
+ * declarations the checker uses: every property access, element access and destructuring whose
+ * object is of a named type of `api` (each member of a union too). Anonymous object types inside a
+ * named type count as that type, which must be written out to show them.
+ */
+export function typesReadBy(program: string, declarations: string): Set<string> {
+  const files = new Map([
+    [DECLARATIONS, declarations],
+    [PROGRAM, `async function __program() {\n${program}\n}\nexport {};\n`],
+  ]);
+  const host = ts.createCompilerHost(OPTIONS);
+  const readLibrary = host.getSourceFile.bind(host);
+  host.getSourceFile = (name, version) => (files.has(name) ? ts.createSourceFile(name, files.get(name)!, version) : readLibrary(name, version));
+  host.fileExists = (name) => files.has(name) || ts.sys.fileExists(name);
+  host.readFile = (name) => files.get(name) ?? ts.sys.readFile(name);
+  const built = ts.createProgram([DECLARATIONS, PROGRAM], OPTIONS, host);
+  const checker = built.getTypeChecker();
+  const read = new Set<string>();
+  const record = (type: ts.Type): void => {
+    if (type.isUnion() || type.isIntersection()) return type.types.forEach(record);
+    const symbol = type.aliasSymbol ?? type.getSymbol();
+    if (!symbol || !(symbol.flags & (ts.SymbolFlags.Interface | ts.SymbolFlags.TypeAlias))) return;
+    if (!symbol.declarations?.some((declaration) => declaration.getSourceFile().fileName === DECLARATIONS)) return;
+    read.add(checker.getFullyQualifiedName(symbol).replace(/^api\./, ''));
+  };
+  const visit = (node: ts.Node): void => {
+    if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) record(checker.getNonNullableType(checker.getTypeAtLocation(node.expression)));
+    if (ts.isObjectBindingPattern(node)) record(checker.getNonNullableType(checker.getTypeAtLocation(node)));
+    ts.forEachChild(node, visit);
+  };
+  visit(built.getSourceFile(PROGRAM)!);
+  return read;
+}
+
+/** The named types a describe answer writes out, and those it names without writing them, as `namespace.Type`. */
+export function typesShown(declarations: string): { written: Set<string>; named: Set<string> } {
+  const written = new Set<string>();
+  const named = new Set<string>();
+  let namespace = '';
+  for (const line of declarations.split('\n')) {
+    const opened = /^ {2}namespace ([\w$]+) \{/.exec(line);
+    if (opened) namespace = opened[1]!;
+    const declared = /^ {4}(?:interface|type) ([\w$]+)/.exec(line);
+    if (declared) written.add(`${namespace}.${declared[1]}`);
+    const left = /^ {4}\/\/ Not written out here \(describe them by name\): (.*)\.$/.exec(line);
+    if (left) for (const name of left[1]!.split(', ')) named.add(`${namespace}.${name}`);
+  }
+  return { written, named };
+}
