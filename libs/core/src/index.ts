@@ -62,6 +62,8 @@ export { LOGGER } from './server/logging/logger-token';
 
 export { RequestContext, type ClientInfo, type ProtocolEra, type TransportKind } from './context/request-context';
 export { AuthContext, type VerifiedCaller } from './context/auth-context';
+export type { TokenExchangeRequest } from './context/token-exchange';
+export { TokenExchangeError } from './errors/token-exchange.error';
 export { TaskContext } from './context/task-context';
 export type { TaskSupport, ToolTaskOptions, ToolTaskDeclaration } from './metadata/tool-task';
 export type { TaskStore, TaskSignal } from './server/tasks/task-store';

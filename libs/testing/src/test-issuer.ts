@@ -26,7 +26,10 @@ export interface MintOptions {
   claims?: Record<string, unknown>;
 }
 
-/** A client the issuer's token endpoint knows (`client_credentials`; with `redirectUris`, also `authorization_code`), authenticated by `client_secret_basic` or `client_secret_post`. */
+/**
+ * A client the issuer's token endpoint knows (`client_credentials` and RFC 8693 token exchange; with
+ * `redirectUris`, also `authorization_code`), authenticated by `client_secret_basic` or `client_secret_post`.
+ */
 export interface TestClient {
   clientId: string;
   clientSecret: string;
@@ -43,8 +46,14 @@ export interface TokenRequest {
   clientId: string;
   grantType: string;
   resource?: string;
+  /** RFC 8693's `audience`, for a token exchange. */
+  audience?: string;
   scope?: string;
 }
+
+/** RFC 8693's grant type, and the token type it trades. */
+const TOKEN_EXCHANGE = 'urn:ietf:params:oauth:grant-type:token-exchange';
+const ACCESS_TOKEN_TYPE = 'urn:ietf:params:oauth:token-type:access_token';
 
 export interface TestIssuer {
   /** `http://127.0.0.1:<port>`: set it as AUTH_ISSUER. */
@@ -76,7 +85,7 @@ export interface TestIssuer {
  * default any free one; `toolsets-issuer` runs one from the shell): its RFC 8414 and OpenID metadata, and a
  * JSON Web Key Set with one ES256 key it signs tokens with. Tokens are minted with jose's
  * `SignJWT`, so a server under test verifies real signatures against a real key set over HTTP.
- * Grants: `client_credentials` for registered clients; `authorization_code` with PKCE (S256) and
+ * Grants: `client_credentials` and token exchange (RFC 8693) for registered clients; `authorization_code` with PKCE (S256) and
  * `refresh_token` for registered and dynamically registered (`POST /register`) clients, whose
  * authorization page grants as `user` (default `user-1`) at the press of a button.
  */
@@ -113,7 +122,7 @@ export async function startTestIssuer(options: { audience?: string; port?: numbe
         token_endpoint: `${origin}/token`,
         registration_endpoint: `${origin}/register`,
         response_types_supported: ['code'],
-        grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token'],
+        grant_types_supported: ['client_credentials', 'authorization_code', 'refresh_token', TOKEN_EXCHANGE],
         code_challenge_methods_supported: ['S256'],
         token_endpoint_auth_methods_supported: ['client_secret_basic', 'client_secret_post', 'none'],
         authorization_response_iss_parameter_supported: true,
@@ -133,23 +142,63 @@ export async function startTestIssuer(options: { audience?: string; port?: numbe
     const client = authenticated(req, form);
     if (!client) return refuse(401, 'invalid_client');
     const grantType = form.get('grant_type') ?? '';
-    let grant: Grant | string;
+    let grant: (Grant & { audience?: string; actor?: string }) | string;
     if (grantType === 'client_credentials' && client.clientSecret !== undefined) grant = credentialsGrant(client, form);
+    else if (grantType === TOKEN_EXCHANGE && client.clientSecret !== undefined) grant = await exchangeGrant(client, form);
     else if (grantType === 'authorization_code') grant = codes.redeemCode(client, form);
     else if (grantType === 'refresh_token') grant = codes.redeemRefresh(client, form);
     else return refuse(400, 'unsupported_grant_type');
     if (typeof grant === 'string') return refuse(400, grant);
-    tokenRequests.push({ clientId: client.clientId, grantType, ...(grant.resource && { resource: grant.resource }), ...(form.get('scope') !== null && { scope: form.get('scope')!.split(' ').filter(Boolean).join(' ') }) });
-    const token = await issuer.mint({ subject: grant.subject, clientId: client.clientId, scopes: grant.scopes, ...(grant.resource && { audience: grant.resource }) });
-    const refresh = grantType === 'client_credentials' ? undefined : codes.refreshTokenFor(grant);
+    tokenRequests.push({
+      clientId: client.clientId,
+      grantType,
+      ...(grant.resource && { resource: grant.resource }),
+      ...(grant.audience && { audience: grant.audience }),
+      ...(form.get('scope') !== null && { scope: form.get('scope')!.split(' ').filter(Boolean).join(' ') }),
+    });
+    const audience = grant.audience ?? grant.resource;
+    const token = await issuer.mint({ subject: grant.subject, clientId: client.clientId, scopes: grant.scopes, ...(audience && { audience }), ...(grant.actor && { claims: { act: { sub: grant.actor } } }) });
+    const refresh = grantType === 'client_credentials' || grantType === TOKEN_EXCHANGE ? undefined : codes.refreshTokenFor(grant);
     res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-store' });
-    res.end(JSON.stringify({ access_token: token, token_type: 'Bearer', expires_in: 300, scope: grant.scopes.join(' '), ...(refresh && { refresh_token: refresh }) }));
+    res.end(
+      JSON.stringify({
+        access_token: token,
+        token_type: 'Bearer',
+        expires_in: 300,
+        scope: grant.scopes.join(' '),
+        ...(grantType === TOKEN_EXCHANGE && { issued_token_type: ACCESS_TOKEN_TYPE }),
+        ...(refresh && { refresh_token: refresh }),
+      }),
+    );
   }
   function credentialsGrant(client: IssuerClient, form: URLSearchParams): Grant {
     const resource = form.get('resource') ?? undefined;
     const asked = form.get('scope')?.split(' ').filter(Boolean);
     const scopes = asked ? asked.filter((scope) => !client.scopes || client.scopes.includes(scope)) : [...(client.scopes ?? [])];
     return { subject: client.subject ?? client.clientId, clientId: client.clientId, scopes, ...(resource && { resource }) };
+  }
+  /**
+   * RFC 8693: the subject token, one this issuer signed and still valid, traded for a token for the
+   * `audience` or `resource` asked for (one of them is required here), with the subject's `sub`, the
+   * scopes asked for that both the subject token and the client hold (all the subject's when none are
+   * asked for), and the client as the actor (`act`), as the RFC's delegation semantics have it.
+   */
+  async function exchangeGrant(client: IssuerClient, form: URLSearchParams): Promise<(Grant & { audience?: string; actor: string }) | string> {
+    const subjectToken = form.get('subject_token');
+    if (!subjectToken || form.get('subject_token_type') !== ACCESS_TOKEN_TYPE) return 'invalid_request';
+    const audience = form.get('audience') ?? undefined;
+    const resource = form.get('resource') ?? undefined;
+    if (!audience && !resource) return 'invalid_target';
+    let payload: Jose.JWTPayload;
+    try {
+      ({ payload } = await jose.jwtVerify(subjectToken, jose.createLocalJWKSet({ keys: [key.publicJwk] }), { issuer: origin }));
+    } catch {
+      return 'invalid_grant';
+    }
+    const held = typeof payload['scope'] === 'string' ? payload['scope'].split(' ').filter(Boolean) : [];
+    const allowed = held.filter((scope) => !client.scopes || client.scopes.includes(scope));
+    const asked = form.get('scope')?.split(' ').filter(Boolean);
+    return { subject: payload.sub ?? '', clientId: client.clientId, scopes: asked ? asked.filter((scope) => allowed.includes(scope)) : allowed, actor: client.clientId, ...(audience && { audience }), ...(resource && { resource }) };
   }
   /** The client by `client_secret_basic`, `client_secret_post`, or (a public client) its id alone. */
   function authenticated(req: IncomingMessage, form: URLSearchParams): IssuerClient | undefined {

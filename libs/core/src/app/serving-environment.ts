@@ -26,7 +26,7 @@ export const LIMIT_VARIABLES: readonly (readonly [keyof ServingLimits, string])[
 ];
 
 /** The variables that configure token verification (docs/authorization.md). */
-export const AUTH_VARIABLES = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'AUTH_ALGORITHMS', 'AUTH_MOUNTS', 'AUTH_OUT_OF_SCOPE', 'AUTH_ALLOW_LOOPBACK_ISSUER', 'PUBLIC_URL'] as const;
+export const AUTH_VARIABLES = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL', 'AUTH_ALGORITHMS', 'AUTH_MOUNTS', 'AUTH_OUT_OF_SCOPE', 'AUTH_ALLOW_LOOPBACK_ISSUER', 'AUTH_CLIENT_ID', 'AUTH_CLIENT_SECRET', 'AUTH_TOKEN_URL', 'PUBLIC_URL'] as const;
 
 /**
  * Serving options from the environment: HOST, PORT, ALLOWED_HOSTS, CORS_ORIGINS, MCP_SESSIONS, MCP_FAST_PATH,
@@ -70,6 +70,9 @@ function authFromEnvironment(env: NodeJS.ProcessEnv): Pick<HttpServeOptions, 'au
       ...(env['AUTH_MOUNTS'] && { mounts: list(env['AUTH_MOUNTS']) }),
       ...(env['AUTH_OUT_OF_SCOPE'] && { outOfScope: env['AUTH_OUT_OF_SCOPE'].trim() as AuthOptions['outOfScope'] }),
       ...(parseSwitch(env['AUTH_ALLOW_LOOPBACK_ISSUER'], 'AUTH_ALLOW_LOOPBACK_ISSUER') && { allowLoopbackIssuer: true }),
+      ...(env['AUTH_CLIENT_ID'] && { clientId: env['AUTH_CLIENT_ID'] }),
+      ...(env['AUTH_CLIENT_SECRET'] && { clientSecret: env['AUTH_CLIENT_SECRET'] }),
+      ...(env['AUTH_TOKEN_URL'] && { tokenUrl: env['AUTH_TOKEN_URL'].trim() }),
     },
   };
 }

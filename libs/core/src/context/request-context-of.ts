@@ -1,4 +1,5 @@
 import type { ClientCapabilities, LoggingLevel } from '@modelcontextprotocol/server';
+import type { TokenExchangeRequest } from './token-exchange';
 import type { ElicitationForm } from '../compiled/elicitation-form';
 import type { ClassType } from '../types/class-type';
 import type { Logger } from '../server/logging/logger';
@@ -42,6 +43,8 @@ export interface RequestOutlets {
   clientInput: () => ClientInput;
   /** Makes the call a task, taking the answers `input` gathered (`task.start()` of an `askFirst` tool). */
   startTask?: (input: ClientInput) => never;
+  /** Token exchange for the call's verified caller. */
+  exchangeToken?: (request: TokenExchangeRequest) => Promise<string>;
 }
 
 const SERVER_LOG_LEVEL: Record<LoggingLevel, keyof Logger> = {
@@ -92,6 +95,7 @@ export function requestContextOf(
     startTask: outlets.startTask && (() => outlets.startTask!((input ??= outlets.clientInput()))),
     elicitationForms,
     auth,
+    exchangeToken: outlets.exchangeToken,
     task: origin.task,
     sendLog: (level, data) => {
       const clean = redactValue(data);

@@ -11,6 +11,7 @@ import { credentialEnvironmentVariable } from './credential-env';
 import { AuthContext } from './auth-context';
 import { answerAction, answerProblem, ElicitationAnswerMismatch } from './elicitation-answer';
 import { TaskContext, type TaskChannel } from './task-context';
+import { exchangeTokenFor, type TokenExchangeRequest } from './token-exchange';
 
 export type TransportKind = 'http' | 'stdio' | 'memory';
 export type ProtocolEra = 'modern' | 'legacy';
@@ -51,6 +52,8 @@ export interface RequestContextInit {
   task?: TaskChannel;
   /** Makes this call a task (`task.start()` of an `askFirst` tool whose client wants one). */
   startTask?: () => never;
+  /** Token exchange for this call's verified caller. */
+  exchangeToken?: (request: TokenExchangeRequest) => Promise<string>;
 }
 
 /**
@@ -89,6 +92,19 @@ export class RequestContext {
    */
   get auth(): AuthContext {
     return this.#init.auth ?? AuthContext.anonymous;
+  }
+
+  /**
+   * A token for an API this tool calls on its caller's behalf: the caller's verified access token,
+   * which is meant for this server alone and is never passed on, exchanged at the issuer for one
+   * meant for that API (OAuth 2.0 Token Exchange, RFC 8693; `resource` its URL, or `audience` its
+   * name at the issuer), kept per caller until shortly before it expires. Needs a mount that checks
+   * tokens and the server's own client at the issuer (`AUTH_CLIENT_ID`, `AUTH_CLIENT_SECRET`);
+   * otherwise, or when the issuer refuses, throws a `TokenExchangeError` that says what to set,
+   * which the call answers as an error result.
+   */
+  exchangeToken(request: TokenExchangeRequest): Promise<string> {
+    return this.#init.exchangeToken ? this.#init.exchangeToken(request) : exchangeTokenFor(undefined, request);
   }
 
   /**

@@ -18,6 +18,15 @@ export interface AuthOptions {
    * runs beside the server on purpose. Refused otherwise.
    */
   allowLoopbackIssuer?: boolean;
+  /**
+   * This server's own client at the issuer (`AUTH_CLIENT_ID`, `AUTH_CLIENT_SECRET`), which turns on
+   * OAuth 2.0 Token Exchange (RFC 8693): a tool trades its caller's token for one meant for the API it
+   * calls on the caller's behalf (`context.exchangeToken({ resource })`), never passing the MCP token on.
+   */
+  clientId?: string;
+  clientSecret?: string;
+  /** The issuer's token endpoint (`AUTH_TOKEN_URL`); default: its metadata's `token_endpoint`. */
+  tokenUrl?: string;
   /** The servers (mount names) that check tokens (`AUTH_MOUNTS`); default: every one. */
   mounts?: readonly string[];
   /** After a key set fetch, how long an unknown key id waits before another fetch (default 30 s). */

@@ -12,6 +12,7 @@ import { clientInput } from './sdk-client-input';
 import { callIdentity, type RequestStateSeal } from './request-state';
 import { StartTaskSignal } from './start-task';
 import { AuthContext } from '../../context/auth-context';
+import { exchangeTokenFor, type TokenExchangeRequest } from '../../context/token-exchange';
 import { credentialsOf, type CallOrigin } from './call-origin';
 import type { Call } from './call';
 import type { ElicitationForm } from '../../compiled/elicitation-form';
@@ -78,6 +79,7 @@ export function memberScope(definition: RequestRoots, call: Call, toolset: Compi
       redact,
       redactValue: (value: unknown) => redactValue(value, redact),
       ...(!task && call.startsAsTask && { startTask: startTask }),
+      exchangeToken: (request: TokenExchangeRequest) => exchangeTokenFor(origin.caller, request),
       clientInput: () => redactedInput(task ? task.input : clientInput(call.request!, call.server, where.era, where.transport, { seal: definition.requestState, identity: () => callIdentity(call, principalOf(toolset.credentialHeaders, origin), `${toolset.name}.${member}`) }), redact),
     };
     container.register(RequestContext, { useValue: requestContextOf(toolset, member, call, where, outlets, forms, auth) });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { MissingRequiredClientCapabilityError, type CallToolResult } from '@modelcontextprotocol/server';
 import { MissingCredentialError } from '../../errors/missing-credential.error';
+import { TokenExchangeError } from '../../errors/token-exchange.error';
 import { UndeclaredCredentialError } from '../../errors/undeclared-credential.error';
 import { UndeclaredElicitationFormError } from '../../errors/undeclared-elicitation-form.error';
 import type { CompiledTool } from '../../compiled/tool-catalog';
@@ -113,6 +114,10 @@ function thrownResult(tool: CompiledTool, error: unknown, scope: CallScope, reda
   if (error instanceof MissingCredentialError) {
     logger.info('call without a required credential', { tool: tool.name, header: error.header });
     return textError(error.message);
+  }
+  if (error instanceof TokenExchangeError) {
+    logger.warn('token exchange failed', { tool: tool.name, error: error.message });
+    return textError(`The tool '${tool.name}' could not get a token for the API it calls on your behalf. ${error.message}`);
   }
   if (error instanceof UndeclaredCredentialError) {
     logger.error('tool read a credential its toolset does not declare', { tool: tool.name, error: error.message });

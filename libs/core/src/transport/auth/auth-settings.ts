@@ -24,6 +24,9 @@ export interface CheckedAuthOptions {
   now: () => number;
   /** A loopback issuer is accepted on a server with a public PUBLIC_URL (`AUTH_ALLOW_LOOPBACK_ISSUER=on`). */
   allowLoopbackIssuer: boolean;
+  /** This server's client at the issuer, for token exchange. */
+  client?: { id: string; secret: string };
+  tokenUrl?: URL;
 }
 
 /** Checks `options` against the app's mount names; throws `AuthSettingError` naming the variable. */
@@ -40,6 +43,7 @@ export function checkAuthOptions(options: AuthOptions, mountNames: readonly stri
   return {
     issuer,
     issuerText,
+    ...exchangeClient(options),
     ...(audience !== undefined && { audience }),
     ...(jwksUrl && { jwksUrl }),
     algorithms,
@@ -50,6 +54,19 @@ export function checkAuthOptions(options: AuthOptions, mountNames: readonly stri
     now: clockOf(options.now),
     allowLoopbackIssuer: options.allowLoopbackIssuer === true,
   };
+}
+
+/** This server's client at the issuer for token exchange (`AUTH_CLIENT_ID` and `AUTH_CLIENT_SECRET`, both or neither) and its token URL. */
+function exchangeClient(options: AuthOptions): Pick<CheckedAuthOptions, 'client' | 'tokenUrl'> {
+  const clientId = options.clientId?.trim() || undefined;
+  const clientSecret = options.clientSecret || undefined;
+  if ((clientId === undefined) !== (clientSecret === undefined)) {
+    const [set, unset] = clientId === undefined ? ['AUTH_CLIENT_SECRET', 'AUTH_CLIENT_ID'] : ['AUTH_CLIENT_ID', 'AUTH_CLIENT_SECRET'];
+    throw new AuthSettingError(unset, `is unset while ${set} is set`, "set both to this server's client at the issuer (token exchange needs both), or neither");
+  }
+  const tokenUrl = options.tokenUrl ? secureUrl(options.tokenUrl, 'AUTH_TOKEN_URL', "the issuer's token endpoint, or leave it unset to find it from the issuer") : undefined;
+  if (tokenUrl && clientId === undefined) throw new AuthSettingError('AUTH_TOKEN_URL', 'is set while AUTH_CLIENT_ID is not, so no token would be exchanged', "set AUTH_CLIENT_ID and AUTH_CLIENT_SECRET to this server's client at the issuer, or unset AUTH_TOKEN_URL");
+  return { ...(clientId && clientSecret && { client: { id: clientId, secret: clientSecret } }), ...(tokenUrl && { tokenUrl }) };
 }
 
 /** Whether keys and tokens may be fetched from `url`: over https, or plain http on a loopback host (a local issuer for development and tests). */

@@ -24,7 +24,17 @@ export function metadataUrls(issuer: URL): URL[] {
  * configured one (RFC 8414 §3.3). Throws `AuthSettingError` naming AUTH_ISSUER (and AUTH_JWKS_URL,
  * the way around it) with every URL tried and what each gave.
  */
-export async function discoverJwksUrl(issuer: URL, issuerText: string, timeoutMs: number): Promise<URL> {
+export function discoverJwksUrl(issuer: URL, issuerText: string, timeoutMs: number): Promise<URL> {
+  return discoverEndpoint(issuer, issuerText, timeoutMs, { field: 'jwks_uri', what: 'key set', rule: 'keys', variable: 'AUTH_JWKS_URL' });
+}
+
+/** The issuer's `token_endpoint`, found as `discoverJwksUrl` finds its key set (AUTH_TOKEN_URL the way around it). */
+export function discoverTokenUrl(issuer: URL, issuerText: string, timeoutMs: number): Promise<URL> {
+  return discoverEndpoint(issuer, issuerText, timeoutMs, { field: 'token_endpoint', what: 'token endpoint', rule: 'tokens and secrets', variable: 'AUTH_TOKEN_URL' });
+}
+
+/** One endpoint the issuer's metadata names: over https (or plain http on loopback), else `AuthSettingError`. */
+async function discoverEndpoint(issuer: URL, issuerText: string, timeoutMs: number, endpoint: { field: string; what: string; rule: string; variable: string }): Promise<URL> {
   const tried: string[] = [];
   const unreachable: string[] = [];
   for (const url of metadataUrls(issuer)) {
@@ -42,21 +52,21 @@ export async function discoverJwksUrl(issuer: URL, issuerText: string, timeoutMs
       tried.push(`${url.href}: its issuer is ${JSON.stringify(clip(String(outcome['issuer']), 120))}, not ${JSON.stringify(issuerText)}`);
       continue;
     }
-    const jwks = outcome['jwks_uri'];
-    if (typeof jwks !== 'string' || !URL.canParse(jwks)) {
-      tried.push(`${url.href}: no jwks_uri`);
+    const found = outcome[endpoint.field];
+    if (typeof found !== 'string' || !URL.canParse(found)) {
+      tried.push(`${url.href}: no ${endpoint.field}`);
       continue;
     }
-    const jwksUrl = new URL(jwks);
-    // The same rule as AUTH_JWKS_URL: keys fetched over plain http could be swapped on the way.
-    if (!comesSecurely(jwksUrl)) {
+    const foundUrl = new URL(found);
+    // The same rule as AUTH_JWKS_URL and AUTH_TOKEN_URL: keys fetched, or secrets sent, over plain http could be swapped or read on the way.
+    if (!comesSecurely(foundUrl)) {
       throw new AuthSettingError(
         'AUTH_ISSUER',
-        `is ${JSON.stringify(issuerText)}, whose metadata (${url.href}) names the key set ${JSON.stringify(clip(jwks, 200))}: keys must come over https (plain http only on a loopback address)`,
-        'have the issuer publish its jwks_uri over https, or set AUTH_JWKS_URL to its key set over https',
+        `is ${JSON.stringify(issuerText)}, whose metadata (${url.href}) names the ${endpoint.what} ${JSON.stringify(clip(found, 200))}: ${endpoint.rule} must come over https (plain http only on a loopback address)`,
+        `have the issuer publish its ${endpoint.field} over https, or set ${endpoint.variable} to its ${endpoint.what} over https`,
       );
     }
-    return jwksUrl;
+    return foundUrl;
   }
   // Nothing answered at all: a wrong host or port, or an issuer not started, not a wrong identifier.
   if (unreachable.length === tried.length) {
@@ -69,7 +79,7 @@ export async function discoverJwksUrl(issuer: URL, issuerText: string, timeoutMs
   throw new AuthSettingError(
     'AUTH_ISSUER',
     `is ${JSON.stringify(issuerText)}, but no metadata naming that issuer was found (${tried.join('; ')})`,
-    'give the issuer identifier exactly as its metadata says it (mind a trailing slash), or set AUTH_JWKS_URL to its key set',
+    `give the issuer identifier exactly as its metadata says it (mind a trailing slash), or set ${endpoint.variable} to its ${endpoint.what}`,
   );
 }
 

@@ -10,6 +10,7 @@ import { matchResource } from '../../server/members/resource-match';
 import { authInfoOf } from '../../server/request/verified-caller';
 import { headerCounts } from '../guards/request-target';
 import { ambiguousToken, insufficientScope, invalidToken, missingToken, verificationUnavailable, type AuthRefusal } from './bearer-challenge';
+import type { TokenExchanger } from './token-exchanger';
 import type { TokenVerifier } from './token-verifier';
 
 /** A request whose token passed: who calls, and the SDK's pass-through `AuthInfo` (without the token). */
@@ -43,6 +44,8 @@ export class MountAuth {
     private readonly logger: Logger,
     /** `AUTH_OUT_OF_SCOPE=hide`: no 403 naming scopes; the handlers answer as for an unknown name. */
     private readonly hideOutOfScope = false,
+    /** With `AUTH_CLIENT_ID`: keeps each caller's token out of reach, for its tools' token exchanges. */
+    private readonly exchanger?: TokenExchanger,
   ) {}
 
   /** Fixes the mount's public URL (PUBLIC_URL, or the bound origin) once the server listens. */
@@ -97,6 +100,7 @@ export class MountAuth {
       this.refused(outcome.reason, req, outcome.kind === 'unavailable' ? 503 : 401);
       return outcome.kind === 'unavailable' ? verificationUnavailable() : invalidToken(this.#metadataUrl);
     }
+    this.exchanger?.remember(outcome.caller, match[1]!);
     forgetToken(req);
     return { caller: outcome.caller, authInfo: authInfoOf(outcome.caller, outcome.expiresAt, this.#resource, this.hideOutOfScope) };
   }

@@ -4,8 +4,9 @@ import type { ServerDefinition } from '../../server/build-server';
 import type { Logger } from '../../server/logging/logger';
 import { isLoopback } from '../guards/host-policy';
 import { checkAuthOptions, type CheckedAuthOptions } from './auth-settings';
-import { discoverJwksUrl } from './issuer-metadata';
+import { discoverJwksUrl, discoverTokenUrl } from './issuer-metadata';
 import { MountAuth } from './mount-auth';
+import { TokenExchanger } from './token-exchanger';
 import { TokenVerifier } from './token-verifier';
 
 /** One server to serve over HTTP and the path it is mounted at. */
@@ -31,6 +32,7 @@ export async function prepareMountAuth(
   const checkedApp = app && checkAuthOptions(app, names);
   const doors = new Map<ServerDefinition, MountAuth>();
   const keySets = new Map<string, Promise<URL>>();
+  const exchangers = new Map<CheckedAuthOptions, TokenExchanger>();
   for (const { server, path } of plans) {
     const settings = server.auth === false ? undefined : server.auth ? checkAuthOptions(server.auth, names) : checkedApp && (!checkedApp.mounts || checkedApp.mounts.has(server.name)) ? checkedApp : undefined;
     if (!settings) continue;
@@ -38,7 +40,7 @@ export async function prepareMountAuth(
     refuseLoopbackIssuer(settings, where.publicUrl);
     const jwksUrl = await (settings.jwksUrl ? Promise.resolve(settings.jwksUrl) : memo(keySets, settings.issuer.href, () => discoverJwksUrl(settings.issuer, settings.issuerText, settings.fetchTimeoutMs)));
     const verifier = (audience: string) => new TokenVerifier({ ...verifierSettings(settings), issuer: settings.issuerText, audience, jwksUrl });
-    doors.set(server, new MountAuth(server, path, settings.issuerText, settings.audience, verifier, logger, settings.hideOutOfScope));
+    doors.set(server, new MountAuth(server, path, settings.issuerText, settings.audience, verifier, logger, settings.hideOutOfScope, exchangerFor(settings, exchangers)));
   }
   if (doors.size > 0 && !where.publicUrl && !isLoopback(where.host)) {
     throw new AuthSettingError(
@@ -51,6 +53,28 @@ export async function prepareMountAuth(
     logger.warn('tools declare scopes, but this mount checks no token: anyone who reaches it can call them (set AUTH_ISSUER)', { server: server.name, scopes: server.views.scopes.join(' ') });
   }
   return doors;
+}
+
+/**
+ * The token exchanger of mounts with these settings, when they name this server's client at the
+ * issuer: one per settings, its token endpoint found from the issuer's metadata on first use
+ * (a failed lookup is tried again on the next exchange).
+ */
+function exchangerFor(settings: CheckedAuthOptions, exchangers: Map<CheckedAuthOptions, TokenExchanger>): TokenExchanger | undefined {
+  const client = settings.client;
+  if (!client) return undefined;
+  let tokenUrl: Promise<URL> | undefined;
+  const find = () => (tokenUrl ??= (settings.tokenUrl ? Promise.resolve(settings.tokenUrl) : discoverTokenUrl(settings.issuer, settings.issuerText, settings.fetchTimeoutMs)).catch((error: unknown) => {
+    tokenUrl = undefined;
+    throw error;
+  }));
+  return memoSync(exchangers, settings, () => new TokenExchanger({ clientId: client.id, clientSecret: client.secret, tokenUrl: find, fetchTimeoutMs: settings.fetchTimeoutMs, now: settings.now }));
+}
+
+function memoSync<K, V>(cache: Map<K, V>, key: K, make: () => V): V {
+  let value = cache.get(key);
+  if (value === undefined) cache.set(key, (value = make()));
+  return value;
 }
 
 function verifierSettings(settings: CheckedAuthOptions) {
