@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type PriorDiscovery } from '@modelcontextprotocol/client';
-import { resultCheck, stderrLogger, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type RequestContext, type ResultWithContent } from '@toolsets/core';
+import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type RequestContext, type ResultWithContent } from '@toolsets/core';
 import { redact } from './secret-redaction';
 import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, variablePrefix, type ResolvedUpstreamSettings } from './upstream-settings';
@@ -66,9 +66,12 @@ export class McpUpstream {
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
   async call(call: UpstreamToolCall, context: RequestContext, logger: Logger = this.logger): Promise<UpstreamResult | ResultWithContent<UpstreamResult> | ToolError> {
     // The caller's own credentials (a missing one throws core's error naming its header) and what redacts them.
-    const secrets = this.callerSecrets(context);
+    const callers = this.callerSecrets(context);
+    const delegated = await this.exchangedAuthorization(context);
+    if (delegated instanceof ToolError) return delegated;
+    const secrets = callers || delegated ? { ...callers, ...delegated } : undefined;
     const connection = this.connectionFor(secrets);
-    const redacting = secrets ? { ...this.settings.secrets, ...secrets } : this.settings.secrets;
+    const redacting = { ...this.settings.secrets, ...secrets, ...this.appSecret() };
     // One controller per call, ended by the caller's cancellation or the deadline, and let go of when
     // the call ends: no listener stays on the caller's signal, no timer outlives the call.
     const controller = new AbortController();
@@ -102,6 +105,29 @@ export class McpUpstream {
     }
     connection.healthy();
     return this.answered(call, answer, logger, redacting);
+  }
+
+  /**
+   * With `identity` `exchange`: the upstream's `authorization`, a token exchanged from the caller's
+   * own for the upstream (its URL as the resource, unless an audience is set); a refused exchange is
+   * a ToolError saying why, and no call is made.
+   */
+  private async exchangedAuthorization(context: RequestContext): Promise<Record<string, string> | ToolError | undefined> {
+    const identity = this.settings.identity;
+    if (identity?.kind !== 'exchange' || this.settings.transport.kind !== 'http') return undefined;
+    try {
+      const token = await context.exchangeToken({ ...(identity.audience ? { audience: identity.audience } : { resource: this.settings.transport.url }), ...(identity.scope && { scope: identity.scope }) });
+      return { authorization: `Bearer ${token}` };
+    } catch (error) {
+      if (!(error instanceof TokenExchangeError)) throw error;
+      return new ToolError('upstream_unauthorized', `No token for the upstream MCP server of ${this.settings.name} could be had on your behalf, so the call was not made. ${error.message}`);
+    }
+  }
+
+  /** The app's own OAuth client secret (`client-credentials`), redacted wherever the upstream's words go. */
+  private appSecret(): Record<string, string> {
+    const identity = this.settings.identity;
+    return identity?.kind === 'client-credentials' ? { 'client-secret': identity.clientSecret } : {};
   }
 
   /** The upstream headers of the caller's credentials, or undefined when the upstream takes none from callers. */

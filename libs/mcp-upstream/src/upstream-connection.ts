@@ -1,4 +1,4 @@
-import { Client, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
+import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stderrLogger, type Logger } from '@toolsets/core';
 import { redact } from './secret-redaction';
@@ -124,7 +124,7 @@ export class UpstreamConnection {
       await this.watchDrift(client);
       return client;
     } catch (error) {
-      ended(`connecting failed: ${redact((error as Error).message, this.settings.secrets)}`);
+      ended(`connecting failed: ${redact((error as Error).message, this.redactions)}`);
       await client.close().catch(() => undefined);
       throw error;
     }
@@ -143,7 +143,7 @@ export class UpstreamConnection {
         const { tools } = await client.listTools(undefined, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, cacheMode: 'bypass' });
         this.drifted = driftOf(this.settings.name, pins, tools, this.logger);
       } catch (error) {
-        this.logger.warn('upstream MCP server tools could not be listed to check them against the pinned contract', { upstream: this.settings.name, reason: redact((error as Error).message, this.settings.secrets) });
+        this.logger.warn('upstream MCP server tools could not be listed to check them against the pinned contract', { upstream: this.settings.name, reason: redact((error as Error).message, this.redactions) });
       }
     };
     if (client.getServerCapabilities()?.tools?.listChanged) client.setNotificationHandler('notifications/tools/list_changed', () => check());
@@ -162,13 +162,25 @@ export class UpstreamConnection {
       upstream: this.settings.name,
       why,
       reconnectInMs: backoff,
-      ...(stderr && { stderr: redact(stderr, this.settings.secrets) }),
+      ...(stderr && { stderr: redact(stderr, this.redactions) }),
     });
+  }
+
+  /** What the log never shows: the secrets sent, and the app's own OAuth client secret. */
+  private get redactions(): Record<string, string> {
+    const identity = this.settings.identity;
+    return identity?.kind === 'client-credentials' ? { ...this.settings.secrets, 'client-secret': identity.clientSecret } : this.settings.secrets;
   }
 
   private transport(): Transport {
     const { transport, secrets } = this.settings;
-    if (transport.kind === 'http') return new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: secrets } });
+    if (transport.kind === 'http') {
+      const identity = this.settings.identity;
+      // The app as a service account: the SDK's provider finds the authorization server from the upstream's 401, gets a token, keeps and renews it.
+      const authProvider =
+        identity?.kind === 'client-credentials' ? new ClientCredentialsProvider({ clientId: identity.clientId, clientSecret: identity.clientSecret, expectedIssuer: identity.issuer, ...(identity.scope && { scope: identity.scope }) }) : undefined;
+      return new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: secrets }, ...(authProvider && { authProvider }) });
+    }
     const child = new StdioClientTransport({
       command: transport.command,
       args: transport.args ?? [],

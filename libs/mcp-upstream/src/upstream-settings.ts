@@ -39,11 +39,29 @@ export interface UpstreamSettings {
    */
   callerCredentials?: CallerCredential[];
   /**
+   * Who this app is to an HTTP upstream that checks OAuth tokens, beyond fixed secrets: each caller
+   * by a token exchanged from theirs (`exchange`, RFC 8693), or the app as a service account
+   * (`client-credentials`). Read from `<NAME>_MCP_IDENTITY` and the variables beside it.
+   */
+  identity?: UpstreamIdentity;
+  /**
    * Each served upstream tool's fingerprint at generation (`toolFingerprint`): the pinned contract.
    * A tool the live upstream removed or changed is refused with a ToolError until the library is regenerated.
    */
   pins?: Record<string, string>;
 }
+
+/**
+ * `exchange`: each call carries a token the app got by exchanging its caller's verified token at
+ * the issuer (`RequestContext.exchangeToken`, RFC 8693) for one meant for the upstream (`resource`
+ * its URL, or `audience` its name at the issuer); one connection per caller's token.
+ * `client-credentials`: the app's own token from the upstream's authorization server (the SDK's
+ * `ClientCredentialsProvider`: found from the upstream's 401, fetched, kept and renewed), the same
+ * for every caller. The caller's own MCP token is never sent either way.
+ */
+export type UpstreamIdentity =
+  | { kind: 'exchange'; audience?: string; scope?: string }
+  | { kind: 'client-credentials'; clientId: string; clientSecret: string; issuer: string; scope?: string };
 
 export interface CallerCredential {
   /** The header the MCP client sends, lower case (`x-weather-key`). */
@@ -100,6 +118,7 @@ export function settingsFromEnvironment(toolsetName: string, defaults: UpstreamS
   if (defaults.callerCredentials?.length && transport.kind !== 'http') {
     throw new Error(`${toolsetName} passes callers' credentials upstream, which needs an HTTP upstream (each caller's credential gets a connection of its own); a stdio child has one environment. Remove "credentials" from mcp.config.json, or serve the upstream over HTTP.`);
   }
+  const identity = identityFromEnvironment(toolsetName, prefix, defaults, transport, env);
   const timeoutMs = positiveInteger(env, `${prefix}_TIMEOUT_MS`, 'milliseconds');
   const maxResultBytes = positiveInteger(env, `${prefix}_MAX_RESULT_BYTES`, 'bytes');
   const pollMs = positiveInteger(env, `${prefix}_MCP_POLL_MS`, 'milliseconds');
@@ -108,10 +127,39 @@ export function settingsFromEnvironment(toolsetName: string, defaults: UpstreamS
     name: toolsetName,
     transport,
     secrets,
+    ...(identity && { identity }),
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(maxResultBytes !== undefined && { maxResultBytes }),
     ...(pollMs !== undefined && { pollMs }),
   };
+}
+
+/**
+ * `<NAME>_MCP_IDENTITY`: `exchange` (with `_MCP_AUDIENCE`, `_MCP_SCOPE`) or `client-credentials`
+ * (with `_MCP_CLIENT_ID`, `_MCP_CLIENT_SECRET`, `_MCP_ISSUER`, `_MCP_SCOPE`); unset, none. HTTP
+ * upstreams only, and never beside another source of the upstream's `authorization`.
+ */
+function identityFromEnvironment(toolsetName: string, prefix: string, defaults: UpstreamSettings, transport: UpstreamTransportSettings, env: NodeJS.ProcessEnv): UpstreamIdentity | undefined {
+  const variable = `${prefix}_MCP_IDENTITY`;
+  const kind = env[variable]?.trim() || defaults.identity?.kind;
+  if (!kind) return undefined;
+  if (kind !== 'exchange' && kind !== 'client-credentials') throw new Error(`${variable} must be exchange (a token exchanged from each caller's, RFC 8693) or client-credentials (the app's own OAuth client), got ${JSON.stringify(kind)}.`);
+  if (transport.kind !== 'http') throw new Error(`${variable} is ${kind}, but ${toolsetName}'s upstream runs over stdio, where there is no token to send: unset ${variable}, or serve the upstream over HTTP.`);
+  const authorization = Object.keys(defaults.secretsFrom ?? {}).find((header) => header.toLowerCase() === 'authorization') ?? defaults.callerCredentials?.find((credential) => credential.upstreamHeader.toLowerCase() === 'authorization')?.header;
+  if (authorization) throw new Error(`${variable} is ${kind}, but ${toolsetName} already sends the upstream an authorization (from ${JSON.stringify(authorization)} in mcp.config.json): keep one of the two.`);
+  const scope = env[`${prefix}_MCP_SCOPE`]?.trim() || undefined;
+  if (kind === 'exchange') {
+    const audience = env[`${prefix}_MCP_AUDIENCE`]?.trim() || (defaults.identity?.kind === 'exchange' ? defaults.identity.audience : undefined);
+    return { kind, ...(audience && { audience }), ...(scope && { scope }) };
+  }
+  const needed = (name: string) => {
+    const value = env[`${prefix}_MCP_${name}`]?.trim();
+    if (!value) throw new Error(`${prefix}_MCP_${name} is not set: ${variable} is client-credentials, which needs the app's client at the upstream's authorization server (${prefix}_MCP_CLIENT_ID, ${prefix}_MCP_CLIENT_SECRET and ${prefix}_MCP_ISSUER, its issuer identifier).`);
+    return value;
+  };
+  const [clientId, clientSecret, issuer] = [needed('CLIENT_ID'), needed('CLIENT_SECRET'), needed('ISSUER')];
+  checkUrl(issuer, `${prefix}_MCP_ISSUER`);
+  return { kind, clientId, clientSecret, issuer, ...(scope && { scope }) };
 }
 
 function checkUrl(value: string, where: string): void {

@@ -72,6 +72,10 @@ describe('token verification settings', () => {
     expect(options.auth).toEqual({ issuer: 'https://auth.example.com/realms/mcp', audience: 'mcp-api', jwksUrl: 'https://auth.example.com/keys', algorithms: ['ES256', 'RS256'], mounts: ['notes'] });
     expect(options.publicUrl).toBe('https://mcp.example.com');
     expect(servingOptionsFromEnvironment({}).auth).toBeUndefined();
+    // This server's own client at the issuer, for token exchange.
+    const exchanging = servingOptionsFromEnvironment({ AUTH_ISSUER: 'https://auth.example.com', AUTH_CLIENT_ID: 'mcp-server', AUTH_CLIENT_SECRET: 's', AUTH_TOKEN_URL: 'https://auth.example.com/token' });
+    expect(exchanging.auth).toEqual({ issuer: 'https://auth.example.com', clientId: 'mcp-server', clientSecret: 's', tokenUrl: 'https://auth.example.com/token' });
+    expect(() => servingOptionsFromEnvironment({ AUTH_CLIENT_ID: 'mcp-server' })).toThrow('AUTH_ISSUER is unset while AUTH_CLIENT_ID is set');
   });
 
   it('refuse AUTH_* without AUTH_ISSUER, which would check nothing', () => {
