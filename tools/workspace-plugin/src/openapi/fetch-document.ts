@@ -71,7 +71,7 @@ export async function fetchDocument(url: string, headers: Record<string, string>
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     for (let redirects = 0; ; redirects++) {
-      const response = await fetch(current, { headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.1', ...headers }, redirect: 'manual', signal });
+      const response = await getOnceMore(current, { headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.1', ...headers }, redirect: 'manual', signal });
       if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
         await response.body?.cancel();
         const next = new URL(response.headers.get('location')!, current);
@@ -92,6 +92,22 @@ export async function fetchDocument(url: string, headers: Record<string, string>
     if (signal.aborted) throw new DocumentFetchError(url, `no complete answer within ${timeoutMs} ms.`);
     const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
     throw new DocumentFetchError(url, `the request failed (${cause?.code ?? cause?.message ?? (error as Error).message}).`);
+  }
+}
+
+/**
+ * A GET, asked once more on a fresh connection when the first attempt's connection was closed
+ * before any answer came (`ECONNRESET`, undici's "other side closed"): a kept-alive connection the
+ * server let go of as it was reused, the race every HTTP client meets; browsers ask again for an
+ * idempotent request, and so does this. A second failure, or any other, is reported as it is.
+ */
+async function getOnceMore(url: URL, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
+  try {
+    return await fetch(url, init);
+  } catch (error) {
+    const code = (error as { cause?: { code?: string } }).cause?.code;
+    if (init.signal.aborted || !(code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')) throw error;
+    return fetch(url, init);
   }
 }
 

@@ -1,4 +1,10 @@
+import { createServer, type Socket } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { fetchDocument, sourceHeadersFrom } from '../../src/openapi/fetch-document';
+
+const until = async (done: () => boolean, stepMs: number) => {
+  while (!done()) await new Promise((resolve) => setTimeout(resolve, stepMs));
+};
 import { petsDocument, startDocumentServer, type DocumentServer } from '../support/document-server';
 
 describe('fetching an OpenAPI document from its URL', () => {
@@ -52,5 +58,38 @@ describe('fetching an OpenAPI document from its URL', () => {
     expect((await fetchDocument(source.source, headers)).document).toEqual(api.document);
     await expect(fetchDocument(source.source)).rejects.toThrow('the server answered 401 Unauthorized.');
     expect(api.authorizations).toEqual(['Bearer s3cret', '']);
+  });
+
+  it('asks once more on a fresh connection when the server closed the kept-alive one as it was reused (the refresh e2e met it under load)', async () => {
+    // A server that answers the first request of each connection, keeps it alive, and drops the
+    // connection without a word on its second request: what a keep-alive timeout does at that moment.
+    const body = JSON.stringify(api.document);
+    const requests: number[] = [];
+    const sockets = new Set<Socket>();
+    const server = createServer((socket) => {
+      sockets.add(socket);
+      let served = 0;
+      socket.on('data', (chunk) => {
+        if (!chunk.toString('latin1').includes('\r\n\r\n')) return;
+        served++;
+        requests.push(served);
+        if (served > 1) return void socket.destroy();
+        socket.write(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: keep-alive\r\nkeep-alive: timeout=60\r\n\r\n${body}`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openapi.json`;
+    try {
+      expect((await fetchDocument(url)).document).toEqual(api.document);
+      // The connection is back in the pool once the answer is read: the next fetch, a moment later (as the
+      // refresh's are, seconds apart), goes out on it, and the server drops it: asked again, answered.
+      await until(() => requests.length === 1 && sockets.size === 1, 50);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await fetchDocument(url)).document).toEqual(api.document);
+      expect(requests).toEqual([1, 2, 1]);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });
