@@ -35,7 +35,7 @@ export type { FieldOptions } from './metadata/field-metadata';
 export { isolateMetadata } from './metadata/isolate-metadata';
 export type { ResultOptions } from './metadata/result-metadata';
 export type { ToolsetOptions } from './metadata/toolset-metadata';
-export type { ToolAnnotations } from './metadata/tool-metadata';
+export type { ToolAnnotations, ToolIcon } from './metadata/tool-metadata';
 export { defineView, VIEW_MIME_TYPE, VIEWS_EXTENSION, type ViewOptions, type ViewDefinition, type ViewCsp, type ViewPermissions, type ViewVisibility, type ToolViewDeclaration } from './metadata/tool-view';
 export { viewBundle } from './helpers/view-bundle';
 

@@ -1,6 +1,6 @@
 import { metadataStorage } from '../metadata/metadata-storage';
 import { isStandardDecoratorContext } from './standard-decorator-context';
-import type { ToolAnnotations } from '../metadata/tool-metadata';
+import type { ToolAnnotations, ToolIcon } from '../metadata/tool-metadata';
 import type { ToolTaskDeclaration } from '../metadata/tool-task';
 import type { ToolViewDeclaration } from '../metadata/tool-view';
 import type { ClassType } from '../types/class-type';
@@ -24,6 +24,11 @@ export interface ToolOptions<R extends ToolReturns, A extends ClassType | undefi
   /** The result class, or `[ResultClass, ToolError]` when the tool can fail in a structured way. */
   returns: R;
   annotations?: ToolAnnotations;
+  /**
+   * Icons a client may show beside the tool (`tools/list`'s `icons`): each an https URL or a
+   * `data:image/…;base64,…` URI, with its `mimeType`, `sizes` (`['48x48']`, `['any']`) and `theme`.
+   */
+  icons?: readonly ToolIcon[];
   /**
    * Words people use for this tool that its name, title and description do not contain: other
    * names for what it acts on (`refund` for a charge reversal) and for what it does (`cancel`,

@@ -18,6 +18,7 @@ import { InvalidMessageFieldError } from '../errors/invalid-message-field.error'
 import { InvalidPatternError } from '../errors/invalid-pattern.error';
 import { InvalidReturnsUnionError } from '../errors/invalid-returns-union.error';
 import { InvalidScopeError } from '../errors/invalid-scope.error';
+import { InvalidIconError } from '../errors/invalid-icon.error';
 import { InvalidTextBlockError } from '../errors/invalid-text-block.error';
 import { InvalidParamHeaderError } from '../errors/invalid-param-header.error';
 import { paramHeadersOf, type ParamHeader } from '../compiled/param-headers';
@@ -33,7 +34,7 @@ import { sameIdentifier, TOOL_NAME_PATTERN, toolNameOf } from '../helpers/naming
 import { isScopeToken, sortedScopes } from '../helpers/scopes';
 import { metadataStorage } from '../metadata/metadata-storage';
 import type { InterceptorClass } from '../metadata/tool-interceptor';
-import type { ToolMetadata } from '../metadata/tool-metadata';
+import type { ToolIcon, ToolMetadata } from '../metadata/tool-metadata';
 import { ToolError } from '../results/tool-error';
 import { ToolResult } from '../results/tool-result';
 import type { ClassModelBuilder } from '../schema/class-model-builder';
@@ -78,6 +79,7 @@ export class ToolInspector {
     const rawInput = options.inputSchema === undefined ? undefined : this.inspectRawInputSchema(site, options.inputSchema, options.args !== undefined);
     const elicitationForms = compileElicitationForms(options.elicits, site, this.models, (violation) => this.report(violation));
     const text = this.textBlock(site, options.text);
+    const icons = this.checkedIcons(site, options.icons);
     const ownScopes = this.checkedScopes(site, `${tool.target.name}.${tool.methodName}()`, metadataStorage.getScopes(toolset.cls, tool.methodName));
     const ownInterceptors = this.interceptorsOf(site, `@UseInterceptors on ${tool.target.name}.${tool.methodName}()`, toolset.cls, tool.methodName);
     const task = this.taskOptions(site, options.task);
@@ -91,7 +93,7 @@ export class ToolInspector {
     const headers = this.paramHeaders(site, inputSchema);
     if (this.violations.length > before) return undefined;
     // The grouping extension's membership is part of the entry, so the schema budget counts it.
-    const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations), _meta: groupMeta(toolset.name) };
+    const listed = { name, ...optional('title', options.title), description: options.description, ...optional('annotations', options.annotations), ...optional('icons', icons), _meta: groupMeta(toolset.name) };
     const advertised = advertisedSchemas(listed, inputSchema, arms.ok, ok, error, toolset.schemaBudget);
     // `execution.taskSupport` is the 2025-11-25 revision's declaration; the 2026-07-28 wire leaves it out.
     const descriptor = descriptorOf(listed, advertised, task, view);
@@ -120,6 +122,15 @@ export class ToolInspector {
       ...optional('task', task),
       ...optional('view', view),
     };
+  }
+
+  /** `@Tool({ icons })` checked: each an https or `data:` image with well-formed sizes and theme; a copy, so the listing never shares the decorator's array. */
+  private checkedIcons(site: ViolationSite, icons: unknown): ToolIcon[] | undefined {
+    if (icons === undefined) return undefined;
+    if (!Array.isArray(icons)) return void this.report(new InvalidIconError(site, `is ${JSON.stringify(icons) ?? typeof icons}, not a list`));
+    const problem = icons.map((icon, index) => iconProblem(icon, index)).find((found) => found !== undefined);
+    if (problem) return void this.report(new InvalidIconError(site, problem));
+    return (icons as ToolIcon[]).map((icon) => ({ src: icon.src, ...optional('mimeType', icon.mimeType), ...optional('sizes', icon.sizes && [...icon.sizes]), ...optional('theme', icon.theme) }));
   }
 
   /** `@Tool({ text })` checked: what the result's text block carries. */
@@ -381,4 +392,27 @@ function descriptorOf(listed: { _meta: Record<string, unknown> }, advertised: { 
  */
 function viewMeta(view: CompiledToolView): Record<string, unknown> {
   return { ui: { resourceUri: view.content.uri, ...(view.visibility && { visibility: [...view.visibility] }) }, 'ui/resourceUri': view.content.uri };
+}
+
+/** What makes `icon` (the `index`th) one a client cannot show or should not fetch, if anything. */
+function iconProblem(icon: unknown, index: number): string | undefined {
+  const at = `icon ${index + 1}`;
+  if (typeof icon !== 'object' || icon === null || Array.isArray(icon)) return `has ${at} that is not an object`;
+  const { src, mimeType, sizes, theme, ...rest } = icon as Record<string, unknown>;
+  const problem = srcProblem(src) ?? detailProblem(mimeType, sizes, theme) ?? (Object.keys(rest).length > 0 ? `with ${Object.keys(rest).map((key) => `'${key}'`).join(', ')}, which icons do not have` : undefined);
+  return problem && `has ${at} ${problem}`;
+}
+
+/** An icon's `src`: an https URL, or a base64 `data:image` URI; a client should fetch nothing else. */
+function srcProblem(src: unknown): string | undefined {
+  if (typeof src !== 'string' || !URL.canParse(src)) return `whose src ${JSON.stringify(src) ?? 'is missing'} is not a URL`;
+  const protocol = new URL(src).protocol;
+  return protocol === 'https:' || (protocol === 'data:' && /^data:image\/[\w.+-]+;base64,/.test(src)) ? undefined : `whose src is a ${protocol} URL`;
+}
+
+function detailProblem(mimeType: unknown, sizes: unknown, theme: unknown): string | undefined {
+  if (mimeType !== undefined && (typeof mimeType !== 'string' || !/^image\/[\w.+-]+$/.test(mimeType))) return `whose mimeType ${JSON.stringify(mimeType)} is not an image type`;
+  if (sizes !== undefined && (!Array.isArray(sizes) || !sizes.every((size) => typeof size === 'string' && /^(\d+x\d+|any)$/.test(size)))) return `whose sizes ${JSON.stringify(sizes)} are not WxH or any`;
+  if (theme !== undefined && theme !== 'light' && theme !== 'dark') return `whose theme ${JSON.stringify(theme)} is not light or dark`;
+  return undefined;
 }

@@ -8,6 +8,16 @@ export interface ToolAnnotations {
   openWorldHint?: boolean;
 }
 
+/** An icon a client may show for a tool (MCP's `Icon`): an https URL or a `data:` URI, with its type, sizes and theme. */
+export interface ToolIcon {
+  src: string;
+  mimeType?: string;
+  /** `WxH` (`48x48`) or `any` (a scalable image). */
+  sizes?: string[];
+  /** The background the icon is drawn for. */
+  theme?: 'light' | 'dark';
+}
+
 /** The untyped view of `@Tool` options that the builder reads; the decorator's signature is stricter. */
 export interface ToolOptionsRecord {
   name?: string;
@@ -17,6 +27,7 @@ export interface ToolOptionsRecord {
   inputSchema?: unknown;
   returns?: unknown;
   annotations?: ToolAnnotations;
+  icons?: unknown;
   keywords?: unknown;
   origin?: unknown;
   elicits?: readonly unknown[];

@@ -80,7 +80,7 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
     let method = names(tool.name).propertyName.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(\d)/, '_$1') || 'tool';
     while (usedMethods.has(method)) method = `${method}_`;
     usedMethods.add(method);
-    methods.push(methodSource(name, tool, servedName, method, base, args, curation, lenient));
+    methods.push(methodSource(name, tool, servedName, method, base, args, curation, lenient, showableIcons(tool, warnings)));
     if (curation.scopes?.length) scoped = true;
   }
   if (served.length === 0) throw new Error(`No tool of the upstream is left to serve${snapshot.tools.length ? ` (it has ${snapshot.tools.map((tool) => tool.name).join(', ')}); loosen "include"/"exclude" in ${MCP_CONFIG_FILE}` : ': it lists no tools'}.`);
@@ -166,7 +166,7 @@ function declaredData(tool: Tool, base: string, converter: SchemaConverter, wher
   return fields ? projectSchema(`${where}."fields"`, declared, fieldTree(`${where}."fields"`, fields), `${base}Data`) : declared;
 }
 
-function methodSource(library: string, tool: Tool, servedName: string, method: string, base: string, args: ToolArguments, curation: NonNullable<McpConfig['tools']>[string], lenient: boolean): string {
+function methodSource(library: string, tool: Tool, servedName: string, method: string, base: string, args: ToolArguments, curation: NonNullable<McpConfig['tools']>[string], lenient: boolean, icons: Icon[]): string {
   const result = className(`${base}Result`);
   const argsClass = className(`${base}Args`);
   const returns = `${result} | ResultWithContent<${result}> | ToolError`;
@@ -184,12 +184,39 @@ function methodSource(library: string, tool: Tool, servedName: string, method: s
     name: ${tsLiteral(servedName)},
     origin: ${tsLiteral(`${library}/${tool.name}`)},${title ? `\n    title: ${tsLiteral(title)},` : ''}
     description: ${tsLiteral(description)},${args.properties.length ? `\n    args: ${argsClass},` : ''}
-    returns: [${result}, ToolError],${Object.keys(annotations).length ? `\n    annotations: ${tsLiteral(annotations)},` : ''}${curation.keywords?.length ? `\n    keywords: ${tsLiteral(curation.keywords)},` : ''}
+    returns: [${result}, ToolError],${Object.keys(annotations).length ? `\n    annotations: ${tsLiteral(annotations)},` : ''}${icons.length ? `\n    icons: ${tsLiteral(icons)},` : ''}${curation.keywords?.length ? `\n    keywords: ${tsLiteral(curation.keywords)},` : ''}
   })
   ${method}(${args.properties.length ? `args: ${argsClass}` : ''}): Promise<${returns}> {
     return this.upstream.call({ ${call.join(', ')} }, this.context, this.logger) as Promise<${returns}>;
   }
 `;
+}
+
+type Icon = NonNullable<Tool['icons']>[number];
+
+/**
+ * The upstream tool's icons a client may show: https URLs and `data:image` URIs, with the keys an
+ * icon has. Others (a plain http URL a client should not fetch) are left out with a warning, since
+ * the startup gate would refuse the tool for them.
+ */
+function showableIcons(tool: Tool, warnings: string[]): Icon[] {
+  const icons: Icon[] = [];
+  for (const icon of tool.icons ?? []) {
+    const src = typeof icon.src === 'string' && URL.canParse(icon.src) ? new URL(icon.src) : undefined;
+    const showable = src && (src.protocol === 'https:' || (src.protocol === 'data:' && /^data:image\/[\w.+-]+;base64,/.test(icon.src)));
+    const sizes = icon.sizes?.filter((size) => /^(\d+x\d+|any)$/.test(size));
+    if (!showable) {
+      warnings.push(`${tool.name}: its icon ${JSON.stringify(String(icon.src).slice(0, 80))} is left out: clients show only https and data:image icons`);
+      continue;
+    }
+    icons.push({
+      src: icon.src,
+      ...(typeof icon.mimeType === 'string' && /^image\/[\w.+-]+$/.test(icon.mimeType) && { mimeType: icon.mimeType }),
+      ...(sizes?.length && { sizes }),
+      ...((icon.theme === 'light' || icon.theme === 'dark') && { theme: icon.theme }),
+    });
+  }
+  return icons;
 }
 
 /** The upstream's description, else its title, else what it is: the gate refuses a tool without one. */

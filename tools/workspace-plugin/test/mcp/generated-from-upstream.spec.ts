@@ -65,6 +65,11 @@ describe('a toolset generated from a live MCP server over stdio (a 2025-era serv
     const forecast = tools.find((tool) => tool.name === 'get_forecast')!;
     expect(forecast.title).toBe('Forecast');
     expect(forecast.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: true });
+    // Its icons as the upstream gave them, but for the plain http one, which the generator left out, saying so.
+    expect(forecast.icons).toEqual([{ src: 'https://weather.example.com/sun.png', mimeType: 'image/png', sizes: ['48x48'] }]);
+    expect(generateMcpToolset('weather', snapshot, { name: 'weather', source: stdioSource }).warnings).toContain(
+      'get_forecast: its icon "http://weather.example.com/sun.svg" is left out: clients show only https and data:image icons',
+    );
     expect(forecast.inputSchema).toMatchObject({ type: 'object', required: ['city'], properties: { city: { type: 'string' }, days: { type: 'integer', minimum: 1, maximum: 7 } } });
     const [answer] = (forecast.outputSchema as { anyOf: { properties: { data: { properties: Record<string, unknown>; required: string[] } } }[] }).anyOf;
     const data = answer!.properties.data;
