@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { buildServer, Field, RequestContext, serveHttp, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle, type Logger } from '@toolsets/core';
-import { startTestIssuer, type TestIssuer } from '@toolsets/testing';
+import { buildServer, Field, RequestContext, serveHttp, Tool, ToolError, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
+import { recordingLogger, startTestIssuer, type TestIssuer } from '@toolsets/testing';
 import { closeUpstreams, McpUpstream, settingsFromEnvironment, type UpstreamSettings } from '@toolsets/mcp-upstream';
 
 /** The upstream MCP server: a toolsets app that checks tokens, saying whom each call was for and who acted. */
@@ -41,12 +41,8 @@ class FrontToolset {
   }
 }
 
-const lines: string[] = [];
-const logger: Logger = {
-  info: (message, fields) => void lines.push(JSON.stringify([message, fields])),
-  warn: (message, fields) => void lines.push(JSON.stringify([message, fields])),
-  error: (message, fields) => void lines.push(JSON.stringify([message, fields])),
-};
+/** Every log line, to check that no token or secret is in any of them. */
+const logger = recordingLogger();
 
 // Two real apps, an issuer and key fetches: on a loaded CI machine a test takes seconds.
 jest.setTimeout(30_000);
@@ -96,7 +92,7 @@ describe("an upstream MCP server that checks tokens: reached on the caller's beh
     expect(issuer.tokenRequests.at(-1)).toEqual({ clientId: 'front-app', grantType: 'urn:ietf:params:oauth:grant-type:token-exchange', resource: vaultUrl });
     // Another caller, another token and another connection; neither caller's own token ever reaches the vault (it would be refused there: its audience is the front app).
     expect((await call(await issuer.mint({ subject: 'grace', audience: frontUrl }))).structuredContent?.['data']).toMatchObject({ subject: 'grace', actor: 'front-app' });
-    expect(lines.join('\n')).not.toMatch(/eyJ|front-secret/);
+    expect(logger.text()).not.toMatch(/eyJ|front-secret/);
     await upstream.close();
   });
 
@@ -119,7 +115,7 @@ describe("an upstream MCP server that checks tokens: reached on the caller's beh
     expect(answer.isError).toBeFalsy();
     expect(answer.structuredContent?.['data']).toEqual({ message: 'seen', subject: 'nightly-report', actor: '' });
     expect(issuer.tokenRequests.at(-1)).toMatchObject({ clientId: 'nightly-report', grantType: 'client_credentials', resource: vaultUrl });
-    expect(lines.join('\n')).not.toContain('report-secret');
+    expect(logger.text()).not.toContain('report-secret');
   });
 
   it('refuses settings that cannot work, naming the variable', () => {

@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { AuthSettingError, buildServer, Field, RequestContext, serveHttp, Tool, ToolResult, Toolset, type HttpServerHandle, type Logger } from '@toolsets/core';
-import { startTestIssuer, type TestIssuer } from '../../src';
+import { AuthSettingError, buildServer, Field, RequestContext, serveHttp, Tool, ToolResult, Toolset, type HttpServerHandle } from '@toolsets/core';
+import { recordingLogger, startTestIssuer, type TestIssuer } from '../../src';
 
 const UPSTREAM = 'https://upstream.example.com/mcp';
 
@@ -40,13 +40,8 @@ class DelegatingToolset {
   }
 }
 
-/** Every log line, to check no token is in any of them. */
-const lines: string[] = [];
-const logger: Logger = {
-  info: (message, fields) => void lines.push(JSON.stringify([message, fields])),
-  warn: (message, fields) => void lines.push(JSON.stringify([message, fields])),
-  error: (message, fields) => void lines.push(JSON.stringify([message, fields])),
-};
+/** Every log line, to check that no token or secret is in any of them. */
+const logger = recordingLogger();
 
 // Real servers, an issuer and key fetches: on a loaded CI machine a test takes seconds, not milliseconds.
 jest.setTimeout(30_000);
@@ -95,8 +90,8 @@ describe('token exchange (RFC 8693): a tool acts on its caller’s behalf withou
     expect((await identity(grace)).structuredContent?.claims).toMatchObject({ sub: 'grace', aud: UPSTREAM });
     expect(exchanges()).toHaveLength(2);
     // No token, the caller's or an exchanged one, and not the server's secret, in any log line.
-    expect(lines.join('\n')).not.toMatch(/eyJ|server-secret/);
-    expect(lines.join('\n')).not.toContain(callerToken);
+    expect(logger.text()).not.toMatch(/eyJ|server-secret/);
+    expect(logger.text()).not.toContain(callerToken);
   });
 
   it('answers an error result saying what to fix when the issuer refuses the exchange, and exchanges nothing on a server without a client', async () => {
@@ -106,7 +101,7 @@ describe('token exchange (RFC 8693): a tool acts on its caller’s behalf withou
     expect(refused.isError).toBe(true);
     expect(refused.content[0]!.text).toContain("The tool 'upstream_identity' could not get a token for the API it calls on your behalf.");
     expect(refused.content[0]!.text).toContain('(invalid_client). Check AUTH_CLIENT_ID and AUTH_CLIENT_SECRET');
-    expect(lines.join('\n')).toContain('token exchange failed');
+    expect(logger.text()).toContain('token exchange failed');
 
     const plain = buildServer({ name: 'plain', version: '1', toolsets: [DelegatingToolset], logger });
     const other = await serveHttp([plain], { port: 0, drainDelayMs: 0, auth: { issuer: issuer.issuer }, logger });
