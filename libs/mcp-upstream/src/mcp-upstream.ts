@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult, type PriorDiscovery } from '@modelcontextprotocol/client';
-import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type RequestContext, type ResultWithContent } from '@toolsets/core';
+import { ProtocolError, SdkError, SdkErrorCode, UriTemplate, type CallToolResult, type Client, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type PromptMessage, type RequestContext, type ResourceBody, type ResultWithContent } from '@toolsets/core';
 import { redact } from './secret-redaction';
 import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, variablePrefix, type ResolvedUpstreamSettings } from './upstream-settings';
@@ -65,6 +65,72 @@ export class McpUpstream {
 
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
   async call(call: UpstreamToolCall, context: RequestContext, logger: Logger = this.logger): Promise<UpstreamResult | ResultWithContent<UpstreamResult> | ToolError> {
+    const reached = await this.reach(context, async (client, signal, connection) => {
+      const drift = connection.drift(call.tool);
+      if (drift) return this.drifted(call, drift);
+      return client.callTool(
+        { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) } },
+        {
+          signal,
+          timeout: this.timeoutMs,
+          // The upstream's progress is asked for only when the caller asked for the call's.
+          ...(context.wantsProgress && { onprogress: (progress) => void context.progress(progress.progress, progress.total, progress.message).catch(() => undefined) }),
+        },
+      );
+    });
+    if (reached instanceof ToolError) return reached;
+    if ('failed' in reached) return this.failed(call.tool, reached.failed, reached.timedOut, logger, reached.redacting);
+    return reached.answer instanceof ToolError ? reached.answer : this.answered(call, reached.answer, logger, reached.redacting);
+  }
+
+  /**
+   * One of the upstream's prompts, with the arguments given (`prompts/get`), as the generated
+   * `@Prompt` returns it. A failure is thrown as a `ToolError`, which the client gets as the
+   * request's error with the same words a tool's would carry.
+   */
+  async getPrompt(name: string, args: Record<string, string | undefined>, context: RequestContext, logger: Logger = this.logger): Promise<PromptMessage[]> {
+    const given = Object.fromEntries(Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    const answer = await this.member(`prompt ${name}`, context, logger, (client, signal) => client.getPrompt({ name, arguments: given }, { signal, timeout: this.timeoutMs }));
+    return answer.messages.map((message) => ({ role: message.role, content: message.content })) as PromptMessage[];
+  }
+
+  /** One of the upstream's resources (`resources/read`), as the generated `@Resource` returns it: its first contents, text or bytes. */
+  async readResource(uri: string, context: RequestContext, logger: Logger = this.logger): Promise<ResourceBody> {
+    const answer = await this.member(`resource ${uri}`, context, logger, (client, signal) => client.readResource({ uri }, { signal, timeout: this.timeoutMs }));
+    const [first] = answer.contents;
+    if (!first) throw new ToolError('upstream_invalid_response', `The upstream MCP server of ${this.settings.name} answered ${uri} with no contents.`);
+    const mimeType = typeof first.mimeType === 'string' ? { mimeType: first.mimeType } : {};
+    if ('text' in first && typeof first.text === 'string') return { text: redact(first.text, this.redactions(context)), ...mimeType };
+    if ('blob' in first && typeof first.blob === 'string') return { blob: Buffer.from(first.blob, 'base64'), ...mimeType };
+    throw new ToolError('upstream_invalid_response', `The upstream MCP server of ${this.settings.name} answered ${uri} with contents that are neither text nor a blob.`);
+  }
+
+  /** A resource of one of the upstream's templates (`users://{id}`), its variables filled from `args` (RFC 6570, as the SDK expands them). */
+  readTemplate(uriTemplate: string, args: Record<string, string | undefined>, context: RequestContext, logger: Logger = this.logger): Promise<ResourceBody> {
+    const variables = Object.fromEntries(Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
+    return this.readResource(new UriTemplate(uriTemplate).expand(variables), context, logger);
+  }
+
+  /** A prompt or resource request: its answer, else a thrown `ToolError` saying what failed (bounded, redacted). */
+  private async member<T>(what: string, context: RequestContext, logger: Logger, request: (client: Client, signal: AbortSignal) => Promise<T>): Promise<T> {
+    const reached = await this.reach(context, (client, signal) => request(client, signal));
+    if (reached instanceof ToolError) throw reached;
+    if ('failed' in reached) throw this.failed(what, reached.failed, reached.timedOut, logger, reached.redacting);
+    const tooBig = this.outOfBounds(reached.answer);
+    if (tooBig) throw tooBig;
+    return reached.answer;
+  }
+
+  /**
+   * Runs `request` on the connection for this caller's credentials, bounded by the deadline and the
+   * caller's cancellation: one controller per request, let go of when it ends (no listener stays on
+   * the caller's signal, no timer outlives it). The answer, or what it failed with and whether the
+   * deadline passed; a `ToolError` when no credential for the upstream could be had.
+   */
+  private async reach<T>(
+    context: RequestContext,
+    request: (client: Client, signal: AbortSignal, connection: UpstreamConnection) => Promise<T>,
+  ): Promise<ToolError | { answer: T; redacting: Record<string, string> } | { failed: unknown; timedOut: boolean; redacting: Record<string, string> }> {
     // The caller's own credentials (a missing one throws core's error naming its header) and what redacts them.
     const callers = this.callerSecrets(context);
     const delegated = await this.exchangedAuthorization(context);
@@ -72,8 +138,6 @@ export class McpUpstream {
     const secrets = callers || delegated ? { ...callers, ...delegated } : undefined;
     const connection = this.connectionFor(secrets);
     const redacting = { ...this.settings.secrets, ...secrets, ...this.appSecret() };
-    // One controller per call, ended by the caller's cancellation or the deadline, and let go of when
-    // the call ends: no listener stays on the caller's signal, no timer outlives the call.
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -83,28 +147,22 @@ export class McpUpstream {
     const cancel = () => controller.abort(context.signal.reason);
     if (context.signal.aborted) cancel();
     else context.signal.addEventListener('abort', cancel, { once: true });
-    let answer: CallToolResult;
     try {
       const client = await connection.client(controller.signal);
-      const drift = connection.drift(call.tool);
-      if (drift) return this.drifted(call, drift);
-      answer = await client.callTool(
-        { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) } },
-        {
-          signal: controller.signal,
-          timeout: this.timeoutMs,
-          // The upstream's progress is asked for only when the caller asked for the call's.
-          ...(context.wantsProgress && { onprogress: (progress) => void context.progress(progress.progress, progress.total, progress.message).catch(() => undefined) }),
-        },
-      );
+      const answer = await request(client, controller.signal, connection);
+      connection.healthy();
+      return { answer, redacting };
     } catch (error) {
-      return this.failed(call, error, timedOut, logger, redacting);
+      return { failed: error, timedOut, redacting };
     } finally {
       clearTimeout(timer);
       context.signal.removeEventListener('abort', cancel);
     }
-    connection.healthy();
-    return this.answered(call, answer, logger, redacting);
+  }
+
+  /** What is redacted from an answer for this caller: the app's secrets, and the caller's own credentials. */
+  private redactions(context: RequestContext): Record<string, string> {
+    return { ...this.settings.secrets, ...this.callerSecrets(context), ...this.appSecret() };
   }
 
   /**
@@ -204,7 +262,7 @@ export class McpUpstream {
   }
 
   /** An answer over the size or depth bound: refused before anything validates it. */
-  private outOfBounds(answer: CallToolResult): ToolError | undefined {
+  private outOfBounds(answer: unknown): ToolError | undefined {
     if (depthOver(answer, MAX_DEPTH)) return new ToolError('upstream_invalid_response', `The upstream MCP server's answer nests deeper than ${MAX_DEPTH} levels, so it was not passed on.`);
     const bytes = Buffer.byteLength(JSON.stringify(answer));
     if (bytes <= this.maxResultBytes) return undefined;
@@ -228,32 +286,33 @@ export class McpUpstream {
     };
   }
 
-  private failed(call: UpstreamToolCall, error: unknown, timedOut: boolean, logger: Logger, secrets: Record<string, string>): ToolError {
+  /** What a request for `what` (a tool's name, `prompt x`, `resource uri`) failed with, as a ToolError the caller can act on. */
+  private failed(what: string, error: unknown, timedOut: boolean, logger: Logger, secrets: Record<string, string>): ToolError {
     const upstream = `the upstream MCP server of ${this.settings.name}`;
     const seconds = `${Math.round(this.timeoutMs / 100) / 10} s`;
     if (timedOut || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)) {
-      return new ToolError('upstream_timeout', `${cap(upstream)} did not answer ${call.tool} within ${seconds}. Try again later, or ask for less.`);
+      return new ToolError('upstream_timeout', `${cap(upstream)} did not answer ${what} within ${seconds}. Try again later, or ask for less.`);
     }
     if (error instanceof UpstreamClosed) return new ToolError('upstream_unavailable', `${cap(upstream)} is closed: this server is shutting down.`);
     if (error instanceof ProtocolError) {
       // The upstream refused the request itself (unknown tool, invalid arguments): its own words, bounded and redacted.
-      return new ToolError('upstream_refused', `${cap(upstream)} refused ${call.tool} (${error.code}): ${bounded(error.message, MAX_DETAIL, secrets)}`);
+      return new ToolError('upstream_refused', `${cap(upstream)} refused ${what} (${error.code}): ${bounded(error.message, MAX_DETAIL, secrets)}`);
     }
     const reason = error instanceof Error ? error.message : String(error);
     if (error instanceof SdkError && (error.code === SdkErrorCode.InvalidResult || error.code === SdkErrorCode.UnsupportedResultType)) {
-      logger.warn('upstream answer not usable', { upstream: this.settings.name, tool: call.tool, reason: redact(reason, secrets) });
-      return new ToolError('upstream_invalid_response', `${cap(upstream)} answered ${call.tool} with something that is not a tool result. Try again; if it persists, the upstream MCP server is misbehaving.`);
+      logger.warn('upstream answer not usable', { upstream: this.settings.name, tool: what, reason: redact(reason, secrets) });
+      return new ToolError('upstream_invalid_response', `${cap(upstream)} answered ${what} with something that is not a valid answer. Try again; if it persists, the upstream MCP server is misbehaving.`);
     }
     const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
     if (!(error instanceof SdkError) && (error as { name?: string } | null)?.name === 'AbortError') {
-      return new ToolError('cancelled', `The call to ${call.tool} was cancelled.`);
+      return new ToolError('cancelled', `The call to ${what} was cancelled.`);
     }
-    logger.warn('upstream MCP call failed', { upstream: this.settings.name, tool: call.tool, reason: redact(reason, secrets) });
+    logger.warn('upstream MCP call failed', { upstream: this.settings.name, tool: what, reason: redact(reason, secrets) });
     return new ToolError(
       'upstream_unavailable',
       closed
-        ? `${cap(upstream)} closed the connection during ${call.tool} (it may have stopped); it is reconnected on the next call. Try again.`
-        : `${cap(upstream)} could not be reached for ${call.tool}. Try again later; the server log says why.`,
+        ? `${cap(upstream)} closed the connection during ${what} (it may have stopped); it is reconnected on the next call. Try again.`
+        : `${cap(upstream)} could not be reached for ${what}. Try again later; the server log says why.`,
     );
   }
 

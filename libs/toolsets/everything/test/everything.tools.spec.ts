@@ -66,4 +66,35 @@ describe('the everything toolset generated from mcp.json, calling the reference 
     expect((weather.structuredContent as { data: Record<string, unknown> }).data).toMatchObject({ temperature: expect.any(Number), conditions: expect.any(String) });
     expect((image.content as { type: string }[]).some((block) => block.type === 'image')).toBe(true);
   });
+
+  it.each(['modern', 'legacy'] as const)("serves the upstream's prompts, resources and templates, read from it (%s client)", async (era) => {
+    const { client, close } = await connectToolset(EverythingToolset, { era });
+    try {
+      const prompts = (await client.listPrompts()).prompts;
+      expect(prompts.map((prompt) => prompt.name)).toEqual(['simple-prompt', 'args-prompt', 'completable-prompt', 'resource-prompt']);
+      expect(prompts.find((prompt) => prompt.name === 'args-prompt')?.arguments).toEqual([
+        { name: 'city', description: 'Name of the city', required: true },
+        { name: 'state', required: false },
+      ]);
+      const asked = await client.getPrompt({ name: 'args-prompt', arguments: { city: 'Oslo' } });
+      expect(JSON.stringify(asked.messages)).toContain('Oslo');
+      // A missing required argument is refused before the upstream is asked.
+      await expect(client.getPrompt({ name: 'args-prompt', arguments: {} })).rejects.toThrow(/city/);
+
+      const resources = (await client.listResources()).resources;
+      expect(resources).toContainEqual(expect.objectContaining({ uri: 'demo://resource/static/document/architecture.md', name: 'architecture.md', mimeType: 'text/markdown' }));
+      const [document] = (await client.readResource({ uri: 'demo://resource/static/document/architecture.md' })).contents as { text?: string; mimeType?: string }[];
+      expect(document?.mimeType).toBe('text/markdown');
+      expect(document?.text?.length).toBeGreaterThan(100);
+      // A template the upstream names with spaces is served under a name clients accept, its own kept as the title.
+      const templates = (await client.listResourceTemplates()).resourceTemplates;
+      expect(templates).toContainEqual(expect.objectContaining({ uriTemplate: 'demo://resource/dynamic/text/{resourceId}', name: 'Dynamic_Text_Resource', title: 'Dynamic Text Resource' }));
+      const [text] = (await client.readResource({ uri: 'demo://resource/dynamic/text/7' })).contents as { uri: string; text?: string }[];
+      expect(text).toMatchObject({ uri: 'demo://resource/dynamic/text/7', text: expect.stringContaining('7') });
+      const [blob] = (await client.readResource({ uri: 'demo://resource/dynamic/blob/3' })).contents as { blob?: string }[];
+      expect(Buffer.from(blob?.blob ?? '', 'base64').length).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  });
 });

@@ -10,6 +10,7 @@ import { className, DtoEmitter, dtoImports } from '../openapi/emit-dtos';
 import { plainText } from '../openapi/plain-text';
 import type { PropertyModel, SchemaModel } from '../openapi/schema-model';
 import { dereferenceLocal } from './local-refs';
+import { memberSources, type GeneratedMembers } from './mcp-members';
 import { checkMcpConfig, isServed, MCP_CONFIG_FILE, validationOf, type McpConfig, type Validation } from './mcp-config';
 import { fieldTree, projectSchema } from '../openapi/project-result';
 import type { UpstreamSnapshot, UpstreamSource } from './upstream-snapshot';
@@ -83,12 +84,15 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
     methods.push(methodSource(name, tool, servedName, method, base, args, curation, lenient, showableIcons(tool, warnings)));
     if (curation.scopes?.length) scoped = true;
   }
+  const members = memberSources(snapshot, config, emitter, usedMethods, warnings);
+  methods.push(...members.methods);
+  classNames.push(...members.classNames);
   if (served.length === 0) throw new Error(`No tool of the upstream is left to serve${snapshot.tools.length ? ` (it has ${snapshot.tools.map((tool) => tool.name).join(', ')}); loosen "include"/"exclude" in ${MCP_CONFIG_FILE}` : ': it lists no tools'}.`);
   const toolsetClass = `${names(name).className}Toolset`;
   const dtos = `${MCP_GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
   const files: Record<string, string> = {
     'src/generated/dtos.ts': dtos,
-    [`src/generated/${name}.toolset.ts`]: toolsetSource(name, snapshot, config, toolsetClass, methods, [...new Set(classNames)].sort(), { scoped }, Object.fromEntries(served.map((tool) => [tool.name, toolFingerprint(tool)]))),
+    [`src/generated/${name}.toolset.ts`]: toolsetSource(name, snapshot, config, toolsetClass, methods, [...new Set(classNames)].sort(), { scoped, members: members.uses }, Object.fromEntries(served.map((tool) => [tool.name, toolFingerprint(tool)]))),
   };
   const modules = ['./generated/dtos', `./generated/${name}.toolset`, ...(config.exports ?? [])];
   files['src/index.ts'] = `${MCP_GENERATED_HEADER}\n${modules.map((module) => `export * from '${module}';`).join('\n')}\n`;
@@ -235,7 +239,14 @@ function hints(annotations: Tool['annotations']): Record<string, boolean> {
   return out;
 }
 
-function toolsetSource(name: string, snapshot: UpstreamSnapshot, config: McpConfig, toolsetClass: string, methods: string[], classNames: string[], uses: { scoped: boolean }, pins: Record<string, string>): string {
+/** What the generated toolset imports from core: its tools' names, and those of the prompts, resources and templates it serves. */
+function coreImports(uses: { scoped: boolean; members: GeneratedMembers['uses'] }): string {
+  const values = ['LOGGER', ...(uses.members.has('Prompt') ? ['Prompt'] : []), 'RequestContext', ...(uses.scoped ? ['RequireScopes'] : []), ...(uses.members.has('Resource') ? ['Resource'] : []), ...(uses.members.has('ResourceTemplate') ? ['ResourceTemplate'] : []), 'Tool', 'ToolError', 'Toolset'];
+  const types = ['Logger', ...(uses.members.has('Prompt') ? ['PromptMessage'] : []), ...(uses.members.has('Resource') || uses.members.has('ResourceTemplate') ? ['ResourceBody'] : []), 'ResultWithContent'];
+  return [...values, ...types.map((type) => `type ${type}`)].join(', ');
+}
+
+function toolsetSource(name: string, snapshot: UpstreamSnapshot, config: McpConfig, toolsetClass: string, methods: string[], classNames: string[], uses: { scoped: boolean; members: GeneratedMembers['uses'] }, pins: Record<string, string>): string {
   const token = `${name.toUpperCase().replace(/-/g, '_')}_UPSTREAM`;
   const settings = `${name.toUpperCase().replace(/-/g, '_')}_SETTINGS`;
   const prior = snapshot.era === 'modern' && snapshot.discover ? { kind: 'modern', discover: snapshot.discover } : { kind: 'legacy' };
@@ -244,7 +255,7 @@ function toolsetSource(name: string, snapshot: UpstreamSnapshot, config: McpConf
   return [
     MCP_GENERATED_HEADER,
     "import { inject, instanceCachingFactory, registry } from 'tsyringe';",
-    `import { LOGGER, RequestContext, ${uses.scoped ? 'RequireScopes, ' : ''}Tool, ToolError, Toolset, type Logger, type ResultWithContent } from '@toolsets/core';`,
+    `import { ${coreImports(uses)} } from '@toolsets/core';`,
     "import { McpUpstream, settingsFromEnvironment, type PriorDiscovery, type UpstreamSettings } from '@toolsets/mcp-upstream';",
     `import { ${classNames.join(', ')} } from './dtos';`,
     '',

@@ -39,6 +39,10 @@ export interface McpConfig {
   validation?: Validation;
   /** Per upstream tool, by its upstream name. An entry that names no tool of the snapshot stops the generator. */
   tools?: Record<string, McpToolCuration>;
+  /** `false` leaves the upstream's prompts out; by default each is served as a `@Prompt` that asks the upstream. */
+  prompts?: boolean;
+  /** `false` leaves the upstream's resources and resource templates out; by default each is served, read from the upstream. */
+  resources?: boolean;
   /** Modules of your own under `src/` that the generated `src/index.ts` exports too. */
   exports?: readonly string[];
 }
@@ -70,7 +74,7 @@ export function validationOf(config: McpConfig, tool: string): Validation {
 export const MCP_SNAPSHOT_FILE = 'mcp.json';
 export const MCP_CONFIG_FILE = 'mcp.config.json';
 
-const LIBRARY_KEYS = ['$schema', 'name', 'source', 'secrets', 'credentials', 'prefix', 'include', 'exclude', 'schemaBudget', 'lenient', 'validation', 'tools', 'exports'];
+const LIBRARY_KEYS = ['$schema', 'name', 'source', 'secrets', 'credentials', 'prefix', 'include', 'exclude', 'schemaBudget', 'lenient', 'validation', 'tools', 'prompts', 'resources', 'exports'];
 const TOOL_KEYS = ['name', 'title', 'description', 'keywords', 'exclude', 'annotations', 'scopes', 'lenient', 'validation', 'fields', 'arguments'];
 const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 const ARGUMENT_KEYS = ['omit', 'value', 'default', 'name', 'description', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'examples'];

@@ -173,3 +173,38 @@ export class TriggerLongRunningOperationArgs {
 @Result({ description: 'What the upstream tool trigger-long-running-operation answered, content only: the upstream tool declares no output schema, so its text is `message` and its images, audio and resources come as content blocks beside it.' })
 export class TriggerLongRunningOperationResult extends ToolResult {
 }
+
+export class ArgsPromptPromptArgs {
+  @Field(() => String, { description: 'Name of the city' })
+  city!: string;
+
+  @Field(() => String)
+  @IsOptional()
+  state?: string;
+}
+
+export class CompletablePromptPromptArgs {
+  @Field(() => String, { description: 'Choose the department.' })
+  department!: string;
+
+  @Field(() => String, { description: 'Choose a team member to lead the selected department.' })
+  name!: string;
+}
+
+export class ResourcePromptPromptArgs {
+  @Field(() => String, { description: 'Type of resource to fetch' })
+  resourceType!: string;
+
+  @Field(() => String, { description: 'ID of the text resource to fetch' })
+  resourceId!: string;
+}
+
+export class DynamicTextResourceTemplateArgs {
+  @Field(() => String, { description: 'The {resourceId} of demo://resource/dynamic/text/{resourceId}.' })
+  resourceId!: string;
+}
+
+export class DynamicBlobResourceTemplateArgs {
+  @Field(() => String, { description: 'The {resourceId} of demo://resource/dynamic/blob/{resourceId}.' })
+  resourceId!: string;
+}

@@ -1,0 +1,129 @@
+import { names } from '@nx/devkit';
+import { UriTemplate, type Prompt, type Resource, type ResourceTemplateType } from '@modelcontextprotocol/client';
+import { tsKey, tsLiteral } from '@toolsets/core/ts-literal';
+import { pascal } from '../openapi/convert-schema';
+import { className, type DtoEmitter } from '../openapi/emit-dtos';
+import { plainText } from '../openapi/plain-text';
+import type { PropertyModel } from '../openapi/schema-model';
+import type { McpConfig } from './mcp-config';
+import type { UpstreamSnapshot } from './upstream-snapshot';
+
+/** What the upstream's prompts, resources and templates add to the generated toolset. */
+export interface GeneratedMembers {
+  methods: string[];
+  /** The argument classes written for them (in dtos.ts). */
+  classNames: string[];
+  /** The core decorators and types the methods use. */
+  uses: Set<'Prompt' | 'Resource' | 'ResourceTemplate'>;
+}
+
+/** Prompt, resource and template names core serves: 1 to 128 of A-Z a-z 0-9 _ - . */
+const MEMBER_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
+
+/**
+ * The upstream's prompts, resources and resource templates, served by the generated toolset beside
+ * its tools (unless `"prompts": false` or `"resources": false` leaves them out): each a `@Prompt`,
+ * `@Resource` or `@ResourceTemplate` whose method asks the upstream (`prompts/get`,
+ * `resources/read`), its arguments a class of string fields. A name clients refuse is served under a
+ * safe one, the upstream's own kept as its title.
+ */
+export function memberSources(snapshot: UpstreamSnapshot, config: McpConfig, emitter: DtoEmitter, usedMethods: Set<string>, warnings: string[]): GeneratedMembers {
+  const out: GeneratedMembers = { methods: [], classNames: [], uses: new Set() };
+  const method = (name: string, suffix: string) => {
+    let candidate = `${names(name).propertyName.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(\d)/, '_$1') || 'member'}${suffix}`;
+    while (usedMethods.has(candidate)) candidate = `${candidate}_`;
+    usedMethods.add(candidate);
+    return candidate;
+  };
+  const argsClass = (base: string, properties: PropertyModel[]) => {
+    if (properties.length === 0) return undefined;
+    emitter.emit({ name: base, properties });
+    out.classNames.push(className(base));
+    return className(base);
+  };
+  if (config.prompts !== false) {
+    for (const prompt of snapshot.prompts) {
+      out.uses.add('Prompt');
+      out.methods.push(promptSource(prompt, method(prompt.name, 'Prompt'), argsClass(`${pascal(prompt.name) || 'Member'}PromptArgs`, promptArguments(prompt))));
+    }
+  }
+  if (config.resources !== false) {
+    for (const resource of snapshot.resources) {
+      out.uses.add('Resource');
+      out.methods.push(resourceSource(resource, method(resource.name, 'Resource')));
+    }
+    for (const template of snapshot.resourceTemplates) {
+      let variables: string[];
+      try {
+        variables = new UriTemplate(template.uriTemplate).variableNames;
+      } catch {
+        warnings.push(`resource template ${JSON.stringify(template.uriTemplate)}: it is not an RFC 6570 template, so it is left out`);
+        continue;
+      }
+      if (variables.length === 0) {
+        warnings.push(`resource template ${JSON.stringify(template.uriTemplate)}: it has no variables, so it is left out (the upstream lists its resources itself)`);
+        continue;
+      }
+      out.uses.add('ResourceTemplate');
+      const properties = variables.map((variable) => ({ name: variable, required: true, schema: { kind: 'string' as const, description: `The {${variable}} of ${template.uriTemplate}.` } }));
+      out.methods.push(templateSource(template, method(template.name, 'Template'), argsClass(`${pascal(template.name) || 'Member'}TemplateArgs`, properties), variables));
+    }
+  }
+  return out;
+}
+
+function promptArguments(prompt: Prompt): PropertyModel[] {
+  return (prompt.arguments ?? []).map((argument) => ({
+    name: argument.name,
+    required: argument.required === true,
+    schema: { kind: 'string' as const, ...(argument.description && { description: plainText(argument.description) }) },
+  }));
+}
+
+/** The name core serves it under (the upstream's when clients accept it), and its title (the upstream's name where it had to change). */
+function served(name: string, title: string | undefined): { name: string; title?: string } {
+  if (MEMBER_NAME.test(name)) return { name, ...(title && { title }) };
+  return { name: name.replace(/[^A-Za-z0-9_.-]/g, '_').slice(0, 128) || 'member', title: title ?? name };
+}
+
+function describedAs(kind: string, item: { name: string; title?: string; description?: string }): string {
+  return item.description?.trim() || item.title?.trim() || `The ${kind} ${item.name} of the upstream MCP server (it gives no description).`;
+}
+
+function options(entries: Record<string, unknown>): string {
+  return Object.entries(entries)
+    .filter(([, value]) => value !== undefined)
+    .map(([key, value]) => `${key}: ${key === 'args' ? String(value) : tsLiteral(value)}`)
+    .join(', ');
+}
+
+function promptSource(prompt: Prompt, methodName: string, args: string | undefined): string {
+  const sent = (prompt.arguments ?? []).map((argument) => `${tsKey(argument.name)}: args[${tsLiteral(argument.name)}]`);
+  const decorator = options({ ...served(prompt.name, prompt.title), description: describedAs('prompt', prompt), args });
+  return `
+  @Prompt({ ${decorator} })
+  ${methodName}(${args ? `args: ${args}` : ''}): Promise<PromptMessage[]> {
+    return this.upstream.getPrompt(${tsLiteral(prompt.name)}, ${args ? `{ ${sent.join(', ')} }` : '{}'}, this.context, this.logger);
+  }
+`;
+}
+
+function resourceSource(resource: Resource, methodName: string): string {
+  const decorator = options({ uri: resource.uri, ...served(resource.name, resource.title), description: describedAs('resource', resource), mimeType: resource.mimeType });
+  return `
+  @Resource({ ${decorator} })
+  ${methodName}(): Promise<ResourceBody> {
+    return this.upstream.readResource(${tsLiteral(resource.uri)}, this.context, this.logger);
+  }
+`;
+}
+
+function templateSource(template: ResourceTemplateType, methodName: string, args: string | undefined, variables: readonly string[]): string {
+  const decorator = options({ uriTemplate: template.uriTemplate, ...served(template.name, template.title), description: describedAs('resource template', template), mimeType: template.mimeType, args });
+  return `
+  @ResourceTemplate({ ${decorator} })
+  ${methodName}(${args ? `args: ${args}` : ''}): Promise<ResourceBody> {
+    return this.upstream.readTemplate(${tsLiteral(template.uriTemplate)}, { ${variables.map((variable) => `${tsKey(variable)}: args[${tsLiteral(variable)}]`).join(', ')} }, this.context, this.logger);
+  }
+`;
+}
