@@ -102,7 +102,9 @@ describe('a 2026-07-28 call that asks the client (multi round-trip)', () => {
     const state = first.body.result!['requestState'] as string;
     const answers = { confirm: { action: 'accept', content: { ok: true } } };
     // The answers are not in this round's inputResponses of the next step: only the state carries them.
-    const tampered = `${state.slice(0, -3)}${state.endsWith('A') ? 'B' : 'A'}${state.slice(-2)}`;
+    // One character of the signature changed, always to another one (choosing by the last character left it unchanged once in 64 runs).
+    const tampered = `${state.slice(0, -3)}${state.at(-3) === 'A' ? 'B' : 'A'}${state.slice(-2)}`;
+    expect(tampered).not.toBe(state);
     const altered = await call(url, 'remove', { arguments: { file: 'a.txt' }, inputResponses: answers, requestState: tampered });
     expect(altered.body.error).toMatchObject({ code: -32602, message: 'Invalid or expired requestState' });
     // A confirmation given for a.txt, replayed for b.txt, deletes nothing.
