@@ -137,6 +137,8 @@ async function restart() {
   pending.clear();
   pendingViews.clear();
   const began = Date.now();
+  // Said at once: a views build (Vite) can take seconds, and a saved change should be seen to be noticed.
+  if (viewProjects.length > 0) console.log(`[dev] ${viewProjects.map((project) => `${project.name}/views`).join(', ')} changed: building the views`);
   // Each file on its own: one that does not compile stays pending (the next save of any file tries
   // it again) and stops the restart, but never keeps the rest of its burst from being compiled.
   let failed = 0;
