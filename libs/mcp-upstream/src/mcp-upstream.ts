@@ -3,7 +3,7 @@ import { ProtocolError, SdkError, SdkErrorCode, UriTemplate, type CallToolResult
 import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type PromptMessage, type RequestContext, type ResourceBody, type ResultWithContent } from '@toolsets/core';
 import { redact } from './secret-redaction';
 import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
-import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, variablePrefix, type ResolvedUpstreamSettings } from './upstream-settings';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, redactionsOf, variablePrefix, type ResolvedUpstreamSettings } from './upstream-settings';
 
 /** One call of a generated tool: which upstream tool, with what, and what its answer is. */
 export interface UpstreamToolCall {
@@ -89,8 +89,7 @@ export class McpUpstream {
    * request's error with the same words a tool's would carry.
    */
   async getPrompt(name: string, args: Record<string, string | undefined>, context: RequestContext, logger: Logger = this.logger): Promise<PromptMessage[]> {
-    const given = Object.fromEntries(Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-    const answer = await this.member(`prompt ${name}`, context, logger, (client, signal) => client.getPrompt({ name, arguments: given }, { signal, timeout: this.timeoutMs }));
+    const answer = await this.member(`prompt ${name}`, context, logger, (client, signal) => client.getPrompt({ name, arguments: given(args) }, { signal, timeout: this.timeoutMs }));
     return answer.messages.map((message) => ({ role: message.role, content: message.content })) as PromptMessage[];
   }
 
@@ -100,25 +99,27 @@ export class McpUpstream {
     const [first] = answer.contents;
     if (!first) throw new ToolError('upstream_invalid_response', `The upstream MCP server of ${this.settings.name} answered ${uri} with no contents.`);
     const mimeType = typeof first.mimeType === 'string' ? { mimeType: first.mimeType } : {};
-    if ('text' in first && typeof first.text === 'string') return { text: redact(first.text, this.redactions(context)), ...mimeType };
+    if ('text' in first && typeof first.text === 'string') return { text: first.text, ...mimeType };
     if ('blob' in first && typeof first.blob === 'string') return { blob: Buffer.from(first.blob, 'base64'), ...mimeType };
     throw new ToolError('upstream_invalid_response', `The upstream MCP server of ${this.settings.name} answered ${uri} with contents that are neither text nor a blob.`);
   }
 
   /** A resource of one of the upstream's templates (`users://{id}`), its variables filled from `args` (RFC 6570, as the SDK expands them). */
   readTemplate(uriTemplate: string, args: Record<string, string | undefined>, context: RequestContext, logger: Logger = this.logger): Promise<ResourceBody> {
-    const variables = Object.fromEntries(Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-    return this.readResource(new UriTemplate(uriTemplate).expand(variables), context, logger);
+    return this.readResource(new UriTemplate(uriTemplate).expand(given(args)), context, logger);
   }
 
-  /** A prompt or resource request: its answer, else a thrown `ToolError` saying what failed (bounded, redacted). */
+  /**
+   * A prompt or resource request: its answer without the credentials it was sent (as a tool's),
+   * else a thrown `ToolError` saying what failed (bounded, redacted).
+   */
   private async member<T>(what: string, context: RequestContext, logger: Logger, request: (client: Client, signal: AbortSignal) => Promise<T>): Promise<T> {
     const reached = await this.reach(context, (client, signal) => request(client, signal));
     if (reached instanceof ToolError) throw reached;
     if ('failed' in reached) throw this.failed(what, reached.failed, reached.timedOut, logger, reached.redacting);
     const tooBig = this.outOfBounds(reached.answer);
     if (tooBig) throw tooBig;
-    return reached.answer;
+    return redactDeep(reached.answer, reached.redacting);
   }
 
   /**
@@ -137,7 +138,7 @@ export class McpUpstream {
     if (delegated instanceof ToolError) return delegated;
     const secrets = callers || delegated ? { ...callers, ...delegated } : undefined;
     const connection = this.connectionFor(secrets);
-    const redacting = { ...this.settings.secrets, ...secrets, ...this.appSecret() };
+    const redacting = { ...redactionsOf(this.settings), ...secrets };
     const controller = new AbortController();
     let timedOut = false;
     const timer = setTimeout(() => {
@@ -160,11 +161,6 @@ export class McpUpstream {
     }
   }
 
-  /** What is redacted from an answer for this caller: the app's secrets, and the caller's own credentials. */
-  private redactions(context: RequestContext): Record<string, string> {
-    return { ...this.settings.secrets, ...this.callerSecrets(context), ...this.appSecret() };
-  }
-
   /**
    * With `identity` `exchange`: the upstream's `authorization`, a token exchanged from the caller's
    * own for the upstream (its URL as the resource, unless an audience is set); a refused exchange is
@@ -180,12 +176,6 @@ export class McpUpstream {
       if (!(error instanceof TokenExchangeError)) throw error;
       return new ToolError('upstream_unauthorized', `No token for the upstream MCP server of ${this.settings.name} could be had on your behalf, so the call was not made. ${error.message}`);
     }
-  }
-
-  /** The app's own OAuth client secret (`client-credentials`), redacted wherever the upstream's words go. */
-  private appSecret(): Record<string, string> {
-    const identity = this.settings.identity;
-    return identity?.kind === 'client-credentials' ? { 'client-secret': identity.clientSecret } : {};
   }
 
   /** The upstream headers of the caller's credentials, or undefined when the upstream takes none from callers. */
@@ -240,7 +230,7 @@ export class McpUpstream {
     const tooBig = this.outOfBounds(answer);
     if (tooBig) return tooBig;
     // The credentials the upstream was sent never reach the caller, whatever it echoes (an environment dump, a debug tool).
-    if (Object.keys(secrets).length > 0) answer = redactAnswer(answer, secrets);
+    answer = redactDeep(answer, secrets);
     const content = Array.isArray(answer.content) ? answer.content : [];
     const text = content.flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
     // An error is passed on as the upstream said it, never checked against the success schema.
@@ -319,14 +309,20 @@ export class McpUpstream {
 }
 
 /** The answer with every string in it redacted of the credentials the upstream was sent (the depth is bounded before this runs). */
-function redactAnswer(answer: CallToolResult, secrets: Record<string, string>): CallToolResult {
+function redactDeep<T>(answer: T, secrets: Record<string, string>): T {
+  if (Object.keys(secrets).length === 0) return answer;
   const walk = (value: unknown): unknown => {
     if (typeof value === 'string') return redact(value, secrets);
     if (Array.isArray(value)) return value.map(walk);
     if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
     return value;
   };
-  return walk(answer) as CallToolResult;
+  return walk(answer) as T;
+}
+
+/** The arguments given a value (an optional one left out is not sent). */
+function given(args: Record<string, string | undefined>): Record<string, string> {
+  return Object.fromEntries(Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
 }
 
 /** The upstream's text, at most `max` characters, without the credentials it was sent. */

@@ -3,7 +3,7 @@ import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotoc
 import { stderrLogger, type Logger } from '@toolsets/core';
 import { redact } from './secret-redaction';
 import { driftOf, type DriftKind } from './upstream-drift';
-import { DEFAULT_TIMEOUT_MS, type ResolvedUpstreamSettings } from './upstream-settings';
+import { DEFAULT_TIMEOUT_MS, redactionsOf, type ResolvedUpstreamSettings } from './upstream-settings';
 
 /** The first wait before connecting again after a failure; it doubles per failure in a row, up to MAX_BACKOFF_MS. */
 const FIRST_BACKOFF_MS = 250;
@@ -124,7 +124,7 @@ export class UpstreamConnection {
       await this.watchDrift(client);
       return client;
     } catch (error) {
-      ended(`connecting failed: ${redact((error as Error).message, this.redactions)}`);
+      ended(`connecting failed: ${redact((error as Error).message, redactionsOf(this.settings))}`);
       await client.close().catch(() => undefined);
       throw error;
     }
@@ -143,7 +143,7 @@ export class UpstreamConnection {
         const { tools } = await client.listTools(undefined, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, cacheMode: 'bypass' });
         this.drifted = driftOf(this.settings.name, pins, tools, this.logger);
       } catch (error) {
-        this.logger.warn('upstream MCP server tools could not be listed to check them against the pinned contract', { upstream: this.settings.name, reason: redact((error as Error).message, this.redactions) });
+        this.logger.warn('upstream MCP server tools could not be listed to check them against the pinned contract', { upstream: this.settings.name, reason: redact((error as Error).message, redactionsOf(this.settings)) });
       }
     };
     if (client.getServerCapabilities()?.tools?.listChanged) client.setNotificationHandler('notifications/tools/list_changed', () => check());
@@ -162,14 +162,8 @@ export class UpstreamConnection {
       upstream: this.settings.name,
       why,
       reconnectInMs: backoff,
-      ...(stderr && { stderr: redact(stderr, this.redactions) }),
+      ...(stderr && { stderr: redact(stderr, redactionsOf(this.settings)) }),
     });
-  }
-
-  /** What the log never shows: the secrets sent, and the app's own OAuth client secret. */
-  private get redactions(): Record<string, string> {
-    const identity = this.settings.identity;
-    return identity?.kind === 'client-credentials' ? { ...this.settings.secrets, 'client-secret': identity.clientSecret } : this.settings.secrets;
   }
 
   private transport(): Transport {

@@ -77,6 +77,12 @@ export interface ResolvedUpstreamSettings extends UpstreamSettings {
   secrets: Record<string, string>;
 }
 
+/** What no log line or answer shows: the secrets sent upstream, and the app's own OAuth client secret (never sent as a header). */
+export function redactionsOf(settings: ResolvedUpstreamSettings): Record<string, string> {
+  const identity = settings.identity;
+  return identity?.kind === 'client-credentials' ? { ...settings.secrets, 'client-secret': identity.clientSecret } : settings.secrets;
+}
+
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RESULT_BYTES = 8 * 1024 * 1024;
 

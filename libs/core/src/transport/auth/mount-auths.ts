@@ -63,18 +63,16 @@ export async function prepareMountAuth(
 function exchangerFor(settings: CheckedAuthOptions, exchangers: Map<CheckedAuthOptions, TokenExchanger>): TokenExchanger | undefined {
   const client = settings.client;
   if (!client) return undefined;
+  let exchanger = exchangers.get(settings);
+  if (exchanger) return exchanger;
   let tokenUrl: Promise<URL> | undefined;
-  const find = () => (tokenUrl ??= (settings.tokenUrl ? Promise.resolve(settings.tokenUrl) : discoverTokenUrl(settings.issuer, settings.issuerText, settings.fetchTimeoutMs)).catch((error: unknown) => {
-    tokenUrl = undefined;
-    throw error;
-  }));
-  return memoSync(exchangers, settings, () => new TokenExchanger({ clientId: client.id, clientSecret: client.secret, tokenUrl: find, fetchTimeoutMs: settings.fetchTimeoutMs, now: settings.now }));
-}
-
-function memoSync<K, V>(cache: Map<K, V>, key: K, make: () => V): V {
-  let value = cache.get(key);
-  if (value === undefined) cache.set(key, (value = make()));
-  return value;
+  const find = () =>
+    (tokenUrl ??= (settings.tokenUrl ? Promise.resolve(settings.tokenUrl) : discoverTokenUrl(settings.issuer, settings.issuerText, settings.fetchTimeoutMs)).catch((error: unknown) => {
+      tokenUrl = undefined;
+      throw error;
+    }));
+  exchangers.set(settings, (exchanger = new TokenExchanger({ clientId: client.id, clientSecret: client.secret, tokenUrl: find, fetchTimeoutMs: settings.fetchTimeoutMs, now: settings.now })));
+  return exchanger;
 }
 
 function verifierSettings(settings: CheckedAuthOptions) {
