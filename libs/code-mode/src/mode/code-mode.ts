@@ -59,8 +59,9 @@ export class CodeMode {
       return [tool.name, tool.namespace, `${tool.namespace}.${tool.name}`, namespace, `${namespace}.${fn}`].includes(name);
     };
     const functions = this.tools.filter((tool) => names.some((name) => matches(tool, name))).map((tool) => ({ namespace: identifier(tool.namespace), fn: identifier(tool.name) }));
-    const types = names.flatMap((name) => this.typesNamed(name));
-    const unknown = names.filter((name) => !this.tools.some((tool) => matches(tool, name)) && this.typesNamed(name).length === 0);
+    const typesByName = names.map((name) => this.typesNamed(name));
+    const types = typesByName.flat();
+    const unknown = names.filter((name, index) => typesByName[index]!.length === 0 && !this.tools.some((tool) => matches(tool, name)));
     return { text: declarationOutline(this.declarations, { functions, types }), unknown };
   }
 
