@@ -10,6 +10,12 @@ const FIRST_BACKOFF_MS = 250;
 const MAX_BACKOFF_MS = 10_000;
 /** How much of a stdio child's last stderr output the log keeps when it dies (never sent to a caller). */
 const STDERR_TAIL = 2_000;
+/**
+ * The soonest an upstream's `ttlMs` on its tool list has the list read again, and the latest (the
+ * SDK's own bound on a server's ttl): `ttlMs: 0` means "stale at once", which must not become a loop.
+ */
+const MIN_RELIST_MS = 1_000;
+const MAX_RELIST_MS = 86_400_000;
 
 /** The connection is closed for good (the app is shutting down). */
 export class UpstreamClosed extends Error {}
@@ -55,7 +61,7 @@ export class UpstreamConnection {
   private childPid: number | null = null;
   /** Served tools the live upstream removed or changed since generation, as last seen. */
   private drifted = new Map<string, DriftKind>();
-  /** The drift check's poll (`pollMs`), while a connection stands. */
+  /** The drift check's poll (`pollMs`) or its next listing when the upstream's list expires (`ttlMs`), while a connection stands. */
   private poll?: NodeJS.Timeout;
 
   constructor(
@@ -121,7 +127,8 @@ export class UpstreamConnection {
       const transport = this.transport();
       await client.connect(transport, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(this.prior && { prior: this.prior }) });
       if (transport instanceof StdioClientTransport) this.childPid = transport.pid;
-      await this.watchDrift(client);
+      this.relayLogs(client);
+      await this.watchDrift(client, generation);
       return client;
     } catch (error) {
       ended(`connecting failed: ${redact((error as Error).message, redactionsOf(this.settings))}`);
@@ -132,24 +139,48 @@ export class UpstreamConnection {
 
   /**
    * Compares the live tools with the pinned contract now, and again whenever the upstream says its
-   * tools changed (`notifications/tools/list_changed`) and every `pollMs` when set. A failed listing
-   * is logged and leaves the last verdict.
+   * tools changed (`notifications/tools/list_changed`), every `pollMs` when set, and otherwise when
+   * the list the upstream gave expires (its `ttlMs`, 2026-07-28). A failed listing is logged and
+   * leaves the last verdict.
    */
-  private async watchDrift(client: Client): Promise<void> {
+  private async watchDrift(client: Client, generation: number): Promise<void> {
     const pins = this.settings.pins;
     if (!pins || Object.keys(pins).length === 0) return;
+    const notifies = client.getServerCapabilities()?.tools?.listChanged === true;
     const check = async () => {
       try {
-        const { tools } = await client.listTools(undefined, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, cacheMode: 'bypass' });
-        this.drifted = driftOf(this.settings.name, pins, tools, this.logger);
+        const listing = await client.listTools(undefined, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, cacheMode: 'bypass' });
+        this.drifted = driftOf(this.settings.name, pins, listing.tools, this.logger);
+        // An upstream that neither says when its tools change nor is polled may say how long its list stays fresh.
+        const ttlMs = (listing as { ttlMs?: unknown }).ttlMs;
+        if (!notifies && !this.settings.pollMs && typeof ttlMs === 'number' && ttlMs >= 0 && generation === this.generation && !this.closed) {
+          this.poll = setTimeout(() => void check(), Math.min(MAX_RELIST_MS, Math.max(MIN_RELIST_MS, ttlMs))).unref();
+        }
       } catch (error) {
         this.logger.warn('upstream MCP server tools could not be listed to check them against the pinned contract', { upstream: this.settings.name, reason: redact((error as Error).message, redactionsOf(this.settings)) });
       }
     };
-    if (client.getServerCapabilities()?.tools?.listChanged) client.setNotificationHandler('notifications/tools/list_changed', () => check());
+    if (notifies) client.setNotificationHandler('notifications/tools/list_changed', () => check());
     // An upstream that sends no notice is listed again every pollMs, when the operator asks for it.
     if (this.settings.pollMs) this.poll = setInterval(() => void check(), this.settings.pollMs).unref();
     await check();
+  }
+
+  /**
+   * The upstream's log messages (`notifications/message`) go to the app's log, tagged with the
+   * upstream and redacted of every credential the connection sends. They are not passed to callers:
+   * the connection is shared, and a message carries no sign of the call it belongs to, so passing it
+   * on could hand one caller another's details.
+   */
+  private relayLogs(client: Client): void {
+    client.setNotificationHandler('notifications/message', (notification) => {
+      const { level, logger, data } = notification.params;
+      // As text: the app's logger bounds a long field (stderrLogger cuts it at 2,000 characters).
+      const text = redact(typeof data === 'string' ? data : (JSON.stringify(data) ?? String(data)), redactionsOf(this.settings));
+      const fields = { upstream: this.settings.name, level, ...(logger && { logger }), data: text };
+      const write = level === 'debug' || level === 'info' || level === 'notice' ? this.logger.info : level === 'warning' ? this.logger.warn : this.logger.error;
+      write.call(this.logger, 'upstream MCP server logged', fields);
+    });
   }
 
   private lost(why: string): void {

@@ -112,6 +112,20 @@ describe('a toolset generated from a live MCP server over stdio (a 2025-era serv
     expect(JSON.stringify(result)).not.toContain('sekret-value-4711');
   });
 
+  it("writes the upstream's log messages to the app's log, tagged and redacted, and never into the caller's answer", async () => {
+    logged.length = 0;
+    const result = await client.call('fail', {});
+    // The notification comes before the answer on the same pipe, so it is logged by the time the answer is back.
+    const line = logged.find((entry) => entry.message === 'upstream MCP server logged');
+    expect(line).toEqual({
+      level: 'error',
+      message: 'upstream MCP server logged',
+      fields: { upstream: 'weather', level: 'error', logger: 'weather-service', data: '{"message":"weather service down","token":"[redacted]"}' },
+    });
+    expect(JSON.stringify(logged)).not.toContain('sekret-value-4711');
+    expect(JSON.stringify(result)).not.toContain('weather service down');
+  });
+
   it('refuses an answer that breaks the upstream\'s own output schema (strict, the default), naming the paths', async () => {
     const result = await client.call('broken_forecast', {});
     expect(result.isError).toBe(true);
@@ -238,6 +252,25 @@ describe('curating what an upstream answers: fields kept, validation off', () =>
     await client.close();
     delete process.env['WEATHER_MCP_POLL_MS'];
     expect(structured(after)).toMatchObject({ error: 'upstream_changed' });
+  });
+
+  it("lists the upstream's tools again when the list it gave expires (its ttlMs) where it sends no notice, and refuses a tool that changed", async () => {
+    process.env['WEATHER_MCP_COMMAND'] = `${process.execPath} ${FIXTURE} stdio --ttl-ms=0`;
+    try {
+      const client = await connectToolset(serve('weather', snapshot, { name: 'weather', source: stdioSource }));
+      expect((await client.call('get_forecast', { city: 'Oslo' })).isError).toBeFalsy();
+      expect(structured(await client.call('upgrade', { quiet: true }))).toEqual({ message: 'Upgraded to 1.1.0.' });
+      // ttlMs 0 ("stale at once") lists again after a second, not in a loop.
+      let after = await client.call('get_forecast', { city: 'Oslo' });
+      for (const giveUp = Date.now() + 30_000; !after.isError && Date.now() < giveUp; ) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+        after = await client.call('get_forecast', { city: 'Oslo' });
+      }
+      await client.close();
+      expect(structured(after)).toMatchObject({ error: 'upstream_changed' });
+    } finally {
+      delete process.env['WEATHER_MCP_COMMAND'];
+    }
   });
 });
 
