@@ -1,8 +1,9 @@
 import { createHash } from 'node:crypto';
-import { ProtocolError, SdkError, SdkErrorCode, UriTemplate, type CallToolResult, type Client, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, isInputRequiredResult, ProtocolError, SdkError, SdkErrorCode, UriTemplate, type CallToolResult, type Client, type InputResponses, type PriorDiscovery } from '@modelcontextprotocol/client';
 import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type PromptMessage, type RequestContext, type ResourceBody, type ResultWithContent } from '@toolsets/core';
 import { redact } from './secret-redaction';
 import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
+import { answerableBy, MAX_INPUT_ROUNDS, relayQuestions } from './upstream-questions';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, redactionsOf, variablePrefix, type ResolvedUpstreamSettings } from './upstream-settings';
 
 /** One call of a generated tool: which upstream tool, with what, and what its answer is. */
@@ -65,22 +66,41 @@ export class McpUpstream {
 
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
   async call(call: UpstreamToolCall, context: RequestContext, logger: Logger = this.logger): Promise<UpstreamResult | ResultWithContent<UpstreamResult> | ToolError> {
-    const reached = await this.reach(context, async (client, signal, connection) => {
-      const drift = connection.drift(call.tool);
-      if (drift) return this.drifted(call, drift);
-      return client.callTool(
-        { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) } },
-        {
-          signal,
-          timeout: this.timeoutMs,
-          // The upstream's progress is asked for only when the caller asked for the call's.
-          ...(context.wantsProgress && { onprogress: (progress) => void context.progress(progress.progress, progress.total, progress.message).catch(() => undefined) }),
-        },
-      );
-    });
-    if (reached instanceof ToolError) return reached;
-    if ('failed' in reached) return this.failed(call.tool, reached.failed, reached.timedOut, logger, reached.redacting);
-    return reached.answer instanceof ToolError ? reached.answer : this.answered(call, reached.answer, logger, reached.redacting);
+    // A 2026-07-28 upstream asks its questions in an input_required answer: relayed to the caller between rounds, outside
+    // `reach`, whose deadline is the upstream's and whose failures are the upstream's.
+    let answered: { inputResponses: InputResponses; requestState?: string } | undefined;
+    for (let round = 0; ; round += 1) {
+      const reached = await this.reach(context, async (client, signal, connection) => {
+        const drift = connection.drift(call.tool);
+        if (drift) return this.drifted(call, drift);
+        const modern = (client.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
+        return client.callTool(
+          {
+            name: call.tool,
+            arguments: { ...(call.args as Record<string, unknown> | undefined) },
+            // On 2026-07-28 each request carries the client's capabilities: the caller's, so the upstream asks only what the caller can answer.
+            ...(modern && { _meta: { [CLIENT_CAPABILITIES_META_KEY]: answerableBy(context) } }),
+            ...answered,
+          },
+          {
+            signal,
+            timeout: this.timeoutMs,
+            allowInputRequired: true,
+            // The upstream's progress is asked for only when the caller asked for the call's.
+            ...(context.wantsProgress && { onprogress: (progress) => void context.progress(progress.progress, progress.total, progress.message).catch(() => undefined) }),
+          },
+        );
+      });
+      if (reached instanceof ToolError) return reached;
+      if ('failed' in reached) return this.failed(call.tool, reached.failed, reached.timedOut, logger, reached.redacting);
+      if (reached.answer instanceof ToolError) return reached.answer;
+      if (!isInputRequiredResult(reached.answer)) return this.answered(call, reached.answer, logger, reached.redacting);
+      if (round + 1 >= MAX_INPUT_ROUNDS) {
+        return new ToolError('upstream_error', `The upstream MCP server asked for input ${MAX_INPUT_ROUNDS} times during ${call.tool} without answering; the call was given up.`);
+      }
+      const { inputRequests, requestState } = reached.answer;
+      answered = { inputResponses: await relayQuestions(call.tool, inputRequests ?? {}, context), ...(requestState !== undefined && { requestState }) };
+    }
   }
 
   /**

@@ -1,4 +1,4 @@
-import type { ClientCapabilities, CreateMessageResult, ListRootsResult, LoggingLevel } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, CreateMessageResult, ElicitRequestParams, ElicitResult, ListRootsResult, LoggingLevel } from '@modelcontextprotocol/server';
 import { ToolError } from '../results/tool-error';
 import { clip } from '../helpers/client-text';
 import type { ClassType } from '../types/class-type';
@@ -242,6 +242,19 @@ export class RequestContext {
     const action = answerAction(answer);
     if (action === undefined) throw new ToolError('invalid_elicitation_answer', `The answer to "${message}" has action ${clip(JSON.stringify((answer as { action?: unknown } | undefined)?.action) ?? 'missing')}; an answer's action is "accept", "decline" or "cancel".`);
     return { action };
+  }
+
+  /**
+   * Passes on a question another MCP server asked during this call (its `elicitation/create`
+   * parameters, a form or a URL), for a toolset that relays one: a library generated from an
+   * upstream MCP server. It reaches the client through the same paths as `elicit`, and the answer
+   * comes back as the client gave it, unchecked: the server that asked checks it against its own
+   * form. A toolset's own questions go through `elicit`, whose forms the startup gate checks.
+   */
+  async relayElicitation(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult> {
+    const input = this.requireInput();
+    if (params.mode === 'url') return this.elicitUrl(params.url, params.message, options);
+    return input.elicit({ message: params.message, requestedSchema: params.requestedSchema as Record<string, unknown> }, options);
   }
 
   /**

@@ -55,3 +55,67 @@ describe('a toolset generated from a 2026-07-28 server (the hello app over stdio
     }
   });
 });
+
+// A 2026-07-28 upstream that asks the user mid-call (an input_required answer): the conformance app's
+// round-trip tools over stdio. The question goes to the caller as a question of toolsets' own call
+// (an input_required round for a 2026-07-28 caller, an elicitation request on a 2025-era session),
+// and the caller's answer goes back upstream.
+const conformanceApp = join(__dirname, '../../../../apps/conformance/dist/main.js');
+const asking = { command: process.execPath, args: [conformanceApp, '--stdio'] };
+
+describe('a toolset generated from a 2026-07-28 server that asks questions mid-call (the conformance app over stdio)', () => {
+  let served: ClassType;
+
+  beforeAll(async () => {
+    const snapshot = await readUpstream({ source: asking });
+    const generated = generateMcpToolset('asking', snapshot, { name: 'asking', source: asking, prefix: 'up' });
+    served = (loadGeneratedSources(generated.files) as Record<string, ClassType>)[generated.className]!;
+  });
+  afterAll(() => closeUpstreams());
+
+  const app = () => buildServer({ name: 'app', version: '1', toolsets: [served], logger: quiet });
+
+  it.each(['modern', 'legacy'] as const)("passes the upstream's question to a %s caller and the caller's answer back upstream", async (era) => {
+    const asked: unknown[] = [];
+    const client = await connectToolset(app(), {
+      era,
+      onElicit: (params) => {
+        asked.push(params);
+        return { action: 'accept', content: { name: 'Ada' } };
+      },
+    });
+    try {
+      const result = await client.call('up_test_input_required_result_elicitation', {});
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toMatchObject({ data: { message: 'Hello, Ada!' } });
+      // The upstream's own form, as it asked: toolsets passes it on, and the upstream checks the answer.
+      expect(asked).toEqual([expect.objectContaining({ message: 'What is your name?', requestedSchema: expect.objectContaining({ properties: expect.objectContaining({ name: expect.anything() }) }) })]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it("passes a declined answer upstream, which goes on without one", async () => {
+    const client = await connectToolset(app(), { onElicit: () => ({ action: 'decline' }) });
+    try {
+      expect((await client.call('up_test_input_required_result_elicitation', {})).structuredContent).toMatchObject({ data: { message: 'Hello, stranger!' } });
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('tells a caller that cannot answer (no elicitation declared) why the upstream refused, as an error result', async () => {
+    const client = await connectToolset(app());
+    try {
+      const result = await client.call('up_test_input_required_result_elicitation', {});
+      expect(result.isError).toBe(true);
+      // The caller's capabilities are what the upstream is told this call's client can answer.
+      expect(result.structuredContent).toEqual({
+        error: 'upstream_refused',
+        detail: 'The upstream MCP server of asking refused test_input_required_result_elicitation (-32021): Missing required client capabilities: elicitation',
+      });
+    } finally {
+      await client.close();
+    }
+  });
+});

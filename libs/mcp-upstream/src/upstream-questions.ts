@@ -1,0 +1,50 @@
+import type { ClientCapabilities, ElicitRequestParams, InputRequests, InputResponses } from '@modelcontextprotocol/client';
+import { ToolError, type RequestContext } from '@toolsets/core';
+
+/**
+ * The most `input_required` rounds one upstream call may take before it is given up: a server that
+ * asks again whatever it is told must not hold a caller in a loop.
+ */
+export const MAX_INPUT_ROUNDS = 8;
+
+/**
+ * What the caller declared it can answer (elicitation, sampling, roots), to send a 2026-07-28
+ * upstream as this call's client capabilities: the upstream asks only what the caller can answer,
+ * and otherwise does without, or refuses as it would refuse the caller.
+ */
+export function answerableBy(context: RequestContext): ClientCapabilities {
+  const declared = context.clientCapabilities ?? {};
+  return {
+    ...(declared.elicitation && { elicitation: declared.elicitation }),
+    ...(declared.sampling && { sampling: declared.sampling }),
+    ...(declared.roots && { roots: declared.roots }),
+  };
+}
+
+/**
+ * The caller's answers to what a 2026-07-28 upstream asked in an `input_required` answer, under the
+ * upstream's own keys: each question relayed to the caller through the call's context (a form or a
+ * URL to the user, a message to the client's model, its roots), all at once so that a 2026-07-28
+ * caller gets them in one round. A caller on 2026-07-28 answers by calling again: the tool then runs
+ * from the start, the upstream asks the same questions, and the context has their answers.
+ */
+export async function relayQuestions(tool: string, requests: InputRequests, context: RequestContext): Promise<InputResponses> {
+  const entries = Object.entries(requests);
+  const answers = await Promise.all(
+    entries.map(([key, request]): Promise<InputResponses[string]> => {
+      // The caller's questions are named by the upstream's keys, so a round after a replay finds its answers.
+      const options = { key: `upstream.${key}` };
+      switch (request.method) {
+        case 'elicitation/create':
+          return context.relayElicitation(request.params as ElicitRequestParams, options);
+        case 'sampling/createMessage':
+          return context.sample(request.params, options);
+        case 'roots/list':
+          return context.roots(options).then((roots) => ({ roots }));
+        default:
+          throw new ToolError('upstream_question_unsupported', `The upstream MCP server asked, during ${tool}, for ${JSON.stringify((request as { method?: unknown }).method)}, which this server cannot pass on.`);
+      }
+    }),
+  );
+  return Object.fromEntries(entries.map(([key], index) => [key, answers[index]!]));
+}
