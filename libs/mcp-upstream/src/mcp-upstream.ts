@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
-import { CLIENT_CAPABILITIES_META_KEY, isInputRequiredResult, ProtocolError, SdkError, SdkErrorCode, UriTemplate, type CallToolResult, type Client, type InputResponses, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { isInputRequiredResult, ProtocolError, SdkError, SdkErrorCode, UriTemplate, type CallToolResult, type Client, type InputRequiredResult, type PriorDiscovery } from '@modelcontextprotocol/client';
 import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type PromptMessage, type RequestContext, type ResourceBody, type ResultWithContent } from '@toolsets/core';
 import { redact } from './secret-redaction';
 import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
-import { answerableBy, MAX_INPUT_ROUNDS, relayQuestions } from './upstream-questions';
+import { askedParams, MAX_INPUT_ROUNDS, relayQuestions, type Answered, type AskedParams } from './upstream-questions';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, redactionsOf, variablePrefix, type ResolvedUpstreamSettings } from './upstream-settings';
 
 /** One call of a generated tool: which upstream tool, with what, and what its answer is. */
@@ -68,20 +68,13 @@ export class McpUpstream {
   async call(call: UpstreamToolCall, context: RequestContext, logger: Logger = this.logger): Promise<UpstreamResult | ResultWithContent<UpstreamResult> | ToolError> {
     // A 2026-07-28 upstream asks its questions in an input_required answer: relayed to the caller between rounds, outside
     // `reach`, whose deadline is the upstream's and whose failures are the upstream's.
-    let answered: { inputResponses: InputResponses; requestState?: string } | undefined;
+    let answered: Answered | undefined;
     for (let round = 0; ; round += 1) {
       const reached = await this.reach(context, async (client, signal, connection) => {
         const drift = connection.drift(call.tool);
         if (drift) return this.drifted(call, drift);
-        const modern = (client.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
         return client.callTool(
-          {
-            name: call.tool,
-            arguments: { ...(call.args as Record<string, unknown> | undefined) },
-            // On 2026-07-28 each request carries the client's capabilities: the caller's, so the upstream asks only what the caller can answer.
-            ...(modern && { _meta: { [CLIENT_CAPABILITIES_META_KEY]: answerableBy(context) } }),
-            ...answered,
-          },
+          { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) }, ...askedParams(client, context, answered) },
           {
             signal,
             timeout: this.timeoutMs,
@@ -95,11 +88,13 @@ export class McpUpstream {
       if ('failed' in reached) return this.failed(call.tool, reached.failed, reached.timedOut, logger, reached.redacting);
       if (reached.answer instanceof ToolError) return reached.answer;
       if (!isInputRequiredResult(reached.answer)) return this.answered(call, reached.answer, logger, reached.redacting);
-      if (round + 1 >= MAX_INPUT_ROUNDS) {
-        return new ToolError('upstream_error', `The upstream MCP server asked for input ${MAX_INPUT_ROUNDS} times during ${call.tool} without answering; the call was given up.`);
+      try {
+        answered = await this.answersTo(call.tool, round, reached.answer, context);
+      } catch (error) {
+        // A tool's failures are its result; anything else (the caller's own input_required round) goes on up.
+        if (error instanceof ToolError) return error;
+        throw error;
       }
-      const { inputRequests, requestState } = reached.answer;
-      answered = { inputResponses: await relayQuestions(call.tool, inputRequests ?? {}, context), ...(requestState !== undefined && { requestState }) };
     }
   }
 
@@ -109,13 +104,15 @@ export class McpUpstream {
    * request's error with the same words a tool's would carry.
    */
   async getPrompt(name: string, args: Record<string, string | undefined>, context: RequestContext, logger: Logger = this.logger): Promise<PromptMessage[]> {
-    const answer = await this.member(`prompt ${name}`, context, logger, (client, signal) => client.getPrompt({ name, arguments: given(args) }, { signal, timeout: this.timeoutMs }));
+    const answer = await this.member(`prompt ${name}`, context, logger, (client, signal, asked) =>
+      client.getPrompt({ name, arguments: given(args), ...asked(client) }, { signal, timeout: this.timeoutMs, allowInputRequired: true }),
+    );
     return answer.messages.map((message) => ({ role: message.role, content: message.content })) as PromptMessage[];
   }
 
   /** One of the upstream's resources (`resources/read`), as the generated `@Resource` returns it: its first contents, text or bytes. */
   async readResource(uri: string, context: RequestContext, logger: Logger = this.logger): Promise<ResourceBody> {
-    const answer = await this.member(`resource ${uri}`, context, logger, (client, signal) => client.readResource({ uri }, { signal, timeout: this.timeoutMs }));
+    const answer = await this.member(`resource ${uri}`, context, logger, (client, signal, asked) => client.readResource({ uri, ...asked(client) }, { signal, timeout: this.timeoutMs, allowInputRequired: true }));
     const [first] = answer.contents;
     if (!first) throw new ToolError('upstream_invalid_response', `The upstream MCP server of ${this.settings.name} answered ${uri} with no contents.`);
     const mimeType = typeof first.mimeType === 'string' ? { mimeType: first.mimeType } : {};
@@ -131,15 +128,31 @@ export class McpUpstream {
 
   /**
    * A prompt or resource request: its answer without the credentials it was sent (as a tool's),
-   * else a thrown `ToolError` saying what failed (bounded, redacted).
+   * else a thrown `ToolError` saying what failed (bounded, redacted). The questions a 2026-07-28
+   * upstream asks on the way are relayed as a tool's are (`request` spreads `asked(client)` into its params).
    */
-  private async member<T>(what: string, context: RequestContext, logger: Logger, request: (client: Client, signal: AbortSignal) => Promise<T>): Promise<T> {
-    const reached = await this.reach(context, (client, signal) => request(client, signal));
-    if (reached instanceof ToolError) throw reached;
-    if ('failed' in reached) throw this.failed(what, reached.failed, reached.timedOut, logger, reached.redacting);
-    const tooBig = this.outOfBounds(reached.answer);
-    if (tooBig) throw tooBig;
-    return redactDeep(reached.answer, reached.redacting);
+  private async member<T extends object>(what: string, context: RequestContext, logger: Logger, request: (client: Client, signal: AbortSignal, asked: (client: Client) => AskedParams) => Promise<T>): Promise<Exclude<T, InputRequiredResult>> {
+    let answered: Answered | undefined;
+    for (let round = 0; ; round += 1) {
+      const reached = await this.reach(context, (client, signal) => request(client, signal, (on) => askedParams(on, context, answered)));
+      if (reached instanceof ToolError) throw reached;
+      if ('failed' in reached) throw this.failed(what, reached.failed, reached.timedOut, logger, reached.redacting);
+      if (!isInputRequiredResult(reached.answer)) {
+        const tooBig = this.outOfBounds(reached.answer);
+        if (tooBig) throw tooBig;
+        return redactDeep(reached.answer as Exclude<T, InputRequiredResult>, reached.redacting);
+      }
+      answered = await this.answersTo(what, round, reached.answer, context);
+    }
+  }
+
+  /** The caller's answers to what the upstream asked in `round`, to send with the next; a `ToolError` past the rounds' bound. */
+  private async answersTo(what: string, round: number, asked: InputRequiredResult, context: RequestContext): Promise<Answered> {
+    if (round + 1 >= MAX_INPUT_ROUNDS) {
+      throw new ToolError('upstream_error', `The upstream MCP server of ${this.settings.name} asked for input ${MAX_INPUT_ROUNDS} times during ${what} without answering; the request was given up.`);
+    }
+    const { inputRequests, requestState } = asked;
+    return { inputResponses: await relayQuestions(what, inputRequests ?? {}, context), ...(requestState !== undefined && { requestState }) };
   }
 
   /**

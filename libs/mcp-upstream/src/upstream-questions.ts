@@ -1,4 +1,4 @@
-import type { ClientCapabilities, ElicitRequestParams, InputRequests, InputResponses } from '@modelcontextprotocol/client';
+import { CLIENT_CAPABILITIES_META_KEY, type Client, type ClientCapabilities, type ElicitRequestParams, type InputRequests, type InputResponses } from '@modelcontextprotocol/client';
 import { ToolError, type RequestContext } from '@toolsets/core';
 
 /**
@@ -7,12 +7,31 @@ import { ToolError, type RequestContext } from '@toolsets/core';
  */
 export const MAX_INPUT_ROUNDS = 8;
 
+/** The caller's answers to an upstream's last round of questions, sent with the next request. */
+export interface Answered {
+  inputResponses: InputResponses;
+  requestState?: string;
+}
+
+/** What a request to the upstream carries besides its own params: the caller's capabilities (2026-07-28) and the answers so far. */
+export type AskedParams = Partial<Answered> & { _meta?: Record<string, unknown> };
+
+/**
+ * The params a request to `client`'s upstream adds: on 2026-07-28 each request carries its client's
+ * capabilities, the caller's here, so the upstream asks only what the caller can answer; and the
+ * answers to the upstream's last questions, with its request state.
+ */
+export function askedParams(client: Client, context: RequestContext, answered: Answered | undefined): AskedParams {
+  const modern = (client.getNegotiatedProtocolVersion() ?? '') >= '2026-07-28';
+  return { ...(modern && { _meta: { [CLIENT_CAPABILITIES_META_KEY]: answerableBy(context) } }), ...answered };
+}
+
 /**
  * What the caller declared it can answer (elicitation, sampling, roots), to send a 2026-07-28
  * upstream as this call's client capabilities: the upstream asks only what the caller can answer,
  * and otherwise does without, or refuses as it would refuse the caller.
  */
-export function answerableBy(context: RequestContext): ClientCapabilities {
+function answerableBy(context: RequestContext): ClientCapabilities {
   const declared = context.clientCapabilities ?? {};
   return {
     ...(declared.elicitation && { elicitation: declared.elicitation }),
@@ -28,7 +47,7 @@ export function answerableBy(context: RequestContext): ClientCapabilities {
  * caller gets them in one round. A caller on 2026-07-28 answers by calling again: the tool then runs
  * from the start, the upstream asks the same questions, and the context has their answers.
  */
-export async function relayQuestions(tool: string, requests: InputRequests, context: RequestContext): Promise<InputResponses> {
+export async function relayQuestions(what: string, requests: InputRequests, context: RequestContext): Promise<InputResponses> {
   const entries = Object.entries(requests);
   const answers = await Promise.all(
     entries.map(([key, request]): Promise<InputResponses[string]> => {
@@ -42,7 +61,7 @@ export async function relayQuestions(tool: string, requests: InputRequests, cont
         case 'roots/list':
           return context.roots(options).then((roots) => ({ roots }));
         default:
-          throw new ToolError('upstream_question_unsupported', `The upstream MCP server asked, during ${tool}, for ${JSON.stringify((request as { method?: unknown }).method)}, which this server cannot pass on.`);
+          throw new ToolError('upstream_question_unsupported', `The upstream MCP server asked, during ${what}, for ${JSON.stringify((request as { method?: unknown }).method)}, which this server cannot pass on.`);
       }
     }),
   );

@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/client';
 import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport as LegacyInMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
-import { InMemoryTransport, type CallToolResult, type Tool } from '@modelcontextprotocol/server';
+import { CreateMessageRequestSchema, ElicitRequestSchema, ListRootsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { InMemoryTransport, type CallToolResult, type ClientCapabilities, type CreateMessageRequestParams, type CreateMessageResult, type Root, type Tool } from '@modelcontextprotocol/server';
 import { buildServer, type ClassType, type ConnectionHandle, type Selection, type ServerDefinition } from '@toolsets/core';
 import type { DependencyContainer } from 'tsyringe';
 
@@ -20,6 +20,10 @@ export interface ConnectToolsetOptions {
    * with elicitation would: given the message and the form's schema, return the user's answer.
    */
   onElicit?: (params: { message: string; requestedSchema?: unknown }) => Promise<ElicitAnswer> | ElicitAnswer;
+  /** Answers the tool's questions to the client's model (`context.sample`), as a client with sampling would. */
+  onSample?: (params: CreateMessageRequestParams) => Promise<CreateMessageResult> | CreateMessageResult;
+  /** The client's roots (`context.roots()`), as a client with the roots capability lists them. */
+  roots?: readonly Root[];
 }
 
 /** The user's answer to an elicitation: the form's fields when accepted. */
@@ -84,17 +88,21 @@ export async function connectToolset(
   if (options.era === 'legacy') {
     const [clientSide, serverSide] = LegacyInMemoryTransport.createLinkedPair();
     handle = await server.connect(serverSide as never, connection);
-    const legacy = new V1Client({ name: 'toolsets-testing', version: '0.0.0' }, { capabilities: options.onElicit ? { elicitation: {} } : {} });
-    const onElicit = options.onElicit;
+    const legacy = new V1Client({ name: 'toolsets-testing', version: '0.0.0' }, { capabilities: capabilitiesOf(options) });
+    const { onElicit, onSample, roots } = options;
     if (onElicit) legacy.setRequestHandler(ElicitRequestSchema, async (request) => (await onElicit(request.params as never)) as never);
+    if (onSample) legacy.setRequestHandler(CreateMessageRequestSchema, async (request) => (await onSample(request.params as never)) as never);
+    if (roots) legacy.setRequestHandler(ListRootsRequestSchema, () => ({ roots: [...roots] }));
     await legacy.connect(clientSide);
     client = legacy as unknown as LegacyClient;
   } else {
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
     handle = await server.connect(serverSide, connection);
-    const modern = new Client({ name: 'toolsets-testing', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: options.onElicit ? { elicitation: {} } : {} });
-    const onElicit = options.onElicit;
+    const modern = new Client({ name: 'toolsets-testing', version: '0.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } }, capabilities: capabilitiesOf(options) });
+    const { onElicit, onSample, roots } = options;
     if (onElicit) modern.setRequestHandler('elicitation/create', async (request) => (await onElicit(request.params as never)) as never);
+    if (onSample) modern.setRequestHandler('sampling/createMessage', async (request) => (await onSample(request.params as never)) as never);
+    if (roots) modern.setRequestHandler('roots/list', () => ({ roots: [...roots] }));
     await modern.connect(clientSide);
     client = modern;
   }
@@ -119,6 +127,11 @@ export async function connectToolset(
       await handle.close();
     },
   };
+}
+
+/** What the client declares: each kind of question it has an answer for. */
+function capabilitiesOf(options: ConnectToolsetOptions): ClientCapabilities {
+  return { ...(options.onElicit && { elicitation: {} }), ...(options.onSample && { sampling: {} }), ...(options.roots && { roots: {} }) };
 }
 
 function isToolsetServer(value: unknown): value is ServerDefinition {

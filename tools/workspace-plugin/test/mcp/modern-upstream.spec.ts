@@ -95,6 +95,39 @@ describe('a toolset generated from a 2026-07-28 server that asks questions mid-c
     }
   });
 
+  it.each(['modern', 'legacy'] as const)("passes the upstream's questions to the user, the client's model and its roots to a %s caller at once", async (era) => {
+    const sampled: unknown[] = [];
+    const client = await connectToolset(app(), {
+      era,
+      onElicit: () => ({ action: 'accept', content: { name: 'Ada' } }),
+      onSample: (params) => {
+        sampled.push(params.messages);
+        return { role: 'assistant', content: { type: 'text', text: 'Good morning!' }, model: 'test-model', stopReason: 'endTurn' };
+      },
+      roots: [{ uri: 'file:///work/a', name: 'a' }, { uri: 'file:///work/b', name: 'b' }],
+    });
+    try {
+      const result = await client.call('up_test_input_required_result_multiple_inputs', {});
+      expect(result.structuredContent).toMatchObject({ data: { message: 'Name: Ada; Greeting: Good morning!; Roots: 2' } });
+      expect(sampled).toEqual([[{ role: 'user', content: { type: 'text', text: 'Generate a greeting' } }]]);
+    } finally {
+      await client.close();
+    }
+  });
+
+  it.each(['modern', 'legacy'] as const)("passes the question an upstream's prompt asks to a %s caller, and the prompt it then gives back", async (era) => {
+    const client = await connectToolset(app(), { era, onElicit: () => ({ action: 'accept', content: { context: 'a rainy day' } }) });
+    try {
+      const names = (await client.client.listPrompts()).prompts.map((prompt) => prompt.name);
+      const name = names.find((candidate) => candidate.endsWith('test_input_required_result_prompt'));
+      expect(name).toBeDefined();
+      const prompt = await client.client.getPrompt({ name: name! });
+      expect(prompt.messages).toEqual([{ role: 'user', content: { type: 'text', text: 'Prompt with context: a rainy day' } }]);
+    } finally {
+      await client.close();
+    }
+  });
+
   it("passes a declined answer upstream, which goes on without one", async () => {
     const client = await connectToolset(app(), { onElicit: () => ({ action: 'decline' }) });
     try {
