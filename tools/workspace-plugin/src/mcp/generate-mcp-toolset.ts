@@ -123,7 +123,11 @@ function argumentsOf(tool: Tool, converter: SchemaConverter, argsName: string, c
   }
   const result: ToolArguments = { properties: [], sent: [] };
   const where = (key: string) => `${MCP_CONFIG_FILE} "tools"."${tool.name}"."arguments"."${key}"`;
-  for (const property of properties) {
+  const declaredProperties = (schema as { properties?: Record<string, { 'x-mcp-header'?: unknown }> }).properties ?? {};
+  for (const converted of properties) {
+    // An argument the upstream mirrors into a header (`x-mcp-header`, 2026-07-28) is mirrored by toolsets' callers too, so a gateway in front of either routes alike.
+    const header = declaredProperties[converted.name]?.['x-mcp-header'];
+    const property = typeof header === 'string' ? { ...converted, header } : converted;
     const described = property.schema.description ? { ...property, schema: { ...property.schema, description: plainText(property.schema.description) } } : property;
     const curated = curateArgument({ operationId: tool.name, toolName: tool.name } as OperationModel, property.name, described, curation[property.name], curation[property.name] ? where(property.name) : undefined);
     if ('omitted' in curated) continue;

@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { join } from 'node:path';
 import { buildServer, type ClassType } from '@toolsets/core';
 import { closeUpstreams } from '@toolsets/mcp-upstream';
-import { connectToolset } from '@toolsets/testing';
+import { connectToolset, startServerProcess, type ServerProcess } from '@toolsets/testing';
 import { generateMcpToolset } from '../../src/mcp/generate-mcp-toolset';
 import { readUpstream, type UpstreamSnapshot } from '../../src/mcp/upstream-snapshot';
 import { loadGeneratedSources } from '../../src/openapi/load-generated';
@@ -147,6 +147,39 @@ describe('a toolset generated from a 2026-07-28 server that asks questions mid-c
         error: 'upstream_refused',
         detail: 'The upstream MCP server of asking refused test_input_required_result_elicitation (-32021): Missing required client capabilities: elicitation',
       });
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+// The same app over streamable HTTP: a tool whose argument gateways route by (`x-mcp-header`, mirrored
+// into an `Mcp-Param-*` header by 2026-07-28 clients, and refused by the server when they disagree).
+describe('a toolset generated from a 2026-07-28 server over HTTP whose tool mirrors an argument into a header', () => {
+  let upstream: ServerProcess;
+  let served: ClassType;
+
+  beforeAll(async () => {
+    upstream = await startServerProcess(conformanceApp);
+    const source = { url: `${upstream.origin}/mcp` };
+    const snapshot = await readUpstream({ source });
+    const generated = generateMcpToolset('regions', snapshot, { name: 'regions', source, prefix: 'up', include: ['find_in_region'] });
+    expect(generated.files['src/generated/dtos.ts']).toContain("header: 'Region'");
+    served = (loadGeneratedSources(generated.files) as Record<string, ClassType>)[generated.className]!;
+  });
+  afterAll(async () => {
+    await closeUpstreams();
+    await upstream?.stop();
+  });
+
+  it.each(['modern', 'legacy'] as const)('advertises the header the upstream declares and calls the upstream with it (%s caller)', async (era) => {
+    const client = await connectToolset(buildServer({ name: 'app', version: '1', toolsets: [served], logger: quiet }), { era });
+    try {
+      const [tool] = await client.listTools();
+      expect((tool!.inputSchema.properties as Record<string, Record<string, unknown>>)['region']!['x-mcp-header']).toBe('Region');
+      const result = await client.call('up_find_in_region', { region: 'eu-west', query: 'cafes' });
+      expect(result.isError).toBeFalsy();
+      expect(JSON.stringify(result.structuredContent)).toContain('eu-west');
     } finally {
       await client.close();
     }
