@@ -1,4 +1,5 @@
 import type { DiscoverResult, Implementation, Prompt, Resource, ResourceTemplateType, Tool } from '@modelcontextprotocol/client';
+import { GROUPING_EXTENSION, type UpstreamGroup } from './upstream-groups';
 
 /** Where the upstream is: its streamable HTTP endpoint, or the command that starts it over stdio. */
 export type UpstreamSource = { url: string } | { command: string; args?: string[]; cwd?: string };
@@ -21,7 +22,12 @@ export interface UpstreamSnapshot {
   prompts: Prompt[];
   resources: Resource[];
   resourceTemplates: ResourceTemplateType[];
+  /** Its groups (`groups/list`, the grouping extension), where it declares them: each served as a toolset of the library. */
+  groups?: UpstreamGroup[];
 }
+
+/** An answer read as it comes (an extension's method has no schema in the SDK); its shape is checked where it is read. */
+const ANY_ANSWER = { '~standard': { version: 1, vendor: 'toolsets', validate: (value: unknown) => ({ value }) } };
 
 /** How the generator reaches a live server: a source plus, for HTTP, request headers (never written to disk). */
 export interface LiveUpstream {
@@ -85,6 +91,12 @@ export async function readUpstream(live: LiveUpstream): Promise<UpstreamSnapshot
       const page = await client.listResourceTemplates(cursor === undefined ? {} : { cursor }, { timeout, cacheMode: 'bypass' });
       return { items: page.resourceTemplates, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
     }) : [];
+    // The grouping extension's groups/list, where the server declares the extension (SEP-2084).
+    const groups = capabilities.extensions?.[GROUPING_EXTENSION] ? await pages(async (cursor) => {
+      const page = (await client.request({ method: 'groups/list', params: cursor === undefined ? {} : { cursor } } as never, ANY_ANSWER as never, { timeout })) as { groups?: unknown; nextCursor?: string };
+      const items = Array.isArray(page.groups) ? page.groups.filter((group): group is UpstreamGroup => typeof (group as UpstreamGroup | null)?.name === 'string') : [];
+      return { items: items.map(({ name, title, description, _meta }) => ({ name, ...(title && { title }), ...(description && { description }), ...(_meta && { _meta }) })), ...(page.nextCursor && { nextCursor: page.nextCursor }) };
+    }) : [];
     const instructions = client.getInstructions();
     return {
       server: client.getServerVersion() ?? { name: 'unknown', version: '0' },
@@ -96,6 +108,7 @@ export async function readUpstream(live: LiveUpstream): Promise<UpstreamSnapshot
       prompts,
       resources,
       resourceTemplates,
+      ...(groups.length > 0 && { groups }),
     };
   } finally {
     await client.close().catch(() => undefined);

@@ -64,16 +64,18 @@ const conformanceApp = join(__dirname, '../../../../apps/conformance/dist/main.j
 const asking = { command: process.execPath, args: [conformanceApp, '--stdio'] };
 
 describe('a toolset generated from a 2026-07-28 server that asks questions mid-call (the conformance app over stdio)', () => {
-  let served: ClassType;
+  let served: ClassType[];
 
   beforeAll(async () => {
     const snapshot = await readUpstream({ source: asking });
     const generated = generateMcpToolset('asking', snapshot, { name: 'asking', source: asking, prefix: 'up' });
-    served = (loadGeneratedSources(generated.files) as Record<string, ClassType>)[generated.className]!;
+    // The app's three toolsets are three groups upstream: three toolsets here, one connection.
+    const exported = loadGeneratedSources(generated.files) as Record<string, ClassType>;
+    served = generated.classNames.map((name) => exported[name]!);
   });
   afterAll(() => closeUpstreams());
 
-  const app = () => buildServer({ name: 'app', version: '1', toolsets: [served], logger: quiet });
+  const app = () => buildServer({ name: 'app', version: '1', toolsets: served, logger: quiet });
 
   it.each(['modern', 'legacy'] as const)("passes the upstream's question to a %s caller and the caller's answer back upstream", async (era) => {
     const asked: unknown[] = [];
@@ -165,6 +167,8 @@ describe('a toolset generated from a 2026-07-28 server over HTTP whose tool mirr
     const snapshot = await readUpstream({ source });
     const generated = generateMcpToolset('regions', snapshot, { name: 'regions', source, prefix: 'up', include: ['find_in_region'] });
     expect(generated.files['src/generated/dtos.ts']).toContain("header: 'Region'");
+    // One tool served: its group upstream holds everything served, so the library is one toolset.
+    expect(generated.classNames).toEqual(['RegionsToolset']);
     served = (loadGeneratedSources(generated.files) as Record<string, ClassType>)[generated.className]!;
   });
   afterAll(async () => {
