@@ -50,8 +50,9 @@ export async function mcpGenerator(tree: Tree, options: McpGeneratorSchema): Pro
       (withoutSchema.length ? ` ${withoutSchema.length} declare no output schema and are served with content-only results: ${withoutSchema.join(', ')}.` : '') +
       (open.length ? ` Open values (schemas the framework cannot express yet): ${open.join('; ')}.` : ''),
   );
-  const notServed = [snapshot.prompts.length && `${snapshot.prompts.length} prompts`, snapshot.resources.length && `${snapshot.resources.length} resources`, snapshot.resourceTemplates.length && `${snapshot.resourceTemplates.length} resource templates`].filter(Boolean);
-  if (notServed.length) logger.info(`The server also offers ${notServed.join(', ')}: recorded in ${MCP_SNAPSHOT_FILE}, not served by the library (tools only).`);
+  const members = [snapshot.prompts.length && `${snapshot.prompts.length} prompts`, snapshot.resources.length && `${snapshot.resources.length} resources`, snapshot.resourceTemplates.length && `${snapshot.resourceTemplates.length} resource templates`].filter(Boolean);
+  if (members.length) logger.info(`The server also offers ${members.join(', ')}: served by the library beside its tools ("prompts": false or "resources": false in ${MCP_CONFIG_FILE} leaves them out).`);
+  if (preview.classNames.length > 1) logger.info(`Its groups split its tools: served as ${preview.classNames.length} toolsets (${preview.classNames.join(', ')}), one upstream connection; list every one in an app's toolsets.`);
   requireRuntime(tree);
   await formatFiles(tree);
   return options.skipInstall ? undefined : () => installPackagesTask(tree, true);
