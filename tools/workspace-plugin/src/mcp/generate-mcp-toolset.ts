@@ -274,7 +274,7 @@ function toolsetSource(
   const settings = `${name.toUpperCase().replace(/-/g, '_')}_SETTINGS`;
   const prior = snapshot.era === 'modern' && snapshot.discover ? { kind: 'modern', discover: snapshot.discover } : { kind: 'legacy' };
   const server = snapshot.server.title ?? snapshot.server.name;
-  const description = (snapshot.instructions?.trim() || `The tools of the MCP server ${server} ${snapshot.server.version}.`).slice(0, 4_000);
+  const description = (snapshot.instructions?.trim() || snapshot.card?.description?.trim() || `The tools of the MCP server ${server} ${snapshot.server.version}.`).slice(0, 4_000);
   return [
     MCP_GENERATED_HEADER,
     "import { inject, instanceCachingFactory, registry } from 'tsyringe';",

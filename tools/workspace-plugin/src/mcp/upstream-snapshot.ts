@@ -24,6 +24,18 @@ export interface UpstreamSnapshot {
   resourceTemplates: ResourceTemplateType[];
   /** Its groups (`groups/list`, the grouping extension), where it declares them: each served as a toolset of the library. */
   groups?: UpstreamGroup[];
+  /** Who it says it is in its Server Card, where an HTTP server serves one: identity only, never its endpoints or headers. */
+  card?: UpstreamCard;
+}
+
+/** The identity fields of a Server Card. */
+export interface UpstreamCard {
+  name: string;
+  title?: string;
+  version?: string;
+  description?: string;
+  websiteUrl?: string;
+  repository?: unknown;
 }
 
 /** An answer read as it comes (an extension's method has no schema in the SDK); its shape is checked where it is read. */
@@ -97,6 +109,7 @@ export async function readUpstream(live: LiveUpstream): Promise<UpstreamSnapshot
       const items = Array.isArray(page.groups) ? page.groups.filter((group): group is UpstreamGroup => typeof (group as UpstreamGroup | null)?.name === 'string') : [];
       return { items: items.map(({ name, title, description, _meta }) => ({ name, ...(title && { title }), ...(description && { description }), ...(_meta && { _meta }) })), ...(page.nextCursor && { nextCursor: page.nextCursor }) };
     }) : [];
+    const card = 'url' in live.source ? await serverCard(live.source.url, live.headers ?? {}, timeout) : undefined;
     const instructions = client.getInstructions();
     return {
       server: client.getServerVersion() ?? { name: 'unknown', version: '0' },
@@ -109,8 +122,30 @@ export async function readUpstream(live: LiveUpstream): Promise<UpstreamSnapshot
       resources,
       resourceTemplates,
       ...(groups.length > 0 && { groups }),
+      ...(card && { card }),
     };
   } finally {
     await client.close().catch(() => undefined);
   }
+}
+
+/**
+ * The server's Server Card, where it serves one: at its endpoint's reserved place
+ * (`<endpoint>/server-card`), else at its origin's `/.well-known/mcp/server-card.json`. None when
+ * neither answers a JSON card with a name; a card is a courtesy, never a reason to fail.
+ */
+async function serverCard(endpoint: string, headers: Record<string, string>, timeoutMs: number): Promise<UpstreamCard | undefined> {
+  for (const url of [`${endpoint.replace(/\/+$/, '')}/server-card`, new URL('/.well-known/mcp/server-card.json', endpoint).href]) {
+    try {
+      const response = await fetch(url, { headers: { ...headers, accept: 'application/json' }, signal: AbortSignal.timeout(timeoutMs), redirect: 'error' });
+      if (!response.ok) continue;
+      const card = (await response.json()) as Record<string, unknown>;
+      if (typeof card['name'] !== 'string') continue;
+      const text = (key: string) => (typeof card[key] === 'string' ? { [key]: card[key] as string } : {});
+      return { name: card['name'], ...text('title'), ...text('version'), ...text('description'), ...text('websiteUrl'), ...(card['repository'] !== undefined && { repository: card['repository'] }) };
+    } catch {
+      // Not served there, or not JSON: try the next place.
+    }
+  }
+  return undefined;
 }

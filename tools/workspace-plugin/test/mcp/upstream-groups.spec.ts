@@ -51,6 +51,8 @@ describe("a toolset library generated from a server that groups its tools: the u
     const source = { url: upstream.mounts[0]!.url };
     const snapshot = await readUpstream({ source });
     expect(snapshot.groups?.map((group) => group.name)).toEqual(['issues', 'pulls', 'clock', 'vendors']);
+    // Its Server Card, identity only: no endpoint or header is recorded.
+    expect(snapshot.card).toEqual({ name: expect.stringContaining('grouped'), version: '1', description: expect.any(String) });
     generated = generateMcpToolset('acme', snapshot, { name: 'acme', source });
     const exported = loadGeneratedSources(generated.files) as Record<string, ClassType>;
     served = generated.classNames.map((name) => exported[name]!);
