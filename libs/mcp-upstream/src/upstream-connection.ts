@@ -2,6 +2,7 @@ import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, type 
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stderrLogger, type Logger } from '@toolsets/core';
 import { redact } from './secret-redaction';
+import { requestSignalFetch } from './request-signal-fetch';
 import { driftOf, type DriftKind } from './upstream-drift';
 import { DEFAULT_TIMEOUT_MS, redactionsOf, type ResolvedUpstreamSettings } from './upstream-settings';
 
@@ -204,7 +205,7 @@ export class UpstreamConnection {
       // The app as a service account: the SDK's provider finds the authorization server from the upstream's 401, gets a token, keeps and renews it.
       const authProvider =
         identity?.kind === 'client-credentials' ? new ClientCredentialsProvider({ clientId: identity.clientId, clientSecret: identity.clientSecret, expectedIssuer: identity.issuer, ...(identity.scope && { scope: identity.scope }) }) : undefined;
-      return new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: secrets }, ...(authProvider && { authProvider }) });
+      return new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: secrets }, fetch: requestSignalFetch(), ...(authProvider && { authProvider }) });
     }
     const child = new StdioClientTransport({
       command: transport.command,
