@@ -252,10 +252,9 @@ export class RequestContext {
    * form. A toolset's own questions go through `elicit`, whose forms the startup gate checks.
    */
   async relayElicitation(params: ElicitRequestParams, options?: AskOptions): Promise<ElicitResult> {
-    const input = this.requireInput();
     if (params.mode === 'url') return this.elicitUrl(params.url, params.message, options);
     try {
-      return await input.elicit({ message: params.message, requestedSchema: params.requestedSchema as Record<string, unknown> }, options);
+      return await this.requireInput().elicit({ message: params.message, requestedSchema: params.requestedSchema as Record<string, unknown> }, options);
     } catch (error) {
       if (error instanceof ElicitationAnswerMismatch) throw new ToolError('invalid_elicitation_answer', `The answer to "${params.message}" does not fit the form asked: ${error.problems.join('; ')}.`);
       throw error;
