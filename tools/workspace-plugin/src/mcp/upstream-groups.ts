@@ -34,17 +34,30 @@ export interface ToolsetPart {
 /** The toolset a served tool joins: the first upstream group its `_meta` names, else the library's own. */
 export function partOf(library: string, tool: Tool, groups: ReadonlyMap<string, UpstreamGroup>, parts: Map<string, ToolsetPart>, warnings: string[]): ToolsetPart {
   const named = groupsNamed(tool._meta).filter((name) => groups.has(name));
-  if (named.length > 1) warnings.push(`${tool.name}: the upstream puts it in the groups ${named.join(', ')}; a tool belongs to one toolset here, so it is served in ${library}-${names(named[0]!).fileName} only`);
+  if (named.length > 1) warnings.push(`${tool.name}: the upstream puts it in the groups ${named.join(', ')}; a tool belongs to one toolset here, so it is served in the toolset of ${named[0]} only`);
   const group = named.length > 0 ? groups.get(named[0]!) : undefined;
   const key = group?.name ?? '';
   let part = parts.get(key);
   if (!part) {
-    part = group
-      ? { group, toolsetName: `${library}-${names(group.name).fileName}`, className: `${names(library).className}${names(group.name).className}Toolset`, methods: [] }
-      : { toolsetName: library, className: `${names(library).className}Toolset`, methods: [] };
+    if (group) {
+      const slug = uniqueSlug(group.name, new Set([...parts.values()].map((other) => other.toolsetName)), library);
+      part = { group, toolsetName: `${library}-${slug}`, className: `${names(library).className}${names(slug).className}Toolset`, methods: [] };
+    } else part = { toolsetName: library, className: `${names(library).className}Toolset`, methods: [] };
     parts.set(key, part);
   }
   return part;
+}
+
+/**
+ * A group's name as a toolset name's tail and a class name's: lower-case ASCII letters, digits
+ * and dashes (an upstream may name a group `Pull Requests` or `日本`), never the library's own or
+ * another group's.
+ */
+function uniqueSlug(name: string, taken: ReadonlySet<string>, library: string): string {
+  const base = name.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '') || 'group';
+  let slug = base;
+  for (let n = 2; taken.has(`${library}-${slug}`); n++) slug = `${base}-${n}`;
+  return slug;
 }
 
 /**
@@ -56,6 +69,8 @@ export function partOf(library: string, tool: Tool, groups: ReadonlyMap<string, 
 export function largerGroups(library: string, parts: readonly ToolsetPart[], groups: ReadonlyMap<string, UpstreamGroup>, warnings: string[]): { source: string[]; joins: Map<ToolsetPart, string[]> } {
   const holding = new Set(parts.flatMap((part) => (part.group ? [part.group.name] : [])));
   const constants = new Map<string, string>();
+  /** Each larger group's name tail, as `uniqueSlug` made it. */
+  const slugs = new Map<string, string>();
   const joins = new Map<ToolsetPart, string[]>();
   for (const part of parts) {
     if (!part.group) continue;
@@ -64,13 +79,18 @@ export function largerGroups(library: string, parts: readonly ToolsetPart[], gro
       warnings.push(`group ${part.group.name}: the upstream nests it in ${parent}, which holds tools of its own and so is a toolset here; ${part.toolsetName} is not nested in it`);
     }
     const larger = parents.filter((name) => !holding.has(name));
-    for (const name of larger) if (!constants.has(name)) constants.set(name, `${names(`${library}-${name}`).constantName}_GROUP`);
+    for (const name of larger) {
+      if (constants.has(name)) continue;
+      const slug = uniqueSlug(name, new Set([...parts.map((other) => other.toolsetName), ...[...slugs.values()].map((taken) => `${library}-${taken}`)]), library);
+      slugs.set(name, slug);
+      constants.set(name, `${names(`${library}-${slug}`).constantName}_GROUP`);
+    }
     if (larger.length > 0) joins.set(part, larger.map((name) => constants.get(name)!));
   }
   const source = [...constants].map(([name, constant]) => {
     const group = groups.get(name)!;
     const description = group.description?.trim() || group.title?.trim() || `The tools of the upstream group ${name}.`;
-    return `/** The upstream's group ${name}, holding groups: clients see it in groups/list and may select it whole. */\nexport const ${constant} = defineGroup({ name: ${tsLiteral(`${library}-${names(name).fileName}`)}, description: ${tsLiteral(description)} });`;
+    return `/** The upstream's group ${slugs.get(name)!}, holding groups: clients see it in groups/list and may select it whole. */\nexport const ${constant} = defineGroup({ name: ${tsLiteral(`${library}-${slugs.get(name)!}`)}, description: ${tsLiteral(description)} });`;
   });
   return { source, joins };
 }

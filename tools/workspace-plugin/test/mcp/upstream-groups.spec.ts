@@ -3,7 +3,7 @@ import { buildServer, defineGroup, Field, serveHttp, Tool, ToolResult, Toolset, 
 import { closeUpstreams } from '@toolsets/mcp-upstream';
 import { connectToolset } from '@toolsets/testing';
 import { generateMcpToolset } from '../../src/mcp/generate-mcp-toolset';
-import { readUpstream } from '../../src/mcp/upstream-snapshot';
+import { readUpstream, type UpstreamSnapshot } from '../../src/mcp/upstream-snapshot';
 import { loadGeneratedSources } from '../../src/openapi/load-generated';
 
 // An upstream that groups its tools (SEP-2084), written with toolsets itself and served over HTTP:
@@ -83,5 +83,27 @@ describe("a toolset library generated from a server that groups its tools: the u
     }
     // The larger group selects both of its toolsets (?toolsets=acme-vendors), as the upstream's own groups/list nests them.
     expect([...app.views.forHttp('/mcp?toolsets=acme-vendors', () => undefined).tools.keys()].sort()).toEqual(['file_issue', 'review_pull']);
+  });
+});
+
+describe("an upstream's group names as toolset names", () => {
+  const inGroup = (name: string, group: string) => ({ name, description: `Does ${name}.`, inputSchema: { type: 'object' as const }, _meta: { 'io.modelcontextprotocol/groups': [group] } });
+  const snapshot: UpstreamSnapshot = {
+    server: { name: 'names', version: '1' },
+    protocolVersion: '2026-07-28',
+    era: 'modern',
+    tools: [inGroup('one', 'Pull Requests'), inGroup('two', '日本'), inGroup('three', '*/ throw 1; /*'), inGroup('four', 'pull-requests')],
+    prompts: [],
+    resources: [],
+    resourceTemplates: [],
+    groups: [{ name: 'Pull Requests' }, { name: '日本' }, { name: '*/ throw 1; /*' }, { name: 'pull-requests' }],
+  };
+
+  it('makes each a lower-case ASCII name of its own, and the library loads and passes the startup gate', () => {
+    const generated = generateMcpToolset('names', snapshot, { name: 'names', source: { command: 'none' } });
+    const exported = loadGeneratedSources(generated.files) as Record<string, ClassType>;
+    const app = buildServer({ name: 'app', version: '1', toolsets: generated.classNames.map((name) => exported[name]!), logger: quiet });
+    expect(app.catalog.toolsets.map((toolset) => toolset.name)).toEqual(['names-pull-requests', 'names-group', 'names-throw-1', 'names-pull-requests-2']);
+    expect(new Set(generated.classNames).size).toBe(4);
   });
 });
