@@ -291,7 +291,8 @@ function toolsetSource(
     ` */`,
     `const ${settings}: UpstreamSettings = ${tsLiteral({ ...settingsOf(name, config), pins })};`,
     '',
-    `/** The era ${server} spoke when this library was generated: connecting reuses it instead of probing. */`,
+    // The server's name is the upstream's text: never written into a comment, where a `*/` in it would end the comment.
+    `/** The era the upstream spoke when this library was generated: connecting reuses it instead of probing. */`,
     `const PRIOR: PriorDiscovery = ${tsLiteral(prior)};`,
     '',
     ...larger.source.flatMap((source) => [source, '']),

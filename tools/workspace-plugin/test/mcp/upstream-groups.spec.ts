@@ -89,7 +89,8 @@ describe("a toolset library generated from a server that groups its tools: the u
 describe("an upstream's group names as toolset names", () => {
   const inGroup = (name: string, group: string) => ({ name, description: `Does ${name}.`, inputSchema: { type: 'object' as const }, _meta: { 'io.modelcontextprotocol/groups': [group] } });
   const snapshot: UpstreamSnapshot = {
-    server: { name: 'names', version: '1' },
+    // The upstream's own words, never code: a name that would end a comment.
+    server: { name: 'names */ throw 1; /*', version: '1' },
     protocolVersion: '2026-07-28',
     era: 'modern',
     tools: [inGroup('one', 'Pull Requests'), inGroup('two', '日本'), inGroup('three', '*/ throw 1; /*'), inGroup('four', 'pull-requests')],

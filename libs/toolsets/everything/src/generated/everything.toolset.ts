@@ -13,7 +13,7 @@ export const EVERYTHING_UPSTREAM = Symbol.for('toolsets.mcp.everything');
  */
 const EVERYTHING_SETTINGS: UpstreamSettings = { name: 'everything', transport: { kind: 'stdio', command: 'node', args: ['node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'stdio'] }, pins: { echo: 'ca45bbede34b8d52', 'get-annotated-message': '23fff0b3d7b8964d', 'get-env': 'fa76ec3510efafc0', 'get-resource-links': 'b0bc261a761c55bc', 'get-resource-reference': 'f65e8a29c708aa95', 'get-structured-content': '1f16fc3ae23525ad', 'get-sum': 'b8213568cad2654e', 'get-tiny-image': 'fa76ec3510efafc0', 'gzip-file-as-resource': '08f44881ac98b4d8', 'toggle-simulated-logging': 'fa76ec3510efafc0', 'toggle-subscriber-updates': 'fa76ec3510efafc0', 'trigger-long-running-operation': 'd54611cc3c956323' } };
 
-/** The era Everything Reference Server spoke when this library was generated: connecting reuses it instead of probing. */
+/** The era the upstream spoke when this library was generated: connecting reuses it instead of probing. */
 const PRIOR: PriorDiscovery = { kind: 'legacy' };
 
 @registry([{ token: EVERYTHING_UPSTREAM, useFactory: instanceCachingFactory((container) => new McpUpstream(settingsFromEnvironment('everything', EVERYTHING_SETTINGS), PRIOR, container.resolve(LOGGER))) }])
