@@ -21,7 +21,8 @@ const POLL_MS = 50;
  * and the report is lost there either way). A fixed bound once cut a long review short under load.
  */
 export function untilHandedOn(stream: NodeJS.WritableStream & { writable: boolean; writableLength: number }): Promise<void> {
-  if (!stream.writable) return Promise.resolve();
+  // Nothing queued: every earlier write has completed, so it is with the operating system already.
+  if (!stream.writable || stream.writableLength === 0) return Promise.resolve();
   return new Promise((resolve) => {
     let queued = stream.writableLength;
     let still = 0;

@@ -11,6 +11,22 @@ describe("an executor's output, handed on before it ends", () => {
     expect(taken).toBeGreaterThanOrEqual(60);
   });
 
+  it('resolves at once when every write has completed, without waiting on any timer', async () => {
+    let handedOn = 0;
+    const prompt = new Writable({ write: (_chunk, _encoding, next) => (handedOn++, next()) });
+    prompt.write('a short report\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(prompt.writableLength).toBe(0);
+    // With the clock stopped, only an answer that needs no timer can come.
+    jest.useFakeTimers();
+    try {
+      await expect(untilHandedOn(prompt)).resolves.toBeUndefined();
+    } finally {
+      jest.useRealTimers();
+    }
+    expect(handedOn).toBe(1);
+  });
+
   it('gives up on a stream that takes nothing, so the executor still ends', async () => {
     const stuck = new Writable({ write: () => undefined });
     stuck.write('a report nobody reads\n');
