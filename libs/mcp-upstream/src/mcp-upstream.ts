@@ -66,15 +66,13 @@ export class McpUpstream {
 
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
   async call(call: UpstreamToolCall, context: RequestContext, logger: Logger = this.logger): Promise<UpstreamResult | ResultWithContent<UpstreamResult> | ToolError> {
-    // A 2026-07-28 upstream asks its questions in an input_required answer: relayed to the caller between rounds, outside
-    // `reach`, whose deadline is the upstream's and whose failures are the upstream's.
-    let answered: Answered | undefined;
-    for (let round = 0; ; round += 1) {
-      const reached = await this.reach(context, async (client, signal, connection) => {
+    let reached;
+    try {
+      reached = await this.rounds<CallToolResult | ToolError>(call.tool, context, async (client, signal, connection, asked) => {
         const drift = connection.drift(call.tool);
         if (drift) return this.drifted(call, drift);
         return client.callTool(
-          { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) }, ...askedParams(client, context, answered) },
+          { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) }, ...asked },
           {
             signal,
             timeout: this.timeoutMs,
@@ -84,18 +82,14 @@ export class McpUpstream {
           },
         );
       });
-      if (reached instanceof ToolError) return reached;
-      if ('failed' in reached) return this.failed(call.tool, reached.failed, reached.timedOut, logger, reached.redacting);
-      if (reached.answer instanceof ToolError) return reached.answer;
-      if (!isInputRequiredResult(reached.answer)) return this.answered(call, reached.answer, logger, reached.redacting);
-      try {
-        answered = await this.answersTo(call.tool, round, reached.answer, context);
-      } catch (error) {
-        // A tool's failures are its result; anything else (the caller's own input_required round) goes on up.
-        if (error instanceof ToolError) return error;
-        throw error;
-      }
+    } catch (error) {
+      // A tool's failures are its result; anything else (the caller's own input_required round) goes on up.
+      if (error instanceof ToolError) return error;
+      throw error;
     }
+    if (reached instanceof ToolError) return reached;
+    if ('failed' in reached) return this.failed(call.tool, reached.failed, reached.timedOut, logger, reached.redacting);
+    return reached.answer instanceof ToolError ? reached.answer : this.answered(call, reached.answer, logger, reached.redacting);
   }
 
   /**
@@ -104,15 +98,13 @@ export class McpUpstream {
    * request's error with the same words a tool's would carry.
    */
   async getPrompt(name: string, args: Record<string, string | undefined>, context: RequestContext, logger: Logger = this.logger): Promise<PromptMessage[]> {
-    const answer = await this.member(`prompt ${name}`, context, logger, (client, signal, asked) =>
-      client.getPrompt({ name, arguments: given(args), ...asked(client) }, { signal, timeout: this.timeoutMs, allowInputRequired: true }),
-    );
+    const answer = await this.member(`prompt ${name}`, context, logger, (client, signal, asked) => client.getPrompt({ name, arguments: given(args), ...asked }, { signal, timeout: this.timeoutMs, allowInputRequired: true }));
     return answer.messages.map((message) => ({ role: message.role, content: message.content })) as PromptMessage[];
   }
 
   /** One of the upstream's resources (`resources/read`), as the generated `@Resource` returns it: its first contents, text or bytes. */
   async readResource(uri: string, context: RequestContext, logger: Logger = this.logger): Promise<ResourceBody> {
-    const answer = await this.member(`resource ${uri}`, context, logger, (client, signal, asked) => client.readResource({ uri, ...asked(client) }, { signal, timeout: this.timeoutMs, allowInputRequired: true }));
+    const answer = await this.member(`resource ${uri}`, context, logger, (client, signal, asked) => client.readResource({ uri, ...asked }, { signal, timeout: this.timeoutMs, allowInputRequired: true }));
     const [first] = answer.contents;
     if (!first) throw new ToolError('upstream_invalid_response', `The upstream MCP server of ${this.settings.name} answered ${uri} with no contents.`);
     const mimeType = typeof first.mimeType === 'string' ? { mimeType: first.mimeType } : {};
@@ -128,31 +120,39 @@ export class McpUpstream {
 
   /**
    * A prompt or resource request: its answer without the credentials it was sent (as a tool's),
-   * else a thrown `ToolError` saying what failed (bounded, redacted). The questions a 2026-07-28
-   * upstream asks on the way are relayed as a tool's are (`request` spreads `asked(client)` into its params).
+   * else a thrown `ToolError` saying what failed (bounded, redacted).
    */
-  private async member<T extends object>(what: string, context: RequestContext, logger: Logger, request: (client: Client, signal: AbortSignal, asked: (client: Client) => AskedParams) => Promise<T>): Promise<Exclude<T, InputRequiredResult>> {
-    let answered: Answered | undefined;
-    for (let round = 0; ; round += 1) {
-      const reached = await this.reach(context, (client, signal) => request(client, signal, (on) => askedParams(on, context, answered)));
-      if (reached instanceof ToolError) throw reached;
-      if ('failed' in reached) throw this.failed(what, reached.failed, reached.timedOut, logger, reached.redacting);
-      if (!isInputRequiredResult(reached.answer)) {
-        const tooBig = this.outOfBounds(reached.answer);
-        if (tooBig) throw tooBig;
-        return redactDeep(reached.answer as Exclude<T, InputRequiredResult>, reached.redacting);
-      }
-      answered = await this.answersTo(what, round, reached.answer, context);
-    }
+  private async member<T extends object>(what: string, context: RequestContext, logger: Logger, request: (client: Client, signal: AbortSignal, asked: AskedParams) => Promise<T>): Promise<Exclude<T, InputRequiredResult>> {
+    const reached = await this.rounds(what, context, (client, signal, _connection, asked) => request(client, signal, asked));
+    if (reached instanceof ToolError) throw reached;
+    if ('failed' in reached) throw this.failed(what, reached.failed, reached.timedOut, logger, reached.redacting);
+    const tooBig = this.outOfBounds(reached.answer);
+    if (tooBig) throw tooBig;
+    return redactDeep(reached.answer, reached.redacting);
   }
 
-  /** The caller's answers to what the upstream asked in `round`, to send with the next; a `ToolError` past the rounds' bound. */
-  private async answersTo(what: string, round: number, asked: InputRequiredResult, context: RequestContext): Promise<Answered> {
-    if (round + 1 >= MAX_INPUT_ROUNDS) {
-      throw new ToolError('upstream_error', `The upstream MCP server of ${this.settings.name} asked for input ${MAX_INPUT_ROUNDS} times during ${what} without answering; the request was given up.`);
+  /**
+   * `request`, made again until the upstream answers without asking: a 2026-07-28 upstream asks in
+   * an `input_required` answer, whose questions are relayed to the caller between rounds, outside
+   * `reach` (its deadline and its failures are the upstream's), and answered with the next request
+   * (`asked`: the caller's capabilities and the answers so far). Past MAX_INPUT_ROUNDS, or on a
+   * question that cannot be passed on, a thrown `ToolError`.
+   */
+  private async rounds<T extends object>(
+    what: string,
+    context: RequestContext,
+    request: (client: Client, signal: AbortSignal, connection: UpstreamConnection, asked: AskedParams) => Promise<T>,
+  ): Promise<Reached<Exclude<T, InputRequiredResult>>> {
+    let answered: Answered | undefined;
+    for (let round = 1; ; round += 1) {
+      const reached = await this.reach(context, (client, signal, connection) => request(client, signal, connection, askedParams(client, context, answered)));
+      if (reached instanceof ToolError || 'failed' in reached || !isInputRequiredResult(reached.answer)) return reached as Reached<Exclude<T, InputRequiredResult>>;
+      if (round >= MAX_INPUT_ROUNDS) {
+        throw new ToolError('upstream_error', `The upstream MCP server of ${this.settings.name} asked for input ${MAX_INPUT_ROUNDS} times during ${what} without answering; the request was given up.`);
+      }
+      const { inputRequests, requestState } = reached.answer;
+      answered = { inputResponses: await relayQuestions(what, inputRequests ?? {}, context), ...(requestState !== undefined && { requestState }) };
     }
-    const { inputRequests, requestState } = asked;
-    return { inputResponses: await relayQuestions(what, inputRequests ?? {}, context), ...(requestState !== undefined && { requestState }) };
   }
 
   /**
@@ -161,10 +161,7 @@ export class McpUpstream {
    * the caller's signal, no timer outlives it). The answer, or what it failed with and whether the
    * deadline passed; a `ToolError` when no credential for the upstream could be had.
    */
-  private async reach<T>(
-    context: RequestContext,
-    request: (client: Client, signal: AbortSignal, connection: UpstreamConnection) => Promise<T>,
-  ): Promise<ToolError | { answer: T; redacting: Record<string, string> } | { failed: unknown; timedOut: boolean; redacting: Record<string, string> }> {
+  private async reach<T>(context: RequestContext, request: (client: Client, signal: AbortSignal, connection: UpstreamConnection) => Promise<T>): Promise<Reached<T>> {
     // The caller's own credentials (a missing one throws core's error naming its header) and what redacts them.
     const callers = this.callerSecrets(context);
     const delegated = await this.exchangedAuthorization(context);
@@ -340,6 +337,9 @@ export class McpUpstream {
   }
 
 }
+
+/** How a request to the upstream ended: its answer, what it failed with (and whether the deadline passed), or a `ToolError` before it was sent. */
+type Reached<T> = ToolError | { answer: T; redacting: Record<string, string> } | { failed: unknown; timedOut: boolean; redacting: Record<string, string> };
 
 /** The answer with every string in it redacted of the credentials the upstream was sent (the depth is bounded before this runs). */
 function redactDeep<T>(answer: T, secrets: Record<string, string>): T {
