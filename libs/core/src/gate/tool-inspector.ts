@@ -19,6 +19,7 @@ import { InvalidPatternError } from '../errors/invalid-pattern.error';
 import { InvalidReturnsUnionError } from '../errors/invalid-returns-union.error';
 import { InvalidScopeError } from '../errors/invalid-scope.error';
 import { InvalidIconError } from '../errors/invalid-icon.error';
+import { iconDetailProblem, iconSrcProblem, showableIcon } from '../helpers/icon-rules';
 import { InvalidTextBlockError } from '../errors/invalid-text-block.error';
 import { InvalidParamHeaderError } from '../errors/invalid-param-header.error';
 import { paramHeadersOf, type ParamHeader } from '../compiled/param-headers';
@@ -130,7 +131,7 @@ export class ToolInspector {
     if (!Array.isArray(icons)) return void this.report(new InvalidIconError(site, `is ${JSON.stringify(icons) ?? typeof icons}, not a list`));
     const problem = icons.map((icon, index) => iconProblem(icon, index)).find((found) => found !== undefined);
     if (problem) return void this.report(new InvalidIconError(site, problem));
-    return (icons as ToolIcon[]).map((icon) => ({ src: icon.src, ...optional('mimeType', icon.mimeType), ...optional('sizes', icon.sizes && [...icon.sizes]), ...optional('theme', icon.theme) }));
+    return (icons as ToolIcon[]).map((icon) => showableIcon(icon)!);
   }
 
   /** `@Tool({ text })` checked: what the result's text block carries. */
@@ -399,20 +400,6 @@ function iconProblem(icon: unknown, index: number): string | undefined {
   const at = `icon ${index + 1}`;
   if (typeof icon !== 'object' || icon === null || Array.isArray(icon)) return `has ${at} that is not an object`;
   const { src, mimeType, sizes, theme, ...rest } = icon as Record<string, unknown>;
-  const problem = srcProblem(src) ?? detailProblem(mimeType, sizes, theme) ?? (Object.keys(rest).length > 0 ? `with ${Object.keys(rest).map((key) => `'${key}'`).join(', ')}, which icons do not have` : undefined);
+  const problem = iconSrcProblem(src) ?? iconDetailProblem(mimeType, sizes, theme) ?? (Object.keys(rest).length > 0 ? `with ${Object.keys(rest).map((key) => `'${key}'`).join(', ')}, which icons do not have` : undefined);
   return problem && `has ${at} ${problem}`;
-}
-
-/** An icon's `src`: an https URL, or a base64 `data:image` URI; a client should fetch nothing else. */
-function srcProblem(src: unknown): string | undefined {
-  if (typeof src !== 'string' || !URL.canParse(src)) return `whose src ${JSON.stringify(src) ?? 'is missing'} is not a URL`;
-  const protocol = new URL(src).protocol;
-  return protocol === 'https:' || (protocol === 'data:' && /^data:image\/[\w.+-]+;base64,/.test(src)) ? undefined : `whose src is a ${protocol} URL`;
-}
-
-function detailProblem(mimeType: unknown, sizes: unknown, theme: unknown): string | undefined {
-  if (mimeType !== undefined && (typeof mimeType !== 'string' || !/^image\/[\w.+-]+$/.test(mimeType))) return `whose mimeType ${JSON.stringify(mimeType)} is not an image type`;
-  if (sizes !== undefined && (!Array.isArray(sizes) || !sizes.every((size) => typeof size === 'string' && /^(\d+x\d+|any)$/.test(size)))) return `whose sizes ${JSON.stringify(sizes)} are not WxH or any`;
-  if (theme !== undefined && theme !== 'light' && theme !== 'dark') return `whose theme ${JSON.stringify(theme)} is not light or dark`;
-  return undefined;
 }

@@ -1,5 +1,6 @@
 import { names } from '@nx/devkit';
 import type { Tool } from '@modelcontextprotocol/client';
+import { showableIcon } from '@toolsets/core/icon-rules';
 import { toolFingerprint } from '@toolsets/core/tool-fingerprint';
 import { tsKey, tsLiteral } from '@toolsets/core/ts-literal';
 import { pascal, SchemaConverter } from '../openapi/convert-schema';
@@ -213,28 +214,16 @@ function methodSource(library: string, tool: Tool, servedName: string, method: s
 type Icon = NonNullable<Tool['icons']>[number];
 
 /**
- * The upstream tool's icons a client may show: https URLs and `data:image` URIs, with the keys an
- * icon has. Others (a plain http URL a client should not fetch) are left out with a warning, since
- * the startup gate would refuse the tool for them.
+ * The upstream tool's icons a client may show, as the startup gate accepts them (core's icon rules):
+ * https URLs and `data:image` URIs with their well-formed details. Others (a plain http URL a client
+ * should not fetch) are left out with a warning, since the gate would refuse the tool for them.
  */
 function showableIcons(tool: Tool, warnings: string[]): Icon[] {
-  const icons: Icon[] = [];
-  for (const icon of tool.icons ?? []) {
-    const src = typeof icon.src === 'string' && URL.canParse(icon.src) ? new URL(icon.src) : undefined;
-    const showable = src && (src.protocol === 'https:' || (src.protocol === 'data:' && /^data:image\/[\w.+-]+;base64,/.test(icon.src)));
-    const sizes = icon.sizes?.filter((size) => /^(\d+x\d+|any)$/.test(size));
-    if (!showable) {
-      warnings.push(`${tool.name}: its icon ${JSON.stringify(String(icon.src).slice(0, 80))} is left out: clients show only https and data:image icons`);
-      continue;
-    }
-    icons.push({
-      src: icon.src,
-      ...(typeof icon.mimeType === 'string' && /^image\/[\w.+-]+$/.test(icon.mimeType) && { mimeType: icon.mimeType }),
-      ...(sizes?.length && { sizes }),
-      ...((icon.theme === 'light' || icon.theme === 'dark') && { theme: icon.theme }),
-    });
-  }
-  return icons;
+  return (tool.icons ?? []).flatMap((icon) => {
+    const showable = showableIcon(icon);
+    if (!showable) warnings.push(`${tool.name}: its icon ${JSON.stringify(String(icon.src).slice(0, 80))} is left out: clients show only https and data:image icons`);
+    return showable ? [showable] : [];
+  });
 }
 
 /** The upstream's description, else its title, else what it is: the gate refuses a tool without one. */
