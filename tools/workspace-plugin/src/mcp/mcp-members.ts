@@ -29,12 +29,7 @@ const MEMBER_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  */
 export function memberSources(snapshot: UpstreamSnapshot, config: McpConfig, emitter: DtoEmitter, usedMethods: Set<string>, warnings: string[]): GeneratedMembers {
   const out: GeneratedMembers = { methods: [], classNames: [], uses: new Set() };
-  const method = (name: string, suffix: string) => {
-    let candidate = `${names(name).propertyName.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(\d)/, '_$1') || 'member'}${suffix}`;
-    while (usedMethods.has(candidate)) candidate = `${candidate}_`;
-    usedMethods.add(candidate);
-    return candidate;
-  };
+  const method = (name: string, suffix: string) => methodName(name, 'member', suffix, usedMethods);
   const argsClass = (base: string, properties: PropertyModel[]) => {
     if (properties.length === 0) return undefined;
     emitter.emit({ name: base, properties });
@@ -70,6 +65,14 @@ export function memberSources(snapshot: UpstreamSnapshot, config: McpConfig, emi
     }
   }
   return out;
+}
+
+/** A generated method's name for an upstream primitive's: an identifier, `suffix` after it, unlike any in `used` (which it joins). */
+export function methodName(name: string, fallback: string, suffix: string, used: Set<string>): string {
+  let candidate = `${names(name).propertyName.replace(/[^A-Za-z0-9_$]/g, '_').replace(/^(\d)/, '_$1') || fallback}${suffix}`;
+  while (used.has(candidate)) candidate = `${candidate}_`;
+  used.add(candidate);
+  return candidate;
 }
 
 function promptArguments(prompt: Prompt): PropertyModel[] {

@@ -31,11 +31,17 @@ export interface ToolsetPart {
   methods: string[];
 }
 
-/** The toolset a served tool joins: the first upstream group its `_meta` names, else the library's own. */
+/** The group a tool is served in: the first of `groups` its `_meta` names, if any. */
+export function groupOf(tool: Tool, groups: ReadonlyMap<string, UpstreamGroup>): UpstreamGroup | undefined {
+  const first = groupsNamed(tool._meta).find((name) => groups.has(name));
+  return first === undefined ? undefined : groups.get(first);
+}
+
+/** The toolset a served tool joins: its group's (`groupOf`), else the library's own. */
 export function partOf(library: string, tool: Tool, groups: ReadonlyMap<string, UpstreamGroup>, parts: Map<string, ToolsetPart>, warnings: string[]): ToolsetPart {
   const named = groupsNamed(tool._meta).filter((name) => groups.has(name));
   if (named.length > 1) warnings.push(`${tool.name}: the upstream puts it in the groups ${named.join(', ')}; a tool belongs to one toolset here, so it is served in the toolset of ${named[0]} only`);
-  const group = named.length > 0 ? groups.get(named[0]!) : undefined;
+  const group = groupOf(tool, groups);
   const key = group?.name ?? '';
   let part = parts.get(key);
   if (!part) {
