@@ -8,6 +8,9 @@ const moduleNameMapper = Object.fromEntries(
   Object.entries(compilerOptions.paths).map(([alias, [target]]) => [`^${alias}$`, path.join(__dirname, target)]),
 );
 
+// TypeBox, class-validator and zod, each bundled once into a few CommonJS files (tools/jest/bundled-packages.cjs).
+Object.assign(moduleNameMapper, require('./tools/jest/bundled-packages.cjs').bundledModuleMapper());
+
 // The tasks extension's client exports ES modules under the `import` condition only; Jest resolves with `require`.
 moduleNameMapper['^@modelcontextprotocol/ext-tasks/(.*)$'] = path.join(__dirname, 'node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js');
 
