@@ -24,7 +24,9 @@ for (const name of manifest.bundleDependencies ?? []) {
   const target = path.join(out, 'node_modules', name);
   fs.cpSync(path.join(library, 'dist'), path.join(target, 'dist'), { recursive: true, filter: (file) => !file.endsWith('.map') });
   const own = JSON.parse(fs.readFileSync(path.join(library, 'package.json'), 'utf-8'));
-  const { private: _private, types: _types, ...rest } = own;
+  const rest = { ...own };
+  delete rest.private;
+  delete rest.types;
   fs.writeFileSync(path.join(target, 'package.json'), `${JSON.stringify({ ...rest, main: './dist/index.js' }, null, 2)}\n`);
 }
 fs.writeFileSync(path.join(out, 'package.json'), `${JSON.stringify({ ...manifest, files: ['dist'] }, null, 2)}\n`);

@@ -8,6 +8,7 @@ const { execFileSync, spawnSync } = require('node:child_process');
 const fs = require('node:fs');
 const os = require('node:os');
 const path = require('node:path');
+const { stripVTControlCharacters } = require('node:util');
 const { linkNodeModules } = require('./link-node-modules.cjs');
 
 const root = path.join(__dirname, '../..');
@@ -130,7 +131,7 @@ function readmeSteps(name, clone = CLONE_PLACEHOLDER) {
 /** Runs one command line in a shell (globs expand as a user's would); returns its output, or throws with it. */
 function run(line, cwd, extraEnv = {}) {
   const result = spawnSync('bash', ['-c', line], { cwd, env: cleanEnvironment(extraEnv), encoding: 'utf-8', maxBuffer: 64 * 1024 * 1024 });
-  const output = `${result.stdout}\n${result.stderr}`.replace(/\u001b\[[0-9;]*m/g, '');
+  const output = stripVTControlCharacters(`${result.stdout}\n${result.stderr}`);
   if (result.status !== 0) {
     const error = new Error(`\`${line}\` in ${cwd} exited with ${result.status}:\n${output.slice(-8000)}`);
     error.output = output;
