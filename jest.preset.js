@@ -22,6 +22,8 @@ module.exports = {
   transformIgnorePatterns: ['node_modules/(?!(typebox|jose|@modelcontextprotocol/ext-tasks)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   moduleNameMapper,
+  // Jest's own module loader, with V8's code cache between a worker's test files (tools/jest/code-cache-runtime.cjs).
+  runtime: path.join(__dirname, 'tools/jest/code-cache-runtime.cjs'),
   testMatch: ['**/?(*.)+(spec|test).ts'],
   // A bound on a test or hook that hangs, not a measure of speed: Jest's 5 s default failed healthy
   // suites on a busy machine (a server's close waiting out its clients' idle connections). Tests
