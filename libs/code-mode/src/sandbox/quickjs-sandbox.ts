@@ -47,6 +47,8 @@ interface ActiveRun {
   started: number;
   /** When its caller went away (performance.now()), if it did: it is stopped by force if it has not ended FORCE_GRACE_MS later. */
   cancelledAt?: number;
+  /** Before its own type check: its worker readies the declarations' checker (bounded by wallMs alone); `started` is reset when its check begins. */
+  preparing: boolean;
   /** Not yet running: in its type check (bounded by checkMs and the worker's heap) or loading the interpreter; its CPU time counts from the run. */
   checking: boolean;
   elu: EventLoopUtilization;
@@ -140,6 +142,7 @@ export class QuickJsSandbox implements Sandbox {
         },
         calls: new AbortController(),
         started: performance.now(),
+        preparing: true,
         checking: true,
         elu: slot.worker.performance.eventLoopUtilization(),
         watchdog: setInterval(() => this.watch(slot, run), WATCH_EVERY_MS),
@@ -260,6 +263,11 @@ export class QuickJsSandbox implements Sandbox {
       if (message.type === 'ready') return ready();
       const run = slot.run;
       if (!run || message.runId !== run.runId) return;
+      if (message.type === 'checking') {
+        run.preparing = false;
+        run.started = performance.now();
+        return;
+      }
       if (message.type === 'running') {
         run.checking = false;
         run.elu = slot.worker.performance.eventLoopUtilization();
@@ -287,6 +295,12 @@ export class QuickJsSandbox implements Sandbox {
   private watch(slot: Slot, run: ActiveRun): void {
     if (slot.run !== run) return;
     if (run.cancelledAt !== undefined && performance.now() - run.cancelledAt > FORCE_GRACE_MS) return void this.stopSlot(slot, CALLER_GONE);
+    if (run.preparing) {
+      if (performance.now() - run.started > run.limits.wallMs + FORCE_GRACE_MS) {
+        void this.stopSlot(slot, limitFailure('wallMs', `did not start within ${run.limits.wallMs} ms (its worker was still readying the type checker for these declarations), and was stopped`));
+      }
+      return;
+    }
     if (run.checking && performance.now() - run.started > run.limits.checkMs) {
       return void this.stopSlot(slot, limitFailure('checkMs', `did not finish type-checking within ${run.limits.checkMs} ms, and was stopped`));
     }

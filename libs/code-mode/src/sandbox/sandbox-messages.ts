@@ -22,6 +22,12 @@ export interface ProgramCheck {
 /** From a sandbox worker to the server. */
 export type FromWorker =
   | { type: 'ready' }
+  /**
+   * The worker has the declarations' checker ready and checks the program now: checkMs and wallMs
+   * count from here. Readying a checker for declarations the worker has not seen (parsing and
+   * checking them, once) is the server's cost, not the program's, and wallMs alone bounds it.
+   */
+  | { type: 'checking'; runId: number }
   /** The program passed its check (if it had one) and starts now: its CPU time counts from here. */
   | { type: 'running'; runId: number }
   | { type: 'call'; runId: number; callId: number; namespace: string; tool: string; argsJson: string }
