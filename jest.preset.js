@@ -1,5 +1,6 @@
 // Shared Jest settings for every project: swc keeps decorator metadata (esbuild would drop it)
-// and also transforms typebox, jose and the tasks extension's client, which ship ES modules only.
+// and also transforms jose and the tasks extension's client, which ship ES modules only (TypeBox,
+// ES modules only too, comes bundled: tools/jest/bundled-packages.cjs; swc transforms it when not).
 const path = require('node:path');
 const { compilerOptions } = require('./tsconfig.base.json');
 
