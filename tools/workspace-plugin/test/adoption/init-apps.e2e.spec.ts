@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { adoptionWorkspace, typescriptIn } from '../support/adoption-workspace';
 
 describe('the workspace plugin in a real create-nx-workspace --preset=apps workspace, as the README says', () => {
-  const adoption = adoptionWorkspace('apps');
+  const adoption = adoptionWorkspace('apps', { isolatedPlugins: false });
   beforeAll(adoption.setUp);
   afterAll(adoption.tearDown);
 

@@ -1,23 +1,23 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { adoption as steps, adoptionWorkspace, changedFiles } from '../support/adoption-workspace';
+import { adoptionWorkspace, changedFiles } from '../support/adoption-workspace';
 
 describe('the workspace plugin in a real create-nx-workspace --preset=npm workspace, as the README says', () => {
-  const adoption = adoptionWorkspace('npm');
+  const adoption = adoptionWorkspace('npm', { isolatedPlugins: false });
   beforeAll(adoption.setUp);
   afterAll(adoption.tearDown);
 
   it('when init cannot install, it puts back what it wrote; run again, every step passes', async () => {
     const workspace = adoption.createWorkspace();
     const [installPlugin, init] = adoption.steps();
-    steps.run(installPlugin, workspace);
+    adoption.run(installPlugin, workspace);
     const before = changedFiles(workspace);
 
     // The registry unreachable, and no cache to fall back on: npm install fails after init wrote its files.
     const offline = { npm_config_registry: 'http://127.0.0.1:9/', npm_config_cache: join(adoption.root(), 'empty-npm-cache'), npm_config_fetch_retries: '0' };
     let failure: (Error & { output?: string }) | undefined;
     try {
-      steps.run(init, workspace, offline);
+      adoption.run(init, workspace, offline);
     } catch (error) {
       failure = error as Error & { output?: string };
     }
