@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { stripVTControlCharacters } from 'node:util';
 
@@ -13,10 +13,15 @@ describe('the official MCP conformance suite (@modelcontextprotocol/conformance 
     expect(run.status).toBe(0);
 
     // Every scenario the suite ran either passed or is in the baseline: count them from its results.
-    const results = /results: (.+)/.exec(output)![1];
-    const scenarios = readdirSync(results).map((dir) => JSON.parse(readFileSync(join(results, dir, 'checks.json'), 'utf-8')) as { status: string }[]);
-    const failed = scenarios.filter((checks) => checks.some((check) => check.status === 'FAILURE' || check.status === 'WARNING')).length;
-    const baseline = readFileSync(join(__dirname, '../expected-failures.yml'), 'utf-8').match(/^ {2}- /gm)!.length;
-    expect({ scenarios: scenarios.length, failed }).toEqual({ scenarios: 32, failed: baseline });
+    const results = /results: (.+)/.exec(output)![1]!;
+    try {
+      const scenarios = readdirSync(results).map((dir) => JSON.parse(readFileSync(join(results, dir, 'checks.json'), 'utf-8')) as { status: string }[]);
+      const failed = scenarios.filter((checks) => checks.some((check) => check.status === 'FAILURE' || check.status === 'WARNING')).length;
+      const baseline = readFileSync(join(__dirname, '../expected-failures.yml'), 'utf-8').match(/^ {2}- /gm)!.length;
+      expect({ scenarios: scenarios.length, failed }).toEqual({ scenarios: 32, failed: baseline });
+    } finally {
+      // The suite's results are read here and nowhere else: none left behind in the temp folder.
+      rmSync(results, { recursive: true, force: true });
+    }
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ts from 'typescript';
@@ -38,12 +38,14 @@ describe('a toolset compiled with TC39 standard decorators', () => {
     const { outputText } = ts.transpileModule(SOURCE, {
       compilerOptions: { target: ts.ScriptTarget.ES2022, module: ts.ModuleKind.CommonJS, experimentalDecorators: false },
     });
-    const file = join(mkdtempSync(join(tmpdir(), 'standard-decorators-')), 'weather.js');
+    const dir = mkdtempSync(join(tmpdir(), 'standard-decorators-'));
+    const file = join(dir, 'weather.js');
     // The built core, as an app loads it; the file lives outside the workspace, so paths are absolute.
     const core = JSON.stringify(join(workspaceRoot, 'libs/core/dist/index.js'));
     const reflect = JSON.stringify(join(workspaceRoot, 'node_modules/reflect-metadata'));
     writeFileSync(file, outputText.replace('require("@toolsets/core")', `require(${core})`).replace('require("reflect-metadata")', `require(${reflect})`));
     const run = spawnSync(process.execPath, [file], { encoding: 'utf8' });
+    rmSync(dir, { recursive: true, force: true });
     expect(run.status).toBe(1);
     expect(run.stderr).not.toContain('TypeError');
     expect(run.stderr).toContain("The toolset 'weather' (class WeatherToolset) was compiled with TC39 standard decorators");

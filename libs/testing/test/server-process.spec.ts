@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { logMessage, startServerProcess } from '../src';
@@ -15,6 +15,7 @@ process.once('SIGTERM', () => { log('draining in-flight calls before exit'); ser
 
 describe('startServerProcess', () => {
   const dir = mkdtempSync(join(tmpdir(), 'server-process-'));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
   const script = (name: string, code: string) => {
     writeFileSync(join(dir, name), code);
     return join(dir, name);

@@ -1,5 +1,5 @@
 import 'reflect-metadata';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request } from 'node:http';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -227,6 +227,7 @@ describe('the optional metrics packages', () => {
       'METRICS is on, and /metrics needs @opentelemetry/sdk-metrics, which is not installed: @toolsets/core leaves the metrics SDK optional, as most servers never serve /metrics. Fix: npm install @opentelemetry/sdk-metrics@^2.12.0 @opentelemetry/exporter-prometheus@0.223.0, or turn METRICS off.',
     );
     expect(() => loadMetricsPackages(elsewhere)).toThrow('needs @opentelemetry/sdk-metrics and @opentelemetry/exporter-prometheus, which are not installed');
+    rmSync(empty, { recursive: true, force: true });
   });
 
   it('present, load (an error other than their absence is not hidden)', () => {

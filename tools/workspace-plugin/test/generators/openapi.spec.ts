@@ -1,5 +1,5 @@
 import { logger, readJson, readProjectConfiguration, type Tree } from '@nx/devkit';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { appGenerator } from '../../src/generators/app/generator';
@@ -10,6 +10,14 @@ import { createWorkspaceTree } from '../support/workspace-tree';
 import { petsDocument, startDocumentServer } from '../support/document-server';
 
 const example = (path: string) => join(require.resolve('@readme/oas-examples/package.json'), '..', path);
+
+// Folders for documents written by a test, removed when the file's tests end.
+const scratch: string[] = [];
+const scratchDir = (prefix: string) => {
+  scratch.push(mkdtempSync(join(tmpdir(), prefix)));
+  return scratch.at(-1)!;
+};
+afterAll(() => scratch.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
 
 describe('openapi generator', () => {
   let tree: Tree;
@@ -73,7 +81,7 @@ describe('openapi generator', () => {
   });
 
   it('names the credential headers of query keys after what they carry (a boards API: x-boards-key, x-boards-token)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'toolsets-boards-'));
+    const dir = scratchDir('toolsets-boards-');
     const spec = join(dir, 'boards.json');
     writeFileSync(
       spec,
@@ -94,7 +102,7 @@ describe('openapi generator', () => {
   it('refuses a document that fails validation, naming what is wrong and the place, and writes nothing', async () => {
     // A response without its required `description`: the parser's schema validation, not a read error.
     const invalid = { openapi: '3.0.3', info: { title: 'x', version: '1' }, paths: { '/pets': { get: { operationId: 'listPets', responses: { 200: {} } } } } };
-    const spec = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'invalid.json');
+    const spec = join(scratchDir('openapi-'), 'invalid.json');
     writeFileSync(spec, JSON.stringify(invalid));
     const before = tree.listChanges().length;
     const refusal = openApiGenerator(tree, { name: 'broken', spec, skipInstall: true });
@@ -110,7 +118,7 @@ describe('openapi generator', () => {
   });
 
   it('names the line of the YAML file as written, and says that type: null is a 3.1 construct in a 3.0 document', async () => {
-    const spec = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'nullable.yaml');
+    const spec = join(scratchDir('openapi-'), 'nullable.yaml');
     const yaml = [
       'openapi: 3.0.3',
       'info:',
@@ -137,7 +145,7 @@ describe('openapi generator', () => {
   });
 
   it('reports each fault of a 3.0 document once, at the line written, however many operations reach it', async () => {
-    const spec = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'ledger.yaml');
+    const spec = join(scratchDir('openapi-'), 'ledger.yaml');
     const operation = (id: string) => [`    get:`, `      operationId: ${id}`, '      responses:', '        "200":', '          description: OK', '          content:', '            application/json:', '              schema:', "                $ref: '#/components/schemas/Invoice'"];
     const yaml = [
       'openapi: 3.0.3',
@@ -176,7 +184,7 @@ describe('openapi generator', () => {
   });
 
   it("reads a 3.0 document's $ref as OpenAPI 3.0 says, without the keywords beside it, and says so", async () => {
-    const spec = join(mkdtempSync(join(tmpdir(), 'openapi-')), 'xero.json');
+    const spec = join(scratchDir('openapi-'), 'xero.json');
     const document = {
       openapi: '3.0.0',
       info: { title: 'Xero', version: '1' },
