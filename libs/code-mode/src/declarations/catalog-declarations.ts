@@ -41,7 +41,11 @@ export function identifier(name: string): string {
 
 const pascal = (name: string) => identifier(name).replace(/(^|_)([a-z0-9])/g, (_, __, letter: string) => letter.toUpperCase()).replace(/_/g, '');
 
-const TOOL_CALL_ERROR = `/** What an inner call throws when the server refuses it (arguments, scopes, limits) or the tool fails: its name says which, its message what to fix. A tool's own ToolError ({ error, detail }) is its result, not thrown. */
+/**
+ * Said once at the top, in place of the same JSDoc at every tool: what a call throws, the `message`
+ * every result has, and the `{ error, detail }` a tool returns when it fails.
+ */
+export const TOOL_CALL_ERROR = `/** Thrown by a call the server refuses (arguments, scopes, limits) or that fails: its name says which, its message what to fix. Every result has message: the answer in plain words. A tool's own failure { error, detail } is returned, not thrown. */
 declare class ToolCallError extends Error {
   readonly data?: unknown;
 }`;
@@ -60,7 +64,8 @@ export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDecl
   const parts = new Map<string, NamespaceDeclarations>();
   for (const [namespace, members] of byNamespace) {
     const emitted = new NamespaceTypes();
-    emitted.hoistRepeated(members.flatMap((tool) => [tool.inputSchema, ...(tool.outputSchema ? [tool.outputSchema] : [])]));
+    const outputs = new Map(members.map((tool) => [tool, tool.outputSchema && withoutFrameworkDocs(tool.outputSchema)]));
+    emitted.hoistRepeated(members.flatMap((tool) => [tool.inputSchema, ...(outputs.get(tool) ? [outputs.get(tool)!] : [])]));
     const functions: NamespaceDeclarations['functions'] = new Map();
     namespaces[namespace] = [];
     for (const tool of members) {
@@ -68,7 +73,8 @@ export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDecl
       namespaces[namespace].push(fn);
       routes.set(`${namespace}.${fn}`, tool);
       const args = emitted.named(`${pascal(tool.name)}Args`, tool.inputSchema, tool.name);
-      const result = tool.outputSchema ? emitted.named(`${pascal(tool.name)}Result`, tool.outputSchema, tool.name) : 'unknown';
+      const output = outputs.get(tool);
+      const result = output ? emitted.named(`${pascal(tool.name)}Result`, output, tool.name) : 'unknown';
       const optional = (tool.inputSchema.required ?? []).length === 0 ? '?' : '';
       const doc = jsDoc({ description: tool.description }, '    ');
       functions.set(fn, { text: `${doc ? `${doc}\n` : ''}    function ${fn}(args${optional}: ${args}): Promise<${result}>;`, args, result });
@@ -79,10 +85,29 @@ export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDecl
   return { text: declarationsText(blocks), namespaces, tools: routes, parts };
 }
 
-/** Declarations as one text: `ToolCallError` (unless left out), then `api` with a namespace of the lines given for each. */
-export function declarationsText(blocks: ReadonlyMap<string, readonly string[]>, toolCallError = true): string {
+/**
+ * A result schema without the JSDoc the header says once (TOOL_CALL_ERROR): the `message` of each
+ * arm, and the words of the `{ error, detail }` arm (ToolError). The types are untouched.
+ */
+function withoutFrameworkDocs(schema: JsonSchema): JsonSchema {
+  const arms = schema.anyOf ?? schema.oneOf;
+  if (arms) return { ...schema, [schema.anyOf ? 'anyOf' : 'oneOf']: arms.map(withoutFrameworkDocs) };
+  const properties = schema.properties;
+  if (!properties) return schema;
+  const keys = Object.keys(properties);
+  if (keys.length === 2 && ['error', 'detail'].every((key) => properties[key]?.type === 'string')) {
+    const { description: _description, ...plain } = schema;
+    return { ...plain, properties: Object.fromEntries(keys.map((key) => [key, undocumented(properties[key]!)])) };
+  }
+  return properties['message']?.type === 'string' ? { ...schema, properties: { ...properties, message: undocumented(properties['message']) } } : schema;
+}
+
+const undocumented = ({ description: _description, ...rest }: JsonSchema): JsonSchema => rest;
+
+/** The catalog's declarations as one text: `ToolCallError`, then `api` with a namespace of the lines given for each. */
+function declarationsText(blocks: ReadonlyMap<string, readonly string[]>): string {
   const namespaces = [...blocks].map(([namespace, lines]) => `  namespace ${namespace} {\n${lines.join('\n')}\n  }`);
-  return `${toolCallError ? `${TOOL_CALL_ERROR}\n\n` : ''}declare namespace api {\n${namespaces.join('\n\n')}\n}\n`;
+  return `${TOOL_CALL_ERROR}\n\ndeclare namespace api {\n${namespaces.join('\n\n')}\n}\n`;
 }
 
 /** The named types of one namespace: each tool's argument and result type, and the `$defs` they share. */

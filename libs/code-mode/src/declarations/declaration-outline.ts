@@ -1,4 +1,4 @@
-import { declarationsText, type CatalogDeclarations } from './catalog-declarations';
+import { TOOL_CALL_ERROR, type CatalogDeclarations } from './catalog-declarations';
 
 /**
  * How deep `describe` writes out a result's named types: the result type, and the types it names
@@ -31,17 +31,19 @@ export function declarationOutline(declarations: CatalogDeclarations, request: O
     if (functions.length === 0 && types.length === 0) continue;
     /** The most levels still to write below each type reached. */
     const reached = new Map<string, number>();
-    /** Types an argument reaches: written with their JSDoc whole. */
+    /** The tools' argument types: written with their JSDoc whole. The types they name keep more of it than a result's. */
     const asked = new Set<string>();
+    const reachedByArgs = new Set<string>();
     const reach = (name: string, below: number): void => {
       const type = part.types.get(name);
       if (!type || (reached.get(name) ?? -1) >= below) return;
       reached.set(name, below);
-      if (below === Infinity) asked.add(name);
+      if (below === Infinity) reachedByArgs.add(name);
       if (below > 0) for (const ref of type.refs) reach(ref, below - 1);
     };
     for (const fn of functions) {
       const { args, result } = part.functions.get(fn)!;
+      asked.add(args);
       reach(args, Infinity);
       reach(result, depth);
     }
@@ -49,13 +51,39 @@ export function declarationOutline(declarations: CatalogDeclarations, request: O
     const written = [...part.types].filter(([name]) => reached.has(name));
     const left = [...new Set(written.flatMap(([, type]) => type.refs))].filter((ref) => !reached.has(ref));
     blocks.set(namespace, [
-      ...written.map(([name, type]) => onceEach(asked.has(name) ? type.text : briefDocs(type.text), docs)),
+      ...written.map(([name, type]) => oneLine(onceEach(asked.has(name) ? type.text : briefDocs(type.text, reachedByArgs.has(name) ? ARGUMENT_BRIEF : BRIEF), docs))),
       ...functions.map((fn) => part.functions.get(fn)!.text),
       ...(left.length > 0 ? [`    // Not written out here (describe them by name): ${left.join(', ')}.`] : []),
     ]);
   }
   // ToolCallError is what calls throw: written with functions, not again with types asked for later.
-  return blocks.size > 0 ? declarationsText(blocks, request.functions.length > 0) : '';
+  return blocks.size > 0 ? outlineText(blocks, request.functions.length > 0) : '';
+}
+
+/**
+ * The answer's text: `ToolCallError` (unless left out), then a `declare namespace api.<toolset>`
+ * per toolset, its lines one level less indented than in the catalog's nested `api` (the same
+ * declarations to TypeScript; two spaces a line fewer to read).
+ */
+function outlineText(blocks: ReadonlyMap<string, readonly string[]>, toolCallError: boolean): string {
+  const namespaces = [...blocks].map(([namespace, lines]) => `declare namespace api.${namespace} {\n${lines.join('\n').replace(/^ {2}/gm, '')}\n}`);
+  return `${toolCallError ? `${TOOL_CALL_ERROR}\n\n` : ''}${namespaces.join('\n\n')}\n`;
+}
+
+/**
+ * `text` with each object type of a few undocumented fields on one line (`{ href: string; name: string }`),
+ * innermost first: the same type, without a line and an indent per field.
+ */
+function oneLine(text: string): string {
+  let before: string;
+  do {
+    before = text;
+    text = text.replace(/\{\n((?: +(?=[^ ])(?!\/\*\*|\* |\*\/|\})[^\n]*;\n){1,6}) *\}/g, (block: string, fields: string) => {
+      const line = `{ ${fields.trim().split(/;\n */).join('; ').replace(/;$/, '')} }`;
+      return line.length <= ONE_LINE ? line : block;
+    });
+  } while (text !== before);
+  return text;
 }
 
 /**
@@ -63,12 +91,12 @@ export function declarationOutline(declarations: CatalogDeclarations, request: O
  * fields are read by name and type, and an API's prose about each (Bitbucket's run to paragraphs)
  * was most of what `describe` answered (bench 16c).
  */
-function briefDocs(text: string): string {
+function briefDocs(text: string, brief: number): string {
   return text.replace(/^( *)\/\*\*(?: (.*?) \*\/|\n([\s\S]*?)\n *\*\/)$/gm, (_, indent: string, line?: string, block?: string) => {
     const prose = (line ?? block!.replace(/^ *\* ?/gm, '')).replace(/\s+/g, ' ').trim();
     // A sentence ends at . ! or ? before a capital, not at "e.g." or "i.e.".
     const first = prose.split(/(?<![ei]\.[eg]\.)(?<=[.!?])\s+(?=[A-Z])/)[0]!;
-    return `${indent}/** ${first.length > BRIEF ? `${first.slice(0, BRIEF - 1)}…` : first} */`;
+    return `${indent}/** ${first.length > brief ? `${first.slice(0, brief - 1)}…` : first} */`;
   });
 }
 
@@ -84,3 +112,9 @@ function onceEach(text: string, seen: Set<string>): string {
 
 /** The longest JSDoc a result's type keeps: its first sentence, cut here. */
 const BRIEF = 60;
+
+/** The same for a type an argument names (a request body's parts): what to send weighs more than what comes back. */
+const ARGUMENT_BRIEF = 120;
+
+/** The longest object type written on one line. */
+const ONE_LINE = 100;

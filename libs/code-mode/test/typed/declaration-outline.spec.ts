@@ -46,18 +46,46 @@ describe("describe's declarations: arguments whole, results a named type deep, t
     const text = declarationOutline(declarations, { functions: [{ namespace: 'pullrequests', fn: 'list_pull_requests' }], types: [] });
     expect(text).toContain('declare class ToolCallError');
     expect(text).toContain('function list_pull_requests(args: ListPullRequestsArgs): Promise<ListPullRequestsResult>;');
-    // The argument types, with their JSDoc as written: a call must be right the first time.
-    expect(text).toContain('interface Filter {');
-    expect(text).toContain('/** Only pull requests in this state. Others are left out of the answer. */');
+    // The arguments with their JSDoc as written (a call must be right the first time); the types they name, their first sentence.
     expect(text).toContain('/** The repository slug. This can also be the UUID of the repository, surrounded by curly braces. */');
+    expect(text).toContain("interface Filter {\n    /** Only pull requests in this state. */\n    state?: 'OPEN' | 'MERGED';\n  }");
     // The result and the type it names; the prose about each field cut to its first sentence.
     expect(text).toContain('interface Pullrequest {');
     expect(text).toContain("/** The pull request's unique ID. */");
     expect(text).not.toContain('Note that pull request IDs');
     expect(text).not.toContain('interface Account');
-    expect(text).toContain('    // Not written out here (describe them by name): Account.');
+    expect(text).toContain('  // Not written out here (describe them by name): Account.');
     expect(text).not.toContain('run_pipeline');
-    expect(text).not.toContain('namespace pipelines');
+    expect(text).not.toContain('namespace api.pipelines');
+  });
+
+  it('reads compactly: a namespace per toolset, small undocumented types on one line, the framework\'s own fields explained once', () => {
+    const failing: DeclaredTool = {
+      namespace: 'pipelines',
+      name: 'stop_pipeline',
+      inputSchema: { type: 'object', properties: { uuid: { type: 'string' } }, required: ['uuid'] },
+      outputSchema: {
+        anyOf: [
+          { type: 'object', properties: { message: { type: 'string', description: 'The answer in plain words.' }, stopped: { type: 'object', properties: { uuid: { type: 'string' }, at: { type: 'string' } }, required: ['uuid', 'at'] } }, required: ['message', 'stopped'] },
+          { type: 'object', description: 'The tool could not do it.', properties: { error: { type: 'string', description: 'A kind.' }, detail: { type: 'string', description: 'Why.' } }, required: ['error', 'detail'] },
+        ],
+      },
+    };
+    const both = catalogDeclarations([listPullRequests, failing]);
+    const text = declarationOutline(both, { functions: [{ namespace: 'pipelines', fn: 'stop_pipeline' }, { namespace: 'pullrequests', fn: 'list_pull_requests' }], types: [] });
+    expect(text).toMatch(/^declare namespace api\.pullrequests \{\n {2}interface /m);
+    expect(text).toContain('declare namespace api.pipelines {');
+    expect(text).toContain('  interface StopPipelineArgs { uuid: string }\n');
+    expect(text).toContain('  type StopPipelineResult = { message: string; stopped: { uuid: string; at: string } } | { error: string; detail: string };\n');
+    expect(text).not.toMatch(/The answer in plain words\.|A kind\.|Why\.|could not do it/);
+    expect(text).toContain('Every result has message: the answer in plain words.');
+    // The same declarations to TypeScript: a program checked against the catalog reads them as written here.
+    const checker = new ProgramChecker(both.text);
+    expect(checker.check("const r = await api.pipelines.stop_pipeline({ uuid: 'u' });\nreturn 'error' in r ? r.detail : r.stopped.at;")).toMatchObject({ ok: true });
+    expect(checker.check("const r = await api.pipelines.stop_pipeline({ uuid: 'u' });\nreturn 'error' in r ? r.detail : r.stopped.when;")).toMatchObject({ ok: false });
+    // And the answer is TypeScript of its own: a tool whose types it writes whole checks against it alone.
+    const alone = declarationOutline(both, { functions: [{ namespace: 'pipelines', fn: 'stop_pipeline' }], types: [] });
+    expect(new ProgramChecker(alone).check("const r = await api.pipelines.stop_pipeline({ uuid: 'u' });\nreturn 'error' in r ? r.detail : r.stopped.at;")).toMatchObject({ ok: true });
   });
 
   it('writes a type asked for by name to the same depth, without ToolCallError again', () => {

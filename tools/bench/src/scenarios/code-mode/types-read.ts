@@ -46,11 +46,11 @@ export function typesShown(declarations: string): { written: Set<string>; named:
   const named = new Set<string>();
   let namespace = '';
   for (const line of declarations.split('\n')) {
-    const opened = /^ {2}namespace ([\w$]+) \{/.exec(line);
+    const opened = /^declare namespace api\.([\w$]+) \{/.exec(line);
     if (opened) namespace = opened[1]!;
-    const declared = /^ {4}(?:interface|type) ([\w$]+)/.exec(line);
+    const declared = /^ {2}(?:interface|type) ([\w$]+)/.exec(line);
     if (declared) written.add(`${namespace}.${declared[1]}`);
-    const left = /^ {4}\/\/ Not written out here \(describe them by name\): (.*)\.$/.exec(line);
+    const left = /^ {2}\/\/ Not written out here \(describe them by name\): (.*)\.$/.exec(line);
     if (left) for (const name of left[1]!.split(', ')) named.add(`${namespace}.${name}`);
   }
   return { written, named };
