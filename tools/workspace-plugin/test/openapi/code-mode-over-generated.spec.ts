@@ -61,7 +61,7 @@ describe('code mode over a generated toolset and its upstream on loopback', () =
           const searched = await client.call('search', { program: "return catalog.filter((e) => e.method === 'GET' && e.path?.startsWith('/pet/')).map((e) => `${e.name} ${e.method} ${e.path}`);" });
           expect((searched.structuredContent as { value: string[] }).value).toEqual(['find_pets_by_status GET /pet/findByStatus', 'find_pets_by_tags GET /pet/findByTags', 'get_pet_by_id GET /pet/{petId}']);
           const described = await client.call('describe', { names: ['find_pets_by_status', 'get_pet_by_id'] });
-          expect(String((described.structuredContent as { declarations: string }).declarations)).toMatch(/namespace pet \{[\s\S]*function get_pet_by_id\(args: GetPetByIdArgs\): Promise<GetPetByIdResult>;/);
+          expect(String((described.structuredContent as { declarations: string }).declarations)).toMatch(/namespace api\.pet \{[\s\S]*function get_pet_by_id\(args: GetPetByIdArgs\): Promise<GetPetByIdResult>;/);
           const ran = await client.call('execute', { program: PROGRAM });
           expect(ran.structuredContent).toEqual({ message: 'The program ran, making 4 call(s).', value: { names: ['Rex', 'Tom'], missing: ['http_404 #9'] }, logs: ['looked up 3'], calls: 4 });
           expect(JSON.stringify(ran)).not.toContain('sk-pets');
