@@ -20,6 +20,11 @@ export interface UpstreamToolCall {
   lenient?: ClassType;
 }
 
+/** A generated toolset whose upstream completes arguments: what its arguments' `@Complete` call. */
+export interface UpstreamCompleting {
+  completeUpstream(ref: { prompt: string } | { uriTemplate: string }, argument: string, value: string, args: Readonly<Record<string, string>>): Promise<string[]>;
+}
+
 /** What a generated tool returns on an answer: its result class's shape. */
 export interface UpstreamResult {
   message: string;
@@ -116,6 +121,22 @@ export class McpUpstream {
   /** A resource of one of the upstream's templates (`users://{id}`), its variables filled from `args` (RFC 6570, as the SDK expands them). */
   readTemplate(uriTemplate: string, args: Record<string, string | undefined>, context: RequestContext, logger: Logger = this.logger): Promise<ResourceBody> {
     return this.readResource(new UriTemplate(uriTemplate).expand(given(args)), context, logger);
+  }
+
+  /**
+   * The upstream's completions for an argument of one of its prompts or resource templates
+   * (`completion/complete`), as a generated `@Complete` returns them: the caller's credentials and
+   * the other arguments filled in so far go with it. A failure is thrown as a `ToolError`, which
+   * the client gets as the request's error.
+   */
+  async complete(ref: { prompt: string } | { uriTemplate: string }, argument: string, value: string, args: Readonly<Record<string, string>>, context: RequestContext, logger: Logger = this.logger): Promise<string[]> {
+    const what = 'prompt' in ref ? `completing '${argument}' of prompt ${ref.prompt}` : `completing '${argument}' of resource template ${ref.uriTemplate}`;
+    const sent = 'prompt' in ref ? { type: 'ref/prompt' as const, name: ref.prompt } : { type: 'ref/resource' as const, uri: ref.uriTemplate };
+    const answer = await this.member(what, context, logger, (client, signal, asked) =>
+      client.complete({ ref: sent, argument: { name: argument, value }, ...(Object.keys(args).length > 0 && { context: { arguments: { ...args } } }), ...asked }, { signal, timeout: this.timeoutMs }),
+    );
+    const values = (answer as { completion?: { values?: unknown } }).completion?.values;
+    return Array.isArray(values) ? values.filter((candidate): candidate is string => typeof candidate === 'string') : [];
   }
 
   /**

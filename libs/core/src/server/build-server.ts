@@ -148,7 +148,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   const subscribingOptions = hasResources ? { ...serverOptions, capabilities: { ...serverOptions.capabilities, resources: { subscribe: true } } } : serverOptions;
   // Made once: a stateless server instance is made per request.
   const advertised = advertisedEras(serverOptions, subscribingOptions, listTtlMs);
-  const complete = completionHandler(catalog, logger);
+  const complete = completionHandler(definition, logger);
   const groups = groupsHandler(catalog);
   const prompts = catalog.prompts.size > 0 ? promptHandlers(definition) : undefined;
   const resources = hasResources ? resourceHandlers(definition) : undefined;
@@ -184,7 +184,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
           server.setRequestHandler('resources/unsubscribe', subscription.unsubscribe);
         }
       }
-      if (serverOptions.capabilities.completions) server.setRequestHandler('completion/complete', complete);
+      if (serverOptions.capabilities.completions) server.setRequestHandler('completion/complete', complete(site, server));
       return server;
     };
 

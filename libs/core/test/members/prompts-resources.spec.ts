@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { IsIn, IsOptional } from 'class-validator';
-import { Complete, Field, Prompt, Resource, ResourceTemplate, Toolset, assistantMessage, buildServer, image, userMessage } from '../../src';
+import { inject, injectable } from 'tsyringe';
+import { Complete, Field, Prompt, RequestContext, Resource, ResourceTemplate, Toolset, assistantMessage, buildServer, image, userMessage } from '../../src';
 import { connectClient, connectLegacyClient } from '../support/connect';
 
 const CITIES = ['paris', 'park city', 'parma', 'porto'];
@@ -51,6 +52,42 @@ class TravelToolset {
 }
 
 const server = buildServer({ name: 'travel', version: '1.0.0', toolsets: [TravelToolset] });
+
+/** A service the toolset is given: the members of each organisation. */
+const DIRECTORY = Symbol('directory');
+const MEMBERS: Record<string, string[]> = { acme: ['ada', 'alan', 'bob'], globex: ['alice'] };
+let toolsetsMade = 0;
+
+class MemberArgs {
+  // The caller's own organisation, from their credential, through the toolset resolved for the request.
+  @Field()
+  @Complete<OrgToolset>((value, { toolset }) => toolset.membersStartingWith(value))
+  member!: string;
+
+  @Field()
+  @Complete((value) => ['weekly', 'monthly'].filter((period) => period.startsWith(value)))
+  period!: string;
+}
+
+@Toolset({ name: 'org', credentialHeaders: ['x-org-token'] })
+@injectable()
+class OrgToolset {
+  constructor(
+    private readonly context: RequestContext,
+    @inject(DIRECTORY) private readonly directory: Record<string, string[]>,
+  ) {
+    toolsetsMade += 1;
+  }
+
+  membersStartingWith(value: string): string[] {
+    return (this.directory[this.context.credential('x-org-token')] ?? []).filter((member) => member.startsWith(value));
+  }
+
+  @Prompt({ description: 'Review a member.', args: MemberArgs })
+  review(args: MemberArgs) {
+    return `Review ${args.member}, ${args.period}.`;
+  }
+}
 
 describe('prompts, resources and completion, served to both eras', () => {
   /** Each prompt and resource names its toolset as its group (the grouping extension). */
@@ -112,6 +149,43 @@ describe('prompts, resources and completion, served to both eras', () => {
     expect(users.completion.values).toEqual(['ada', 'alan']);
     await expect(client.complete({ ref: { type: 'ref/prompt', name: 'nope' }, argument: { name: 'x', value: '' } })).rejects.toThrow("Unknown prompt 'nope'.");
     await client.close();
+  });
+
+  it.each(['2026-07-28', '2025'] as const)("gives a completer its toolset as a call would have it: its services and the caller's credential, made only when read (%s)", async (era) => {
+    const { container } = await import('tsyringe');
+    const root = container.createChildContainer();
+    root.register(DIRECTORY, { useValue: MEMBERS });
+    const org = buildServer({ name: 'org', version: '1.0.0', toolsets: [OrgToolset], container: root });
+    type Completing = { complete(params: object): Promise<{ completion: { values: string[] } }>; close(): Promise<void> };
+    const complete = (client: Completing, name: string, value: string) => client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name, value } });
+    const connect = async (token: string): Promise<Completing> => (era === '2025' ? connectLegacyClient(org, { headers: { 'x-org-token': token } }) : connectClient(org, { headers: { 'x-org-token': token } }));
+    const connected = await connect('acme');
+    const globex = await connect('globex');
+    try {
+      const made = toolsetsMade;
+      expect((await complete(connected, 'member', 'a')).completion.values).toEqual(['ada', 'alan']);
+      expect((await complete(globex, 'member', 'a')).completion.values).toEqual(['alice']);
+      expect(toolsetsMade).toBe(made + 2);
+      // A completer that does not read its toolset makes none.
+      expect((await complete(connected, 'period', 'w')).completion.values).toEqual(['weekly']);
+      expect(toolsetsMade).toBe(made + 2);
+    } finally {
+      await connected.close();
+      await globex.close();
+    }
+  });
+
+  it('refuses a completion whose toolset needs a credential the caller did not send, naming the header', async () => {
+    const root = (await import('tsyringe')).container.createChildContainer();
+    root.register(DIRECTORY, { useValue: MEMBERS });
+    const client = await connectClient(buildServer({ name: 'org', version: '1.0.0', toolsets: [OrgToolset], container: root }));
+    try {
+      await expect(client.complete({ ref: { type: 'ref/prompt', name: 'review' }, argument: { name: 'member', value: 'a' } })).rejects.toThrow(
+        expect.objectContaining({ code: -32600, message: expect.stringContaining('send the `x-org-token` header') }),
+      );
+    } finally {
+      await client.close();
+    }
   });
 
   it('advertises only the capabilities it serves', async () => {

@@ -97,4 +97,25 @@ describe('the everything toolset generated from mcp.json, calling the reference 
       await close();
     }
   });
+
+  it.each(['modern', 'legacy'] as const)("completes the upstream's prompt and template arguments by asking it, with the arguments filled in so far (%s client)", async (era) => {
+    const { client, close } = await connectToolset(EverythingToolset, { era });
+    try {
+      const prompt = (argument: string, value: string, filled?: Record<string, string>) =>
+        client.complete({ ref: { type: 'ref/prompt', name: 'completable-prompt' }, argument: { name: argument, value }, ...(filled && { context: { arguments: filled } }) });
+      // The reference server's own completers: departments by prefix, then the members of the department chosen.
+      expect((await prompt('department', 'S')).completion.values.sort()).toEqual(['Sales', 'Support']);
+      expect((await prompt('name', '', { department: 'Sales' })).completion.values).toEqual(['David', 'Eve', 'Frank']);
+      expect((await prompt('name', 'E', { department: 'Engineering' })).completion.values).toEqual([]);
+      expect((await prompt('name', 'A', { department: 'Engineering' })).completion.values).toEqual(['Alice']);
+      // A template's variable: what the upstream answers for its resource ids.
+      const ids = await client.complete({ ref: { type: 'ref/resource', uri: 'demo://resource/dynamic/text/{resourceId}' }, argument: { name: 'resourceId', value: '1' } });
+      expect(ids.completion.values.length).toBeGreaterThan(0);
+      expect(ids.completion.values.every((id) => id.startsWith('1'))).toBe(true);
+      // An argument the upstream has no completer for: no values, not an error.
+      expect((await client.complete({ ref: { type: 'ref/prompt', name: 'args-prompt' }, argument: { name: 'city', value: 'O' } })).completion.values).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
 });

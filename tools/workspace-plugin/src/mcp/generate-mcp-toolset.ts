@@ -94,9 +94,10 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
   // The library's own toolset first (a toolset needs a tool: with every tool in a group, the first group's takes its place).
   const ordered = [...parts.values()].sort((a, b) => Number(a.group !== undefined) - Number(b.group !== undefined));
   const members = memberSources(snapshot, config, emitter, usedMethods, warnings);
-  ordered[0]!.methods.push(...members.methods);
+  ordered[0]!.methods.push(...members.methods, ...(members.completes ? [COMPLETE_UPSTREAM] : []));
   classNames.push(...members.classNames);
-  const dtos = `${MCP_GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult'] })}\n\n${emitter.source()}\n`;
+  const completerImport = members.completes ? "\nimport type { UpstreamCompleting } from '@toolsets/mcp-upstream';" : '';
+  const dtos = `${MCP_GENERATED_HEADER}\n${dtoImports(emitter.uses, { core: ['ToolResult', ...(members.completes ? ['Complete'] : [])] })}${completerImport}\n\n${emitter.source()}\n`;
   const larger = largerGroups(name, ordered, groups, warnings);
   const files: Record<string, string> = {
     'src/generated/dtos.ts': dtos,
@@ -307,6 +308,14 @@ function toolsetSource(
     ]),
   ].join('\n');
 }
+
+/** The method the arguments' `@Complete`s call (`UpstreamCompleting`): the upstream's completions, with the caller's credentials. */
+const COMPLETE_UPSTREAM = `
+  /** The upstream's completions for an argument of its prompts and resource templates, as the user types (\`@Complete\` in dtos.ts). */
+  completeUpstream(ref: { prompt: string } | { uriTemplate: string }, argument: string, value: string, args: Readonly<Record<string, string>>): Promise<string[]> {
+    return this.upstream.complete(ref, argument, value, args, this.context, this.logger);
+  }
+`;
 
 /** An upstream group's description as its toolset's: what the upstream says, else its title, else whose group it is. */
 function groupDescription(group: UpstreamGroup, server: string): string {

@@ -15,6 +15,8 @@ export interface GeneratedMembers {
   classNames: string[];
   /** The core decorators and types the methods use. */
   uses: Set<'Prompt' | 'Resource' | 'ResourceTemplate'>;
+  /** Some argument asks the upstream for completions (`@Complete` in dtos.ts, `completeUpstream` on the toolset). */
+  completes: boolean;
 }
 
 /** Prompt, resource and template names core serves: 1 to 128 of A-Z a-z 0-9 _ - . */
@@ -28,7 +30,16 @@ const MEMBER_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  * safe one, the upstream's own kept as its title.
  */
 export function memberSources(snapshot: UpstreamSnapshot, config: McpConfig, emitter: DtoEmitter, usedMethods: Set<string>, warnings: string[]): GeneratedMembers {
-  const out: GeneratedMembers = { methods: [], classNames: [], uses: new Set() };
+  const out: GeneratedMembers = { methods: [], classNames: [], uses: new Set(), completes: false };
+  /** An argument's `@Complete`, where the upstream completes arguments: it asks the upstream as the user types. */
+  const completing = (ref: string, properties: PropertyModel[]): PropertyModel[] => {
+    if (!snapshot.completions || properties.length === 0) return properties;
+    out.completes = true;
+    return properties.map((property) => ({
+      ...property,
+      decorators: [`@Complete<UpstreamCompleting>((value, { arguments: args, toolset }) => toolset.completeUpstream(${ref}, ${tsLiteral(property.name)}, value, args))`],
+    }));
+  };
   const method = (name: string, suffix: string) => methodName(name, 'member', suffix, usedMethods);
   const argsClass = (base: string, properties: PropertyModel[]) => {
     if (properties.length === 0) return undefined;
@@ -39,7 +50,8 @@ export function memberSources(snapshot: UpstreamSnapshot, config: McpConfig, emi
   if (config.prompts !== false) {
     for (const prompt of snapshot.prompts) {
       out.uses.add('Prompt');
-      out.methods.push(promptSource(prompt, method(prompt.name, 'Prompt'), argsClass(`${pascal(prompt.name) || 'Member'}PromptArgs`, promptArguments(prompt))));
+      const args = completing(`{ prompt: ${tsLiteral(prompt.name)} }`, promptArguments(prompt));
+      out.methods.push(promptSource(prompt, method(prompt.name, 'Prompt'), argsClass(`${pascal(prompt.name) || 'Member'}PromptArgs`, args)));
     }
   }
   if (config.resources !== false) {
@@ -60,7 +72,10 @@ export function memberSources(snapshot: UpstreamSnapshot, config: McpConfig, emi
         continue;
       }
       out.uses.add('ResourceTemplate');
-      const properties = variables.map((variable) => ({ name: variable, required: true, schema: { kind: 'string' as const, description: `The {${variable}} of ${template.uriTemplate}.` } }));
+      const properties = completing(
+        `{ uriTemplate: ${tsLiteral(template.uriTemplate)} }`,
+        variables.map((variable) => ({ name: variable, required: true, schema: { kind: 'string' as const, description: `The {${variable}} of ${template.uriTemplate}.` } })),
+      );
       out.methods.push(templateSource(template, method(template.name, 'Template'), argsClass(`${pascal(template.name) || 'Member'}TemplateArgs`, properties), variables));
     }
   }

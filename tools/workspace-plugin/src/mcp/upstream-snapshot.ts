@@ -22,6 +22,8 @@ export interface UpstreamSnapshot {
   prompts: Prompt[];
   resources: Resource[];
   resourceTemplates: ResourceTemplateType[];
+  /** It completes arguments of its prompts and resource templates (`completions` capability): the library asks it as the user types. */
+  completions?: boolean;
   /** Its groups (`groups/list`, the grouping extension), where it declares them: each served as a toolset of the library. */
   groups?: UpstreamGroup[];
   /** Who it says it is in its Server Card, where an HTTP server serves one: identity only, never its endpoints or headers. */
@@ -121,6 +123,7 @@ export async function readUpstream(live: LiveUpstream): Promise<UpstreamSnapshot
       prompts,
       resources,
       resourceTemplates,
+      ...(capabilities.completions && { completions: true }),
       ...(groups.length > 0 && { groups }),
       ...(card && { card }),
     };

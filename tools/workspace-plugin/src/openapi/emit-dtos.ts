@@ -67,7 +67,7 @@ export class DtoEmitter {
     else if (schema.kind === 'union') schema.arms.forEach((arm) => this.emitDependencies(arm));
   }
 
-  private property({ name, required, schema, header }: PropertyModel): string[] {
+  private property({ name, required, schema, header, decorators }: PropertyModel): string[] {
     const lines: string[] = [];
     if (schema.kind === 'open') lines.push(`  // An open value: ${oneLine(schema.reason)}.`);
     // A document's default is advertised, not applied: the API applies its own when the argument is left out.
@@ -82,6 +82,7 @@ export class DtoEmitter {
     const entries = Object.entries(options).map(([key, value]) => `${key}: ${tsLiteral(value)}`);
     const optionsText = entries.length ? `, { ${entries.join(', ')} }` : '';
     lines.push(`  @Field(() => ${this.thunk(schema)}${optionsText})`);
+    for (const decorator of decorators ?? []) lines.push(`  ${decorator}`);
     for (const validator of this.validators(schema)) lines.push(`  ${validator}`);
     if (!required) {
       this.uses.validators.add('IsOptional');

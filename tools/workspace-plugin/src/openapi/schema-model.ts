@@ -20,4 +20,6 @@ export interface PropertyModel {
   schema: SchemaModel;
   /** The `Mcp-Param-{header}` header 2026-07-28 clients mirror this argument into (`@Field({ header })`). */
   header?: string;
+  /** Decorators written after its `@Field`, as source (an MCP library's `@Complete`). */
+  decorators?: readonly string[];
 }

@@ -248,4 +248,9 @@ export class EverythingToolset {
     return this.upstream.readTemplate('demo://resource/dynamic/blob/{resourceId}', { resourceId: args['resourceId'] }, this.context, this.logger);
   }
 
+  /** The upstream's completions for an argument of its prompts and resource templates, as the user types (`@Complete` in dtos.ts). */
+  completeUpstream(ref: { prompt: string } | { uriTemplate: string }, argument: string, value: string, args: Readonly<Record<string, string>>): Promise<string[]> {
+    return this.upstream.complete(ref, argument, value, args, this.context, this.logger);
+  }
+
 }
