@@ -57,7 +57,7 @@ export type { ServerCardOptions } from './server/server-card-options';
 export { defineGroup, type ToolGroup, type ToolGroupOptions } from './metadata/tool-group';
 export { SERVER_CARD_SCHEMA, SERVER_CARD_TYPE, CLIENT_CREDENTIALS_EXTENSION, CARD_META_KEY } from './wire/server-card';
 export { stderrLogger, type Logger } from './server/logging/logger';
-export { RESOURCE_UPDATES, type ResourceUpdates } from './server/members/resource-subscriptions';
+export { RESOURCE_UPDATES, RESOURCE_WATCHERS, type ResourceUpdates, type ResourceWatcher } from './server/members/resource-subscriptions';
 export { LOGGER } from './server/logging/logger-token';
 
 export { RequestContext, type ClientInfo, type ProtocolEra, type TransportKind } from './context/request-context';

@@ -1,10 +1,10 @@
 import { createHash } from 'node:crypto';
 import { isInputRequiredResult, ProtocolError, SdkError, SdkErrorCode, UriTemplate, type CallToolResult, type Client, type InputRequiredResult, type PriorDiscovery } from '@modelcontextprotocol/client';
-import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type PromptMessage, type RequestContext, type ResourceBody, type ResultWithContent } from '@toolsets/core';
+import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type PromptMessage, type RequestContext, type ResourceBody, type ResourceWatcher, type ResultWithContent } from '@toolsets/core';
 import { redact } from './secret-redaction';
 import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
 import { askedParams, MAX_INPUT_ROUNDS, relayQuestions, type Answered, type AskedParams } from './upstream-questions';
-import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, redactionsOf, variablePrefix, type ResolvedUpstreamSettings } from './upstream-settings';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, redactionsOf, variablePrefix, type ResolvedUpstreamSettings, type UpstreamSettings } from './upstream-settings';
 
 /** One call of a generated tool: which upstream tool, with what, and what its answer is. */
 export interface UpstreamToolCall {
@@ -23,6 +23,25 @@ export interface UpstreamToolCall {
 /** A generated toolset whose upstream completes arguments: what its arguments' `@Complete` call. */
 export interface UpstreamCompleting {
   completeUpstream(ref: { prompt: string } | { uriTemplate: string }, argument: string, value: string, args: Readonly<Record<string, string>>): Promise<string[]>;
+}
+
+/**
+ * The `ResourceWatcher` a generated library registers under `RESOURCE_WATCHERS`: it hands a URI to
+ * the library's `McpUpstream` (resolved only then) when the URI is one of the upstream's resources
+ * the library serves, so a library imported but not served, or its settings, never get in the way
+ * of another's subscriptions.
+ */
+export function upstreamResourceWatcher(settings: Pick<UpstreamSettings, 'watchable'>, upstream: () => McpUpstream): ResourceWatcher {
+  return {
+    watch: (uri, changed) => (isWatchable(settings.watchable, uri) ? upstream().watch(uri, changed) : undefined),
+    unwatch: (uri, changed) => (isWatchable(settings.watchable, uri) ? upstream().unwatch(uri, changed) : undefined),
+  };
+}
+
+/** Whether `uri` is one of the upstream's resources the library serves, or matches one of its templates. */
+function isWatchable(watchable: UpstreamSettings['watchable'], uri: string): boolean {
+  if (watchable?.uris?.includes(uri)) return true;
+  return (watchable?.uriTemplates ?? []).some((template) => new UriTemplate(template).match(uri) !== null);
 }
 
 /** What a generated tool returns on an answer: its result class's shape. */
@@ -54,9 +73,11 @@ const MAX_NOTED_PROBLEMS = 3;
  * answer, a refusal, a timeout, a lost connection, garbage) come back as `ToolError`s whose text is
  * bounded and never carries the upstream's credentials. The caller's own credentials never go upstream.
  */
-export class McpUpstream {
+export class McpUpstream implements ResourceWatcher {
   /** The app's connection; with caller credentials, one per distinct credential (least recently used first). */
   private readonly connections = new Map<string, UpstreamConnection>();
+  /** The upstream's resources a caller of some server watches, each with what to tell when it changes. */
+  private readonly watchers = new Map<string, Set<() => Promise<void>>>();
   private readonly timeoutMs: number;
   private readonly maxResultBytes: number;
 
@@ -67,6 +88,40 @@ export class McpUpstream {
   ) {
     this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxResultBytes = settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+  }
+
+  /**
+   * A caller subscribed to `uri` (`ResourceWatcher`, told by core): where it is one of the
+   * upstream's resources this library serves, the app subscribes to it upstream, on its own
+   * connection, once for every server watching it, and passes each update on through `changed`.
+   * An upstream reached with each caller's credentials is not subscribed to: its updates could not
+   * be told apart per caller.
+   */
+  async watch(uri: string, changed: () => Promise<void>): Promise<void> {
+    if (!this.serves(uri)) return;
+    if (this.settings.callerCredentials?.length || this.settings.identity?.kind === 'exchange') {
+      this.logger.warn('a resource subscription is not passed to an upstream MCP server reached with each caller\'s credentials', { upstream: this.settings.name, uri: uri.slice(0, 200) });
+      return;
+    }
+    const told = this.watchers.get(uri) ?? new Set();
+    this.watchers.set(uri, told.add(changed));
+    if (told.size === 1) await this.connectionFor(undefined).watch(uri, (updated) => this.changed(updated));
+  }
+
+  /** No caller of `changed`'s server watches `uri` any more; with none left at all, the app unsubscribes upstream. */
+  async unwatch(uri: string, changed: () => Promise<void>): Promise<void> {
+    const told = this.watchers.get(uri);
+    if (!told?.delete(changed) || told.size > 0) return;
+    this.watchers.delete(uri);
+    await this.connectionFor(undefined).unwatch(uri);
+  }
+
+  private changed(uri: string): void {
+    for (const changed of this.watchers.get(uri) ?? []) void changed().catch(() => undefined);
+  }
+
+  private serves(uri: string): boolean {
+    return isWatchable(this.settings.watchable, uri);
   }
 
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */

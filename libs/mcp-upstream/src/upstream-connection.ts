@@ -64,6 +64,10 @@ export class UpstreamConnection {
   private drifted = new Map<string, DriftKind>();
   /** The drift check's poll (`pollMs`) or its next listing when the upstream's list expires (`ttlMs`), while a connection stands. */
   private poll?: NodeJS.Timeout;
+  /** Resources subscribed to on this connection (`resources/subscribe`), subscribed to again after a reconnect. */
+  private readonly watched = new Set<string>();
+  /** Who is told when the upstream says a watched resource changed. */
+  private onUpdated?: (uri: string) => void;
 
   constructor(
     private readonly settings: ResolvedUpstreamSettings,
@@ -83,6 +87,26 @@ export class UpstreamConnection {
   /** How the tool drifted from the pinned contract, if it did (as of the last connect or list-changed notice). */
   drift(tool: string): DriftKind | undefined {
     return this.drifted.get(tool);
+  }
+
+  /**
+   * Subscribes to `uri` upstream (connecting if need be), where the upstream offers subscriptions;
+   * `onUpdated` hears of each `notifications/resources/updated` for a watched URI.
+   */
+  async watch(uri: string, onUpdated: (uri: string) => void): Promise<void> {
+    this.onUpdated = onUpdated;
+    const connected = this.current !== undefined;
+    this.watched.add(uri);
+    // A new connection subscribes to every watched URI as it connects.
+    const client = await this.client(AbortSignal.timeout(this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS));
+    if (connected && subscribes(client)) await client.subscribeResource({ uri }, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+  }
+
+  /** Unsubscribes from `uri` upstream, if this connection watched it (and still stands). */
+  async unwatch(uri: string): Promise<void> {
+    if (!this.watched.delete(uri)) return;
+    const client = await this.current?.catch(() => undefined);
+    if (client && subscribes(client)) await client.unsubscribeResource({ uri }, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS });
   }
 
   /** A call succeeded: the next loss reconnects after the shortest wait again. */
@@ -130,6 +154,7 @@ export class UpstreamConnection {
       if (transport instanceof StdioClientTransport) this.childPid = transport.pid;
       this.relayLogs(client);
       await this.watchDrift(client, generation);
+      await this.resubscribe(client);
       return client;
     } catch (error) {
       ended(`connecting failed: ${redact((error as Error).message, redactionsOf(this.settings))}`);
@@ -184,6 +209,23 @@ export class UpstreamConnection {
     });
   }
 
+  /**
+   * Passes the upstream's resource updates on for the URIs watched here, and subscribes to each of
+   * them on this (new) connection. A subscription the upstream refuses is logged; the rest stand.
+   */
+  private async resubscribe(client: Client): Promise<void> {
+    client.setNotificationHandler('notifications/resources/updated', (notification) => {
+      const uri = notification.params.uri;
+      if (this.watched.has(uri)) this.onUpdated?.(uri);
+    });
+    if (!subscribes(client)) return;
+    for (const uri of this.watched) {
+      await client.subscribeResource({ uri }, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS }).catch((error: Error) => {
+        this.logger.warn('upstream MCP server refused a resource subscription', { upstream: this.settings.name, uri: uri.slice(0, 200), reason: redact(error.message, redactionsOf(this.settings)) });
+      });
+    }
+  }
+
   private lost(why: string): void {
     this.failures += 1;
     const backoff = Math.min(MAX_BACKOFF_MS, FIRST_BACKOFF_MS * 2 ** (this.failures - 1));
@@ -220,6 +262,11 @@ export class UpstreamConnection {
     });
     return child;
   }
+}
+
+/** Whether the upstream takes `resources/subscribe`. */
+function subscribes(client: Client): boolean {
+  return client.getServerCapabilities()?.resources?.subscribe === true;
 }
 
 /** `promise`, or a rejection as soon as `signal` aborts (the promise itself goes on for the next call). */

@@ -49,6 +49,11 @@ export interface UpstreamSettings {
    * A tool the live upstream removed or changed is refused with a ToolError until the library is regenerated.
    */
   pins?: Record<string, string>;
+  /**
+   * The upstream's resources the library serves (their URIs, and its templates'), which a caller
+   * may subscribe to: the app then subscribes to them upstream and passes each update on.
+   */
+  watchable?: { uris?: readonly string[]; uriTemplates?: readonly string[] };
 }
 
 /**

@@ -33,7 +33,7 @@ import { seenSlice } from './request/call-origin';
 import { completionHandler } from './members/completion-handler';
 import { promptHandlers } from './members/prompt-handlers';
 import { resourceHandlers } from './members/resource-handlers';
-import { RESOURCE_UPDATES, ResourceSubscriptions } from './members/resource-subscriptions';
+import { RESOURCE_UPDATES, RESOURCE_WATCHERS, ResourceSubscriptions, type ResourceWatcher } from './members/resource-subscriptions';
 import { TaskEngine } from './tasks/task-engine';
 import { taskCallHandler, taskRunner } from './tasks/task-call';
 import { registerTaskHandlers } from './tasks/task-handlers';
@@ -115,7 +115,7 @@ export function buildServer(options: BuildServerOptions): ServerDefinition {
   warnSecretFormFields(catalog, logger);
   const root = (options.container ?? globalContainer).createChildContainer();
   if (!root.isRegistered(LOGGER, true)) root.register(LOGGER, { useValue: logger });
-  const subscriptions = new ResourceSubscriptions(catalog, logger);
+  const subscriptions = new ResourceSubscriptions(catalog, logger, () => (root.isRegistered(RESOURCE_WATCHERS, true) ? root.resolveAll<ResourceWatcher>(RESOURCE_WATCHERS) : []));
   if (!root.isRegistered(RESOURCE_UPDATES, true)) root.register(RESOURCE_UPDATES, { useValue: subscriptions });
 
   const views = new CatalogSlices(catalog, options.mode, options.codeMode);

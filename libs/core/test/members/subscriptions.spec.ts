@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
-import { inject } from 'tsyringe';
-import { Field, RESOURCE_UPDATES, Resource, ResourceTemplate, Result, Tool, ToolResult, Toolset, buildServer, type ResourceUpdates } from '../../src';
+import { container, inject } from 'tsyringe';
+import { Field, RESOURCE_UPDATES, RESOURCE_WATCHERS, Resource, ResourceTemplate, Result, Tool, ToolResult, Toolset, buildServer, type ResourceUpdates, type ResourceWatcher } from '../../src';
 import { connectLegacyClient } from '../support/connect';
 
 let motd = 'Hello.';
@@ -67,6 +67,62 @@ describe('resource subscriptions on connections that outlive a request', () => {
     await expect(watcher.subscribeResource({ uri: 'board://nothing' })).rejects.toThrow("No resource matches 'board://nothing'");
     await watcher.close();
     await bystander.close();
+  });
+
+  it("tells the registered watchers when a URI gets its first subscriber and loses its last, and passes on what they say changed", async () => {
+    // As a library whose resources come from elsewhere (an upstream MCP server) registers itself.
+    const told: string[] = [];
+    const watching = new Map<string, () => Promise<void>>();
+    const watcher: ResourceWatcher = {
+      watch: async (uri, changed) => {
+        told.push(`watch ${uri}`);
+        watching.set(uri, changed);
+      },
+      unwatch: (uri, changed) => {
+        told.push(`unwatch ${uri}`);
+        expect(watching.get(uri)).toBe(changed);
+        watching.delete(uri);
+      },
+    };
+    const root = container.createChildContainer();
+    root.register(RESOURCE_WATCHERS, { useValue: watcher });
+    const server = buildServer({ name: 'board', version: '1.0.0', toolsets: [BoardToolset], container: root });
+    const first = await connectLegacyClient(server);
+    const second = await connectLegacyClient(server);
+    const seen: string[] = [];
+    first.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void seen.push(`first ${n.params.uri}`));
+    second.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void seen.push(`second ${n.params.uri}`));
+
+    await first.subscribeResource({ uri: 'board://notes/7' });
+    await second.subscribeResource({ uri: 'board://notes/7' });
+    expect(told).toEqual(['watch board://notes/7']);
+    await watching.get('board://notes/7')!();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen.sort()).toEqual(['first board://notes/7', 'second board://notes/7']);
+
+    await first.unsubscribeResource({ uri: 'board://notes/7' });
+    expect(told).toEqual(['watch board://notes/7']);
+    // The last subscriber leaves by closing its connection.
+    await second.close();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(told).toEqual(['watch board://notes/7', 'unwatch board://notes/7']);
+    await first.close();
+  });
+
+  it('keeps a subscription whose watcher fails, and logs why', async () => {
+    const warnings: string[] = [];
+    const root = container.createChildContainer();
+    root.register(RESOURCE_WATCHERS, { useValue: { watch: () => Promise.reject(new Error('upstream refused')), unwatch: () => undefined } satisfies ResourceWatcher });
+    const server = buildServer({ name: 'board', version: '1.0.0', toolsets: [BoardToolset], container: root, logger: { info: () => undefined, warn: (message, fields) => void warnings.push(`${message} ${JSON.stringify(fields)}`), error: () => undefined } });
+    const client = await connectLegacyClient(server);
+    const seen: string[] = [];
+    client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void seen.push(n.params.uri));
+    await client.subscribeResource({ uri: 'board://motd' });
+    expect(warnings).toEqual([expect.stringContaining('a resource watcher could not watch a resource {"uri":"board://motd","error":"upstream refused"}')]);
+    await server.resourceUpdated('board://motd');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(seen).toEqual(['board://motd']);
+    await client.close();
   });
 
   it('caps how many resources one connection watches, since a template matches endless URIs', async () => {

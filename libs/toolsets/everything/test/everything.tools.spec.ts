@@ -3,6 +3,8 @@ import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
 import { closeUpstreams } from '@toolsets/mcp-upstream';
 import { connectToolset, type ToolsetClient } from '@toolsets/testing';
 import { Ajv } from 'ajv';
+import { ResourceUpdatedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
+import type { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { EverythingToolset } from '../src';
 
 // The reference server from npm (@modelcontextprotocol/server-everything) over stdio, as the demo
@@ -93,6 +95,36 @@ describe('the everything toolset generated from mcp.json, calling the reference 
       expect(text).toMatchObject({ uri: 'demo://resource/dynamic/text/7', text: expect.stringContaining('7') });
       const [blob] = (await client.readResource({ uri: 'demo://resource/dynamic/blob/3' })).contents as { blob?: string }[];
       expect(Buffer.from(blob?.blob ?? '', 'base64').length).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  });
+
+  it("passes a caller's resource subscription to the upstream, and the upstream's updates back, until the caller unsubscribes (2025 session)", async () => {
+    const { client, close } = await connectToolset(EverythingToolset, { era: 'legacy' });
+    const legacy = client as unknown as LegacyClient;
+    const uri = 'demo://resource/static/document/architecture.md';
+    const updates: string[] = [];
+    let heard: () => void = () => undefined;
+    legacy.setNotificationHandler(ResourceUpdatedNotificationSchema, (notification) => {
+      updates.push(notification.params.uri);
+      heard();
+    });
+    try {
+      // Answered once the app has subscribed upstream: the reference server's first update then reaches this caller.
+      await legacy.subscribeResource({ uri });
+      const first = new Promise<void>((resolve) => (heard = resolve));
+      // The reference server sends every subscribed URI an update at once, then every 5 s, while this is on.
+      await legacy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+      await first;
+      expect(updates[0]).toBe(uri);
+      await legacy.unsubscribeResource({ uri });
+      const after = updates.length;
+      // Turned off again, and unsubscribed upstream: nothing more arrives (the upstream's own list of subscriptions is empty).
+      await legacy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+      await legacy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+      await legacy.callTool({ name: 'toggle-subscriber-updates', arguments: {} });
+      expect(updates.length).toBe(after);
     } finally {
       await close();
     }

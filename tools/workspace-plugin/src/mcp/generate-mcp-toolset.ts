@@ -242,7 +242,8 @@ function hints(annotations: Tool['annotations']): Record<string, boolean> {
 
 /** What the generated toolset imports from core: its tools' names, and those of the prompts, resources and templates it serves. */
 function coreImports(uses: { scoped: boolean; members: GeneratedMembers['uses']; groups?: boolean }): string {
-  const values = [...(uses.groups ? ['defineGroup'] : []), 'LOGGER', ...(uses.members.has('Prompt') ? ['Prompt'] : []), 'RequestContext', ...(uses.scoped ? ['RequireScopes'] : []), ...(uses.members.has('Resource') ? ['Resource'] : []), ...(uses.members.has('ResourceTemplate') ? ['ResourceTemplate'] : []), 'Tool', 'ToolError', 'Toolset'];
+  const watches = uses.members.has('Resource') || uses.members.has('ResourceTemplate');
+  const values = [...(uses.groups ? ['defineGroup'] : []), 'LOGGER', ...(uses.members.has('Prompt') ? ['Prompt'] : []), 'RequestContext', ...(uses.scoped ? ['RequireScopes'] : []), ...(uses.members.has('Resource') ? ['Resource'] : []), ...(watches ? ['RESOURCE_WATCHERS'] : []), ...(uses.members.has('ResourceTemplate') ? ['ResourceTemplate'] : []), 'Tool', 'ToolError', 'Toolset'];
   const types = ['Logger', ...(uses.members.has('Prompt') ? ['PromptMessage'] : []), ...(uses.members.has('Resource') || uses.members.has('ResourceTemplate') ? ['ResourceBody'] : []), 'ResultWithContent'];
   return [...values, ...types.map((type) => `type ${type}`)].join(', ');
 }
@@ -266,7 +267,7 @@ function toolsetSource(
     MCP_GENERATED_HEADER,
     "import { inject, instanceCachingFactory, registry } from 'tsyringe';",
     `import { ${coreImports({ ...uses, groups: larger.source.length > 0 })} } from '@toolsets/core';`,
-    "import { McpUpstream, settingsFromEnvironment, type PriorDiscovery, type UpstreamSettings } from '@toolsets/mcp-upstream';",
+    `import { McpUpstream, settingsFromEnvironment, ${uses.members.has('Resource') || uses.members.has('ResourceTemplate') ? 'upstreamResourceWatcher, ' : ''}type PriorDiscovery, type UpstreamSettings } from '@toolsets/mcp-upstream';`,
     `import { ${classNames.join(', ')} } from './dtos';`,
     '',
     `/** The upstream this toolset calls; register another under this token to configure it in code. */`,
@@ -276,7 +277,7 @@ function toolsetSource(
     ` * Where the upstream is (\`${name.toUpperCase().replace(/-/g, '_')}_MCP_URL\` or \`_MCP_COMMAND\` point it elsewhere); its credentials come from the named`,
     ` * variables; \`pins\` is the contract of each tool as generated, which the live upstream is checked against.`,
     ` */`,
-    `const ${settings}: UpstreamSettings = ${tsLiteral({ ...settingsOf(name, config), pins })};`,
+    `const ${settings}: UpstreamSettings = ${tsLiteral({ ...settingsOf(name, config), pins, ...watchableOf(snapshot, config) })};`,
     '',
     // The server's name is the upstream's text: never written into a comment, where a `*/` in it would end the comment.
     `/** The era the upstream spoke when this library was generated: connecting reuses it instead of probing. */`,
@@ -285,7 +286,15 @@ function toolsetSource(
     ...larger.source.flatMap((source) => [source, '']),
     ...parts.flatMap((part, index) => [
       // One upstream connection for every toolset of the library: registered once, with the first.
-      ...(index === 0 ? [`@registry([{ token: ${token}, useFactory: instanceCachingFactory((container) => new McpUpstream(settingsFromEnvironment(${tsLiteral(name)}, ${settings}), PRIOR, container.resolve(LOGGER))) }])`] : []),
+      ...(index === 0
+        ? [
+            `@registry([`,
+            `  { token: ${token}, useFactory: instanceCachingFactory((container) => new McpUpstream(settingsFromEnvironment(${tsLiteral(name)}, ${settings}), PRIOR, container.resolve(LOGGER))) },`,
+            // A caller's subscription to one of the upstream's resources reaches the upstream through the same connection.
+            ...(uses.members.has('Resource') || uses.members.has('ResourceTemplate') ? [`  { token: RESOURCE_WATCHERS, useFactory: (container) => upstreamResourceWatcher(${settings}, () => container.resolve<McpUpstream>(${token})) },`] : []),
+            `])`,
+          ]
+        : []),
       `@Toolset({`,
       `  name: ${tsLiteral(part.toolsetName)},`,
       `  description: ${tsLiteral(part.group ? groupDescription(part.group, server) : description)},`,
@@ -329,6 +338,14 @@ function settingsOf(name: string, config: McpConfig): object {
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([header, entry]) => ({ header, upstreamHeader: entry.header.toLowerCase(), ...(entry.bearer && { bearer: true }) }));
   return { name, transport, ...(config.secrets && Object.keys(config.secrets).length && { secretsFrom: config.secrets }), ...(callerCredentials.length && { callerCredentials }) };
+}
+
+/** The upstream's resources and templates the library serves, which a caller may subscribe to (`UpstreamSettings.watchable`). */
+function watchableOf(snapshot: UpstreamSnapshot, config: McpConfig): object {
+  if (config.resources === false) return {};
+  const uris = snapshot.resources.map((resource) => resource.uri);
+  const uriTemplates = snapshot.resourceTemplates.map((template) => template.uriTemplate).filter((template) => /\{[^}]+\}/.test(template));
+  return uris.length || uriTemplates.length ? { watchable: { ...(uris.length && { uris }), ...(uriTemplates.length && { uriTemplates }) } } : {};
 }
 
 function safeName(name: string): string {
