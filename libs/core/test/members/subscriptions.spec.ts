@@ -94,6 +94,8 @@ describe('resource subscriptions on connections that outlive a request', () => {
     second.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => void seen.push(`second ${n.params.uri}`));
 
     await first.subscribeResource({ uri: 'board://notes/7' });
+    // A client that subscribes again to what it watches changes nothing.
+    await first.subscribeResource({ uri: 'board://notes/7' });
     await second.subscribeResource({ uri: 'board://notes/7' });
     expect(told).toEqual(['watch board://notes/7']);
     await watching.get('board://notes/7')!();

@@ -64,10 +64,11 @@ export class ResourceSubscriptions implements ResourceUpdates {
         }
         let servers = this.#byUri.get(uri);
         if (!servers) this.#byUri.set(uri, (servers = new Set()));
+        const first = servers.size === 0;
         servers.add(server);
         mine.add(uri);
         // Answered once what watches it elsewhere (an upstream) does: an update after this answer reaches the client.
-        if (servers.size === 1) await this.#tellWatchers('watch', uri);
+        if (first) await this.#tellWatchers('watch', uri);
         return {};
       },
       unsubscribe: async (request: { params: { uri: string } }) => {
