@@ -38,10 +38,16 @@ export function upstreamResourceWatcher(settings: Pick<UpstreamSettings, 'watcha
   };
 }
 
-/** Whether `uri` is one of the upstream's resources the library serves, or matches one of its templates. */
+/** Whether `uri` is one of the upstream's resources the library serves, or matches one of its templates (one that does not parse matches nothing). */
 function isWatchable(watchable: UpstreamSettings['watchable'], uri: string): boolean {
   if (watchable?.uris?.includes(uri)) return true;
-  return (watchable?.uriTemplates ?? []).some((template) => new UriTemplate(template).match(uri) !== null);
+  return (watchable?.uriTemplates ?? []).some((template) => {
+    try {
+      return new UriTemplate(template).match(uri) !== null;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** What a generated tool returns on an answer: its result class's shape. */

@@ -1,4 +1,4 @@
-import type { Tool } from '@modelcontextprotocol/client';
+import { UriTemplate, type Tool } from '@modelcontextprotocol/client';
 import { showableIcon } from '@toolsets/core/icon-rules';
 import { toolFingerprint } from '@toolsets/core/tool-fingerprint';
 import { tsKey, tsLiteral } from '@toolsets/core/ts-literal';
@@ -344,7 +344,14 @@ function settingsOf(name: string, config: McpConfig): object {
 function watchableOf(snapshot: UpstreamSnapshot, config: McpConfig): object {
   if (config.resources === false) return {};
   const uris = snapshot.resources.map((resource) => resource.uri);
-  const uriTemplates = snapshot.resourceTemplates.map((template) => template.uriTemplate).filter((template) => /\{[^}]+\}/.test(template));
+  // The templates the library serves: those that parse and have variables (`memberSources`).
+  const uriTemplates = snapshot.resourceTemplates.map((template) => template.uriTemplate).filter((template) => {
+    try {
+      return new UriTemplate(template).variableNames.length > 0;
+    } catch {
+      return false;
+    }
+  });
   return uris.length || uriTemplates.length ? { watchable: { ...(uris.length && { uris }), ...(uriTemplates.length && { uriTemplates }) } } : {};
 }
 
