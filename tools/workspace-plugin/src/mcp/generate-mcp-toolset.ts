@@ -57,7 +57,8 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
   /** The library's toolsets: its own first, then one per upstream group that holds a served tool. */
   const parts = new Map<string, ToolsetPart>();
   const toolNames: Record<string, string> = {};
-  const usedMethods = new Set<string>();
+  // `completeUpstream` is the library's own method (its completers call it): no tool or prompt takes its name.
+  const usedMethods = new Set<string>(['completeUpstream']);
   let scoped = false;
   const leftOut = snapshot.tools.filter((tool) => tool.execution?.taskSupport === 'required' && isServed(config, tool.name)).map((tool) => ({ tool: tool.name, reason: 'it runs only as a task (execution.taskSupport "required"), and relaying upstream tasks is not built yet' }));
   const served = snapshot.tools.filter((tool) => isServed(config, tool.name) && !leftOut.some((left) => left.tool === tool.name));
