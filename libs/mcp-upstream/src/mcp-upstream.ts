@@ -104,7 +104,7 @@ export class McpUpstream implements ResourceWatcher {
    * be told apart per caller.
    */
   async watch(uri: string, changed: () => Promise<void>): Promise<void> {
-    if (!this.serves(uri)) return;
+    if (!isWatchable(this.settings.watchable, uri)) return;
     if (this.settings.callerCredentials?.length || this.settings.identity?.kind === 'exchange') {
       this.logger.warn('a resource subscription is not passed to an upstream MCP server reached with each caller\'s credentials', { upstream: this.settings.name, uri: uri.slice(0, 200) });
       return;
@@ -126,9 +126,6 @@ export class McpUpstream implements ResourceWatcher {
     for (const changed of this.watchers.get(uri) ?? []) void changed().catch(() => undefined);
   }
 
-  private serves(uri: string): boolean {
-    return isWatchable(this.settings.watchable, uri);
-  }
 
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
   async call(call: UpstreamToolCall, context: RequestContext, logger: Logger = this.logger): Promise<UpstreamResult | ResultWithContent<UpstreamResult> | ToolError> {
@@ -196,8 +193,7 @@ export class McpUpstream implements ResourceWatcher {
     const answer = await this.member(what, context, logger, (client, signal, asked) =>
       client.complete({ ref: sent, argument: { name: argument, value }, ...(Object.keys(args).length > 0 && { context: { arguments: { ...args } } }), ...asked }, { signal, timeout: this.timeoutMs }),
     );
-    const values = (answer as { completion?: { values?: unknown } }).completion?.values;
-    return Array.isArray(values) ? values.filter((candidate): candidate is string => typeof candidate === 'string') : [];
+    return [...answer.completion.values];
   }
 
   /**

@@ -68,12 +68,16 @@ export class UpstreamConnection {
   private readonly watched = new Set<string>();
   /** Who is told when the upstream says a watched resource changed. */
   private onUpdated?: (uri: string) => void;
+  /** The bound on connecting and on each request the connection makes itself (listing, subscribing). */
+  private readonly timeoutMs: number;
 
   constructor(
     private readonly settings: ResolvedUpstreamSettings,
     private readonly prior: PriorDiscovery | undefined,
     private readonly logger: Logger = stderrLogger,
-  ) {}
+  ) {
+    this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  }
 
   /** The connected client, connecting (again) when there is none; rejects when `signal` ends first. */
   client(signal: AbortSignal): Promise<Client> {
@@ -98,15 +102,15 @@ export class UpstreamConnection {
     const connected = this.current !== undefined;
     this.watched.add(uri);
     // A new connection subscribes to every watched URI as it connects.
-    const client = await this.client(AbortSignal.timeout(this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS));
-    if (connected && subscribes(client)) await client.subscribeResource({ uri }, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    const client = await this.client(AbortSignal.timeout(this.timeoutMs));
+    if (connected && subscribes(client)) await client.subscribeResource({ uri }, { timeout: this.timeoutMs });
   }
 
   /** Unsubscribes from `uri` upstream, if this connection watched it (and still stands). */
   async unwatch(uri: string): Promise<void> {
     if (!this.watched.delete(uri)) return;
     const client = await this.current?.catch(() => undefined);
-    if (client && subscribes(client)) await client.unsubscribeResource({ uri }, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS });
+    if (client && subscribes(client)) await client.unsubscribeResource({ uri }, { timeout: this.timeoutMs });
   }
 
   /** A call succeeded: the next loss reconnects after the shortest wait again. */
@@ -150,7 +154,7 @@ export class UpstreamConnection {
     client.onclose = () => ended('the connection closed');
     try {
       const transport = this.transport();
-      await client.connect(transport, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, ...(this.prior && { prior: this.prior }) });
+      await client.connect(transport, { timeout: this.timeoutMs, ...(this.prior && { prior: this.prior }) });
       if (transport instanceof StdioClientTransport) this.childPid = transport.pid;
       this.relayLogs(client);
       await this.watchDrift(client, generation);
@@ -175,7 +179,7 @@ export class UpstreamConnection {
     const notifies = client.getServerCapabilities()?.tools?.listChanged === true;
     const check = async () => {
       try {
-        const listing = await client.listTools(undefined, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS, cacheMode: 'bypass' });
+        const listing = await client.listTools(undefined, { timeout: this.timeoutMs, cacheMode: 'bypass' });
         this.drifted = driftOf(this.settings.name, pins, listing.tools, this.logger);
         // An upstream that neither says when its tools change nor is polled may say how long its list stays fresh.
         const ttlMs = (listing as { ttlMs?: unknown }).ttlMs;
@@ -220,7 +224,7 @@ export class UpstreamConnection {
     });
     if (!subscribes(client)) return;
     for (const uri of this.watched) {
-      await client.subscribeResource({ uri }, { timeout: this.settings.timeoutMs ?? DEFAULT_TIMEOUT_MS }).catch((error: Error) => {
+      await client.subscribeResource({ uri }, { timeout: this.timeoutMs }).catch((error: Error) => {
         this.logger.warn('upstream MCP server refused a resource subscription', { upstream: this.settings.name, uri: uri.slice(0, 200), reason: redact(error.message, redactionsOf(this.settings)) });
       });
     }

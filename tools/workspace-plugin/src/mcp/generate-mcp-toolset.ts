@@ -1,4 +1,4 @@
-import { UriTemplate, type Tool } from '@modelcontextprotocol/client';
+import type { Tool } from '@modelcontextprotocol/client';
 import { showableIcon } from '@toolsets/core/icon-rules';
 import { toolFingerprint } from '@toolsets/core/tool-fingerprint';
 import { tsKey, tsLiteral } from '@toolsets/core/ts-literal';
@@ -102,7 +102,7 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
   const larger = largerGroups(name, ordered, groups, warnings);
   const files: Record<string, string> = {
     'src/generated/dtos.ts': dtos,
-    [`src/generated/${name}.toolset.ts`]: toolsetSource(name, snapshot, config, ordered, larger, [...new Set(classNames)].sort(), { scoped, members: members.uses }, Object.fromEntries(served.map((tool) => [tool.name, toolFingerprint(tool)]))),
+    [`src/generated/${name}.toolset.ts`]: toolsetSource(name, snapshot, config, ordered, larger, [...new Set(classNames)].sort(), { scoped, members: members.uses, watchable: members.watchable }, Object.fromEntries(served.map((tool) => [tool.name, toolFingerprint(tool)]))),
   };
   const modules = ['./generated/dtos', `./generated/${name}.toolset`, ...(config.exports ?? [])];
   files['src/index.ts'] = `${MCP_GENERATED_HEADER}\n${modules.map((module) => `export * from '${module}';`).join('\n')}\n`;
@@ -242,10 +242,9 @@ function hints(annotations: Tool['annotations']): Record<string, boolean> {
 }
 
 /** What the generated toolset imports from core: its tools' names, and those of the prompts, resources and templates it serves. */
-function coreImports(uses: { scoped: boolean; members: GeneratedMembers['uses']; groups?: boolean }): string {
-  const watches = uses.members.has('Resource') || uses.members.has('ResourceTemplate');
-  const values = [...(uses.groups ? ['defineGroup'] : []), 'LOGGER', ...(uses.members.has('Prompt') ? ['Prompt'] : []), 'RequestContext', ...(uses.scoped ? ['RequireScopes'] : []), ...(uses.members.has('Resource') ? ['Resource'] : []), ...(watches ? ['RESOURCE_WATCHERS'] : []), ...(uses.members.has('ResourceTemplate') ? ['ResourceTemplate'] : []), 'Tool', 'ToolError', 'Toolset'];
-  const types = ['Logger', ...(uses.members.has('Prompt') ? ['PromptMessage'] : []), ...(uses.members.has('Resource') || uses.members.has('ResourceTemplate') ? ['ResourceBody'] : []), 'ResultWithContent'];
+function coreImports(uses: { scoped: boolean; members: GeneratedMembers['uses']; groups?: boolean; watches: boolean }): string {
+  const values = [...(uses.groups ? ['defineGroup'] : []), 'LOGGER', ...(uses.members.has('Prompt') ? ['Prompt'] : []), 'RequestContext', ...(uses.scoped ? ['RequireScopes'] : []), ...(uses.members.has('Resource') ? ['Resource'] : []), ...(uses.watches ? ['RESOURCE_WATCHERS'] : []), ...(uses.members.has('ResourceTemplate') ? ['ResourceTemplate'] : []), 'Tool', 'ToolError', 'Toolset'];
+  const types = ['Logger', ...(uses.members.has('Prompt') ? ['PromptMessage'] : []), ...(uses.watches ? ['ResourceBody'] : []), 'ResultWithContent'];
   return [...values, ...types.map((type) => `type ${type}`)].join(', ');
 }
 
@@ -256,10 +255,12 @@ function toolsetSource(
   parts: readonly ToolsetPart[],
   larger: ReturnType<typeof largerGroups>,
   classNames: string[],
-  uses: { scoped: boolean; members: GeneratedMembers['uses'] },
+  uses: { scoped: boolean; members: GeneratedMembers['uses']; watchable: GeneratedMembers['watchable'] },
   pins: Record<string, string>,
 ): string {
   const token = `${name.toUpperCase().replace(/-/g, '_')}_UPSTREAM`;
+  // A library serving resources registers its upstream as their watcher (callers' subscriptions reach the upstream).
+  const watches = uses.members.has('Resource') || uses.members.has('ResourceTemplate');
   const settings = `${name.toUpperCase().replace(/-/g, '_')}_SETTINGS`;
   const prior = snapshot.era === 'modern' && snapshot.discover ? { kind: 'modern', discover: snapshot.discover } : { kind: 'legacy' };
   const server = snapshot.server.title ?? snapshot.server.name;
@@ -267,8 +268,8 @@ function toolsetSource(
   return [
     MCP_GENERATED_HEADER,
     "import { inject, instanceCachingFactory, registry } from 'tsyringe';",
-    `import { ${coreImports({ ...uses, groups: larger.source.length > 0 })} } from '@toolsets/core';`,
-    `import { McpUpstream, settingsFromEnvironment, ${uses.members.has('Resource') || uses.members.has('ResourceTemplate') ? 'upstreamResourceWatcher, ' : ''}type PriorDiscovery, type UpstreamSettings } from '@toolsets/mcp-upstream';`,
+    `import { ${coreImports({ ...uses, groups: larger.source.length > 0, watches })} } from '@toolsets/core';`,
+    `import { McpUpstream, settingsFromEnvironment, ${watches ? 'upstreamResourceWatcher, ' : ''}type PriorDiscovery, type UpstreamSettings } from '@toolsets/mcp-upstream';`,
     `import { ${classNames.join(', ')} } from './dtos';`,
     '',
     `/** The upstream this toolset calls; register another under this token to configure it in code. */`,
@@ -278,7 +279,7 @@ function toolsetSource(
     ` * Where the upstream is (\`${name.toUpperCase().replace(/-/g, '_')}_MCP_URL\` or \`_MCP_COMMAND\` point it elsewhere); its credentials come from the named`,
     ` * variables; \`pins\` is the contract of each tool as generated, which the live upstream is checked against.`,
     ` */`,
-    `const ${settings}: UpstreamSettings = ${tsLiteral({ ...settingsOf(name, config), pins, ...watchableOf(snapshot, config) })};`,
+    `const ${settings}: UpstreamSettings = ${tsLiteral({ ...settingsOf(name, config), pins, ...watchableOf(uses.watchable) })};`,
     '',
     // The server's name is the upstream's text: never written into a comment, where a `*/` in it would end the comment.
     `/** The era the upstream spoke when this library was generated: connecting reuses it instead of probing. */`,
@@ -291,8 +292,7 @@ function toolsetSource(
         ? [
             `@registry([`,
             `  { token: ${token}, useFactory: instanceCachingFactory((container) => new McpUpstream(settingsFromEnvironment(${tsLiteral(name)}, ${settings}), PRIOR, container.resolve(LOGGER))) },`,
-            // A caller's subscription to one of the upstream's resources reaches the upstream through the same connection.
-            ...(uses.members.has('Resource') || uses.members.has('ResourceTemplate') ? [`  { token: RESOURCE_WATCHERS, useFactory: (container) => upstreamResourceWatcher(${settings}, () => container.resolve<McpUpstream>(${token})) },`] : []),
+            ...(watches ? [`  { token: RESOURCE_WATCHERS, useFactory: (container) => upstreamResourceWatcher(${settings}, () => container.resolve<McpUpstream>(${token})) },`] : []),
             `])`,
           ]
         : []),
@@ -341,18 +341,8 @@ function settingsOf(name: string, config: McpConfig): object {
   return { name, transport, ...(config.secrets && Object.keys(config.secrets).length && { secretsFrom: config.secrets }), ...(callerCredentials.length && { callerCredentials }) };
 }
 
-/** The upstream's resources and templates the library serves, which a caller may subscribe to (`UpstreamSettings.watchable`). */
-function watchableOf(snapshot: UpstreamSnapshot, config: McpConfig): object {
-  if (config.resources === false) return {};
-  const uris = snapshot.resources.map((resource) => resource.uri);
-  // The templates the library serves: those that parse and have variables (`memberSources`).
-  const uriTemplates = snapshot.resourceTemplates.map((template) => template.uriTemplate).filter((template) => {
-    try {
-      return new UriTemplate(template).variableNames.length > 0;
-    } catch {
-      return false;
-    }
-  });
+/** What of the served resources a caller may subscribe to, as `UpstreamSettings.watchable` writes it (nothing when there is none). */
+function watchableOf({ uris, uriTemplates }: GeneratedMembers['watchable']): object {
   return uris.length || uriTemplates.length ? { watchable: { ...(uris.length && { uris }), ...(uriTemplates.length && { uriTemplates }) } } : {};
 }
 

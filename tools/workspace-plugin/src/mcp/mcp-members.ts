@@ -17,6 +17,8 @@ export interface GeneratedMembers {
   uses: Set<'Prompt' | 'Resource' | 'ResourceTemplate'>;
   /** Some argument asks the upstream for completions (`@Complete` in dtos.ts, `completeUpstream` on the toolset). */
   completes: boolean;
+  /** The resource URIs and templates served, which a caller may subscribe to (`UpstreamSettings.watchable`). */
+  watchable: { uris: string[]; uriTemplates: string[] };
 }
 
 /** Prompt, resource and template names core serves: 1 to 128 of A-Z a-z 0-9 _ - . */
@@ -30,7 +32,7 @@ const MEMBER_NAME = /^[A-Za-z0-9_.-]{1,128}$/;
  * safe one, the upstream's own kept as its title.
  */
 export function memberSources(snapshot: UpstreamSnapshot, config: McpConfig, emitter: DtoEmitter, usedMethods: Set<string>, warnings: string[]): GeneratedMembers {
-  const out: GeneratedMembers = { methods: [], classNames: [], uses: new Set(), completes: false };
+  const out: GeneratedMembers = { methods: [], classNames: [], uses: new Set(), completes: false, watchable: { uris: [], uriTemplates: [] } };
   /** An argument's `@Complete`, where the upstream completes arguments: it asks the upstream as the user types. */
   const completing = (ref: string, properties: PropertyModel[]): PropertyModel[] => {
     if (!snapshot.completions || properties.length === 0) return properties;
@@ -57,6 +59,7 @@ export function memberSources(snapshot: UpstreamSnapshot, config: McpConfig, emi
   if (config.resources !== false) {
     for (const resource of snapshot.resources) {
       out.uses.add('Resource');
+      out.watchable.uris.push(resource.uri);
       out.methods.push(resourceSource(resource, method(resource.name, 'Resource')));
     }
     for (const template of snapshot.resourceTemplates) {
@@ -72,6 +75,7 @@ export function memberSources(snapshot: UpstreamSnapshot, config: McpConfig, emi
         continue;
       }
       out.uses.add('ResourceTemplate');
+      out.watchable.uriTemplates.push(template.uriTemplate);
       const properties = completing(
         `{ uriTemplate: ${tsLiteral(template.uriTemplate)} }`,
         variables.map((variable) => ({ name: variable, required: true, schema: { kind: 'string' as const, description: `The {${variable}} of ${template.uriTemplate}.` } })),
