@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { appMain, startServerProcess, workspaceRoot, type ServerProcess } from './support/server-process';
 
 /** The tools of the reference server-everything the demo serves, as generated (libs/toolsets/everything). */
-const EVERYTHING_TOOLS = ['echo', 'get-annotated-message', 'get-env', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image', 'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates', 'trigger-long-running-operation'];
+const EVERYTHING_TOOLS = ['echo', 'get-annotated-message', 'get-env', 'get-resource-links', 'get-resource-reference', 'get-structured-content', 'get-sum', 'get-tiny-image', 'gzip-file-as-resource', 'toggle-simulated-logging', 'toggle-subscriber-updates', 'trigger-long-running-operation', 'simulate-research-query'];
 
 describe('the demo app, both toolsets mounted in one process', () => {
   let server: ServerProcess;

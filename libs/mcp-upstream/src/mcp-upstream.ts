@@ -4,6 +4,7 @@ import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, 
 import { redact } from './secret-redaction';
 import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
 import { askedParams, MAX_INPUT_ROUNDS, relayQuestions, type Answered, type AskedParams } from './upstream-questions';
+import { relayUpstreamTask, type Reached } from './upstream-task';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, redactionsOf, variablePrefix, type ResolvedUpstreamSettings, type UpstreamSettings } from './upstream-settings';
 
 /** One call of a generated tool: which upstream tool, with what, and what its answer is. */
@@ -18,6 +19,11 @@ export interface UpstreamToolCall {
   output: 'structured' | 'content';
   /** The tool's result class, when its answers are lenient (`mcp.config.json` `lenient`). */
   lenient?: ClassType;
+  /**
+   * The upstream runs the tool as a task (its `execution.taskSupport`): when the caller's call is a
+   * task, so is the upstream's, followed to its end (see `relayUpstreamTask`).
+   */
+  task?: 'optional' | 'required';
 }
 
 /** A generated toolset whose upstream completes arguments: what its arguments' `@Complete` call. */
@@ -129,6 +135,10 @@ export class McpUpstream implements ResourceWatcher {
 
   /** `logger`: the call's own (a toolset's injected `LOGGER`, which redacts the caller's credentials). */
   async call(call: UpstreamToolCall, context: RequestContext, logger: Logger = this.logger): Promise<UpstreamResult | ResultWithContent<UpstreamResult> | ToolError> {
+    if (call.task && context.task.isTask) {
+      const relayed = await relayUpstreamTask({ tool: call.tool, ...(call.args && { args: call.args }), task: call.task }, context, this.taskPort(call, context, logger), this.timeoutMs);
+      if (relayed !== undefined) return this.settled(call, relayed, logger);
+    }
     let reached;
     try {
       reached = await this.rounds<CallToolResult | ToolError>(call.tool, context, async (client, signal, connection, asked) => {
@@ -150,9 +160,27 @@ export class McpUpstream implements ResourceWatcher {
       if (error instanceof ToolError) return error;
       throw error;
     }
+    return this.settled(call, reached, logger);
+  }
+
+  /** What a call's request to the upstream ended with, as the tool's result. */
+  private settled(call: UpstreamToolCall, reached: Reached<CallToolResult | ToolError>, logger: Logger): UpstreamResult | ResultWithContent<UpstreamResult> | ToolError {
     if (reached instanceof ToolError) return reached;
     if ('failed' in reached) return this.failed(call.tool, reached.failed, reached.timedOut, logger, reached.redacting);
     return reached.answer instanceof ToolError ? reached.answer : this.answered(call, reached.answer, logger, reached.redacting);
+  }
+
+  /** What relaying the call as an upstream task uses: this upstream's requests, drift check and log. */
+  private taskPort(call: UpstreamToolCall, context: RequestContext, logger: Logger) {
+    return {
+      name: this.settings.name,
+      send: <T>(request: (client: Client, signal: AbortSignal, connection: UpstreamConnection) => Promise<T>, options?: { timeoutMs?: number; detached?: boolean }) => this.reach(context, request, options),
+      drifted: (connection: UpstreamConnection) => {
+        const drift = connection.drift(call.tool);
+        return drift ? this.drifted(call, drift) : undefined;
+      },
+      log: (message: string, fields: Record<string, unknown>) => logger.info(message, fields),
+    };
   }
 
   /**
@@ -239,7 +267,7 @@ export class McpUpstream implements ResourceWatcher {
    * the caller's signal, no timer outlives it). The answer, or what it failed with and whether the
    * deadline passed; a `ToolError` when no credential for the upstream could be had.
    */
-  private async reach<T>(context: RequestContext, request: (client: Client, signal: AbortSignal, connection: UpstreamConnection) => Promise<T>): Promise<Reached<T>> {
+  private async reach<T>(context: RequestContext, request: (client: Client, signal: AbortSignal, connection: UpstreamConnection) => Promise<T>, options: { timeoutMs?: number; detached?: boolean } = {}): Promise<Reached<T>> {
     // The caller's own credentials (a missing one throws core's error naming its header) and what redacts them.
     const callers = this.callerSecrets(context);
     const delegated = await this.exchangedAuthorization(context);
@@ -249,13 +277,17 @@ export class McpUpstream implements ResourceWatcher {
     const redacting = { ...redactionsOf(this.settings), ...secrets };
     const controller = new AbortController();
     let timedOut = false;
+    const timeoutMs = options.timeoutMs ?? this.timeoutMs;
     const timer = setTimeout(() => {
       timedOut = true;
-      controller.abort(new Error(`no answer within ${this.timeoutMs} ms`));
-    }, this.timeoutMs);
+      controller.abort(new Error(`no answer within ${timeoutMs} ms`));
+    }, timeoutMs);
     const cancel = () => controller.abort(context.signal.reason);
-    if (context.signal.aborted) cancel();
-    else context.signal.addEventListener('abort', cancel, { once: true });
+    // A detached request (cancelling upstream what the caller cancelled) is bounded by its deadline only.
+    if (!options.detached) {
+      if (context.signal.aborted) cancel();
+      else context.signal.addEventListener('abort', cancel, { once: true });
+    }
     try {
       const client = await connection.client(controller.signal);
       const answer = await request(client, controller.signal, connection);
@@ -415,9 +447,6 @@ export class McpUpstream implements ResourceWatcher {
   }
 
 }
-
-/** How a request to the upstream ended: its answer, what it failed with (and whether the deadline passed), or a `ToolError` before it was sent. */
-type Reached<T> = ToolError | { answer: T; redacting: Record<string, string> } | { failed: unknown; timedOut: boolean; redacting: Record<string, string> };
 
 /** The answer with every string in it redacted of the credentials the upstream was sent (the depth is bounded before this runs). */
 function redactDeep<T>(answer: T, secrets: Record<string, string>): T {

@@ -1,4 +1,4 @@
-import { Client, ClientCredentialsProvider, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
+import { Client, ClientCredentialsProvider, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stderrLogger, type Logger } from '@toolsets/core';
 import { redact } from './secret-redaction';
@@ -17,6 +17,12 @@ const STDERR_TAIL = 2_000;
  */
 const MIN_RELIST_MS = 1_000;
 const MAX_RELIST_MS = 86_400_000;
+
+/** The questions an upstream task may ask its caller (2025-11-25 server-to-client requests). */
+export type TaskQuestionMethod = 'elicitation/create' | 'sampling/createMessage';
+
+/** Answers a question an upstream task asked (its params, `_meta` included), through the task's caller. */
+export type TaskQuestionAnswerer = (method: TaskQuestionMethod, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
 /** The connection is closed for good (the app is shutting down). */
 export class UpstreamClosed extends Error {}
@@ -68,6 +74,8 @@ export class UpstreamConnection {
   private readonly watched = new Set<string>();
   /** Who is told when the upstream says a watched resource changed. */
   private onUpdated?: (uri: string) => void;
+  /** Who answers the questions of each upstream task relayed on this connection, by the upstream's task id. */
+  private readonly askers = new Map<string, TaskQuestionAnswerer>();
   /** The bound on connecting and on each request the connection makes itself (listing, subscribing). */
   private readonly timeoutMs: number;
 
@@ -113,6 +121,16 @@ export class UpstreamConnection {
     if (client && subscribes(client)) await client.unsubscribeResource({ uri }, { timeout: this.timeoutMs });
   }
 
+  /**
+   * Has what the upstream asks about its task `taskId` (a request whose `related-task` names it)
+   * answered by `answer`, until the returned function is called. A question that names no task
+   * relayed here is refused: on a connection shared by every caller, nothing else says whose it is.
+   */
+  answerQuestionsOf(taskId: string, answer: TaskQuestionAnswerer): () => void {
+    this.askers.set(taskId, answer);
+    return () => void this.askers.delete(taskId);
+  }
+
   /** A call succeeded: the next loss reconnects after the shortest wait again. */
   healthy(): void {
     this.failures = 0;
@@ -142,7 +160,8 @@ export class UpstreamConnection {
   private async connect(generation: number): Promise<Client> {
     const wait = this.retryAt - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
-    const client = new Client({ name: 'toolsets-upstream', version: '0.1.0' });
+    // A library that relays the upstream's tasks says it can answer their questions (2025-era capabilities are the connection's).
+    const client = new Client({ name: 'toolsets-upstream', version: '0.1.0' }, this.settings.tasks ? { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } } : undefined);
     const ended = (why: string) => {
       if (generation !== this.generation || this.closed) return;
       this.generation += 1;
@@ -157,6 +176,7 @@ export class UpstreamConnection {
       await client.connect(transport, { timeout: this.timeoutMs, ...(this.prior && { prior: this.prior }) });
       if (transport instanceof StdioClientTransport) this.childPid = transport.pid;
       this.relayLogs(client);
+      this.answerTaskQuestions(client);
       await this.watchDrift(client, generation);
       await this.resubscribe(client);
       return client;
@@ -211,6 +231,25 @@ export class UpstreamConnection {
       const write = level === 'debug' || level === 'info' || level === 'notice' ? this.logger.info : level === 'warning' ? this.logger.warn : this.logger.error;
       write.call(this.logger, 'upstream MCP server logged', fields);
     });
+  }
+
+  /** Routes each question an upstream task asks to whoever relays that task (`answerQuestionsOf`). */
+  private answerTaskQuestions(client: Client): void {
+    if (!this.settings.tasks) return;
+    for (const method of ['elicitation/create', 'sampling/createMessage'] as const) {
+      client.setRequestHandler(method, ((request: { params: Record<string, unknown> }) => this.askedInTask(method, request.params)) as never);
+    }
+  }
+
+  private askedInTask(method: TaskQuestionMethod, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+    const related = (params['_meta'] as Record<string, { taskId?: unknown } | undefined> | undefined)?.[RELATED_TASK_META_KEY];
+    const answer = typeof related?.taskId === 'string' ? this.askers.get(related.taskId) : undefined;
+    if (answer) return answer(method, params);
+    this.logger.warn('upstream MCP server asked a question outside the tasks relayed to it; refused', { upstream: this.settings.name, method });
+    throw new ProtocolError(
+      ProtocolErrorCode.InvalidRequest,
+      `toolsets passes ${method} on to a caller only from a task it relays (the request's _meta "${RELATED_TASK_META_KEY}" names it); this one names none, and the connection is shared by every caller.`,
+    );
   }
 
   /**

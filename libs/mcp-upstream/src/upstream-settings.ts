@@ -54,6 +54,12 @@ export interface UpstreamSettings {
    * may subscribe to: the app then subscribes to them upstream and passes each update on.
    */
   watchable?: { uris?: readonly string[]; uriTemplates?: readonly string[] };
+  /**
+   * The library serves tools the upstream runs as tasks (2025-11-25 `execution.taskSupport`): the
+   * connection then tells a 2025-era upstream it can answer elicitation and sampling, so that what
+   * a task asks (tied to it by `related-task`) reaches the caller of the task that asked.
+   */
+  tasks?: boolean;
 }
 
 /**

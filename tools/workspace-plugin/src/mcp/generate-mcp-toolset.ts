@@ -60,7 +60,12 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
   // `completeUpstream` is the library's own method (its completers call it): no tool or prompt takes its name.
   const usedMethods = new Set<string>(['completeUpstream']);
   let scoped = false;
-  const leftOut = snapshot.tools.filter((tool) => tool.execution?.taskSupport === 'required' && isServed(config, tool.name)).map((tool) => ({ tool: tool.name, reason: 'it runs only as a task (execution.taskSupport "required"), and relaying upstream tasks is not built yet' }));
+  let tasks = false;
+  // A 2025-11-25 upstream's task tools are relayed as tasks; a 2026-07-28 upstream's tasks (an extension) are not yet.
+  const relaysTasks = snapshot.era === 'legacy';
+  const leftOut = snapshot.tools
+    .filter((tool) => !relaysTasks && tool.execution?.taskSupport === 'required' && isServed(config, tool.name))
+    .map((tool) => ({ tool: tool.name, reason: 'it runs only as a task (execution.taskSupport "required"), and relaying a 2026-07-28 upstream\'s tasks is not built yet' }));
   const served = snapshot.tools.filter((tool) => isServed(config, tool.name) && !leftOut.some((left) => left.tool === tool.name));
   // The upstream's groups become toolsets only where they split what is served: one group holding every tool is the library itself.
   const groups = new Set(served.map((tool) => groupOf(tool, listed)?.name)).size > 1 ? listed : new Map<string, UpstreamGroup>();
@@ -88,7 +93,9 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
     emitter.emit(resultClass(tool, base, converter, validation, curation.fields));
     classNames.push(className(`${base}Result`));
     const method = methodName(tool.name, 'tool', '', usedMethods);
-    partOf(name, tool, groups, parts, warnings).methods.push(methodSource(name, tool, servedName, method, base, args, curation, lenient, showableIcons(tool, warnings)));
+    const task = relaysTasks ? taskSupportOf(tool) : undefined;
+    if (task) tasks = true;
+    partOf(name, tool, groups, parts, warnings).methods.push(methodSource(name, tool, servedName, method, base, args, curation, lenient, showableIcons(tool, warnings), task));
     if (curation.scopes?.length) scoped = true;
   }
   if (served.length === 0) throw new Error(`No tool of the upstream is left to serve${snapshot.tools.length ? ` (it has ${snapshot.tools.map((tool) => tool.name).join(', ')}); loosen "include"/"exclude" in ${MCP_CONFIG_FILE}` : ': it lists no tools'}.`);
@@ -102,7 +109,7 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
   const larger = largerGroups(name, ordered, groups, warnings);
   const files: Record<string, string> = {
     'src/generated/dtos.ts': dtos,
-    [`src/generated/${name}.toolset.ts`]: toolsetSource(name, snapshot, config, ordered, larger, [...new Set(classNames)].sort(), { scoped, members: members.uses, watchable: members.watchable }, Object.fromEntries(served.map((tool) => [tool.name, toolFingerprint(tool)]))),
+    [`src/generated/${name}.toolset.ts`]: toolsetSource(name, snapshot, config, ordered, larger, [...new Set(classNames)].sort(), { scoped, members: members.uses, watchable: members.watchable, tasks }, Object.fromEntries(served.map((tool) => [tool.name, toolFingerprint(tool)]))),
   };
   const modules = ['./generated/dtos', `./generated/${name}.toolset`, ...(config.exports ?? [])];
   files['src/index.ts'] = `${MCP_GENERATED_HEADER}\n${modules.map((module) => `export * from '${module}';`).join('\n')}\n`;
@@ -184,7 +191,13 @@ function declaredData(tool: Tool, base: string, converter: SchemaConverter, wher
   return fields ? projectSchema(`${where}."fields"`, declared, fieldTree(`${where}."fields"`, fields), `${base}Data`) : declared;
 }
 
-function methodSource(library: string, tool: Tool, servedName: string, method: string, base: string, args: ToolArguments, curation: NonNullable<McpConfig['tools']>[string], lenient: boolean, icons: Icon[]): string {
+/** How the upstream runs the tool as a task (`execution.taskSupport`), when it can. */
+function taskSupportOf(tool: Tool): 'optional' | 'required' | undefined {
+  const support = tool.execution?.taskSupport;
+  return support === 'optional' || support === 'required' ? support : undefined;
+}
+
+function methodSource(library: string, tool: Tool, servedName: string, method: string, base: string, args: ToolArguments, curation: NonNullable<McpConfig['tools']>[string], lenient: boolean, icons: Icon[], task: 'optional' | 'required' | undefined): string {
   const result = className(`${base}Result`);
   const argsClass = className(`${base}Args`);
   const returns = `${result} | ResultWithContent<${result}> | ToolError`;
@@ -196,13 +209,14 @@ function methodSource(library: string, tool: Tool, servedName: string, method: s
     ...(args.properties.length || args.sent.length ? [`args: { ${args.sent.join(', ')} }`] : []),
     `output: ${tsLiteral(tool.outputSchema ? 'structured' : 'content')}`,
     ...(lenient ? [`lenient: ${result}`] : []),
+    ...(task ? [`task: ${tsLiteral(task)}`] : []),
   ];
   return `${curation.scopes?.length ? `\n  @RequireScopes(${curation.scopes.map((scope) => tsLiteral(scope)).join(', ')})` : ''}
   @Tool({
     name: ${tsLiteral(servedName)},
     origin: ${tsLiteral(`${library}/${tool.name}`)},${title ? `\n    title: ${tsLiteral(title)},` : ''}
     description: ${tsLiteral(description)},${args.properties.length ? `\n    args: ${argsClass},` : ''}
-    returns: [${result}, ToolError],${Object.keys(annotations).length ? `\n    annotations: ${tsLiteral(annotations)},` : ''}${icons.length ? `\n    icons: ${tsLiteral(icons)},` : ''}${curation.keywords?.length ? `\n    keywords: ${tsLiteral(curation.keywords)},` : ''}
+    returns: [${result}, ToolError],${Object.keys(annotations).length ? `\n    annotations: ${tsLiteral(annotations)},` : ''}${icons.length ? `\n    icons: ${tsLiteral(icons)},` : ''}${curation.keywords?.length ? `\n    keywords: ${tsLiteral(curation.keywords)},` : ''}${task ? `\n    task: ${tsLiteral(task)},` : ''}
   })
   ${method}(${args.properties.length ? `args: ${argsClass}` : ''}): Promise<${returns}> {
     return this.upstream.call({ ${call.join(', ')} }, this.context, this.logger) as Promise<${returns}>;
@@ -255,7 +269,7 @@ function toolsetSource(
   parts: readonly ToolsetPart[],
   larger: ReturnType<typeof largerGroups>,
   classNames: string[],
-  uses: { scoped: boolean; members: GeneratedMembers['uses']; watchable: GeneratedMembers['watchable'] },
+  uses: { scoped: boolean; members: GeneratedMembers['uses']; watchable: GeneratedMembers['watchable']; tasks: boolean },
   pins: Record<string, string>,
 ): string {
   const token = `${name.toUpperCase().replace(/-/g, '_')}_UPSTREAM`;
@@ -279,7 +293,7 @@ function toolsetSource(
     ` * Where the upstream is (\`${name.toUpperCase().replace(/-/g, '_')}_MCP_URL\` or \`_MCP_COMMAND\` point it elsewhere); its credentials come from the named`,
     ` * variables; \`pins\` is the contract of each tool as generated, which the live upstream is checked against.`,
     ` */`,
-    `const ${settings}: UpstreamSettings = ${tsLiteral({ ...settingsOf(name, config), pins, ...watchableOf(uses.watchable) })};`,
+    `const ${settings}: UpstreamSettings = ${tsLiteral({ ...settingsOf(name, config), pins, ...watchableOf(uses.watchable), ...(uses.tasks && { tasks: true }) })};`,
     '',
     // The server's name is the upstream's text: never written into a comment, where a `*/` in it would end the comment.
     `/** The era the upstream spoke when this library was generated: connecting reuses it instead of probing. */`,

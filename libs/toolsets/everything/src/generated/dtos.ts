@@ -175,6 +175,22 @@ export class TriggerLongRunningOperationArgs {
 export class TriggerLongRunningOperationResult extends ToolResult {
 }
 
+export class SimulateResearchQueryArgs {
+  @Field(() => String, { description: 'The research topic to investigate' })
+  topic!: string;
+
+  @Field(() => Boolean, { description: 'Simulate an ambiguous query that requires clarification (triggers input_required status)', default: false })
+  @IsOptional()
+  ambiguous?: boolean;
+}
+
+/**
+ * What the upstream tool simulate-research-query answered, content only: the upstream tool declares no output schema, so its text is `message` and its images, audio and resources come as content blocks beside it.
+ */
+@Result({ description: 'What the upstream tool simulate-research-query answered, content only: the upstream tool declares no output schema, so its text is `message` and its images, audio and resources come as content blocks beside it.' })
+export class SimulateResearchQueryResult extends ToolResult {
+}
+
 export class ArgsPromptPromptArgs {
   @Field(() => String, { description: 'Name of the city' })
   @Complete<UpstreamCompleting>((value, { arguments: args, toolset }) => toolset.completeUpstream({ prompt: 'args-prompt' }, 'city', value, args))

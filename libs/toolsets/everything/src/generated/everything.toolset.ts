@@ -2,7 +2,7 @@
 import { inject, instanceCachingFactory, registry } from 'tsyringe';
 import { LOGGER, Prompt, RequestContext, Resource, RESOURCE_WATCHERS, ResourceTemplate, Tool, ToolError, Toolset, type Logger, type PromptMessage, type ResourceBody, type ResultWithContent } from '@toolsets/core';
 import { McpUpstream, settingsFromEnvironment, upstreamResourceWatcher, type PriorDiscovery, type UpstreamSettings } from '@toolsets/mcp-upstream';
-import { ArgsPromptPromptArgs, CompletablePromptPromptArgs, DynamicBlobResourceTemplateArgs, DynamicTextResourceTemplateArgs, EchoArgs, EchoResult, GetAnnotatedMessageArgs, GetAnnotatedMessageResult, GetEnvResult, GetResourceLinksArgs, GetResourceLinksResult, GetResourceReferenceArgs, GetResourceReferenceResult, GetStructuredContentArgs, GetStructuredContentResult, GetSumArgs, GetSumResult, GetTinyImageResult, GzipFileAsResourceArgs, GzipFileAsResourceResult, ResourcePromptPromptArgs, ToggleSimulatedLoggingResult, ToggleSubscriberUpdatesResult, TriggerLongRunningOperationArgs, TriggerLongRunningOperationResult } from './dtos';
+import { ArgsPromptPromptArgs, CompletablePromptPromptArgs, DynamicBlobResourceTemplateArgs, DynamicTextResourceTemplateArgs, EchoArgs, EchoResult, GetAnnotatedMessageArgs, GetAnnotatedMessageResult, GetEnvResult, GetResourceLinksArgs, GetResourceLinksResult, GetResourceReferenceArgs, GetResourceReferenceResult, GetStructuredContentArgs, GetStructuredContentResult, GetSumArgs, GetSumResult, GetTinyImageResult, GzipFileAsResourceArgs, GzipFileAsResourceResult, ResourcePromptPromptArgs, SimulateResearchQueryArgs, SimulateResearchQueryResult, ToggleSimulatedLoggingResult, ToggleSubscriberUpdatesResult, TriggerLongRunningOperationArgs, TriggerLongRunningOperationResult } from './dtos';
 
 /** The upstream this toolset calls; register another under this token to configure it in code. */
 export const EVERYTHING_UPSTREAM = Symbol.for('toolsets.mcp.everything');
@@ -11,7 +11,7 @@ export const EVERYTHING_UPSTREAM = Symbol.for('toolsets.mcp.everything');
  * Where the upstream is (`EVERYTHING_MCP_URL` or `_MCP_COMMAND` point it elsewhere); its credentials come from the named
  * variables; `pins` is the contract of each tool as generated, which the live upstream is checked against.
  */
-const EVERYTHING_SETTINGS: UpstreamSettings = { name: 'everything', transport: { kind: 'stdio', command: 'node', args: ['node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'stdio'] }, pins: { echo: 'ca45bbede34b8d52', 'get-annotated-message': '23fff0b3d7b8964d', 'get-env': 'fa76ec3510efafc0', 'get-resource-links': 'b0bc261a761c55bc', 'get-resource-reference': 'f65e8a29c708aa95', 'get-structured-content': '1f16fc3ae23525ad', 'get-sum': 'b8213568cad2654e', 'get-tiny-image': 'fa76ec3510efafc0', 'gzip-file-as-resource': '08f44881ac98b4d8', 'toggle-simulated-logging': 'fa76ec3510efafc0', 'toggle-subscriber-updates': 'fa76ec3510efafc0', 'trigger-long-running-operation': 'd54611cc3c956323' }, watchable: { uris: ['demo://resource/static/document/architecture.md', 'demo://resource/static/document/extension.md', 'demo://resource/static/document/features.md', 'demo://resource/static/document/how-it-works.md', 'demo://resource/static/document/instructions.md', 'demo://resource/static/document/startup.md', 'demo://resource/static/document/structure.md'], uriTemplates: ['demo://resource/dynamic/text/{resourceId}', 'demo://resource/dynamic/blob/{resourceId}'] } };
+const EVERYTHING_SETTINGS: UpstreamSettings = { name: 'everything', transport: { kind: 'stdio', command: 'node', args: ['node_modules/@modelcontextprotocol/server-everything/dist/index.js', 'stdio'] }, pins: { echo: 'ca45bbede34b8d52', 'get-annotated-message': '23fff0b3d7b8964d', 'get-env': 'fa76ec3510efafc0', 'get-resource-links': 'b0bc261a761c55bc', 'get-resource-reference': 'f65e8a29c708aa95', 'get-structured-content': '1f16fc3ae23525ad', 'get-sum': 'b8213568cad2654e', 'get-tiny-image': 'fa76ec3510efafc0', 'gzip-file-as-resource': '08f44881ac98b4d8', 'toggle-simulated-logging': 'fa76ec3510efafc0', 'toggle-subscriber-updates': 'fa76ec3510efafc0', 'trigger-long-running-operation': 'd54611cc3c956323', 'simulate-research-query': 'd8e40fff220e8047' }, watchable: { uris: ['demo://resource/static/document/architecture.md', 'demo://resource/static/document/extension.md', 'demo://resource/static/document/features.md', 'demo://resource/static/document/how-it-works.md', 'demo://resource/static/document/instructions.md', 'demo://resource/static/document/startup.md', 'demo://resource/static/document/structure.md'], uriTemplates: ['demo://resource/dynamic/text/{resourceId}', 'demo://resource/dynamic/blob/{resourceId}'] }, tasks: true };
 
 /** The era the upstream spoke when this library was generated: connecting reuses it instead of probing. */
 const PRIOR: PriorDiscovery = { kind: 'legacy' };
@@ -184,6 +184,20 @@ export class EverythingToolset {
   })
   triggerLongRunningOperation(args: TriggerLongRunningOperationArgs): Promise<TriggerLongRunningOperationResult | ResultWithContent<TriggerLongRunningOperationResult> | ToolError> {
     return this.upstream.call({ tool: 'trigger-long-running-operation', args: { duration: args.duration, steps: args.steps }, output: 'content' }, this.context, this.logger) as Promise<TriggerLongRunningOperationResult | ResultWithContent<TriggerLongRunningOperationResult> | ToolError>;
+  }
+
+  @Tool({
+    name: 'simulate-research-query',
+    origin: 'everything/simulate-research-query',
+    title: 'Simulate Research Query',
+    description: 'Simulates a deep research operation that gathers, analyzes, and synthesizes information. Demonstrates MCP task-based operations with progress through multiple stages. If \'ambiguous\' is true and client supports elicitation, sends an elicitation request for clarification.',
+    args: SimulateResearchQueryArgs,
+    returns: [SimulateResearchQueryResult, ToolError],
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    task: 'required',
+  })
+  simulateResearchQuery(args: SimulateResearchQueryArgs): Promise<SimulateResearchQueryResult | ResultWithContent<SimulateResearchQueryResult> | ToolError> {
+    return this.upstream.call({ tool: 'simulate-research-query', args: { topic: args.topic, ambiguous: args.ambiguous }, output: 'content', task: 'required' }, this.context, this.logger) as Promise<SimulateResearchQueryResult | ResultWithContent<SimulateResearchQueryResult> | ToolError>;
   }
 
   @Prompt({ name: 'simple-prompt', title: 'Simple Prompt', description: 'A prompt with no arguments' })
