@@ -3,7 +3,7 @@ import { isInputRequiredResult, ProtocolError, SdkError, SdkErrorCode, UriTempla
 import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type PromptMessage, type RequestContext, type ResourceBody, type ResourceWatcher, type ResultWithContent } from '@toolsets/core';
 import { redact } from './secret-redaction';
 import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
-import { askedParams, MAX_INPUT_ROUNDS, relayQuestions, type Answered, type AskedParams } from './upstream-questions';
+import { askedParams, askingCall, callQuestions, MAX_INPUT_ROUNDS, relayQuestions, type Answered, type AskedParams } from './upstream-questions';
 import { relayUpstreamTask, type Reached } from './upstream-task';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, redactionsOf, variablePrefix, type ResolvedUpstreamSettings, type UpstreamSettings } from './upstream-settings';
 
@@ -288,12 +288,20 @@ export class McpUpstream implements ResourceWatcher {
       if (context.signal.aborted) cancel();
       else context.signal.addEventListener('abort', cancel, { once: true });
     }
+    // What a 2025-era upstream asks on this request's own stream goes to this caller; a 2026-07-28 caller's round ends the request.
+    let interrupted: { reason: unknown } | undefined;
+    const answerer = callQuestions(`a request to the upstream MCP server of ${this.settings.name}`, context, (reason) => {
+      interrupted = { reason };
+      controller.abort(reason);
+    });
     try {
       const client = await connection.client(controller.signal);
-      const answer = await request(client, controller.signal, connection);
+      const answer = await askingCall.run(answerer, () => request(client, controller.signal, connection));
+      if (interrupted) throw interrupted.reason;
       connection.healthy();
       return { answer, redacting };
     } catch (error) {
+      if (interrupted) throw interrupted.reason;
       return { failed: error, timedOut, redacting };
     } finally {
       clearTimeout(timer);
@@ -374,7 +382,7 @@ export class McpUpstream implements ResourceWatcher {
     const content = Array.isArray(answer.content) ? answer.content : [];
     const text = content.flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
     // An error is passed on as the upstream said it, never checked against the success schema.
-    if (answer.isError) return new ToolError('upstream_error', `The upstream tool ${call.tool} failed: ${bounded(text, MAX_DETAIL, secrets) || 'it gave no reason'}.`);
+    if (answer.isError) return new ToolError('upstream_error', `The upstream tool ${call.tool} failed: ${bounded(text, MAX_DETAIL, secrets).replace(/\.+$/, '') || 'it gave no reason'}.`);
     const others = content.filter((block) => block.type !== 'text') as ExtraContent[];
     let result: UpstreamResult;
     if (call.output === 'structured') {

@@ -2,6 +2,7 @@ import { Client, ClientCredentialsProvider, ProtocolError, ProtocolErrorCode, RE
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stderrLogger, type Logger } from '@toolsets/core';
 import { redact } from './secret-redaction';
+import { askingCall, type QuestionAnswerer, type QuestionMethod } from './upstream-questions';
 import { requestSignalFetch } from './request-signal-fetch';
 import { driftOf, type DriftKind } from './upstream-drift';
 import { DEFAULT_TIMEOUT_MS, redactionsOf, type ResolvedUpstreamSettings } from './upstream-settings';
@@ -17,12 +18,6 @@ const STDERR_TAIL = 2_000;
  */
 const MIN_RELIST_MS = 1_000;
 const MAX_RELIST_MS = 86_400_000;
-
-/** The questions an upstream task may ask its caller (2025-11-25 server-to-client requests). */
-export type TaskQuestionMethod = 'elicitation/create' | 'sampling/createMessage';
-
-/** Answers a question an upstream task asked (its params, `_meta` included), through the task's caller. */
-export type TaskQuestionAnswerer = (method: TaskQuestionMethod, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
 
 /** The connection is closed for good (the app is shutting down). */
 export class UpstreamClosed extends Error {}
@@ -75,7 +70,7 @@ export class UpstreamConnection {
   /** Who is told when the upstream says a watched resource changed. */
   private onUpdated?: (uri: string) => void;
   /** Who answers the questions of each upstream task relayed on this connection, by the upstream's task id. */
-  private readonly askers = new Map<string, TaskQuestionAnswerer>();
+  private readonly askers = new Map<string, QuestionAnswerer>();
   /** The bound on connecting and on each request the connection makes itself (listing, subscribing). */
   private readonly timeoutMs: number;
 
@@ -92,7 +87,8 @@ export class UpstreamConnection {
     if (this.closed) return Promise.reject(new UpstreamClosed('the app is shutting down'));
     live.add(this);
     hookExit();
-    this.current ??= this.connect(++this.generation);
+    // Outside the caller's request: what the connection reads later (a stdio child's output, a standing stream) belongs to no call.
+    this.current ??= askingCall.exit(() => this.connect(++this.generation));
     return untilAborted(this.current, signal);
   }
 
@@ -126,7 +122,7 @@ export class UpstreamConnection {
    * answered by `answer`, until the returned function is called. A question that names no task
    * relayed here is refused: on a connection shared by every caller, nothing else says whose it is.
    */
-  answerQuestionsOf(taskId: string, answer: TaskQuestionAnswerer): () => void {
+  answerQuestionsOf(taskId: string, answer: QuestionAnswerer): () => void {
     this.askers.set(taskId, answer);
     return () => void this.askers.delete(taskId);
   }
@@ -160,8 +156,7 @@ export class UpstreamConnection {
   private async connect(generation: number): Promise<Client> {
     const wait = this.retryAt - Date.now();
     if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait).unref());
-    // A library that relays the upstream's tasks says it can answer their questions (2025-era capabilities are the connection's).
-    const client = new Client({ name: 'toolsets-upstream', version: '0.1.0' }, this.settings.tasks ? { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } } : undefined);
+    const client = new Client({ name: 'toolsets-upstream', version: '0.1.0' }, this.relaysQuestions() ? { capabilities: { elicitation: { form: {}, url: {} }, sampling: {} } } : undefined);
     const ended = (why: string) => {
       if (generation !== this.generation || this.closed) return;
       this.generation += 1;
@@ -176,7 +171,7 @@ export class UpstreamConnection {
       await client.connect(transport, { timeout: this.timeoutMs, ...(this.prior && { prior: this.prior }) });
       if (transport instanceof StdioClientTransport) this.childPid = transport.pid;
       this.relayLogs(client);
-      this.answerTaskQuestions(client);
+      this.answerQuestions(client);
       await this.watchDrift(client, generation);
       await this.resubscribe(client);
       return client;
@@ -233,22 +228,32 @@ export class UpstreamConnection {
     });
   }
 
-  /** Routes each question an upstream task asks to whoever relays that task (`answerQuestionsOf`). */
-  private answerTaskQuestions(client: Client): void {
-    if (!this.settings.tasks) return;
+  /**
+   * Whether the connection tells a 2025-era upstream it can answer elicitation and sampling (those
+   * are the connection's capabilities in that era): over HTTP, where a question comes on the
+   * stream of the request it belongs to, and wherever the library relays the upstream's tasks,
+   * whose questions name their task.
+   */
+  private relaysQuestions(): boolean {
+    return this.settings.transport.kind === 'http' || this.settings.tasks === true;
+  }
+
+  /** Routes each question the upstream asks to the caller it belongs to: the task it names, else the request it came with. */
+  private answerQuestions(client: Client): void {
+    if (!this.relaysQuestions()) return;
     for (const method of ['elicitation/create', 'sampling/createMessage'] as const) {
-      client.setRequestHandler(method, ((request: { params: Record<string, unknown> }) => this.askedInTask(method, request.params)) as never);
+      client.setRequestHandler(method, ((request: { params: Record<string, unknown> }) => this.asked(method, request.params)) as never);
     }
   }
 
-  private askedInTask(method: TaskQuestionMethod, params: Record<string, unknown>): Promise<Record<string, unknown>> {
+  private asked(method: QuestionMethod, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const related = (params['_meta'] as Record<string, { taskId?: unknown } | undefined> | undefined)?.[RELATED_TASK_META_KEY];
-    const answer = typeof related?.taskId === 'string' ? this.askers.get(related.taskId) : undefined;
+    const answer = related ? (typeof related.taskId === 'string' ? this.askers.get(related.taskId) : undefined) : askingCall.getStore();
     if (answer) return answer(method, params);
-    this.logger.warn('upstream MCP server asked a question outside the tasks relayed to it; refused', { upstream: this.settings.name, method });
+    this.logger.warn('upstream MCP server asked a question that belongs to no call relayed to it; refused', { upstream: this.settings.name, method });
     throw new ProtocolError(
       ProtocolErrorCode.InvalidRequest,
-      `toolsets passes ${method} on to a caller only from a task it relays (the request's _meta "${RELATED_TASK_META_KEY}" names it); this one names none, and the connection is shared by every caller.`,
+      `toolsets passes ${method} on to a caller only for a request of that caller's (asked on its HTTP response stream) or a task it relays (named by the request's _meta "${RELATED_TASK_META_KEY}"); this one is neither, and the connection is shared by every caller.`,
     );
   }
 

@@ -1,5 +1,21 @@
-import { CLIENT_CAPABILITIES_META_KEY, type Client, type ClientCapabilities, type ElicitRequestParams, type InputRequests, type InputResponses } from '@modelcontextprotocol/client';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode, type Client, type ClientCapabilities, type ElicitRequestParams, type InputRequests, type InputResponses } from '@modelcontextprotocol/client';
 import { ToolError, type RequestContext } from '@toolsets/core';
+
+/** The questions a 2025-era upstream may ask its client (server-to-client requests). */
+export type QuestionMethod = 'elicitation/create' | 'sampling/createMessage';
+
+/** Answers a question the upstream asked (its params, `_meta` included), through the caller it belongs to. */
+export type QuestionAnswerer = (method: QuestionMethod, params: Record<string, unknown>) => Promise<Record<string, unknown>>;
+
+/**
+ * Who answers a question a 2025-era upstream asks during a request: set for the request's
+ * duration. Over streamable HTTP the upstream asks on the response stream of the request it
+ * belongs to, which the SDK's transport reads in that request's asynchronous context, so the
+ * question finds its caller here; over stdio a question comes from the child's output, read
+ * outside any request, and finds no one (the connection is opened outside any request too).
+ */
+export const askingCall = new AsyncLocalStorage<QuestionAnswerer>();
 
 /**
  * The most `input_required` rounds one upstream call may take before it is given up: a server that
@@ -66,4 +82,29 @@ export async function relayQuestions(what: string, requests: InputRequests, cont
     }),
   );
   return Object.fromEntries(entries.map(([key], index) => [key, answers[index]!]));
+}
+
+/**
+ * Answers the questions a 2025-era upstream asks during one request (or about one task) through
+ * its caller: each relayed as the caller's own (`relayQuestions`), keyed by its order, so that a
+ * 2026-07-28 caller's retry, which runs the tool again, finds its answers. A question the caller
+ * cannot answer (a `ToolError`) is refused to the upstream with why. Anything else the caller's
+ * call must do first (a 2026-07-28 caller's `input_required` round) goes to `interrupted`, which
+ * ends the request and has the call throw it in the request's place.
+ */
+export function callQuestions(what: string, context: RequestContext, interrupted: (reason: unknown) => void = () => undefined): QuestionAnswerer {
+  let asked = 0;
+  return async (method, params) => {
+    // The upstream's `_meta` (its task's id, its progress token) stays here.
+    const { _meta: _upstreams, ...question } = params;
+    const key = `ask.${++asked}`;
+    try {
+      const answers = await relayQuestions(what, { [key]: { method, params: question } as never }, context);
+      return answers[key] as Record<string, unknown>;
+    } catch (error) {
+      if (error instanceof ToolError) throw new ProtocolError(ProtocolErrorCode.InvalidRequest, error.detail);
+      interrupted(error);
+      throw error;
+    }
+  };
 }

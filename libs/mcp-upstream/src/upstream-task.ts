@@ -2,7 +2,7 @@ import { specTypeSchemas, type CallToolResult, type Client } from '@modelcontext
 import { ToolError, type RequestContext } from '@toolsets/core';
 import { redact } from './secret-redaction';
 import type { UpstreamConnection } from './upstream-connection';
-import { relayQuestions } from './upstream-questions';
+import { callQuestions } from './upstream-questions';
 
 /** How a request to the upstream ended: its answer, what it failed with (and whether the deadline passed), or a `ToolError` before it was sent. */
 export type Reached<T> = ToolError | { answer: T; redacting: Record<string, string> } | { failed: unknown; timedOut: boolean; redacting: Record<string, string> };
@@ -54,7 +54,7 @@ export async function relayUpstreamTask(call: UpstreamTaskCall, context: Request
       return new ToolError('upstream_task_unsupported', `The upstream MCP server of ${port.name} runs ${call.tool} only as a task, but it no longer offers tasks on tools/call (or speaks a revision whose tasks this server does not relay), so the call was not made.`);
     }
     const answer = await client.request({ method: 'tools/call', params: { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) }, task: {} } }, specTypeSchemas.CreateTaskResult, { signal, timeout: timeoutMs });
-    release = connection.answerQuestionsOf(answer.task.taskId, questionsTo(call, context));
+    release = connection.answerQuestionsOf(answer.task.taskId, callQuestions(call.tool, context));
     return answer;
   });
   if (created instanceof ToolError || 'failed' in created) return created;
@@ -100,18 +100,6 @@ async function cancel(call: UpstreamTaskCall, port: UpstreamTaskPort, taskId: st
   const status = sent instanceof ToolError || 'failed' in sent ? 'not confirmed' : sent.answer.status;
   port.log('upstream task cancelled with its caller\'s', { upstream: port.name, tool: call.tool, status });
   return new ToolError('cancelled', `The call to ${call.tool} was cancelled, and so was its task on the upstream MCP server.`);
-}
-
-/** Passes what the upstream task asks (a form, a URL, a message for the client's model) to the caller of the task, and the caller's answer back. */
-function questionsTo(call: UpstreamTaskCall, context: RequestContext) {
-  let asked = 0;
-  return async (method: 'elicitation/create' | 'sampling/createMessage', params: Record<string, unknown>): Promise<Record<string, unknown>> => {
-    // The upstream's `_meta` (its task's id) stays here.
-    const { _meta: _upstreams, ...question } = params;
-    asked += 1;
-    const answers = await relayQuestions(call.tool, { [`task.${asked}`]: { method, params: question } as never }, context);
-    return answers[`task.${asked}`] as Record<string, unknown>;
-  };
 }
 
 /** Whether the upstream runs `tools/call` as a task: a 2025-11-25 server that says so (a 2026-07-28 one's tasks are an extension this does not relay). */

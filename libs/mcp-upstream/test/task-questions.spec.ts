@@ -25,8 +25,8 @@ describe("an upstream's questions on a connection that relays its tasks", () => 
         (result) => JSON.stringify(result),
         (error: Error) => error.message,
       );
-      expect(outcome).toContain('only from a task it relays');
-      expect(warnings).toContainEqual({ message: 'upstream MCP server asked a question outside the tasks relayed to it; refused', fields: { upstream: 'everything', method: 'elicitation/create' } });
+      expect(outcome).toContain('or a task it relays');
+      expect(warnings).toContainEqual({ message: 'upstream MCP server asked a question that belongs to no call relayed to it; refused', fields: { upstream: 'everything', method: 'elicitation/create' } });
     } finally {
       await connection.close();
     }

@@ -1,0 +1,77 @@
+import 'reflect-metadata';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { dirname, join } from 'node:path';
+import { RequestContext, Result, Tool, ToolError, ToolResult, Toolset } from '@toolsets/core';
+import { connectToolset, freePort, recordingLogger } from '@toolsets/testing';
+import { closeUpstreams, McpUpstream } from '@toolsets/mcp-upstream';
+
+// The reference server from npm over streamable HTTP, a 2025-era server: told that its client
+// answers elicitation, its `trigger-elicitation-request` asks for a form mid-call, on the response
+// stream of the call, and answers with what it was told.
+const EVERYTHING = join(dirname(require.resolve('@modelcontextprotocol/server-everything/package.json')), 'dist/index.js');
+
+let child: ChildProcess;
+let upstream: McpUpstream;
+const logger = recordingLogger();
+
+@Result({ description: 'What the upstream answered.' })
+class Answered extends ToolResult {}
+
+@Toolset({ name: 'asks', description: 'Calls an upstream tool that asks a question mid-call.' })
+class AsksToolset {
+  constructor(private readonly context: RequestContext) {}
+
+  @Tool({ description: 'Asks the user for a form, through the upstream.', returns: [Answered, ToolError] })
+  ask(): Promise<Answered | ToolError> {
+    return upstream.call({ tool: 'trigger-elicitation-request', output: 'content' }, this.context) as Promise<Answered | ToolError>;
+  }
+}
+
+beforeAll(async () => {
+  const port = await freePort();
+  child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'ignore', 'pipe'] });
+  await new Promise<void>((resolve, reject) => {
+    let said = '';
+    child.stderr!.on('data', (chunk: Buffer) => {
+      said += chunk.toString();
+      if (/listening on port \d+/.test(said)) resolve();
+    });
+    child.once('exit', (code) => reject(new Error(`server-everything exited (${code}): ${said}`)));
+  });
+  upstream = new McpUpstream({ name: 'everything', transport: { kind: 'http', url: `http://127.0.0.1:${port}/mcp` }, secrets: {} }, { kind: 'legacy' }, logger);
+});
+
+afterAll(async () => {
+  await upstream?.close();
+  await closeUpstreams();
+  child?.kill();
+});
+
+describe("a 2025-era upstream's question asked mid-call over HTTP", () => {
+  it.each(['legacy', 'modern'] as const)('reaches the caller whose call it belongs to, with two callers asking at once, and their answers go back (%s callers)', async (era) => {
+    const caller = (name: string) => connectToolset(AsksToolset, { era, onElicit: async () => ({ action: 'accept', content: { name, check: true } }) });
+    const [alice, bob] = await Promise.all([caller('alice'), caller('bob')]);
+    try {
+      const [first, second] = await Promise.all([alice.call('ask'), bob.call('ask')]);
+      expect(first.isError).toBeFalsy();
+      expect((first.structuredContent as { message: string }).message).toContain('- Name: alice');
+      expect((second.structuredContent as { message: string }).message).toContain('- Name: bob');
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
+  });
+
+  it('is refused to the upstream with why when the caller cannot answer it, and the call says what the upstream made of that', async () => {
+    const cannot = await connectToolset(AsksToolset, { era: 'legacy' });
+    try {
+      const result = await cannot.call('ask');
+      const said = JSON.stringify(result.structuredContent);
+      // The upstream failed its tool with the refusal it was given.
+      expect(result.isError).toBe(true);
+      expect(said).toContain('needs to ask the user a question (elicitation), which this client does not support (it declared no elicitation capability)."');
+    } finally {
+      await cannot.close();
+    }
+  });
+});
