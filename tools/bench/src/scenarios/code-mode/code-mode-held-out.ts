@@ -76,7 +76,6 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
           const searched = ((await coding.call('search', { query: task.task, limit: 10 })).structuredContent ?? {}) as { tools?: SearchHit[] };
           const hits = (searched.tools ?? []).map(hitName);
           const described = (await coding.call('describe', { names: needed })).structuredContent as { declarations?: string };
-          if (process.env['DUMP_DESCRIBE']) require('node:fs').writeFileSync(`${process.env['DUMP_DESCRIBE']}/${index}.txt`, JSON.stringify(described, null, 1) + '\n\nSEARCH\n' + JSON.stringify(searched, null, 1));
           // The types the program reads that describe named without writing them out: asked for by name, round by round, as a model would.
           const read = typesReadBy(HELD_OUT_PROGRAMS[index]!, declarations);
           const shown = typesShown(described.declarations ?? '');
