@@ -46,6 +46,7 @@ export interface UpstreamTaskPort {
  */
 export async function relayUpstreamTask(call: UpstreamTaskCall, context: RequestContext, port: UpstreamTaskPort, timeoutMs: number): Promise<Reached<CallToolResult> | undefined> {
   let release = () => undefined as void;
+  let createdOn: Client | undefined;
   const created = await port.send(async (client, signal, connection) => {
     const drift = port.drifted(connection);
     if (drift) return drift;
@@ -55,6 +56,7 @@ export async function relayUpstreamTask(call: UpstreamTaskCall, context: Request
     }
     const answer = await client.request({ method: 'tools/call', params: { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) }, task: {} } }, specTypeSchemas.CreateTaskResult, { signal, timeout: timeoutMs });
     release = connection.answerQuestionsOf(answer.task.taskId, callQuestions(call.tool, context));
+    createdOn = client;
     return answer;
   });
   if (created instanceof ToolError || 'failed' in created) return created;
@@ -62,7 +64,12 @@ export async function relayUpstreamTask(call: UpstreamTaskCall, context: Request
   if (created.answer instanceof ToolError) return created.answer;
   const task = created.answer.task;
   try {
-    return await follow(call, context, port, task.taskId, task.ttl ?? NO_TTL_WAIT_MS, clamp(task.pollInterval ?? 1_000));
+    // The task lives on the connection that created it: a new one (the child restarted, the server came back) does not know it.
+    const sameConnection: UpstreamTaskPort = {
+      ...port,
+      send: (request, options) => port.send((client, signal, connection) => (client === createdOn ? request(client, signal, connection) : Promise.reject(new TaskLost())), options),
+    };
+    return await follow(call, context, sameConnection, task.taskId, task.ttl ?? NO_TTL_WAIT_MS, clamp(task.pollInterval ?? 1_000));
   } finally {
     release();
   }
@@ -76,12 +83,13 @@ async function follow(call: UpstreamTaskCall, context: RequestContext, port: Ups
     if (context.signal.aborted) return cancel(call, port, taskId);
     const got = await port.send((client, signal) => client.request({ method: 'tasks/get', params: { taskId } }, specTypeSchemas.GetTaskResult, { signal }));
     if (got instanceof ToolError) return got;
-    if ('failed' in got) return context.signal.aborted ? cancel(call, port, taskId) : got;
+    if ('failed' in got) return context.signal.aborted ? cancel(call, port, taskId) : lostOr(got, call, port);
     const { status, statusMessage } = got.answer;
     if (status === 'cancelled') return new ToolError('cancelled', `The upstream MCP server of ${port.name} cancelled its task for ${call.tool}${statusMessage ? `: ${bounded(statusMessage, got.redacting)}` : ''}.`);
     if (status === 'working' && statusMessage && statusMessage !== told) {
       told = statusMessage;
-      await context.task.status(bounded(statusMessage, got.redacting));
+      // A status that no longer lands (the caller's task ended meanwhile) changes nothing here.
+      await context.task.status(bounded(statusMessage, got.redacting)).catch(() => undefined);
     }
     // `tasks/result` waits until the task ends, and meanwhile carries what the task asks.
     if (status !== 'working') outcome ??= port.send((client, signal) => client.request({ method: 'tasks/result', params: { taskId } }, specTypeSchemas.CallToolResult, { signal, timeout: ttl }), { timeoutMs: ttl });
@@ -89,9 +97,18 @@ async function follow(call: UpstreamTaskCall, context: RequestContext, port: Ups
     if (ended) {
       if ('failed' in ended && context.signal.aborted) return cancel(call, port, taskId);
       if ('failed' in ended && status === 'failed') return new ToolError('upstream_error', `The upstream task for ${call.tool} failed: ${bounded(statusMessage ?? 'it gave no reason', ended.redacting)}.`);
-      return ended;
+      return lostOr(ended, call, port);
     }
   }
+}
+
+/** The connection a task was created on is gone, and the task with it. */
+class TaskLost extends Error {}
+
+/** What a request of the task failed with, or, when the connection it lived on is gone, a ToolError saying so. */
+function lostOr<T>(reached: Reached<T>, call: UpstreamTaskCall, port: UpstreamTaskPort): Reached<T> {
+  if (!('failed' in reached) || !(reached.failed instanceof TaskLost)) return reached;
+  return new ToolError('upstream_unavailable', `The connection to the upstream MCP server of ${port.name} was lost during ${call.tool}, and its task with it (a new connection does not know it). Call the tool again.`);
 }
 
 /** The caller cancelled: so is the upstream task (`tasks/cancel`, sent whatever the caller's signal says). */

@@ -1,3 +1,5 @@
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Client, InMemoryTransport } from '@modelcontextprotocol/client';
 import { createTaskSessionFromClient, toolDeclarationFromMcpTool } from '@modelcontextprotocol/ext-tasks/client';
@@ -87,6 +89,28 @@ describe("the upstream's task tool, relayed as a task of the caller's", () => {
       { what: 'the log line of the upstream cancel' },
     );
     expect(JSON.parse(line!)[1]).toEqual({ upstream: 'everything', tool: 'simulate-research-query', status: 'cancelled' });
+  });
+
+  it("ends the caller's task with a ToolError saying what happened when the upstream dies mid-task, and the next task gets a new upstream", async () => {
+    const created = resultOf(await send({ method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'volcanoes' }, _meta: meta() } }));
+    const taskId = created['taskId'] as string;
+    await pollUntil(() => taskOf(taskId), (task) => STAGES.includes(task['statusMessage'] as string), { what: "the upstream's first stage", everyMs: 50 });
+    // The upstream is this test process's child (the library's stdio connection).
+    const children = execFileSync('pgrep', ['-P', String(process.pid)], { encoding: 'utf8' }).split('\n').filter(Boolean);
+    const upstreamChild = children.find((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('server-everything'));
+    expect(upstreamChild).toBeDefined();
+    process.kill(Number(upstreamChild), 'SIGKILL');
+    const ended = await pollUntil(() => taskOf(taskId), (task) => task['status'] !== 'working', { what: 'the task', everyMs: 100 });
+    expect(ended['status']).toBe('completed');
+    const result = ended['result'] as { isError?: boolean; structuredContent: { error: string; detail: string } };
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent.error).toBe('upstream_unavailable');
+    expect(result.structuredContent.detail).toContain('simulate-research-query');
+
+    const again = resultOf(await send({ method: 'tools/call', params: { name: 'simulate-research-query', arguments: { topic: 'rivers' }, _meta: meta() } }));
+    const next = await pollUntil(() => taskOf(again['taskId'] as string), (task) => STAGES.includes(task['statusMessage'] as string), { what: 'the next task on a new upstream', everyMs: 50 });
+    expect(next['status']).toBe('working');
+    resultOf(await send({ method: 'tasks/cancel', params: { taskId: again['taskId'], _meta: meta() } }));
   });
 
   it("asks a 2025-11-25 caller the upstream's question as a request tied to the caller's task, and completes", async () => {
