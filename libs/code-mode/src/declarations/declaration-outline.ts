@@ -66,8 +66,19 @@ export function declarationOutline(declarations: CatalogDeclarations, request: O
  * declarations to TypeScript; two spaces a line fewer to read).
  */
 function outlineText(blocks: ReadonlyMap<string, readonly string[]>, toolCallError: boolean): string {
-  const namespaces = [...blocks].map(([namespace, lines]) => `declare namespace api.${namespace} {\n${lines.join('\n').replace(/^ {2}/gm, '')}\n}`);
+  const namespaces = [...blocks].map(([namespace, lines]) => `declare namespace api.${namespace} {\n${compactLayout(lines.join('\n').replace(/^ {2}/gm, ''))}\n}`);
   return `${toolCallError ? `${TOOL_CALL_ERROR}\n\n` : ''}${namespaces.join('\n\n')}\n`;
+}
+
+/**
+ * `text` laid out for reading, the same declarations to TypeScript: a one-line JSDoc after the
+ * line it documents (`id: number; // The pull request's unique ID.`), and one space of indent a
+ * level instead of two (a multi-line comment's ` * ` keeps its place under its `/**`).
+ */
+function compactLayout(text: string): string {
+  return text
+    .replace(/^( *)\/\*\* (.*?) \*\/\n\1([\w'"$][^\n]*[;{])$/gm, (_, indent: string, doc: string, line: string) => `${indent}${line} // ${doc}`)
+    .replace(/^( +)(\*?)/gm, (_, spaces: string, star: string) => `${' '.repeat(Math.floor(spaces.length / 2))}${star ? ` ${star}` : ''}`);
 }
 
 /**

@@ -47,14 +47,15 @@ describe("describe's declarations: arguments whole, results a named type deep, t
     expect(text).toContain('declare class ToolCallError');
     expect(text).toContain('function list_pull_requests(args: ListPullRequestsArgs): Promise<ListPullRequestsResult>;');
     // The arguments with their JSDoc as written (a call must be right the first time); the types they name, their first sentence.
-    expect(text).toContain('/** The repository slug. This can also be the UUID of the repository, surrounded by curly braces. */');
-    expect(text).toContain("interface Filter {\n    /** Only pull requests in this state. */\n    state?: 'OPEN' | 'MERGED';\n  }");
+    expect(text).toContain('repo: string; // The repository slug. This can also be the UUID of the repository, surrounded by curly braces.');
+    // A one-line JSDoc after the line it documents, one space of indent a level.
+    expect(text).toContain("interface Filter {\n  state?: 'OPEN' | 'MERGED'; // Only pull requests in this state.\n }");
     // The result and the type it names; the prose about each field cut to its first sentence.
     expect(text).toContain('interface Pullrequest {');
-    expect(text).toContain("/** The pull request's unique ID. */");
+    expect(text).toContain("id: number; // The pull request's unique ID.");
     expect(text).not.toContain('Note that pull request IDs');
     expect(text).not.toContain('interface Account');
-    expect(text).toContain('  // Not written out here (describe them by name): Account.');
+    expect(text).toContain('\n // Not written out here (describe them by name): Account.');
     expect(text).not.toContain('run_pipeline');
     expect(text).not.toContain('namespace api.pipelines');
   });
@@ -73,10 +74,10 @@ describe("describe's declarations: arguments whole, results a named type deep, t
     };
     const both = catalogDeclarations([listPullRequests, failing]);
     const text = declarationOutline(both, { functions: [{ namespace: 'pipelines', fn: 'stop_pipeline' }, { namespace: 'pullrequests', fn: 'list_pull_requests' }], types: [] });
-    expect(text).toMatch(/^declare namespace api\.pullrequests \{\n {2}interface /m);
+    expect(text).toMatch(/^declare namespace api\.pullrequests \{\n interface /m);
     expect(text).toContain('declare namespace api.pipelines {');
-    expect(text).toContain('  interface StopPipelineArgs { uuid: string }\n');
-    expect(text).toContain('  type StopPipelineResult = { message: string; stopped: { uuid: string; at: string } } | { error: string; detail: string };\n');
+    expect(text).toContain('\n interface StopPipelineArgs { uuid: string }\n');
+    expect(text).toContain('\n type StopPipelineResult = { message: string; stopped: { uuid: string; at: string } } | { error: string; detail: string };\n');
     expect(text).not.toMatch(/The answer in plain words\.|A kind\.|Why\.|could not do it/);
     expect(text).toContain('Every result has message: the answer in plain words.');
     // The same declarations to TypeScript: a program checked against the catalog reads them as written here.
@@ -92,7 +93,7 @@ describe("describe's declarations: arguments whole, results a named type deep, t
     const text = declarationOutline(declarations, { functions: [], types: [{ namespace: 'pullrequests', name: 'Account' }] });
     expect(text).not.toContain('ToolCallError');
     expect(text).toContain('interface Account {');
-    expect(text).toContain('/** The name shown. */');
+    expect(text).toContain('display_name: string; // The name shown.');
     expect(text).toContain('interface Link {');
     expect(text).not.toContain('interface Pullrequest');
     expect(text).not.toContain('Not written out');

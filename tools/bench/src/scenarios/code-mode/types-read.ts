@@ -48,9 +48,9 @@ export function typesShown(declarations: string): { written: Set<string>; named:
   for (const line of declarations.split('\n')) {
     const opened = /^declare namespace api\.([\w$]+) \{/.exec(line);
     if (opened) namespace = opened[1]!;
-    const declared = /^ {2}(?:interface|type) ([\w$]+)/.exec(line);
+    const declared = /^ {1,2}(?:interface|type) ([\w$]+)/.exec(line);
     if (declared) written.add(`${namespace}.${declared[1]}`);
-    const left = /^ {2}\/\/ Not written out here \(describe them by name\): (.*)\.$/.exec(line);
+    const left = /^ {1,2}\/\/ Not written out here \(describe them by name\): (.*)\.$/.exec(line);
     if (left) for (const name of left[1]!.split(', ')) named.add(`${namespace}.${name}`);
   }
   return { written, named };
