@@ -4,7 +4,8 @@ import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, 
 import { redact } from './secret-redaction';
 import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
 import { askedParams, askingCall, callQuestions, MAX_INPUT_ROUNDS, relayQuestions, type Answered, type AskedParams } from './upstream-questions';
-import { relayUpstreamTask, type Reached } from './upstream-task';
+import type { Reached } from './task-relay';
+import { relayUpstreamTask } from './upstream-task';
 import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, redactionsOf, variablePrefix, type ResolvedUpstreamSettings, type UpstreamSettings } from './upstream-settings';
 
 /** One call of a generated tool: which upstream tool, with what, and what its answer is. */

@@ -1,6 +1,7 @@
 import { Client, ClientCredentialsProvider, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stderrLogger, type Logger } from '@toolsets/core';
+import { withRawRequests, type RawRequests } from './raw-channel';
 import { redact } from './secret-redaction';
 import { askingCall, type QuestionAnswerer, type QuestionMethod } from './upstream-questions';
 import { requestSignalFetch } from './request-signal-fetch';
@@ -71,6 +72,8 @@ export class UpstreamConnection {
   private onUpdated?: (uri: string) => void;
   /** Who answers the questions of each upstream task relayed on this connection, by the upstream's task id. */
   private readonly askers = new Map<string, QuestionAnswerer>();
+  /** Each client's raw requests (what the SDK will not send: a 2026-07-28 upstream's task methods). */
+  private readonly raws = new WeakMap<Client, RawRequests>();
   /** The bound on connecting and on each request the connection makes itself (listing, subscribing). */
   private readonly timeoutMs: number;
 
@@ -127,6 +130,13 @@ export class UpstreamConnection {
     return () => void this.askers.delete(taskId);
   }
 
+  /** The raw requests of `client` (one this connection made): sent on its connection, answered past the SDK. */
+  rawRequests(client: Client): RawRequests {
+    const raw = this.raws.get(client);
+    if (!raw) throw new Error('not a client of this connection');
+    return raw;
+  }
+
   /** A call succeeded: the next loss reconnects after the shortest wait again. */
   healthy(): void {
     this.failures = 0;
@@ -167,7 +177,8 @@ export class UpstreamConnection {
     };
     client.onclose = () => ended('the connection closed');
     try {
-      const transport = this.transport();
+      const { transport, raw } = withRawRequests(this.transport());
+      this.raws.set(client, raw);
       await client.connect(transport, { timeout: this.timeoutMs, ...(this.prior && { prior: this.prior }) });
       if (transport instanceof StdioClientTransport) this.childPid = transport.pid;
       this.relayLogs(client);

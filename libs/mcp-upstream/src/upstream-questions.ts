@@ -47,7 +47,7 @@ export function askedParams(client: Client, context: RequestContext, answered: A
  * upstream as this call's client capabilities: the upstream asks only what the caller can answer,
  * and otherwise does without, or refuses as it would refuse the caller.
  */
-function answerableBy(context: RequestContext): ClientCapabilities {
+export function answerableBy(context: RequestContext): ClientCapabilities {
   const declared = context.clientCapabilities ?? {};
   return {
     ...(declared.elicitation && { elicitation: declared.elicitation }),

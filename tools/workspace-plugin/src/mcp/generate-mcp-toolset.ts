@@ -31,8 +31,6 @@ export interface GeneratedMcpToolset {
   /** Schemas the framework cannot express yet, by reason: generated as open values. */
   openValues: ReadonlyMap<string, number>;
   warnings: string[];
-  /** Upstream tools the library cannot serve yet, each with its reason (recorded in mcp.json all the same). */
-  leftOut: { tool: string; reason: string }[];
 }
 
 /** Names MCP clients accept: 1–64 of A-Z a-z 0-9 _ - . (longer or other names are refused by some). */
@@ -61,12 +59,7 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
   const usedMethods = new Set<string>(['completeUpstream']);
   let scoped = false;
   let tasks = false;
-  // A 2025-11-25 upstream's task tools are relayed as tasks; a 2026-07-28 upstream's tasks (an extension) are not yet.
-  const relaysTasks = snapshot.era === 'legacy';
-  const leftOut = snapshot.tools
-    .filter((tool) => !relaysTasks && tool.execution?.taskSupport === 'required' && isServed(config, tool.name))
-    .map((tool) => ({ tool: tool.name, reason: 'it runs only as a task (execution.taskSupport "required"), and relaying a 2026-07-28 upstream\'s tasks is not built yet' }));
-  const served = snapshot.tools.filter((tool) => isServed(config, tool.name) && !leftOut.some((left) => left.tool === tool.name));
+  const served = snapshot.tools.filter((tool) => isServed(config, tool.name));
   // The upstream's groups become toolsets only where they split what is served: one group holding every tool is the library itself.
   const groups = new Set(served.map((tool) => groupOf(tool, listed)?.name)).size > 1 ? listed : new Map<string, UpstreamGroup>();
   // The classes written here are named after the tools: a schema an upstream titled the same (a
@@ -93,8 +86,9 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
     emitter.emit(resultClass(tool, base, converter, validation, curation.fields));
     classNames.push(className(`${base}Result`));
     const method = methodName(tool.name, 'tool', '', usedMethods);
-    const task = relaysTasks ? taskSupportOf(tool) : undefined;
-    if (task) tasks = true;
+    const task = taskSupportOf(tool);
+    // A 2025-era connection declares what its tasks may ask at connect (a 2026-07-28 request carries it each time).
+    if (task && snapshot.era === 'legacy') tasks = true;
     partOf(name, tool, groups, parts, warnings).methods.push(methodSource(name, tool, servedName, method, base, args, curation, lenient, showableIcons(tool, warnings), task));
     if (curation.scopes?.length) scoped = true;
   }
@@ -113,7 +107,7 @@ export function generateMcpToolset(name: string, snapshot: UpstreamSnapshot, con
   };
   const modules = ['./generated/dtos', `./generated/${name}.toolset`, ...(config.exports ?? [])];
   files['src/index.ts'] = `${MCP_GENERATED_HEADER}\n${modules.map((module) => `export * from '${module}';`).join('\n')}\n`;
-  return { files, toolNames, className: ordered[0]!.className, classNames: ordered.map((part) => part.className), openValues: converter.openValues, warnings: [...warnings, ...converter.warnings], leftOut };
+  return { files, toolNames, className: ordered[0]!.className, classNames: ordered.map((part) => part.className), openValues: converter.openValues, warnings: [...warnings, ...converter.warnings] };
 }
 
 interface ToolArguments {

@@ -57,9 +57,13 @@ export interface LiveUpstream {
  * reads every page of `tools/list`, and the prompts, resources and templates where the server has
  * them. The client is closed (a stdio child ended) before this returns or throws.
  */
+/** The 2026-07-28 tasks extension. */
+const TASKS_EXTENSION = 'io.modelcontextprotocol/tasks';
+
 export async function readUpstream(live: LiveUpstream): Promise<UpstreamSnapshot> {
   const { Client, StreamableHTTPClientTransport } = await import('@modelcontextprotocol/client');
-  const client = new Client({ name: 'toolsets-workspace-plugin', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' } });
+  // Declaring the tasks extension: a 2026-07-28 server then says which tools run as tasks (`execution.taskSupport`), which the library relays as tasks.
+  const client = new Client({ name: 'toolsets-workspace-plugin', version: '0.1.0' }, { versionNegotiation: { mode: 'auto' }, capabilities: { extensions: { [TASKS_EXTENSION]: {} } } });
   const timeout = live.timeoutMs ?? 30_000;
   const where = 'url' in live.source ? live.source.url : [live.source.command, ...(live.source.args ?? [])].join(' ');
   try {
@@ -89,10 +93,14 @@ export async function readUpstream(live: LiveUpstream): Promise<UpstreamSnapshot
       } while (cursor !== undefined);
       return all;
     };
-    const tools = capabilities.tools ? await pages(async (cursor) => {
+    const listed = capabilities.tools ? await pages(async (cursor) => {
       const page = await client.listTools(cursor === undefined ? {} : { cursor }, { timeout, cacheMode: 'bypass' });
       return { items: page.tools, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
     }) : [];
+    // The SDK's 2026-07-28 client leaves a tool's `execution` out as it parses the list; the server's own list says which tools run as tasks.
+    const rawList = (params: object) => client.request({ method: 'tools/list', params } as never, ANY_ANSWER as never, { timeout }) as Promise<unknown>;
+    const executions = discover && capabilities.tools ? await taskSupports(rawList, pages) : new Map<string, Tool['execution']>();
+    const tools = listed.map((tool) => (executions.has(tool.name) ? { ...tool, execution: executions.get(tool.name) } : tool));
     const prompts = capabilities.prompts ? await pages(async (cursor) => {
       const page = await client.listPrompts(cursor === undefined ? {} : { cursor }, { timeout, cacheMode: 'bypass' });
       return { items: page.prompts, ...(page.nextCursor && { nextCursor: page.nextCursor }) };
@@ -130,6 +138,22 @@ export async function readUpstream(live: LiveUpstream): Promise<UpstreamSnapshot
   } finally {
     await client.close().catch(() => undefined);
   }
+}
+
+/** How each tool runs as a task (`execution.taskSupport`), by name, as the server's `tools/list` says it, unparsed. */
+async function taskSupports(
+  rawList: (params: object) => Promise<unknown>,
+  pages: <T>(list: (cursor: string | undefined) => Promise<{ items: T[]; nextCursor?: string }>) => Promise<T[]>,
+): Promise<Map<string, Tool['execution']>> {
+  const entries = await pages(async (cursor) => {
+    const page = (await rawList(cursor === undefined ? {} : { cursor })) as { tools?: unknown; nextCursor?: string };
+    const items = (Array.isArray(page.tools) ? page.tools : []).flatMap((tool: { name?: unknown; execution?: { taskSupport?: unknown } } | null) => {
+      const support = tool?.execution?.taskSupport;
+      return typeof tool?.name === 'string' && (support === 'forbidden' || support === 'optional' || support === 'required') ? [[tool.name, { taskSupport: support }] as const] : [];
+    });
+    return { items, ...(typeof page.nextCursor === 'string' && { nextCursor: page.nextCursor }) };
+  });
+  return new Map(entries);
 }
 
 /**

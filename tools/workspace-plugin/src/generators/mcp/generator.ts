@@ -42,7 +42,6 @@ export async function mcpGenerator(tree: Tree, options: McpGeneratorSchema): Pro
   tree.write(joinPathFragments(toolset.projectRoot, `test/${options.name}.tools.spec.ts`), specFor(options.name, preview.className));
 
   for (const warning of preview.warnings) logger.warn(`${options.name}: ${warning}.`);
-  for (const left of preview.leftOut) logger.warn(`Left out ${left.tool}: ${left.reason}.`);
   const open = [...preview.openValues].map(([reason, count]) => `${count} × ${reason}`);
   const withoutSchema = snapshot.tools.filter((tool) => preview.toolNames[tool.name] !== undefined && !tool.outputSchema).map((tool) => tool.name);
   logger.info(
