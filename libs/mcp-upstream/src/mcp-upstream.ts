@@ -297,7 +297,8 @@ export class McpUpstream implements ResourceWatcher {
     });
     try {
       const client = await connection.client(controller.signal);
-      const answer = await askingCall.run(answerer, () => request(client, controller.signal, connection));
+      // Only where a question can be told apart by the request it came with: Node's async context tracking costs every promise of the process once it runs.
+      const answer = await (connection.attributesQuestions(client) ? askingCall.run(answerer, () => request(client, controller.signal, connection)) : request(client, controller.signal, connection));
       if (interrupted) throw interrupted.reason;
       connection.healthy();
       return { answer, redacting };

@@ -249,6 +249,15 @@ export class UpstreamConnection {
     return this.settings.transport.kind === 'http' || this.settings.tasks === true;
   }
 
+  /**
+   * Whether a question `client`'s upstream asks during a request can be told apart by the request
+   * it came with: a 2025-era upstream over HTTP asks on the request's own response stream (a
+   * 2026-07-28 one asks in its answer; a stdio child's output belongs to no request).
+   */
+  attributesQuestions(client: Client): boolean {
+    return this.settings.transport.kind === 'http' && (client.getNegotiatedProtocolVersion() ?? '') < '2026-07-28';
+  }
+
   /** Routes each question the upstream asks to the caller it belongs to: the task it names, else the request it came with. */
   private answerQuestions(client: Client): void {
     if (!this.relaysQuestions()) return;

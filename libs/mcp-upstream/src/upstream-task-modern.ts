@@ -86,11 +86,15 @@ async function followModern(call: UpstreamTaskCall, context: RequestContext, por
         if ('failed' in updated) return context.signal.aborted ? cancel() : lostOr(updated, call, port);
         continue;
       }
-      default:
+      case 'working':
         if (typeof task.statusMessage === 'string' && task.statusMessage !== told) {
           told = task.statusMessage;
+          // A status that no longer lands (the caller's task ended meanwhile) changes nothing here.
           await context.task.status(bounded(task.statusMessage, got.redacting)).catch(() => undefined);
         }
+        break;
+      default:
+        return new ToolError('upstream_invalid_response', `The upstream MCP server of ${port.name} answered tasks/get for ${call.tool} with a status that is not one of the extension's (${JSON.stringify(String((task as { status?: unknown }).status)).slice(0, 40)}). Try again; if it persists, the upstream MCP server is misbehaving.`);
     }
     await pause(every, context.signal);
   }
