@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import type { Client } from '@modelcontextprotocol/client';
 import { ToolError } from '@toolsets/core';
 import { redact } from './secret-redaction';
@@ -72,15 +73,7 @@ export function settledWithin<T>(outcome: Promise<T>, ms: number): Promise<T | u
 
 /** Waits `ms`, or less when `signal` aborts. */
 export function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-  });
+  return wait(ms, undefined, { signal }).catch(() => undefined);
 }
 
 /** An upstream's status text as the caller's task shows it: bounded, without the credentials the upstream was sent. */

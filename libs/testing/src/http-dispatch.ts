@@ -43,12 +43,15 @@ export function httpDispatch(url: URL | string, headers: Readonly<Record<string,
   };
 }
 
-/** The `_meta` a 2026-07-28 request carries, declaring the tasks extension (or, with `tasks: false`, not). */
-export function modernMeta(options: { tasks?: boolean; client?: { name: string; version: string } } = {}): Record<string, unknown> {
+/** The `_meta` a 2026-07-28 request carries, declaring the tasks extension (or, with `tasks: false`, not), and with `elicitation` that the client answers forms. */
+export function modernMeta(options: { tasks?: boolean; elicitation?: boolean; client?: { name: string; version: string } } = {}): Record<string, unknown> {
   return {
     'io.modelcontextprotocol/protocolVersion': MODERN_REVISION,
     'io.modelcontextprotocol/clientInfo': options.client ?? { name: 'toolsets-testing', version: '0' },
-    'io.modelcontextprotocol/clientCapabilities': options.tasks === false ? {} : { extensions: { 'io.modelcontextprotocol/tasks': {} } },
+    'io.modelcontextprotocol/clientCapabilities': {
+      ...(options.elicitation && { elicitation: { form: {} } }),
+      ...(options.tasks !== false && { extensions: { 'io.modelcontextprotocol/tasks': {} } }),
+    },
   };
 }
 

@@ -16,11 +16,8 @@ process.env['EVERYTHING_MCP_COMMAND'] = `node ${join(__dirname, '../../../../nod
 /** The reference server's own stage messages, which the caller's task shows as they come. */
 const STAGES = ['Gathering sources...', 'Analyzing content...', 'Synthesizing findings...', 'Generating report...'];
 
-/** A 2026-07-28 caller that declared the tasks extension and can answer forms. */
-const meta = () => {
-  const base = modernMeta();
-  return { ...base, 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } } };
-};
+/** A 2026-07-28 caller that declared the tasks extension and answers forms. */
+const meta = () => modernMeta({ elicitation: true });
 
 describe("the upstream's task tool, relayed as a task of the caller's", () => {
   const logger = recordingLogger();

@@ -58,7 +58,7 @@ class JobsToolset {
 const quiet = { info: () => undefined, warn: () => undefined, error: (message: string, fields?: unknown) => console.error(message, fields) };
 
 /** A 2026-07-28 caller that declared the tasks extension and answers forms. */
-const meta = () => ({ ...modernMeta(), 'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { 'io.modelcontextprotocol/tasks': {} } } });
+const meta = () => modernMeta({ elicitation: true });
 
 describe("a 2026-07-28 upstream's task tools, relayed as tasks of the caller's", () => {
   const logger = recordingLogger();
