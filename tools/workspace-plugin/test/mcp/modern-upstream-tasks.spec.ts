@@ -29,6 +29,11 @@ class Built extends ToolResult {
   shipped!: boolean;
 }
 
+class TargetForm {
+  @Field({ description: 'Where to deploy.' })
+  target!: string;
+}
+
 const stopped: string[] = [];
 
 @Toolset({ name: 'jobs', description: 'Long-running jobs.' })
@@ -44,6 +49,15 @@ class JobsToolset {
     const answer = await this.task.requireInput(ShipForm, `Ship the ${steps}-step build?`);
     if (answer.action !== 'accept') return new ToolError('not_shipped', `The user chose to ${answer.action}.`);
     return { message: `Built ${steps} steps.`, steps, shipped: answer.content.ship };
+  }
+
+  @Tool({ description: 'Asks which target first, then builds it as a task.', returns: [Built, ToolError], elicits: [TargetForm], task: { support: 'required', askFirst: true, pollIntervalMs: 100 } })
+  async deploy(): Promise<Built | ToolError> {
+    const answer = await this.task.requireInput(TargetForm, 'Deploy to which target?', { key: 'target' });
+    await this.task.start();
+    if (answer.action !== 'accept') return new ToolError('not_deployed', `The user chose to ${answer.action}.`);
+    await this.task.status(`deploying to ${answer.content.target}`);
+    return { message: `Deployed to ${answer.content.target} as ${this.task.isTask ? 'a task' : 'a blocking call'}.`, steps: 1, shipped: true };
   }
 
   @Tool({ description: 'Runs until it is cancelled.', returns: [Built, ToolError], task: { support: 'required', pollIntervalMs: 100 } })
@@ -71,7 +85,7 @@ describe("a 2026-07-28 upstream's task tools, relayed as tasks of the caller's",
     const source = { url: upstream.mounts[0]!.url };
     const snapshot = await readUpstream({ source });
     expect(snapshot.era).toBe('modern');
-    expect(Object.fromEntries(snapshot.tools.map((tool) => [tool.name, tool.execution?.taskSupport]))).toEqual({ build: 'required', hang: 'required' });
+    expect(Object.fromEntries(snapshot.tools.map((tool) => [tool.name, tool.execution?.taskSupport]))).toEqual({ build: 'required', deploy: 'required', hang: 'required' });
     const generated = generateMcpToolset('relay', snapshot, { name: 'relay', source });
     served = (loadGeneratedSources(generated.files) as Record<string, ClassType>)[generated.className]!;
     app = await serveHttp(buildServer({ name: 'app', version: '1', toolsets: [served], logger }), { port: 0, logger: quiet });
@@ -106,6 +120,20 @@ describe("a 2026-07-28 upstream's task tools, relayed as tasks of the caller's",
     resultOf(await send({ method: 'tasks/update', params: { taskId, inputResponses: { [key]: { action: 'accept', content: { ship: true } } }, _meta: meta() } }));
     const done = await pollUntil(() => taskOf(taskId), (task) => task['status'] === 'completed' || task['status'] === 'failed', { what: 'the task', everyMs: 50 });
     expect(done['result']).toMatchObject({ structuredContent: { data: { message: 'Built 3 steps.', steps: 3, shipped: true } } });
+  });
+
+  it('passes on what the upstream asks before it makes its task, then follows the task it makes with the answer', async () => {
+    const created = resultOf(await send({ method: 'tools/call', params: { name: 'deploy', arguments: {}, _meta: meta() } }));
+    const taskId = created['taskId'] as string;
+    const asking = await pollUntil(() => taskOf(taskId), (task) => task['status'] !== 'working', { what: 'the question asked before the upstream task', everyMs: 50 });
+    console.log('ASKING', JSON.stringify(asking));
+    expect(asking['status']).toBe('input_required');
+    const [key, question] = Object.entries(asking['inputRequests'] as Record<string, { params: { message: string } }>)[0]!;
+    expect(question.params.message).toBe('Deploy to which target?');
+    resultOf(await send({ method: 'tasks/update', params: { taskId, inputResponses: { [key]: { action: 'accept', content: { target: 'staging' } } }, _meta: meta() } }));
+    const done = await pollUntil(() => taskOf(taskId), (task) => task['status'] === 'completed' || task['status'] === 'failed', { what: 'the task', everyMs: 50 });
+    // The upstream ran it as a task, with the answer given before it started.
+    expect(done['result']).toMatchObject({ structuredContent: { data: { message: 'Deployed to staging as a task.' } } });
   });
 
   it("cancels the upstream's task when the caller cancels its own", async () => {

@@ -1,4 +1,4 @@
-import type { Server } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, Server } from '@modelcontextprotocol/server';
 import { Call } from '../request/call';
 import type { VerifiedCaller } from '../../context/auth-context';
 import { credentialEnvironmentVariable } from '../../context/credential-env';
@@ -25,6 +25,8 @@ export interface TaskOrigin {
    */
   caller?: VerifiedCaller;
   client?: ClientInfo;
+  /** What the client declared it can answer (elicitation, sampling, roots, extensions): a task's tool reads it as the request's. */
+  clientCapabilities?: ClientCapabilities;
   limits: ArgumentLimits;
   /** The client's address over HTTP: a task's rate limits and cache keys are the direct call's. */
   address?: string;
@@ -33,12 +35,14 @@ export interface TaskOrigin {
 /** What a task of `tool` keeps of the origin of the request that created it. */
 export function storedOrigin(origin: CallOrigin, tool: CompiledTool): TaskOrigin {
   const client = origin.client();
+  const capabilities = origin.clientCapabilities?.();
   return {
     era: origin.era,
     transport: origin.transport,
     credentials: Object.fromEntries(credentialsOf(origin, tool.toolset.credentialHeaders)),
     ...(origin.caller && { caller: keptCaller(origin.caller) }),
     ...(client && { client: { name: client.name, version: client.version } }),
+    ...(capabilities && { clientCapabilities: capabilities }),
     limits: { ...origin.limits },
     ...(origin.address !== undefined && { address: origin.address }),
   };
@@ -55,7 +59,7 @@ function keptCaller(caller: VerifiedCaller): VerifiedCaller {
   };
 }
 
-/** The origin a task's call reads, back from what its record kept: the same transport, era, credentials, caller, client and address. */
+/** The origin a task's call reads, back from what its record kept: the same transport, era, credentials, caller, client, its capabilities and address. */
 export function restoredOrigin(stored: TaskOrigin): CallOrigin {
   const stdio = stored.transport === 'stdio';
   return {
@@ -65,6 +69,7 @@ export function restoredOrigin(stored: TaskOrigin): CallOrigin {
     ...(stdio && { environment: Object.fromEntries(Object.entries(stored.credentials).map(([header, value]) => [credentialEnvironmentVariable(header), value])) }),
     ...(stored.caller && { caller: stored.caller }),
     client: () => stored.client,
+    clientCapabilities: () => stored.clientCapabilities,
     limits: stored.limits,
     ...(stored.address !== undefined && { address: stored.address }),
   };
