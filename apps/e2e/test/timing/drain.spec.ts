@@ -6,6 +6,9 @@ import { appMain, logMessage, startServerProcess } from '../support/server-proce
 
 const slowServer = resolve(__dirname, '../../fixtures/slow-server.cjs');
 
+/** The drain's quiet window by default (`DRAIN_QUIET_MS`, libs/core/src/transport/serving-limits.ts). */
+const QUIET_MS = 250;
+
 /** A POST over a given keep-alive agent; resolves with the status and Connection header (or the network error's code). */
 function post(origin: string, agent: Agent, body: string): Promise<string> {
   return new Promise((done) => {
@@ -80,11 +83,13 @@ describe('the drain on SIGTERM loses no call', () => {
     const fresh = new Agent({ keepAlive: false, maxSockets: Infinity });
     const call = toolsCall('hello', { name: 'Ada' });
     const answers: Promise<string>[] = [];
+    const sentAt: number[] = [];
     let sigterm = Infinity;
     // One new connection every 2 ms or so, SIGTERM after the 30th: the listener must stay open
     // while they keep coming (a reset or a refused connection is a lost call), and close once they stop.
     for (let i = 0; i < 300; i++) {
       const sent = Date.now();
+      sentAt.push(sent);
       answers.push(post(server.origin, fresh, call).then((answer) => (answer.startsWith('200 ') ? answer : `#${i} sent ${sent - sigterm} ms after SIGTERM, ${answer} ${Date.now() - sigterm} ms after`)));
       if (i === 30) {
         sigterm = Date.now();
@@ -92,10 +97,19 @@ describe('the drain on SIGTERM loses no call', () => {
       }
       await new Promise((resolve) => setTimeout(resolve, 2));
     }
-    const lost = (await Promise.all(answers)).filter((answer) => !answer.startsWith('200 '));
+    const settled = await Promise.all(answers);
+    const lost = settled.filter((answer) => !answer.startsWith('200 '));
+    // "Once they stop" is the drain's quiet window (DRAIN_QUIET_MS, 250 ms): when this process was
+    // held up longer than that between two sends (a busy machine), the server was right to close,
+    // and only the calls after that pause may be refused. Any other loss is the server's.
+    const firstLost = settled.findIndex((answer) => !answer.startsWith('200 '));
+    const pauses = sentAt.map((at, i) => (i > 30 && i <= firstLost ? at - sentAt[i - 1]! : 0));
+    const longest = Math.max(0, ...pauses);
+    const explained = firstLost !== -1 && longest >= QUIET_MS * 0.9 && settled.slice(pauses.indexOf(longest)).every((answer) => answer.startsWith('200 ') || answer.includes('ECONNREFUSED'));
     // Which calls were lost and when, and what the server said: a loss here must be explainable from the report alone.
-    const said = lost.length > 0 ? server.stderr().split('\n').slice(-20) : [];
-    expect({ lost: lost.length, first: lost.slice(0, 5), said }).toEqual({ lost: 0, first: [], said: [] });
+    const said = lost.length > 0 && !explained ? server.stderr().split('\n').slice(-20) : [];
+    if (explained) console.log(`drain under a busy machine: this process paused ${longest} ms between two sends, and the ${lost.length} calls after the pause were refused, as the quiet window says`);
+    expect({ lost: explained ? 0 : lost.length, first: explained ? [] : lost.slice(0, 5), said }).toEqual({ lost: 0, first: [], said: [] });
     expect(await server.exited).toBe(0);
     expect(server.stderr()).not.toContain('some may have been reset');
   });
