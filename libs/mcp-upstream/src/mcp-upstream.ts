@@ -291,14 +291,19 @@ export class McpUpstream implements ResourceWatcher {
     }
     // What a 2025-era upstream asks on this request's own stream goes to this caller; a 2026-07-28 caller's round ends the request.
     let interrupted: { reason: unknown } | undefined;
-    const answerer = callQuestions(`a request to the upstream MCP server of ${this.settings.name}`, context, (reason) => {
-      interrupted = { reason };
-      controller.abort(reason);
-    });
     try {
       const client = await connection.client(controller.signal);
       // Only where a question can be told apart by the request it came with: Node's async context tracking costs every promise of the process once it runs.
-      const answer = await (connection.attributesQuestions(client) ? askingCall.run(answerer, () => request(client, controller.signal, connection)) : request(client, controller.signal, connection));
+      const send = () => request(client, controller.signal, connection);
+      const answer = await (connection.attributesQuestions(client)
+        ? askingCall.run(
+            callQuestions(`a request to the upstream MCP server of ${this.settings.name}`, context, (reason) => {
+              interrupted = { reason };
+              controller.abort(reason);
+            }),
+            send,
+          )
+        : send());
       if (interrupted) throw interrupted.reason;
       connection.healthy();
       return { answer, redacting };
