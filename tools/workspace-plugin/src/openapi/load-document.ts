@@ -1,7 +1,8 @@
-import { dereference, validate } from '@readme/openapi-parser';
+import { dereference } from '@readme/openapi-parser';
 import { unescapeKey } from '../utils/json-pointer';
 import { structureProblems, withoutRefSiblings, type StructureProblem } from './document-structure';
 import { prettyJsonPointers, type LocatePointer } from './source-lines';
+import { validateOnce } from './validate-once';
 
 /** An OpenAPI 3.0/3.1 document after validation and dereferencing: no `$ref` is left (cycles stay as object cycles). */
 export interface OpenApiDocument {
@@ -98,8 +99,7 @@ export async function loadDocument(document: unknown, source: string, locate?: L
     const problems = structureProblems(document);
     if (problems.length > 0) throw new OpenApiDocumentError(source, describeProblems(problems, document, version, source, locate));
   }
-  // The parser mutates what it is given: hand it copies.
-  const result = await validate(structuredClone(document) as never);
+  const result = await validateOnce(document);
   if (!result.valid) throw new OpenApiDocumentError(source, describeErrors(document, result.errors ?? [], source, locate));
   const schemaNames = new Map<object, string>();
   const onDereference = (path: string, value: object) => {
@@ -107,6 +107,7 @@ export async function loadDocument(document: unknown, source: string, locate?: L
     if (name && !schemaNames.has(value)) schemaNames.set(value, decodeURIComponent(unescapeKey(name)));
   };
   try {
+    // The parser mutates what it is given: hand it a copy.
     const dereferenced = (await dereference(structuredClone(document) as never, { dereference: { onDereference } })) as unknown as OpenApiDocument;
     return { document: dereferenced, schemaNames, warnings };
   } catch (error) {
