@@ -10,7 +10,10 @@ const moduleNameMapper = Object.fromEntries(
 );
 
 // TypeBox, class-validator and zod, each bundled once into a few CommonJS files (tools/jest/bundled-packages.cjs).
-Object.assign(moduleNameMapper, require('./tools/jest/bundled-packages.cjs').bundledModuleMapper());
+const bundledPackages = require('./tools/jest/bundled-packages.cjs');
+Object.assign(moduleNameMapper, bundledPackages.bundledModuleMapper());
+// The same bundles for the apps and tools the tests start as child processes (tools/jest/bundled-packages-preload.cjs).
+bundledPackages.preloadBundledPackages();
 
 // The tasks extension's client exports ES modules under the `import` condition only; Jest resolves with `require`.
 moduleNameMapper['^@modelcontextprotocol/ext-tasks/(.*)$'] = path.join(__dirname, 'node_modules/@modelcontextprotocol/ext-tasks/dist/$1/index.js');

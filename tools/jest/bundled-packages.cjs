@@ -17,9 +17,9 @@ const workspaceRoot = path.resolve(__dirname, '../..');
 /** What is bundled: each package and the subpaths imported from it (`.` for the package itself). */
 const BUNDLED = {
   // ES modules only: every subpath its package.json exports, read from the `import` condition.
-  typebox: { subpaths: 'exported' },
+  typebox: { subpaths: 'exported', preload: true },
   // CommonJS, with validator and libphonenumber-js inside the bundle.
-  'class-validator': { subpaths: ['.'] },
+  'class-validator': { subpaths: ['.'], preload: true },
   // CommonJS; the SDK requires `zod/v4`, tests import `zod`, and both are zod 4's classic API.
   zod: { subpaths: ['.', './v4', './v4/core'] },
   // CommonJS, a few dozen modules each, loaded with core.
@@ -88,6 +88,13 @@ async function bundle(dir) {
       logLevel: 'warn',
     });
   }
+  // For the processes the tests start (bundled-packages-preload.cjs): the file Node resolves → its bundled entry.
+  const redirects = {};
+  for (const [pkg, spec] of Object.entries(BUNDLED)) {
+    if (!spec.preload) continue;
+    for (const { subpath, file } of entries(pkg, spec)) redirects[file] = path.join(dir, pkg, `${entryName(subpath)}.cjs`);
+  }
+  fs.writeFileSync(path.join(partial, 'redirects.json'), `${JSON.stringify(redirects, null, 2)}\n`);
   fs.writeFileSync(path.join(partial, 'done'), `${new Date().toISOString()}\n`);
   try {
     fs.renameSync(partial, dir);
@@ -98,7 +105,22 @@ async function bundle(dir) {
   }
 }
 
-module.exports = { bundledModuleMapper };
+/**
+ * Makes the processes this Jest process starts (its workers, and the apps and tools the tests
+ * start) load TypeBox and class-validator from the same bundles (bundled-packages-preload.cjs),
+ * through NODE_OPTIONS and TOOLSETS_BUNDLED_PACKAGES. Nothing when the bundles are not there or
+ * TOOLSETS_JEST_UNBUNDLED=1. Call after bundledModuleMapper, which makes them.
+ */
+function preloadBundledPackages() {
+  if (process.env.TOOLSETS_JEST_UNBUNDLED === '1') return;
+  const dir = bundleDir();
+  if (!fs.existsSync(path.join(dir, 'redirects.json'))) return;
+  const preload = `--require ${JSON.stringify(path.join(__dirname, 'bundled-packages-preload.cjs'))}`;
+  process.env.TOOLSETS_BUNDLED_PACKAGES = dir;
+  if (!(process.env.NODE_OPTIONS ?? '').includes(preload)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} ${preload}`.trim();
+}
+
+module.exports = { bundledModuleMapper, preloadBundledPackages };
 
 if (require.main === module) {
   bundle(process.argv[2]).catch((error) => {
