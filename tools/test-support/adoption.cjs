@@ -15,9 +15,13 @@ const root = path.join(__dirname, '../..');
 /** Where README's commands say the clone of this repository is. */
 const CLONE_PLACEHOLDER = '/path/to/toolsets';
 
-/** This process's environment without a running Nx task's or Jest's settings, for the tools a test starts. */
+/**
+ * This process's environment without a running Nx task's or Jest's settings, for the tools a test
+ * starts: nor the preload that loads this workspace's packages from Jest's bundles (a newcomer's
+ * workspace loads its own install).
+ */
 function cleanEnvironment(extra = {}) {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|JEST_|npm_)/.test(key)));
+  const env = Object.fromEntries(Object.entries(process.env).filter(([key]) => !/^(NX_|JEST_|npm_|NODE_OPTIONS$|TOOLSETS_BUNDLED_PACKAGES$)/.test(key)));
   delete env.FORCE_COLOR;
   return { ...env, NX_DAEMON: 'false', NX_NO_CLOUD: 'true', NX_TUI: 'false', CI: 'true', NO_COLOR: '1', ...extra };
 }
