@@ -1,82 +1,22 @@
 import { createHash } from 'node:crypto';
-import { isInputRequiredResult, ProtocolError, SdkError, SdkErrorCode, UriTemplate, type CallToolResult, type Client, type InputRequiredResult, type PriorDiscovery } from '@modelcontextprotocol/client';
-import { resultCheck, stderrLogger, TokenExchangeError, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type PromptMessage, type RequestContext, type ResourceBody, type ResourceWatcher, type ResultWithContent } from '@toolsets/core';
-import { redact } from './secret-redaction';
-import { UpstreamClosed, UpstreamConnection } from './upstream-connection';
+import { isInputRequiredResult, UriTemplate, type CallToolResult, type Client, type InputRequiredResult, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { stderrLogger, TokenExchangeError, ToolError, type Logger, type PromptMessage, type RequestContext, type ResourceBody, type ResourceWatcher, type ResultWithContent } from '@toolsets/core';
+import { answeredCall, answeredMember, failedRequest, type AnswerCheck } from './upstream-answers';
+import type { UpstreamResult, UpstreamToolCall } from './upstream-tool-call';
+import { UpstreamConnection } from './upstream-connection';
 import { askedParams, askingCall, callQuestions, MAX_INPUT_ROUNDS, relayQuestions, type Answered, type AskedParams } from './upstream-questions';
 import type { Reached } from './task-relay';
 import { relayUpstreamTask } from './upstream-task';
-import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, redactionsOf, variablePrefix, type ResolvedUpstreamSettings, type UpstreamSettings } from './upstream-settings';
-
-/** One call of a generated tool: which upstream tool, with what, and what its answer is. */
-export interface UpstreamToolCall {
-  /** The tool's name on the upstream (a curated or prefixed tool keeps calling it by this name). */
-  tool: string;
-  args?: object;
-  /**
-   * `structured`: the upstream declares an output schema; its `structuredContent` becomes `data`.
-   * `content`: it declares none; its text becomes `message`, other blocks are attached as they came.
-   */
-  output: 'structured' | 'content';
-  /** The tool's result class, when its answers are lenient (`mcp.config.json` `lenient`). */
-  lenient?: ClassType;
-  /**
-   * The upstream runs the tool as a task (its `execution.taskSupport`): when the caller's call is a
-   * task, so is the upstream's, followed to its end (see `relayUpstreamTask`).
-   */
-  task?: 'optional' | 'required';
-}
+import { isWatchable } from './upstream-resource-watcher';
+import { DEFAULT_MAX_RESULT_BYTES, DEFAULT_TIMEOUT_MS, redactionsOf, type ResolvedUpstreamSettings } from './upstream-settings';
 
 /** A generated toolset whose upstream completes arguments: what its arguments' `@Complete` call. */
 export interface UpstreamCompleting {
   completeUpstream(ref: { prompt: string } | { uriTemplate: string }, argument: string, value: string, args: Readonly<Record<string, string>>): Promise<string[]>;
 }
 
-/**
- * The `ResourceWatcher` a generated library registers under `RESOURCE_WATCHERS`: it hands a URI to
- * the library's `McpUpstream` (resolved only then) when the URI is one of the upstream's resources
- * the library serves, so a library imported but not served, or its settings, never get in the way
- * of another's subscriptions.
- */
-export function upstreamResourceWatcher(settings: Pick<UpstreamSettings, 'watchable'>, upstream: () => McpUpstream): ResourceWatcher {
-  return {
-    watch: (uri, changed) => (isWatchable(settings.watchable, uri) ? upstream().watch(uri, changed) : undefined),
-    unwatch: (uri, changed) => (isWatchable(settings.watchable, uri) ? upstream().unwatch(uri, changed) : undefined),
-  };
-}
-
-/** Whether `uri` is one of the upstream's resources the library serves, or matches one of its templates (one that does not parse matches nothing). */
-function isWatchable(watchable: UpstreamSettings['watchable'], uri: string): boolean {
-  if (watchable?.uris?.includes(uri)) return true;
-  return (watchable?.uriTemplates ?? []).some((template) => {
-    try {
-      return new UriTemplate(template).match(uri) !== null;
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** What a generated tool returns on an answer: its result class's shape. */
-export interface UpstreamResult {
-  message: string;
-  /** The upstream's `structuredContent` (tools that declare an output schema). */
-  data?: unknown;
-  /** A lenient tool's answer that does not fit the upstream's own output schema, in place of `data`. */
-  unchecked?: unknown;
-  /** What in a lenient tool's answer did not fit. */
-  note?: string;
-}
-
-/** The most of an upstream's own text an error's detail or a result's message carries. */
-const MAX_DETAIL = 500;
-const MAX_MESSAGE = 4_000;
-/** The deepest JSON an answer may nest before it is refused (validating deeper costs the server, helps no model). */
-const MAX_DEPTH = 64;
 /** The most connections kept for distinct caller credentials; the least recently used is closed past it. */
 const MAX_CALLER_CONNECTIONS = 64;
-/** The most problems a lenient answer's note names. */
-const MAX_NOTED_PROBLEMS = 3;
 
 /**
  * What toolsets generated from an upstream MCP server call: one shared connection (see
@@ -167,8 +107,8 @@ export class McpUpstream implements ResourceWatcher {
   /** What a call's request to the upstream ended with, as the tool's result. */
   private settled(call: UpstreamToolCall, reached: Reached<CallToolResult | ToolError>, logger: Logger): UpstreamResult | ResultWithContent<UpstreamResult> | ToolError {
     if (reached instanceof ToolError) return reached;
-    if ('failed' in reached) return this.failed(call.tool, reached.failed, reached.timedOut, logger, reached.redacting);
-    return reached.answer instanceof ToolError ? reached.answer : this.answered(call, reached.answer, logger, reached.redacting);
+    if ('failed' in reached) return failedRequest(call.tool, reached, this.check(logger, reached.redacting));
+    return reached.answer instanceof ToolError ? reached.answer : answeredCall(call, reached.answer, this.check(logger, reached.redacting));
   }
 
   /** What relaying the call as an upstream task uses: this upstream's requests, drift check and log. */
@@ -232,10 +172,8 @@ export class McpUpstream implements ResourceWatcher {
   private async member<T extends object>(what: string, context: RequestContext, logger: Logger, request: (client: Client, signal: AbortSignal, asked: AskedParams) => Promise<T>): Promise<Exclude<T, InputRequiredResult>> {
     const reached = await this.rounds(what, context, (client, signal, _connection, asked) => request(client, signal, asked));
     if (reached instanceof ToolError) throw reached;
-    if ('failed' in reached) throw this.failed(what, reached.failed, reached.timedOut, logger, reached.redacting);
-    const tooBig = this.outOfBounds(reached.answer);
-    if (tooBig) throw tooBig;
-    return redactDeep(reached.answer, reached.redacting);
+    if ('failed' in reached) throw failedRequest(what, reached, this.check(logger, reached.redacting));
+    return answeredMember(reached.answer, this.check(logger, reached.redacting));
   }
 
   /**
@@ -309,7 +247,7 @@ export class McpUpstream implements ResourceWatcher {
       return { answer, redacting };
     } catch (error) {
       if (interrupted) throw interrupted.reason;
-      return { failed: error, timedOut, redacting };
+      return { failed: error, timedOut, timeoutMs, redacting };
     } finally {
       clearTimeout(timer);
       context.signal.removeEventListener('abort', cancel);
@@ -375,141 +313,19 @@ export class McpUpstream implements ResourceWatcher {
     );
   }
 
+  /** What checking an answer to a request of this upstream needs. */
+  private check(logger: Logger, secrets: Record<string, string>): AnswerCheck {
+    return { upstream: this.settings.name, maxResultBytes: this.maxResultBytes, logger, secrets };
+  }
+
   /** Ends every connection (a stdio upstream's child process exits). */
   async close(): Promise<void> {
     await Promise.all([...this.connections.values()].map((connection) => connection.close()));
     this.connections.clear();
   }
-
-  private answered(call: UpstreamToolCall, answer: CallToolResult, logger: Logger, secrets: Record<string, string>): UpstreamResult | ResultWithContent<UpstreamResult> | ToolError {
-    const tooBig = this.outOfBounds(answer);
-    if (tooBig) return tooBig;
-    // The credentials the upstream was sent never reach the caller, whatever it echoes (an environment dump, a debug tool).
-    answer = redactDeep(answer, secrets);
-    const content = Array.isArray(answer.content) ? answer.content : [];
-    const text = content.flatMap((block) => (block.type === 'text' && typeof block.text === 'string' ? [block.text] : [])).join('\n');
-    // An error is passed on as the upstream said it, never checked against the success schema.
-    if (answer.isError) return new ToolError('upstream_error', `The upstream tool ${call.tool} failed: ${bounded(text, MAX_DETAIL, secrets).replace(/\.+$/, '') || 'it gave no reason'}.`);
-    const others = content.filter((block) => block.type !== 'text') as ExtraContent[];
-    let result: UpstreamResult;
-    if (call.output === 'structured') {
-      const data = answer.structuredContent;
-      if (data === undefined || data === null) {
-        logger.warn('upstream answer not usable', { upstream: this.settings.name, tool: call.tool, reason: 'no structuredContent although the tool declares an output schema' });
-        return new ToolError('upstream_invalid_response', `The upstream tool ${call.tool} answered without the structured result its output schema promises. Try again; if it persists, the upstream MCP server is misbehaving.`);
-      }
-      result = { message: looksLikeJson(text) || text === '' ? `The upstream tool ${call.tool} answered.` : bounded(text, MAX_MESSAGE, secrets), data };
-      if (call.lenient) result = this.lenient(call, call.lenient, result, logger);
-    } else {
-      result = { message: bounded(text, MAX_MESSAGE, secrets) || `The upstream tool ${call.tool} answered${others.length ? ` with ${others.length} content block${others.length === 1 ? '' : 's'}` : ' with nothing'}.` };
-    }
-    return others.length ? withContent(result, ...others) : result;
-  }
-
-  /** An answer over the size or depth bound: refused before anything validates it. */
-  private outOfBounds(answer: unknown): ToolError | undefined {
-    if (depthOver(answer, MAX_DEPTH)) return new ToolError('upstream_invalid_response', `The upstream MCP server's answer nests deeper than ${MAX_DEPTH} levels, so it was not passed on.`);
-    const bytes = Buffer.byteLength(JSON.stringify(answer));
-    if (bytes <= this.maxResultBytes) return undefined;
-    return new ToolError(
-      'upstream_too_large',
-      `The upstream MCP server's answer is ${bytes} bytes, more than the ${this.maxResultBytes} this server passes on. Ask for less, or have the operator raise ${variablePrefix(this.settings.name)}_MAX_RESULT_BYTES.`,
-    );
-  }
-
-  /** A lenient tool's answer: as it is when it fits; else passed on as `unchecked` with a `note` naming what did not fit (paths and rules, never values). */
-  private lenient(call: UpstreamToolCall, resultClass: ClassType, result: UpstreamResult, logger: Logger): UpstreamResult {
-    const problems = resultCheck(resultClass)(result);
-    if (problems.length === 0) return result;
-    const shown = problems.slice(0, MAX_NOTED_PROBLEMS);
-    logger.warn('upstream answer does not match its output schema; passed on unchecked (lenient)', { upstream: this.settings.name, tool: call.tool, problems: shown });
-    const more = problems.length > shown.length ? ` (and ${problems.length - shown.length} more)` : '';
-    return {
-      message: `${result.message} The answer does not match the upstream tool's own output schema, so it comes as \`unchecked\` instead of \`data\`.`,
-      unchecked: result.data,
-      note: `Not as the upstream's output schema says: ${shown.map((problem) => problem.replace(/^\/data/, '') || '/').join('; ')}${more}.`,
-    };
-  }
-
-  /** What a request for `what` (a tool's name, `prompt x`, `resource uri`) failed with, as a ToolError the caller can act on. */
-  private failed(what: string, error: unknown, timedOut: boolean, logger: Logger, secrets: Record<string, string>): ToolError {
-    const upstream = `the upstream MCP server of ${this.settings.name}`;
-    const seconds = `${Math.round(this.timeoutMs / 100) / 10} s`;
-    if (timedOut || (error instanceof SdkError && error.code === SdkErrorCode.RequestTimeout)) {
-      return new ToolError('upstream_timeout', `${cap(upstream)} did not answer ${what} within ${seconds}. Try again later, or ask for less.`);
-    }
-    if (error instanceof UpstreamClosed) return new ToolError('upstream_unavailable', `${cap(upstream)} is closed: this server is shutting down.`);
-    if (error instanceof ProtocolError) {
-      // The upstream refused the request itself (unknown tool, invalid arguments): its own words, bounded and redacted.
-      return new ToolError('upstream_refused', `${cap(upstream)} refused ${what} (${error.code}): ${bounded(error.message, MAX_DETAIL, secrets)}`);
-    }
-    const reason = error instanceof Error ? error.message : String(error);
-    if (error instanceof SdkError && (error.code === SdkErrorCode.InvalidResult || error.code === SdkErrorCode.UnsupportedResultType)) {
-      logger.warn('upstream answer not usable', { upstream: this.settings.name, tool: what, reason: redact(reason, secrets) });
-      return new ToolError('upstream_invalid_response', `${cap(upstream)} answered ${what} with something that is not a valid answer. Try again; if it persists, the upstream MCP server is misbehaving.`);
-    }
-    const closed = error instanceof SdkError && error.code === SdkErrorCode.ConnectionClosed;
-    if (!(error instanceof SdkError) && (error as { name?: string } | null)?.name === 'AbortError') {
-      return new ToolError('cancelled', `The call to ${what} was cancelled.`);
-    }
-    logger.warn('upstream MCP call failed', { upstream: this.settings.name, tool: what, reason: redact(reason, secrets) });
-    return new ToolError(
-      'upstream_unavailable',
-      closed
-        ? `${cap(upstream)} closed the connection during ${what} (it may have stopped); it is reconnected on the next call. Try again.`
-        : `${cap(upstream)} could not be reached for ${what}. Try again later; the server log says why.`,
-    );
-  }
-
-}
-
-/** The answer with every string in it redacted of the credentials the upstream was sent (the depth is bounded before this runs). */
-function redactDeep<T>(answer: T, secrets: Record<string, string>): T {
-  if (Object.keys(secrets).length === 0) return answer;
-  const walk = (value: unknown): unknown => {
-    if (typeof value === 'string') return redact(value, secrets);
-    if (Array.isArray(value)) return value.map(walk);
-    if (typeof value === 'object' && value !== null) return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, walk(item)]));
-    return value;
-  };
-  return walk(answer) as T;
 }
 
 /** The arguments given a value (an optional one left out is not sent). */
 function given(args: Record<string, string | undefined>): Record<string, string> {
   return Object.fromEntries(Object.entries(args).filter((entry): entry is [string, string] => typeof entry[1] === 'string'));
-}
-
-/** The upstream's text, at most `max` characters, without the credentials it was sent. */
-function bounded(text: string, max: number, secrets: Record<string, string>): string {
-  const clean = redact(text, secrets).trim();
-  return clean.length > max ? `${clean.slice(0, max)}…` : clean;
-}
-
-function cap(text: string): string {
-  return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/** A text block that is only the structured result again (most servers send both): not a message. */
-function looksLikeJson(text: string): boolean {
-  const trimmed = text.trim();
-  if (!/^[[{]/.test(trimmed)) return false;
-  try {
-    JSON.parse(trimmed);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Whether `value` nests deeper than `max` levels (checked without recursion, so a hostile answer cannot overflow the stack). */
-function depthOver(value: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[value, 0]];
-  while (stack.length > 0) {
-    const [item, depth] = stack.pop()!;
-    if (typeof item !== 'object' || item === null) continue;
-    if (depth >= max) return true;
-    for (const child of Array.isArray(item) ? item : Object.values(item)) if (typeof child === 'object' && child !== null) stack.push([child, depth + 1]);
-  }
-  return false;
 }

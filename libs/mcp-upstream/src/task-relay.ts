@@ -5,7 +5,7 @@ import { redact } from './secret-redaction';
 import type { UpstreamConnection } from './upstream-connection';
 
 /** How a request to the upstream ended: its answer, what it failed with (and whether the deadline passed), or a `ToolError` before it was sent. */
-export type Reached<T> = ToolError | { answer: T; redacting: Record<string, string> } | { failed: unknown; timedOut: boolean; redacting: Record<string, string> };
+export type Reached<T> = ToolError | { answer: T; redacting: Record<string, string> } | { failed: unknown; timedOut: boolean; timeoutMs: number; redacting: Record<string, string> };
 
 /** One request to the upstream on the call's connection: bounded by the deadline (or `timeoutMs`) and, unless `detached`, by the caller's cancellation. */
 export type SendUpstream = <T>(request: (client: Client, signal: AbortSignal, connection: UpstreamConnection) => Promise<T>, options?: { timeoutMs?: number; detached?: boolean }) => Promise<Reached<T>>;

@@ -39,14 +39,13 @@ import type { ToolIcon, ToolMetadata } from '../metadata/tool-metadata';
 import { ToolError } from '../results/tool-error';
 import { ToolResult } from '../results/tool-result';
 import type { ClassModelBuilder } from '../schema/class-model-builder';
-import { cutNote, fitToolSchemas, type OutputLevels } from '../schema/schema-budget';
-import { classLevels, emitClass } from '../schema/schema-emitter';
+import { emitClass } from '../schema/schema-emitter';
 import type { ClassModel } from '../schema/type-model';
 import type { ClassType } from '../types/class-type';
 import { checkedInterceptors } from './interceptor-check';
+import { advertisedSchemas, descriptorOf, outputSchemaOf } from './tool-descriptor';
 import { compileTaskOptions } from './task-options';
 import { ViewInspector } from './view-check';
-import type { CompiledToolView } from '../compiled/tool-catalog';
 import { TaskOptionError } from '../errors/task-option.error';
 import type { CompiledTaskOptions } from '../metadata/tool-task';
 import { invalidPatterns, ModelPatternCheck } from './pattern-check';
@@ -312,52 +311,6 @@ export class ToolInspector {
   }
 }
 
-/** A tool's output schema: its result arm alone, or both arms as `anyOf` under the result's title. */
-function outputSchemaOf(okModel: ClassModel, ok: unknown, error: unknown): unknown {
-  if (error === undefined) return ok;
-  // Each arm's `$defs` move up to the root, where the arms' local `$ref`s (`#/$defs/...`) now point.
-  const { $defs: okDefs, ...okArm } = ok as { $defs?: Record<string, unknown> };
-  const { $defs: errorDefs, ...errorArm } = error as { $defs?: Record<string, unknown> };
-  const defs = { ...errorDefs, ...okDefs };
-  return {
-    type: 'object',
-    title: okModel.name,
-    ...optional('description', okModel.description),
-    anyOf: [okArm, errorArm],
-    ...(Object.keys(defs).length > 0 && { $defs: defs }),
-  };
-}
-
-/**
- * Only what is advertised is cut to the toolset's budget (see fitToolSchemas): arguments and
- * results are validated against the full schemas. Under a budget the output is written only as
- * deep as it is advertised, so a catalog of huge answers (a payments API's) starts quickly.
- */
-function advertisedSchemas(
-  listed: object,
-  input: unknown,
-  okModel: ClassModel,
-  ok: OutputArm,
-  error: OutputArm | undefined,
-  budget: number | undefined,
-): { input: unknown; output: unknown; overSchemaBudget?: { bytes: number; budget: number } } {
-  if (budget === undefined) return { input, output: outputSchemaOf(okModel, ok.schema(), error?.schema()) };
-  const note = cutNote(budget);
-  const okLevels = classLevels(okModel, 'output', note);
-  const errorLevels = error && classLevels(error.model, 'output', note);
-  const levels: OutputLevels = {
-    title: okModel.name,
-    within: (depth, maxNodes) => {
-      const okLevel = okLevels(depth, maxNodes);
-      const errorLevel = errorLevels?.(depth, maxNodes);
-      if (!okLevel || (error && !errorLevel)) return undefined;
-      return { schema: outputSchemaOf(okModel, okLevel.schema, errorLevel?.schema), cut: okLevel.cut || (errorLevel?.cut ?? false) };
-    },
-  };
-  const fitted = fitToolSchemas(listed, input, levels, budget);
-  return { input: fitted.input, output: fitted.output, ...(fitted.overBudget && { overSchemaBudget: { bytes: fitted.bytes, budget } }) };
-}
-
 /** `{ [key]: value }` when the value is set, else nothing to spread. */
 function optional<K extends string, V>(key: K, value: V | undefined): { [P in K]?: V } {
   return value === undefined ? {} : ({ [key]: value } as { [P in K]?: V });
@@ -374,25 +327,6 @@ function extendsClass(cls: ClassType, base: ClassType): boolean {
 /** `@Tool({ keywords })` once checked (checkNaming reported anything else): the words, or none. */
 function checkedKeywords(keywords: unknown): readonly string[] {
   return Array.isArray(keywords) ? (keywords as string[]) : [];
-}
-
-/** The `tools/list` entry, JSON-clean. */
-function descriptorOf(listed: { _meta: Record<string, unknown> }, advertised: { input: unknown; output: unknown }, task: CompiledTaskOptions | undefined, view: CompiledToolView | undefined): Tool {
-  return toWire<Tool>({
-    ...listed,
-    inputSchema: advertised.input,
-    outputSchema: advertised.output,
-    ...(task && { execution: { taskSupport: task.support } }),
-    _meta: { ...(view && viewMeta(view)), ...listed._meta },
-  });
-}
-
-/**
- * A tool's `_meta` for its view: `ui.resourceUri` (and `visibility` when declared), plus the flat
- * `ui/resourceUri` key hosts built before the nested form still read (`registerAppTool` sends both).
- */
-function viewMeta(view: CompiledToolView): Record<string, unknown> {
-  return { ui: { resourceUri: view.content.uri, ...(view.visibility && { visibility: [...view.visibility] }) }, 'ui/resourceUri': view.content.uri };
 }
 
 /** What makes `icon` (the `index`th) one a client cannot show or should not fetch, if anything. */

@@ -63,7 +63,7 @@ function circles(graph: Map<string, string[]>): string[][] {
  * imports count: they are how such circles start.
  */
 describe('the import graph of each published library', () => {
-  it.each(['libs/core/src', 'libs/code-mode/src', 'libs/openapi/src', 'libs/testing/src'])('has no circle in %s', (library) => {
+  it.each(['libs/core/src', 'libs/code-mode/src', 'libs/openapi/src', 'libs/testing/src', 'libs/mcp-upstream/src'])('has no circle in %s', (library) => {
     const root = join(WORKSPACE, library);
     expect(circles(importGraph(root)).map((group) => group.map((file) => relative(root, file)).join(' <-> '))).toEqual([]);
   });

@@ -353,7 +353,7 @@ describe('a generated toolset over a streamable HTTP upstream', () => {
     const result = await client.call('slow', { ms: 30_000 });
     await client.close();
     delete process.env['WEATHER_TIMEOUT_MS'];
-    expect(structured(result)).toMatchObject({ error: 'upstream_timeout' });
+    expect(structured(result)).toMatchObject({ error: 'upstream_timeout', detail: expect.stringContaining('did not answer slow within 0.3 s') });
   });
 
   it('refuses an answer over the size bound before validating it, naming the variable that raises it', async () => {
