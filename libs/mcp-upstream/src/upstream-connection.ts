@@ -4,6 +4,7 @@ import { stderrLogger, type Logger } from '@toolsets/core';
 import { withRawRequests, type RawRequests } from './raw-channel';
 import { redact } from './secret-redaction';
 import { askingCall, type QuestionAnswerer, type QuestionMethod } from './upstream-questions';
+import { nodeHttpFetch, type NodeHttpFetch } from './node-http-fetch';
 import { requestSignalFetch } from './request-signal-fetch';
 import { driftOf, type DriftKind } from './upstream-drift';
 import { DEFAULT_TIMEOUT_MS, redactionsOf, type ResolvedUpstreamSettings } from './upstream-settings';
@@ -76,6 +77,8 @@ export class UpstreamConnection {
   private readonly raws = new WeakMap<Client, RawRequests>();
   /** The bound on connecting and on each request the connection makes itself (listing, subscribing). */
   private readonly timeoutMs: number;
+  /** An HTTP upstream's requests, over kept-alive sockets of this connection's own. */
+  private http?: NodeHttpFetch;
 
   constructor(
     private readonly settings: ResolvedUpstreamSettings,
@@ -151,6 +154,7 @@ export class UpstreamConnection {
     this.current = undefined;
     const client = await current?.catch(() => undefined);
     await client?.close().catch(() => undefined);
+    this.http?.close();
   }
 
   /** Ends a stdio child at once, from the process's exit hook, where nothing asynchronous runs. */
@@ -315,7 +319,8 @@ export class UpstreamConnection {
       // The app as a service account: the SDK's provider finds the authorization server from the upstream's 401, gets a token, keeps and renews it.
       const authProvider =
         identity?.kind === 'client-credentials' ? new ClientCredentialsProvider({ clientId: identity.clientId, clientSecret: identity.clientSecret, expectedIssuer: identity.issuer, ...(identity.scope && { scope: identity.scope }) }) : undefined;
-      return new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: secrets }, fetch: requestSignalFetch(), ...(authProvider && { authProvider }) });
+      this.http ??= nodeHttpFetch(requestSignalFetch());
+      return new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: secrets }, fetch: this.http.fetch, ...(authProvider && { authProvider }) });
     }
     const child = new StdioClientTransport({
       command: transport.command,
