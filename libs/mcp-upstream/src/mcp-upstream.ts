@@ -190,7 +190,7 @@ export class McpUpstream implements ResourceWatcher {
   ): Promise<Reached<Exclude<T, InputRequiredResult>>> {
     let answered: Answered | undefined;
     for (let round = 1; ; round += 1) {
-      const reached = await this.reach(context, (client, signal, connection) => request(client, signal, connection, askedParams(client, context, answered)));
+      const reached = await this.reach(context, (client, signal, connection) => request(client, signal, connection, askedParams(client, context, answered)), { ownCall: true });
       if (reached instanceof ToolError || 'failed' in reached || !isInputRequiredResult(reached.answer)) return reached as Reached<Exclude<T, InputRequiredResult>>;
       if (round >= MAX_INPUT_ROUNDS) {
         throw new ToolError('upstream_error', `The upstream MCP server of ${this.settings.name} asked for input ${MAX_INPUT_ROUNDS} times during ${what} without answering; the request was given up.`);
@@ -206,7 +206,12 @@ export class McpUpstream implements ResourceWatcher {
    * the caller's signal, no timer outlives it). The answer, or what it failed with and whether the
    * deadline passed; a `ToolError` when no credential for the upstream could be had.
    */
-  private async reach<T>(context: RequestContext, request: (client: Client, signal: AbortSignal, connection: UpstreamConnection) => Promise<T>, options: { timeoutMs?: number; detached?: boolean } = {}): Promise<Reached<T>> {
+  private async reach<T>(
+    context: RequestContext,
+    request: (client: Client, signal: AbortSignal, connection: UpstreamConnection) => Promise<T>,
+    // ownCall: the caller's own call, prompt or read (not a relayed task's request, whose questions name their task).
+    options: { timeoutMs?: number; detached?: boolean; ownCall?: boolean } = {},
+  ): Promise<Reached<T>> {
     // The caller's own credentials (a missing one throws core's error naming its header) and what redacts them.
     const callers = this.callerSecrets(context);
     const delegated = await this.exchangedAuthorization(context);
@@ -233,15 +238,16 @@ export class McpUpstream implements ResourceWatcher {
       const client = await connection.client(controller.signal);
       // Only where a question can be told apart by the request it came with: Node's async context tracking costs every promise of the process once it runs.
       const send = () => request(client, controller.signal, connection);
+      const questions = () =>
+        callQuestions(`a request to the upstream MCP server of ${this.settings.name}`, context, (reason) => {
+          interrupted = { reason };
+          controller.abort(reason);
+        });
       const answer = await (connection.attributesQuestions(client)
-        ? askingCall.run(
-            callQuestions(`a request to the upstream MCP server of ${this.settings.name}`, context, (reason) => {
-              interrupted = { reason };
-              controller.abort(reason);
-            }),
-            send,
-          )
-        : send());
+        ? askingCall.run(questions(), send)
+        : options.ownCall && connection.oneCallAtATime
+          ? connection.alone(questions(), controller.signal, send)
+          : send());
       if (interrupted) throw interrupted.reason;
       connection.healthy();
       return { answer, redacting };

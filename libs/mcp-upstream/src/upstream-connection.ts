@@ -79,6 +79,10 @@ export class UpstreamConnection {
   private readonly timeoutMs: number;
   /** An HTTP upstream's requests, over kept-alive sockets of this connection's own. */
   private http?: NodeHttpFetch;
+  /** With `oneCallAtATime`: settles once every call that took its turn before the next one is done. */
+  private turn: Promise<void> = Promise.resolve();
+  /** With `oneCallAtATime`: who answers what the upstream asks, the caller of the one call running. */
+  private soleAsker?: QuestionAnswerer;
 
   constructor(
     private readonly settings: ResolvedUpstreamSettings,
@@ -138,6 +142,37 @@ export class UpstreamConnection {
     const raw = this.raws.get(client);
     if (!raw) throw new Error('not a client of this connection');
     return raw;
+  }
+
+  /** Whether this connection's calls are made one at a time (`oneCallAtATime`): see `alone`. */
+  get oneCallAtATime(): boolean {
+    return this.settings.oneCallAtATime === true;
+  }
+
+  /**
+   * Makes `request` the only call running on this connection, once the calls before it are done
+   * (waiting no longer than `signal` allows), with what the upstream asks meanwhile answered by
+   * `answer`: the one call running is the only one a question can belong to.
+   */
+  async alone<T>(answer: QuestionAnswerer, signal: AbortSignal, request: () => Promise<T>): Promise<T> {
+    const before = this.turn;
+    let done!: () => void;
+    const ours = new Promise<void>((resolve) => (done = resolve));
+    // The next call waits for every call before it, whether this one runs or gives up waiting.
+    this.turn = before.then(() => ours);
+    try {
+      await untilAborted(before, signal);
+    } catch (error) {
+      done();
+      throw error;
+    }
+    this.soleAsker = answer;
+    try {
+      return await request();
+    } finally {
+      this.soleAsker = undefined;
+      done();
+    }
   }
 
   /** A call succeeded: the next loss reconnects after the shortest wait again. */
@@ -250,7 +285,7 @@ export class UpstreamConnection {
    * whose questions name their task.
    */
   private relaysQuestions(): boolean {
-    return this.settings.transport.kind === 'http' || this.settings.tasks === true;
+    return this.settings.transport.kind === 'http' || this.settings.tasks === true || this.oneCallAtATime;
   }
 
   /**
@@ -272,12 +307,12 @@ export class UpstreamConnection {
 
   private asked(method: QuestionMethod, params: Record<string, unknown>): Promise<Record<string, unknown>> {
     const related = (params['_meta'] as Record<string, { taskId?: unknown } | undefined> | undefined)?.[RELATED_TASK_META_KEY];
-    const answer = related ? (typeof related.taskId === 'string' ? this.askers.get(related.taskId) : undefined) : askingCall.getStore();
+    const answer = related ? (typeof related.taskId === 'string' ? this.askers.get(related.taskId) : undefined) : (askingCall.getStore() ?? this.soleAsker);
     if (answer) return answer(method, params);
     this.logger.warn('upstream MCP server asked a question that belongs to no call relayed to it; refused', { upstream: this.settings.name, method });
     throw new ProtocolError(
       ProtocolErrorCode.InvalidRequest,
-      `toolsets passes ${method} on to a caller only for a request of that caller's (asked on its HTTP response stream) or a task it relays (named by the request's _meta "${RELATED_TASK_META_KEY}"); this one is neither, and the connection is shared by every caller.`,
+      `toolsets passes ${method} on to a caller only for a request of that caller's (asked on its HTTP response stream, or while the only call of an upstream whose calls are made one at a time) or a task it relays (named by the request's _meta "${RELATED_TASK_META_KEY}"); this one is neither, and the connection is shared by every caller.`,
     );
   }
 

@@ -60,6 +60,14 @@ export interface UpstreamSettings {
    * a task asks (tied to it by `related-task`) reaches the caller of the task that asked.
    */
   tasks?: boolean;
+  /**
+   * A stdio upstream of the 2025 era whose tools ask questions mid-call (elicitation, sampling):
+   * its calls are made one at a time, so that what it asks belongs to the one call running and
+   * reaches that call's caller. Off by default, where such a question is refused (the child is
+   * shared by every caller, and a 2025-era request over stdio says nothing of whose it is); every
+   * call then waits its turn, within its own deadline. `<NAME>_MCP_ONE_CALL_AT_A_TIME=true`.
+   */
+  oneCallAtATime?: boolean;
 }
 
 /**
@@ -139,6 +147,10 @@ export function settingsFromEnvironment(toolsetName: string, defaults: UpstreamS
   const timeoutMs = positiveInteger(env, `${prefix}_TIMEOUT_MS`, 'milliseconds');
   const maxResultBytes = positiveInteger(env, `${prefix}_MAX_RESULT_BYTES`, 'bytes');
   const pollMs = positiveInteger(env, `${prefix}_MCP_POLL_MS`, 'milliseconds');
+  const oneCallAtATime = booleanOf(env, `${prefix}_MCP_ONE_CALL_AT_A_TIME`) ?? defaults.oneCallAtATime;
+  if (oneCallAtATime && transport.kind === 'http') {
+    throw new Error(`${prefix}_MCP_ONE_CALL_AT_A_TIME is true, but ${toolsetName}'s upstream is reached over HTTP, where a question comes on the response stream of the request it belongs to and reaches its caller already: unset it.`);
+  }
   return {
     ...defaults,
     name: toolsetName,
@@ -148,6 +160,7 @@ export function settingsFromEnvironment(toolsetName: string, defaults: UpstreamS
     ...(timeoutMs !== undefined && { timeoutMs }),
     ...(maxResultBytes !== undefined && { maxResultBytes }),
     ...(pollMs !== undefined && { pollMs }),
+    ...(oneCallAtATime !== undefined && { oneCallAtATime }),
   };
 }
 
@@ -187,6 +200,14 @@ function checkUrl(value: string, where: string): void {
     throw new Error(`${where} must be an absolute URL such as https://mcp.example.com/mcp, got ${JSON.stringify(value)}.`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error(`${where} must be an http or https URL, got ${JSON.stringify(value)}.`);
+}
+
+function booleanOf(env: NodeJS.ProcessEnv, variable: string): boolean | undefined {
+  const raw = env[variable]?.trim().toLowerCase();
+  if (!raw) return undefined;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new Error(`${variable} must be true or false, got ${JSON.stringify(env[variable])}.`);
 }
 
 function positiveInteger(env: NodeJS.ProcessEnv, variable: string, unit: string): number | undefined {

@@ -24,6 +24,16 @@ describe('an upstream\'s settings read from the app\'s environment', () => {
     expect(() => settingsFromEnvironment('weather', http, { WEATHER_TOKEN: 't', WEATHER_MCP_COMMAND: 'node x.js' })).toThrow('WEATHER_MCP_COMMAND is set, but weather was generated from an HTTP server');
   });
 
+  it('makes a stdio upstream\'s calls one at a time with <NAME>_MCP_ONE_CALL_AT_A_TIME, and refuses it for HTTP, where questions reach their caller already', () => {
+    expect(settingsFromEnvironment('weather', stdio, { WEATHER_MCP_ONE_CALL_AT_A_TIME: 'true' }).oneCallAtATime).toBe(true);
+    expect(settingsFromEnvironment('weather', { ...stdio, oneCallAtATime: true }, { WEATHER_MCP_ONE_CALL_AT_A_TIME: 'false' }).oneCallAtATime).toBe(false);
+    expect(settingsFromEnvironment('weather', stdio, {}).oneCallAtATime).toBeUndefined();
+    expect(() => settingsFromEnvironment('weather', stdio, { WEATHER_MCP_ONE_CALL_AT_A_TIME: 'yes' })).toThrow('WEATHER_MCP_ONE_CALL_AT_A_TIME must be true or false, got "yes".');
+    expect(() => settingsFromEnvironment('weather', http, { WEATHER_TOKEN: 't', WEATHER_MCP_ONE_CALL_AT_A_TIME: 'true' })).toThrow(
+      "WEATHER_MCP_ONE_CALL_AT_A_TIME is true, but weather's upstream is reached over HTTP, where a question comes on the response stream of the request it belongs to and reaches its caller already: unset it.",
+    );
+  });
+
   it('reads the bounds of a call, refusing what is not a positive whole number', () => {
     expect(settingsFromEnvironment('my-weather', stdio, { MY_WEATHER_TIMEOUT_MS: '1500', MY_WEATHER_MAX_RESULT_BYTES: '2048' })).toMatchObject({ timeoutMs: 1500, maxResultBytes: 2048 });
     expect(() => settingsFromEnvironment('weather', stdio, { WEATHER_TIMEOUT_MS: '1.5s' })).toThrow('WEATHER_TIMEOUT_MS must be a positive whole number of milliseconds, got "1.5s".');

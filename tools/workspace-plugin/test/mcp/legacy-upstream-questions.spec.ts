@@ -75,3 +75,52 @@ describe("a 2025-era upstream's question asked mid-call over HTTP", () => {
     }
   });
 });
+
+// The same reference server over stdio: one child for every caller, and a 2025-era request over a
+// pipe says nothing of whose it is. With its calls made one at a time, a question belongs to the one call running.
+describe("a 2025-era upstream's question asked mid-call over stdio", () => {
+  const stdio = (oneCallAtATime: boolean) => new McpUpstream({ name: 'everything', transport: { kind: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }, secrets: {}, oneCallAtATime }, { kind: 'legacy' }, logger);
+
+  @Toolset({ name: 'asks-stdio', description: 'Calls a stdio upstream tool that asks a question mid-call.' })
+  class AsksOverStdio {
+    static upstream: McpUpstream;
+    constructor(private readonly context: RequestContext) {}
+
+    @Tool({ description: 'Asks the user for a form, through the upstream.', returns: [Answered, ToolError] })
+    ask(): Promise<Answered | ToolError> {
+      return AsksOverStdio.upstream.call({ tool: 'trigger-elicitation-request', output: 'content' }, this.context) as Promise<Answered | ToolError>;
+    }
+  }
+
+  afterEach(async () => {
+    await AsksOverStdio.upstream?.close();
+  });
+
+  it.each(['legacy', 'modern'] as const)('reaches each caller in turn when the calls are made one at a time, with two callers asking at once (%s callers)', async (era) => {
+    AsksOverStdio.upstream = stdio(true);
+    const caller = (name: string) => connectToolset(AsksOverStdio, { era, onElicit: async () => ({ action: 'accept', content: { name, check: true } }) });
+    const [alice, bob] = await Promise.all([caller('alice'), caller('bob')]);
+    try {
+      const [first, second] = await Promise.all([alice.call('ask'), bob.call('ask')]);
+      expect(first.isError).toBeFalsy();
+      expect((first.structuredContent as { message: string }).message).toContain('- Name: alice');
+      expect((second.structuredContent as { message: string }).message).toContain('- Name: bob');
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
+  });
+
+  it('is not offered to be asked when the calls are not made one at a time', async () => {
+    AsksOverStdio.upstream = stdio(false);
+    const asking = await connectToolset(AsksOverStdio, { era: 'legacy', onElicit: async () => ({ action: 'accept', content: { name: 'alice', check: true } }) });
+    try {
+      const result = await asking.call('ask');
+      // The connection did not say it answers elicitation: the upstream's tool says it cannot ask.
+      console.log(JSON.stringify(result));
+      expect(JSON.stringify(result.structuredContent)).not.toContain('- Name: alice');
+    } finally {
+      await asking.close();
+    }
+  });
+});
