@@ -1,7 +1,7 @@
 import 'reflect-metadata';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
-import { RequestContext, Result, Tool, ToolError, ToolResult, Toolset } from '@toolsets/core';
+import { RequestContext, Result, Tool, ToolError, ToolResult, Toolset, type ClassType } from '@toolsets/core';
 import { connectToolset, freePort, recordingLogger } from '@toolsets/testing';
 import { closeUpstreams, McpUpstream } from '@toolsets/mcp-upstream';
 
@@ -47,19 +47,24 @@ afterAll(async () => {
   child?.kill();
 });
 
+/** Alice and Bob call `toolset`'s `ask` at once, each answering the form with their own name: each must get back the answer they gave. */
+async function twoCallersAsk(toolset: ClassType, era: 'legacy' | 'modern'): Promise<void> {
+  const caller = (name: string) => connectToolset(toolset, { era, onElicit: async () => ({ action: 'accept', content: { name, check: true } }) });
+  const [alice, bob] = await Promise.all([caller('alice'), caller('bob')]);
+  try {
+    const [first, second] = await Promise.all([alice.call('ask'), bob.call('ask')]);
+    expect(first.isError).toBeFalsy();
+    expect((first.structuredContent as { message: string }).message).toContain('- Name: alice');
+    expect((second.structuredContent as { message: string }).message).toContain('- Name: bob');
+  } finally {
+    await alice.close();
+    await bob.close();
+  }
+}
+
 describe("a 2025-era upstream's question asked mid-call over HTTP", () => {
   it.each(['legacy', 'modern'] as const)('reaches the caller whose call it belongs to, with two callers asking at once, and their answers go back (%s callers)', async (era) => {
-    const caller = (name: string) => connectToolset(AsksToolset, { era, onElicit: async () => ({ action: 'accept', content: { name, check: true } }) });
-    const [alice, bob] = await Promise.all([caller('alice'), caller('bob')]);
-    try {
-      const [first, second] = await Promise.all([alice.call('ask'), bob.call('ask')]);
-      expect(first.isError).toBeFalsy();
-      expect((first.structuredContent as { message: string }).message).toContain('- Name: alice');
-      expect((second.structuredContent as { message: string }).message).toContain('- Name: bob');
-    } finally {
-      await alice.close();
-      await bob.close();
-    }
+    await twoCallersAsk(AsksToolset, era);
   });
 
   it('is refused to the upstream with why when the caller cannot answer it, and the call says what the upstream made of that', async () => {
@@ -98,17 +103,7 @@ describe("a 2025-era upstream's question asked mid-call over stdio", () => {
 
   it.each(['legacy', 'modern'] as const)('reaches each caller in turn when the calls are made one at a time, with two callers asking at once (%s callers)', async (era) => {
     AsksOverStdio.upstream = stdio(true);
-    const caller = (name: string) => connectToolset(AsksOverStdio, { era, onElicit: async () => ({ action: 'accept', content: { name, check: true } }) });
-    const [alice, bob] = await Promise.all([caller('alice'), caller('bob')]);
-    try {
-      const [first, second] = await Promise.all([alice.call('ask'), bob.call('ask')]);
-      expect(first.isError).toBeFalsy();
-      expect((first.structuredContent as { message: string }).message).toContain('- Name: alice');
-      expect((second.structuredContent as { message: string }).message).toContain('- Name: bob');
-    } finally {
-      await alice.close();
-      await bob.close();
-    }
+    await twoCallersAsk(AsksOverStdio, era);
   });
 
   it('is not offered to be asked when the calls are not made one at a time', async () => {
