@@ -346,7 +346,13 @@ function settingsOf(name: string, config: McpConfig): object {
   const callerCredentials = Object.entries(config.credentials ?? {})
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([header, entry]) => ({ header, upstreamHeader: entry.header.toLowerCase(), ...(entry.bearer && { bearer: true }) }));
-  return { name, transport, ...(config.secrets && Object.keys(config.secrets).length && { secretsFrom: config.secrets }), ...(callerCredentials.length && { callerCredentials }) };
+  return {
+    name,
+    transport,
+    ...(config.secrets && Object.keys(config.secrets).length && { secretsFrom: config.secrets }),
+    ...(callerCredentials.length && { callerCredentials }),
+    ...(config.oneCallAtATime && { oneCallAtATime: true }),
+  };
 }
 
 /** What of the served resources a caller may subscribe to, as `UpstreamSettings.watchable` writes it (nothing when there is none). */

@@ -45,6 +45,12 @@ export interface McpConfig {
   resources?: boolean;
   /** Modules of your own under `src/` that the generated `src/index.ts` exports too. */
   exports?: readonly string[];
+  /**
+   * `true`: a stdio upstream of the 2025 era whose tools ask questions mid-call has its calls made
+   * one at a time, so what it asks reaches the caller of the one call running
+   * (`UpstreamSettings.oneCallAtATime`; `<NAME>_MCP_ONE_CALL_AT_A_TIME` overrides it at run time).
+   */
+  oneCallAtATime?: boolean;
 }
 
 export interface McpToolCuration {
@@ -74,7 +80,7 @@ export function validationOf(config: McpConfig, tool: string): Validation {
 export const MCP_SNAPSHOT_FILE = 'mcp.json';
 export const MCP_CONFIG_FILE = 'mcp.config.json';
 
-const LIBRARY_KEYS = ['$schema', 'name', 'source', 'secrets', 'credentials', 'prefix', 'include', 'exclude', 'schemaBudget', 'lenient', 'validation', 'tools', 'prompts', 'resources', 'exports'];
+const LIBRARY_KEYS = ['$schema', 'name', 'source', 'secrets', 'credentials', 'prefix', 'include', 'exclude', 'schemaBudget', 'lenient', 'validation', 'tools', 'prompts', 'resources', 'exports', 'oneCallAtATime'];
 const TOOL_KEYS = ['name', 'title', 'description', 'keywords', 'exclude', 'annotations', 'scopes', 'lenient', 'validation', 'fields', 'arguments'];
 const ANNOTATION_KEYS = ['readOnlyHint', 'destructiveHint', 'idempotentHint', 'openWorldHint'];
 const ARGUMENT_KEYS = ['omit', 'value', 'default', 'name', 'description', 'enum', 'pattern', 'minimum', 'maximum', 'minLength', 'maxLength', 'examples'];
@@ -115,6 +121,10 @@ export function checkMcpConfig(config: McpConfig, upstreamTools: readonly string
   }
   if (config.credentials && Object.keys(config.credentials).length > 0 && config.source && !('url' in config.source)) {
     problems.push(`${MCP_CONFIG_FILE} "credentials": callers' credentials are passed to an HTTP upstream (a connection per caller's credential); this one runs over stdio, with one environment. Use "secrets" for the app's own, or serve the upstream over HTTP.`);
+  }
+  if (config.oneCallAtATime !== undefined && typeof config.oneCallAtATime !== 'boolean') problems.push(`${MCP_CONFIG_FILE} "oneCallAtATime": must be true or false.`);
+  else if (config.oneCallAtATime && config.source && 'url' in config.source) {
+    problems.push(`${MCP_CONFIG_FILE} "oneCallAtATime": the upstream is reached over HTTP, where a question comes on the response stream of the call it belongs to and reaches its caller already. Remove it.`);
   }
   for (const key of ['include', 'exclude'] as const) {
     for (const pattern of config[key] ?? []) {

@@ -235,6 +235,16 @@ describe('curating what an upstream answers: fields kept, validation off', () =>
     expect(() => generateMcpToolset('weather', snapshot, { name: 'weather', source: stdioSource, validation: 'loose' as never })).toThrow('mcp.config.json."validation": "loose" is not one of "strict", "lenient", "off".');
   });
 
+  it('writes "oneCallAtATime" into a stdio library\'s settings, and refuses it for an HTTP upstream or as anything but true or false', () => {
+    const source = generateMcpToolset('weather', snapshot, { name: 'weather', source: stdioSource, oneCallAtATime: true }).files['src/generated/weather.toolset.ts']!;
+    expect(source).toMatch(/oneCallAtATime: true/);
+    expect(generateMcpToolset('weather', snapshot, { name: 'weather', source: stdioSource }).files['src/generated/weather.toolset.ts']).not.toContain('oneCallAtATime');
+    expect(() => generateMcpToolset('weather', snapshot, { name: 'weather', source: { url: 'https://mcp.example.com/mcp' }, oneCallAtATime: true })).toThrow(
+      'mcp.config.json "oneCallAtATime": the upstream is reached over HTTP, where a question comes on the response stream of the call it belongs to and reaches its caller already. Remove it.',
+    );
+    expect(() => generateMcpToolset('weather', snapshot, { name: 'weather', source: stdioSource, oneCallAtATime: 'yes' as never })).toThrow('mcp.config.json "oneCallAtATime": must be true or false.');
+  });
+
   it('lists the upstream\'s tools again every <NAME>_MCP_POLL_MS for an upstream that sends no notice, and refuses a tool that changed', async () => {
     process.env['WEATHER_MCP_POLL_MS'] = '50';
     const client = await connectToolset(serve('weather', snapshot, { name: 'weather', source: stdioSource }));
