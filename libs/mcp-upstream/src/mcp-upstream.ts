@@ -33,6 +33,8 @@ export class McpUpstream implements ResourceWatcher {
   private readonly watchers = new Map<string, Set<() => Promise<void>>>();
   private readonly timeoutMs: number;
   private readonly maxResultBytes: number;
+  /** The upstream's own credentials, never passed on to a caller. */
+  private readonly redactions: Record<string, string>;
 
   constructor(
     private readonly settings: ResolvedUpstreamSettings,
@@ -41,6 +43,7 @@ export class McpUpstream implements ResourceWatcher {
   ) {
     this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.maxResultBytes = settings.maxResultBytes ?? DEFAULT_MAX_RESULT_BYTES;
+    this.redactions = redactionsOf(settings);
   }
 
   /**
@@ -218,7 +221,7 @@ export class McpUpstream implements ResourceWatcher {
     if (delegated instanceof ToolError) return delegated;
     const secrets = callers || delegated ? { ...callers, ...delegated } : undefined;
     const connection = this.connectionFor(secrets);
-    const redacting = { ...redactionsOf(this.settings), ...secrets };
+    const redacting = secrets ? { ...this.redactions, ...secrets } : this.redactions;
     const controller = new AbortController();
     let timedOut = false;
     const timeoutMs = options.timeoutMs ?? this.timeoutMs;

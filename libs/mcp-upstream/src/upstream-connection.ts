@@ -8,6 +8,7 @@ import { nodeHttpFetch, type NodeHttpFetch } from './node-http-fetch';
 import { requestSignalFetch } from './request-signal-fetch';
 import { driftOf, type DriftKind } from './upstream-drift';
 import { DEFAULT_TIMEOUT_MS, redactionsOf, type ResolvedUpstreamSettings } from './upstream-settings';
+import { hookExit, live } from './live-connections';
 
 /** The first wait before connecting again after a failure; it doubles per failure in a row, up to MAX_BACKOFF_MS. */
 const FIRST_BACKOFF_MS = 250;
@@ -24,27 +25,6 @@ const MAX_RELIST_MS = 86_400_000;
 /** The connection is closed for good (the app is shutting down). */
 export class UpstreamClosed extends Error {}
 
-/** Every connection of the process that has been used and not closed, for `closeUpstreams` and the exit hook. */
-const live = new Set<UpstreamConnection>();
-let exitHooked = false;
-
-/**
- * Closes every upstream connection of the process (stdio children end): for an app's graceful
- * shutdown and for tests. Whatever is still open when the process exits is ended then anyway:
- * an upstream's child process never outlives the app.
- */
-export async function closeUpstreams(): Promise<void> {
-  await Promise.all([...live].map((connection) => connection.close()));
-}
-
-function hookExit(): void {
-  if (exitHooked) return;
-  exitHooked = true;
-  process.once('exit', () => {
-    for (const connection of live) connection.killChild();
-  });
-}
-
 /**
  * One connection to an upstream MCP server, shared by every call of the process: one SDK `Client`
  * over streamable HTTP (whose requests share keep-alive sockets) or one stdio child process. It
@@ -55,6 +35,8 @@ function hookExit(): void {
  */
 export class UpstreamConnection {
   private current?: Promise<Client>;
+  /** The client once connected, until the connection ends: a call then uses it without waiting on anything. */
+  private ready?: Client;
   /** Which connection is the current one: a replaced one's close or failure says nothing about the upstream now. */
   private generation = 0;
   private failures = 0;
@@ -95,6 +77,7 @@ export class UpstreamConnection {
   /** The connected client, connecting (again) when there is none; rejects when `signal` ends first. */
   client(signal: AbortSignal): Promise<Client> {
     if (this.closed) return Promise.reject(new UpstreamClosed('the app is shutting down'));
+    if (this.ready) return Promise.resolve(this.ready);
     live.add(this);
     hookExit();
     // Outside the caller's request: what the connection reads later (a stdio child's output, a standing stream) belongs to no call.
@@ -187,6 +170,7 @@ export class UpstreamConnection {
     clearInterval(this.poll);
     const current = this.current;
     this.current = undefined;
+    this.ready = undefined;
     const client = await current?.catch(() => undefined);
     await client?.close().catch(() => undefined);
     this.http?.close();
@@ -210,6 +194,7 @@ export class UpstreamConnection {
       if (generation !== this.generation || this.closed) return;
       this.generation += 1;
       this.current = undefined;
+      this.ready = undefined;
       this.childPid = null;
       clearInterval(this.poll);
       this.lost(why);
@@ -224,6 +209,7 @@ export class UpstreamConnection {
       this.answerQuestions(client);
       await this.watchDrift(client, generation);
       await this.resubscribe(client);
+      if (generation === this.generation && !this.closed) this.ready = client;
       return client;
     } catch (error) {
       ended(`connecting failed: ${redact((error as Error).message, redactionsOf(this.settings))}`);

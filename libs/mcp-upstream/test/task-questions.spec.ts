@@ -1,5 +1,6 @@
 import { dirname, join } from 'node:path';
-import { UpstreamConnection, closeUpstreams } from '../src/upstream-connection';
+import { UpstreamConnection } from '../src/upstream-connection';
+import { closeUpstreams } from '../src/live-connections';
 import type { ResolvedUpstreamSettings } from '../src/upstream-settings';
 
 // The reference server from npm over stdio. Told that its client answers elicitation (as a library

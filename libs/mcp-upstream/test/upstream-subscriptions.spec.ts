@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path';
 import { McpUpstream } from '../src/mcp-upstream';
-import { UpstreamConnection, closeUpstreams } from '../src/upstream-connection';
+import { UpstreamConnection } from '../src/upstream-connection';
+import { closeUpstreams } from '../src/live-connections';
 import type { ResolvedUpstreamSettings } from '../src/upstream-settings';
 
 // The reference server from npm over stdio: it logs every subscribe and unsubscribe it receives,
