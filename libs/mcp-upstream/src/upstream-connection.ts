@@ -6,7 +6,7 @@ import { redact } from './secret-redaction';
 import { askingCall, type QuestionAnswerer, type QuestionMethod } from './upstream-questions';
 import { nodeHttpFetch, type NodeHttpFetch } from './node-http-fetch';
 import { requestSignalFetch } from './request-signal-fetch';
-import { driftOf, type DriftKind } from './upstream-drift';
+import { DriftReports, type DriftKind } from './upstream-drift';
 import { DEFAULT_TIMEOUT_MS, redactionsOf, type ResolvedUpstreamSettings } from './upstream-settings';
 import { hookExit, live } from './live-connections';
 
@@ -47,6 +47,7 @@ export class UpstreamConnection {
   private childPid: number | null = null;
   /** Served tools the live upstream removed or changed since generation, as last seen. */
   private drifted = new Map<string, DriftKind>();
+  private readonly driftReports: DriftReports;
   /** The drift check's poll (`pollMs`) or its next listing when the upstream's list expires (`ttlMs`), while a connection stands. */
   private poll?: NodeJS.Timeout;
   /** Resources subscribed to on this connection (`resources/subscribe`), subscribed to again after a reconnect. */
@@ -72,6 +73,7 @@ export class UpstreamConnection {
     private readonly logger: Logger = stderrLogger,
   ) {
     this.timeoutMs = settings.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.driftReports = new DriftReports(settings.name, logger);
   }
 
   /** The connected client, connecting (again) when there is none; rejects when `signal` ends first. */
@@ -231,7 +233,7 @@ export class UpstreamConnection {
     const check = async () => {
       try {
         const listing = await client.listTools(undefined, { timeout: this.timeoutMs, cacheMode: 'bypass' });
-        this.drifted = driftOf(this.settings.name, pins, listing.tools, this.logger);
+        this.drifted = this.driftReports.check(pins, listing.tools);
         // An upstream that neither says when its tools change nor is polled may say how long its list stays fresh.
         const ttlMs = (listing as { ttlMs?: unknown }).ttlMs;
         if (!notifies && !this.settings.pollMs && typeof ttlMs === 'number' && ttlMs >= 0 && generation === this.generation && !this.closed) {
