@@ -106,21 +106,30 @@ async function bundle(dir) {
 }
 
 /**
+ * The environment that makes a process load TypeBox and class-validator from the bundles
+ * (bundled-packages-preload.cjs): `NODE_OPTIONS` with the preload alone, and
+ * `TOOLSETS_BUNDLED_PACKAGES`. Empty when the bundles are not there or TOOLSETS_JEST_UNBUNDLED=1.
+ */
+function bundledPreloadEnvironment() {
+  if (process.env.TOOLSETS_JEST_UNBUNDLED === '1') return {};
+  const dir = bundleDir();
+  if (!fs.existsSync(path.join(dir, 'redirects.json'))) return {};
+  return { NODE_OPTIONS: `--require ${JSON.stringify(path.join(__dirname, 'bundled-packages-preload.cjs'))}`, TOOLSETS_BUNDLED_PACKAGES: dir };
+}
+
+/**
  * Makes the processes this Jest process starts (its workers, and the apps and tools the tests
- * start) load TypeBox and class-validator from the same bundles (bundled-packages-preload.cjs),
- * through NODE_OPTIONS and TOOLSETS_BUNDLED_PACKAGES. Nothing when the bundles are not there or
- * TOOLSETS_JEST_UNBUNDLED=1. Call after bundledModuleMapper, which makes them.
+ * start) load TypeBox and class-validator from the same bundles, through NODE_OPTIONS and
+ * TOOLSETS_BUNDLED_PACKAGES. Call after bundledModuleMapper, which makes them.
  */
 function preloadBundledPackages() {
-  if (process.env.TOOLSETS_JEST_UNBUNDLED === '1') return;
-  const dir = bundleDir();
-  if (!fs.existsSync(path.join(dir, 'redirects.json'))) return;
-  const preload = `--require ${JSON.stringify(path.join(__dirname, 'bundled-packages-preload.cjs'))}`;
+  const { NODE_OPTIONS: preload, TOOLSETS_BUNDLED_PACKAGES: dir } = bundledPreloadEnvironment();
+  if (!preload) return;
   process.env.TOOLSETS_BUNDLED_PACKAGES = dir;
   if (!(process.env.NODE_OPTIONS ?? '').includes(preload)) process.env.NODE_OPTIONS = `${process.env.NODE_OPTIONS ?? ''} ${preload}`.trim();
 }
 
-module.exports = { bundledModuleMapper, preloadBundledPackages };
+module.exports = { bundledModuleMapper, bundledPreloadEnvironment, preloadBundledPackages };
 
 if (require.main === module) {
   bundle(process.argv[2]).catch((error) => {

@@ -5,7 +5,8 @@
 // lived; a sampler reads each live process's command line and folder from /proc twice a second, so
 // a record can be named (`nx run-many …`, a Jest worker, an app the tests started). Prints CPU by
 // kind of process and the heaviest command lines. docs/contributing.md ("Where the time went") has
-// what it found. Numbers are CPU-seconds (user + system). Accounting sees every process of the
+// what it found. Numbers are CPU-seconds (user + system). `CPU_BY_PROCESS_RECORDS=<file>` also writes
+// every process as a JSON line (pid, ppid, cpu, comm, and cmd/cwd where the sampler saw them). Accounting sees every process of the
 // machine, not only the command's: run it on an otherwise idle machine. A process still running
 // when the command ends is not counted.
 const { execFileSync, spawn, spawnSync } = require('node:child_process');
@@ -77,7 +78,12 @@ function report(file) {
     .split('\n')
     .filter(Boolean)
     .map((line) => line.split('|').map((field) => field.trim()))
-    .map((fields) => ({ comm: fields[0], cpu: (Number(fields[2]) + Number(fields[3])) / 100, pid: Number(fields[9]) }));
+    .map((fields) => ({ comm: fields[0], cpu: (Number(fields[2]) + Number(fields[3])) / 100, pid: Number(fields[9]), ppid: Number(fields[10]) }));
+  // Every record, for a closer look (e.g. CPU per Nx target with its descendants): one JSON line each.
+  if (process.env.CPU_BY_PROCESS_RECORDS) {
+    const rows = records.map((record) => JSON.stringify({ ...record, ...seen.get(record.pid) }));
+    fs.writeFileSync(process.env.CPU_BY_PROCESS_RECORDS, `${rows.join('\n')}\n`);
+  }
   const total = records.reduce((sum, record) => sum + record.cpu, 0);
   const byKind = new Map();
   const byCommand = new Map();

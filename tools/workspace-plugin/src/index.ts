@@ -1,1 +1,1 @@
-export { createNodesV2 } from './plugin/contract-target';
+export { createNodesV2 } from './plugin/create-nodes.cjs';
