@@ -7,7 +7,7 @@ const { createNodesFromFiles, readJsonFile } = require('@nx/devkit');
 const { existsSync } = require('node:fs');
 const { dirname, join } = require('node:path');
 
-// As src/utils/workspace.ts names them (test/generators/inferred-targets.spec.ts checks both).
+/** The tags the generators give a toolset library and an app (src/utils/workspace.ts exports these). */
 const TOOLSET_TAG = 'type:toolset';
 const APP_TAG = 'type:app';
 
@@ -95,4 +95,4 @@ const createNodesV2 = [
   (projectFiles, options, context) => createNodesFromFiles((file, _options, ctx) => targetsFor(file, ctx.workspaceRoot), projectFiles, options, context),
 ];
 
-module.exports = { createNodesV2 };
+module.exports = { createNodesV2, TOOLSET_TAG, APP_TAG };

@@ -1,7 +1,9 @@
 import { getProjects, type ProjectConfiguration, type Tree } from '@nx/devkit';
 
-export const TOOLSET_TAG = 'type:toolset';
-export const APP_TAG = 'type:app';
+import { APP_TAG, TOOLSET_TAG } from '../plugin/create-nodes.cjs';
+
+// One truth for the tags: the inferred targets (plain CommonJS, loaded by Nx without a transpiler) read them too.
+export { APP_TAG, TOOLSET_TAG };
 
 export interface NamedProject extends ProjectConfiguration {
   name: string;

@@ -12,7 +12,7 @@ describe('the targets the plugin infers', () => {
   };
   beforeAll(() => {
     workspace = mkdtempSync(join(tmpdir(), 'inferred-targets-'));
-    // The tags as the generators write them (src/utils/workspace.ts), which create-nodes.cjs repeats.
+    // The tags as the generators write them (src/utils/workspace.ts).
     write('libs/toolsets/pets/project.json', { name: '@toolsets/pets', tags: [TOOLSET_TAG] });
     write('apps/pets-server/project.json', { name: 'pets-server', tags: [APP_TAG] });
     write('libs/plain/project.json', { name: 'plain', tags: ['scope:shared'] });
