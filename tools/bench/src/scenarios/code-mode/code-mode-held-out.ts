@@ -6,7 +6,7 @@ import { connectToolset } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult } from '../../harness/report';
 import { HELD_OUT_PROGRAMS } from './held-out-programs';
 import { heldOutLibrary, heldOutSet, hitName, rankOf, type SearchHit } from './held-out-set';
-import { typesReadBy, typesShown } from './types-read';
+import { describe, describeForProgram } from './types-read';
 import { startSampledUpstream } from '../plugin-modules';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -75,23 +75,9 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
           const needed = [...new Set(task.steps.map((step) => step.tool))];
           const searched = ((await coding.call('search', { query: task.task, limit: 10 })).structuredContent ?? {}) as { tools?: SearchHit[] };
           const hits = (searched.tools ?? []).map(hitName);
-          const described = (await coding.call('describe', { names: needed })).structuredContent as { declarations?: string };
-          // The types the program reads that describe named without writing them out: asked for by name, round by round, as a model would.
-          const read = typesReadBy(HELD_OUT_PROGRAMS[index]!, declarations);
-          const shown = typesShown(described.declarations ?? '');
-          let more = 0;
-          for (let round = 0; round < 5; round++) {
-            const missing = [...read].filter((name) => !shown.written.has(name) && shown.named.has(name));
-            if (missing.length === 0) break;
-            const answer = (await coding.call('describe', { names: missing })).structuredContent as { declarations?: string };
-            more += bytesOf(answer);
-            typesShownMore += 1;
-            const next = typesShown(answer.declarations ?? '');
-            next.written.forEach((name) => shown.written.add(name));
-            next.named.forEach((name) => shown.named.add(name));
-          }
-          const unseen = [...read].filter((name) => !shown.written.has(name));
-          for (const name of unseen) unseenTypes.set(`${api}: ${name}`, (unseenTypes.get(`${api}: ${name}`) ?? 0) + 1);
+          const described = await describeForProgram(describe(coding), needed, HELD_OUT_PROGRAMS[index]!, declarations);
+          typesShownMore += described.more;
+          for (const name of described.unseen) unseenTypes.set(`${api}: ${name}`, (unseenTypes.get(`${api}: ${name}`) ?? 0) + 1);
           innerCalls.length = 0;
           const started = performance.now();
           const executed = await coding.call('execute', { program: HELD_OUT_PROGRAMS[index]! });
@@ -110,8 +96,8 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
             calls: made.length,
             ranks: task.steps.map((step) => rankOf(hits, [step.tool, ...(step.alsoRight ?? [])]) || '–').join(', '),
             executeMs,
-            code: codeList + bytesOf(searched) + bytesOf(described) + more + bytesOf(executed.structuredContent),
-            parts: { search: bytesOf(searched), describe: bytesOf(described) + more, execute: bytesOf(executed.structuredContent) },
+            code: codeList + bytesOf(searched) + described.bytes + bytesOf(executed.structuredContent),
+            parts: { search: bytesOf(searched), describe: described.bytes, execute: bytesOf(executed.structuredContent) },
             needed: tools.reduce((sum, name) => sum + entry(name), 0) + answers,
             whole: wholeList + answers,
           });
@@ -166,7 +152,7 @@ function report(runs: TaskRun[], lists: string[]): ScenarioResult {
     notes: [
       ...lists,
       `What code mode read, by answer: search ${n(sum((run) => run.parts.search))} bytes, describe ${n(sum((run) => run.parts.describe))}, execute ${n(sum((run) => run.parts.execute))}, tools/list ${n(sum((run) => run.code - run.parts.search - run.parts.describe - run.parts.execute))}.`,
-      `describe writes a result's types one named type deep and names the rest; a program's reads of those (found with TypeScript over its source) cost ${typesShownMore} further describe call(s), counted in describe's bytes.${unseenTypes.size > 0 ? ` Read in a program's text but written in no answer (the Linode programs share a helper that reads the Linode list, whether or not the task's describe named that tool): ${[...unseenTypes].map(([name, tasks]) => `${name} (${tasks} task(s))`).join(', ')}.` : ''}`,
+      `describe writes a tool's argument and result types one named type deep (a nested object of more than a few fields is a named type) and names the rest; a program's reads of those and the bodies it writes into them (found with TypeScript over its source) cost ${typesShownMore} further describe call(s), counted in describe's bytes.${unseenTypes.size > 0 ? ` Read in a program's text but written in no answer (the Linode programs share a helper that reads the Linode list, whether or not the task's describe named that tool): ${[...unseenTypes].map(([name, tasks]) => `${name} (${tasks} task(s))`).join(', ')}.` : ''}`,
       ...failed.map((run) => `Failed: ${run.api}, "${run.task}": ${run.why}`),
     ],
   };

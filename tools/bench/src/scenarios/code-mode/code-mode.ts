@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildServer, type ClassType, type ServerDefinition } from '@toolsets/core';
-import { codeMode } from '@toolsets/code-mode';
+import { CodeMode, codeMode, declaredTool } from '@toolsets/code-mode';
 import { connectToolset, type ToolsetClient } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult, type Verdict } from '../../harness/report';
 import { median, percentile } from '../../harness/stats';
@@ -10,6 +10,7 @@ import { buildLibrary, writeLibrary } from '../generated-library';
 import { directoryDocument } from '../openapi-documents';
 import { CODE_MODE_TASKS, type CodeModeTask, type DiscoverySteps } from './code-mode-tasks';
 import { startSampledUpstream } from '../plugin-modules';
+import { describe, describeForProgram } from './types-read';
 
 const workspaceRoot = resolve(__dirname, '../../../../..');
 const GENERATOR_MODULE = join(workspaceRoot, 'tools/workspace-plugin/src/openapi/generate-toolset.ts');
@@ -24,6 +25,9 @@ const CATALOGS: { name: CodeModeTask['catalog']; label: string; document: () => 
   { name: 'netlify', label: 'Netlify', document: () => directoryDocument('netlify.com.json') },
 ];
 
+
+/** The further `describe` calls the programs' reads cost, over the run. */
+let furtherDescribes = 0;
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null));
@@ -77,7 +81,9 @@ export async function codeModeScenario(): Promise<ScenarioResult> {
           entryBytes: bytesOf(server.catalog.tools.get(first)!.descriptor),
           tool: first,
         });
-        for (const task of tasks) runs.push(await runTask(task, discovering, coding, discoveryList, codeList));
+        // The declarations programs are checked against, for finding the types each program reads.
+        const declarations = new CodeMode([...server.catalog.tools.values()].map(declaredTool), undefined as never).text;
+        for (const task of tasks) runs.push(await runTask(task, discovering, coding, discoveryList, codeList, declarations));
         if (catalog.name === 'github') overhead = await executeOverhead(server, headers);
       } finally {
         await discovering.close();
@@ -92,7 +98,7 @@ export async function codeModeScenario(): Promise<ScenarioResult> {
   return report(runs, lists, overhead);
 }
 
-async function runTask(task: CodeModeTask, discovering: ToolsetClient, coding: ToolsetClient, discoveryList: number, codeList: number): Promise<TaskRun> {
+async function runTask(task: CodeModeTask, discovering: ToolsetClient, coding: ToolsetClient, discoveryList: number, codeList: number, declarations: string): Promise<TaskRun> {
   let discoveryBytes = discoveryList;
   let discoveryTrips = 1;
   let calls = 0;
@@ -110,7 +116,10 @@ async function runTask(task: CodeModeTask, discovering: ToolsetClient, coding: T
   await task.discovery(steps);
   let codeBytes = codeList;
   codeBytes += bytesOf((await coding.call('search', { query: task.query })).structuredContent);
-  codeBytes += bytesOf((await coding.call('describe', { names: task.describe })).structuredContent);
+  // describe of the task's tools, then of each type its program reads that the answer named without writing it out.
+  const described = await describeForProgram(describe(coding), task.describe, task.program, declarations);
+  codeBytes += described.bytes;
+  furtherDescribes += described.more;
   const executed = await coding.call('execute', { program: task.program });
   const content = executed.structuredContent as { detail?: string } | undefined;
   codeBytes += bytesOf(content);
@@ -220,13 +229,14 @@ function report(runs: TaskRun[], lists: { label: string; tools: number; codeByte
     title: `16. Code mode against discovery mode: ${runs.length} multi-step tasks on ${lists.map((l) => `${l.label} (${l.tools} tools)`).join(', ')}`,
     method:
       'Each API generated with `--groupBy=tag` and served with `codeMode()`, its generated client pointed at a loopback upstream that answers every operation with a sample of its documented 2xx response (openapi-sampler; arrays of five items). ' +
-      'Per task of tools/bench/src/scenarios/code-mode/code-mode-tasks.ts (committed before the first run): discovery mode reads its tools/list, one search_tools, one describe_tools and every call_tool result whole; code mode reads its tools/list, one search, one describe and the execute result. ' +
+      'Per task of tools/bench/src/scenarios/code-mode/code-mode-tasks.ts (committed before the first run): discovery mode reads its tools/list, one search_tools, one describe_tools and every call_tool result whole; code mode reads its tools/list, one search, one describe (then a describe of each named type its program reads or writes that the answers so far left out, found with TypeScript over the program) and the execute result. ' +
       'Bytes are those of each answer’s structuredContent (the JSON text block repeats it); "trips" counts tools/list and each tool call. In memory through the SDK client.',
     headers: ['task', 'calls', 'discovery: bytes / trips', 'code: bytes / trips', 'code / discovery'],
     rows,
     verdicts,
     notes: [
       ...failed.map((run) => `Failed in code mode: ${run.catalog}, "${run.task}": ${run.code.why}`),
+      `Further describe calls for types the programs read that an answer named without writing out: ${furtherDescribes} over ${runs.length} tasks (their bytes counted).`,
       'The sampler fills every string with "string"; some task filters also accept that value so their later steps run (written so before the first run). Spotify is used by no other scenario and no test; Netlify is generated and called in scenario 8b, and neither the search nor code mode was tuned on either.',
     ],
   };

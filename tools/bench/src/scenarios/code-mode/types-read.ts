@@ -8,7 +8,8 @@ const PROGRAM = '/program.ts';
  * The declared types whose fields a program reads (`api.<namespace>.<Type>` as `namespace.Type`):
  * what a model must have seen written out to write it. Read with TypeScript over the same
  * declarations the checker uses: every property access, element access and destructuring whose
- * object is of a named type of `api` (each member of a union too). Anonymous object types inside a
+ * object is of a named type of `api` (each member of a union too), and every object literal written
+ * where one is expected (the arguments of a call and their parts). Anonymous object types inside a
  * named type count as that type, which must be written out to show them.
  */
 export function typesReadBy(program: string, declarations: string): Set<string> {
@@ -34,6 +35,11 @@ export function typesReadBy(program: string, declarations: string): Set<string> 
   const visit = (node: ts.Node): void => {
     if (ts.isPropertyAccessExpression(node) || ts.isElementAccessExpression(node)) record(checker.getNonNullableType(checker.getTypeAtLocation(node.expression)));
     if (ts.isObjectBindingPattern(node)) record(checker.getNonNullableType(checker.getTypeAtLocation(node)));
+    // What a program writes counts as what it reads: an object literal passed where a named type is expected (a request body's parts).
+    if (ts.isObjectLiteralExpression(node)) {
+      const expected = checker.getContextualType(node);
+      if (expected) record(checker.getNonNullableType(expected));
+    }
     ts.forEachChild(node, visit);
   };
   visit(built.getSourceFile(PROGRAM)!);
@@ -55,3 +61,37 @@ export function typesShown(declarations: string): { written: Set<string>; named:
   }
   return { written, named };
 }
+
+/** A `describe` call: the names asked for, and the answer's structuredContent. */
+export type Describe = (names: readonly string[]) => Promise<{ declarations?: string } | undefined>;
+
+/**
+ * What a model reads to write `program`: one `describe` of `names`, then, round by round, a
+ * `describe` of each type the program reads (or writes) that the answers so far named without
+ * writing out. Returns the bytes of every answer (structuredContent), the further calls made, and
+ * the types the program reads that no answer wrote.
+ */
+export async function describeForProgram(describe: Describe, names: readonly string[], program: string, declarations: string): Promise<{ bytes: number; more: number; unseen: string[] }> {
+  const first = await describe(names);
+  let bytes = Buffer.byteLength(JSON.stringify(first ?? null));
+  const read = typesReadBy(program, declarations);
+  const shown = typesShown(first?.declarations ?? '');
+  let more = 0;
+  for (let round = 0; round < 5; round++) {
+    const missing = [...read].filter((name) => !shown.written.has(name) && shown.named.has(name));
+    if (missing.length === 0) break;
+    const answer = await describe(missing);
+    bytes += Buffer.byteLength(JSON.stringify(answer ?? null));
+    more += 1;
+    const next = typesShown(answer?.declarations ?? '');
+    next.written.forEach((name) => shown.written.add(name));
+    next.named.forEach((name) => shown.named.add(name));
+  }
+  return { bytes, more, unseen: [...read].filter((name) => !shown.written.has(name)) };
+}
+
+/** `describe` through a client in code mode. */
+export const describe =
+  (client: { call(name: string, args: Record<string, unknown>): Promise<{ structuredContent?: unknown }> }): Describe =>
+  async (names) =>
+    (await client.call('describe', { names: [...names] })).structuredContent as { declarations?: string } | undefined;
