@@ -121,6 +121,8 @@ class NamespaceTypes {
   private readonly hoisted = new Set<string>();
   /** The JSDoc written at a use of a declared type, each once: an API repeats a type's own words at every property of that type. */
   private readonly docs = new Set<string>();
+  /** Every name declared so far, so that a nested type's name is new. */
+  private readonly names = new Set<string>();
 
   /** The declared types, each with the other declared types its declaration mentions. */
   types(): NamespaceDeclarations['types'] {
@@ -179,7 +181,8 @@ class NamespaceTypes {
   private definition(key: string, schema: JsonSchema, tool: string, renamed: Map<string, string>): string {
     const json = JSON.stringify(schema);
     const plain = pascal(key);
-    const name = !this.hoisted.has(plain) && (this.definitions.get(plain) === undefined || this.definitions.get(plain) === json) ? plain : `${plain}Of${pascal(tool)}`;
+    const free = this.definitions.get(plain) === undefined ? !this.names.has(plain) : this.definitions.get(plain) === json;
+    const name = !this.hoisted.has(plain) && free ? plain : `${plain}Of${pascal(tool)}`;
     if (this.definitions.has(name)) return name;
     this.definitions.set(name, json);
     renamed.set(key, name);
@@ -190,19 +193,51 @@ class NamespaceTypes {
   private declare(name: string, schema: JsonSchema, rename: (key: string) => string): void {
     const { $defs: _defs, ...own } = schema;
     const ownShape = shapeKey(own);
+    // Its place first: a type reads before the types it names.
+    const entry = { name, text: '' };
+    this.declared.push(entry);
+    this.names.add(name);
     const naming: TypeNaming = Object.assign((key: string) => rename(key), {
       shape: (candidate: JsonSchema) => {
         const key = shapeKey(candidate);
         return key === undefined || key === ownShape ? undefined : this.shapes.get(key);
       },
       firstDoc: (type: string, doc: string) => !this.docs.has(`${type}\n${doc}`) && Boolean(this.docs.add(`${type}\n${doc}`)),
+      nested: (candidate: JsonSchema, key: string) => {
+        if (fitsInline(candidate, (object) => this.shapes.has(shapeKey(object) ?? ''))) return undefined;
+        let nestedName = `${name}${pascal(key)}`;
+        for (let n = 2; this.names.has(nestedName); n++) nestedName = `${name}${pascal(key)}${n}`;
+        this.declare(nestedName, candidate, rename);
+        return nestedName;
+      },
     });
     const type = schemaType(own, naming, '    ');
     const doc = jsDoc(own, '    ');
     const isInterface = type.startsWith('{') && !hasTopLevelOperator(type);
-    this.declared.push({ name, text: `${doc ? `${doc}\n` : ''}${isInterface ? `    interface ${name} ${type}` : `    type ${name} = ${type};`}` });
+    entry.text = `${doc ? `${doc}\n` : ''}${isInterface ? `    interface ${name} ${type}` : `    type ${name} = ${type};`}`;
     if (isInterface && ownShape !== undefined && !this.shapes.has(ownShape)) this.shapes.set(ownShape, name);
   }
+}
+
+/** The most fields an object nested in another may have and still be written where it is. */
+const INLINE_FIELDS = 6;
+
+/**
+ * Whether a nested object is written where it is rather than declared under a name of its own: a
+ * few fields, none of them an object written out in turn. Larger ones are named (`RepositoryLinks`),
+ * so that `describe` can write a type a level at a time and name what is deeper.
+ */
+function fitsInline(schema: JsonSchema, declared: (object: JsonSchema) => boolean): boolean {
+  const fields = Object.values(schema.properties ?? {});
+  return fields.length <= INLINE_FIELDS && fields.every((field) => !holdsObject(field, declared));
+}
+
+/** Whether a schema is, or lists, or may be, an object written out (with properties of its own, and not `declared` under a name). */
+function holdsObject(schema: JsonSchema | boolean | undefined, declared: (object: JsonSchema) => boolean): boolean {
+  if (typeof schema !== 'object') return false;
+  if (schema.properties && Object.keys(schema.properties).length > 0 && !declared(schema)) return true;
+  const items = Array.isArray(schema.items) ? schema.items : schema.items ? [schema.items] : [];
+  return [...items, ...(schema.anyOf ?? []), ...(schema.oneOf ?? []), ...(schema.allOf ?? [])].some((part) => holdsObject(part, declared));
 }
 
 /** The names of `names` that `text` uses as identifiers, outside its comments and string literals, in order of first use. */

@@ -3,10 +3,17 @@ import { TOOL_CALL_ERROR, type CatalogDeclarations } from './catalog-declaration
 /**
  * How deep `describe` writes out a result's named types: the result type, and the types it names
  * directly. Deeper ones are listed by name, and `describe` writes any of them out when asked by
- * name (the checker knows them all, and its errors name them). Arguments are always written out
- * whole: a call must be right the first time.
+ * name (the checker knows them all, and its errors name them). A nested object of more than a few
+ * fields has a name of its own (`RepositoryMainbranch`), so this is a level of the answer's objects.
  */
 export const RESULT_DEPTH = 1;
+
+/**
+ * The same for a tool's arguments: the argument type and the types it names directly are written
+ * out (a call must be right the first time); the parts of a request body below those (Bitbucket's
+ * comment carries a whole issue, with its repository, optional) are named, to be asked for by name.
+ */
+export const ARGUMENTS_DEPTH = 1;
 
 /** What one `describe` asks for, by namespace identifier: functions, and named types. */
 export interface OutlineRequest {
@@ -16,10 +23,10 @@ export interface OutlineRequest {
 
 /**
  * A part of the catalog's declarations, as `describe` answers: the functions asked for with their
- * argument types whole and their result types to `depth` named types deep, and the types asked for
- * by name to the same depth. The named types it mentions but leaves out are listed at the end of
- * their namespace, to be asked for by name. The names are the catalog's own, the ones the checker
- * uses in its errors.
+ * argument types ARGUMENTS_DEPTH named types deep and their result types `depth` deep, and the
+ * types asked for by name to the same depth. The named types it mentions but leaves out are
+ * listed at the end of their namespace, to be asked for by name. The names are the catalog's own,
+ * the ones the checker uses in its errors.
  */
 export function declarationOutline(declarations: CatalogDeclarations, request: OutlineRequest, depth = RESULT_DEPTH): string {
   const blocks = new Map<string, string[]>();
@@ -34,17 +41,17 @@ export function declarationOutline(declarations: CatalogDeclarations, request: O
     /** The tools' argument types: written with their JSDoc whole. The types they name keep more of it than a result's. */
     const asked = new Set<string>();
     const reachedByArgs = new Set<string>();
-    const reach = (name: string, below: number): void => {
+    const reach = (name: string, below: number, byArgs = false): void => {
       const type = part.types.get(name);
       if (!type || (reached.get(name) ?? -1) >= below) return;
       reached.set(name, below);
-      if (below === Infinity) reachedByArgs.add(name);
-      if (below > 0) for (const ref of type.refs) reach(ref, below - 1);
+      if (byArgs) reachedByArgs.add(name);
+      if (below > 0) for (const ref of type.refs) reach(ref, below - 1, byArgs);
     };
     for (const fn of functions) {
       const { args, result } = part.functions.get(fn)!;
       asked.add(args);
-      reach(args, Infinity);
+      reach(args, ARGUMENTS_DEPTH, true);
       reach(result, depth);
     }
     for (const name of types) reach(name, depth);

@@ -41,6 +41,11 @@ export type TypeNaming = ((definition: string) => string) & {
   shape?: (schema: JsonSchema) => string | undefined;
   /** Whether a property's JSDoc is still to be written where its type is the declared type `type` (the same words repeated at every use are written once). */
   firstDoc?: (type: string, doc: string) => boolean;
+  /**
+   * The name a nested object type is declared under instead of being written out where it is
+   * (`key`: the property that holds it), or undefined to write it inline.
+   */
+  nested?: (schema: JsonSchema, key: string) => string | undefined;
 };
 
 /**
@@ -55,8 +60,11 @@ export function shapeKey(schema: JsonSchema): string | undefined {
   return key.includes('"$ref"') ? undefined : key;
 }
 
-/** A JSON Schema as a TypeScript type; `$ref`s to `#/$defs/X` name `rename(X)`. */
-export function schemaType(schema: JsonSchema | boolean | undefined, rename: TypeNaming, indent = ''): string {
+/**
+ * A JSON Schema as a TypeScript type; `$ref`s to `#/$defs/X` name `rename(X)`. `key` is the
+ * property that holds it, when it is nested in an object (`rename.nested` may name it then).
+ */
+export function schemaType(schema: JsonSchema | boolean | undefined, rename: TypeNaming, indent = '', key?: string): string {
   if (schema === undefined || schema === true) return 'unknown';
   if (schema === false) return 'never';
   if (schema.$ref) return schema.$ref.startsWith('#/$defs/') ? rename(decodeURIComponent(schema.$ref.slice('#/$defs/'.length))) : 'unknown';
@@ -65,9 +73,11 @@ export function schemaType(schema: JsonSchema | boolean | undefined, rename: Typ
   if (schema.const !== undefined) return tsLiteral(schema.const);
   if (schema.enum) return schema.enum.map((value) => tsLiteral(value)).join(' | ') || 'never';
   const union = schema.anyOf ?? schema.oneOf;
-  if (union) return union.map((arm) => wrap(schemaType({ ...inherited(schema), ...arm }, rename, indent))).join(' | ') || 'never';
-  if (schema.allOf) return schema.allOf.map((part) => wrap(schemaType(part, rename, indent))).join(' & ') || 'unknown';
-  if (Array.isArray(schema.type)) return schema.type.map((type) => wrap(schemaType({ ...schema, type }, rename, indent))).join(' | ');
+  if (union) return union.map((arm) => wrap(schemaType({ ...inherited(schema), ...arm }, rename, indent, key))).join(' | ') || 'never';
+  if (schema.allOf) return schema.allOf.map((part) => wrap(schemaType(part, rename, indent, key))).join(' & ') || 'unknown';
+  if (Array.isArray(schema.type)) return schema.type.map((type) => wrap(schemaType({ ...schema, type }, rename, indent, key))).join(' | ');
+  const nested = key !== undefined && schema.properties && (schema.type === undefined || schema.type === 'object') ? rename.nested?.(schema, key) : undefined;
+  if (nested) return nested;
   switch (schema.type) {
     case 'string':
       return 'string';
@@ -80,7 +90,7 @@ export function schemaType(schema: JsonSchema | boolean | undefined, rename: Typ
       return 'null';
     case 'array':
       if (schema.prefixItems) return `[${schema.prefixItems.map((item) => schemaType(item, rename, indent)).join(', ')}]`;
-      return `${wrap(schemaType(Array.isArray(schema.items) ? { anyOf: schema.items } : schema.items, rename, indent))}[]`;
+      return `${wrap(schemaType(Array.isArray(schema.items) ? { anyOf: schema.items } : schema.items, rename, indent, key === undefined ? undefined : singular(key)))}[]`;
     case 'object':
       return objectType(schema, rename, indent);
     default:
@@ -97,7 +107,7 @@ export function objectType(schema: JsonSchema, rename: TypeNaming, indent: strin
     const declared = typeof property === 'object' && rename.firstDoc ? rename.shape?.(property) : undefined;
     if (doc && (declared === undefined || rename.firstDoc!(declared, doc.trim()))) lines.push(doc);
     const optional = schema.required?.includes(name) ? '' : '?';
-    lines.push(`${inner}${tsKey(name)}${optional}: ${schemaType(property, rename, inner)};`);
+    lines.push(`${inner}${tsKey(name)}${optional}: ${schemaType(property, rename, inner, name)};`);
   }
   const rest = schema.additionalProperties;
   if (rest !== undefined && rest !== false && !(rest === true && lines.length > 0)) lines.push(`${inner}[key: string]: ${schemaType(rest, rename, inner)};`);
@@ -134,6 +144,13 @@ function bounds(schema: JsonSchema): string | undefined {
     schema.maxItems !== undefined && `at most ${schema.maxItems} items`,
   ].filter(Boolean);
   return parts.length ? `${parts.join(', ')}.` : undefined;
+}
+
+/** The name of one item of a list held by `key` (`values` → `value`, `entries` → `entry`), for naming its type. */
+function singular(key: string): string {
+  if (/ies$/.test(key)) return `${key.slice(0, -3)}y`;
+  if (/[^su]s$/.test(key)) return key.slice(0, -1);
+  return `${key}Item`;
 }
 
 /** What an `anyOf` arm keeps of its parent (the `type: 'object'` an arm of properties alone leaves out). */

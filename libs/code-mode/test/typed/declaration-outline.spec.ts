@@ -39,10 +39,10 @@ const listPullRequests: DeclaredTool = {
 };
 const other: DeclaredTool = { namespace: 'pipelines', name: 'run_pipeline', inputSchema: { type: 'object', properties: {} }, outputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] } };
 
-describe("describe's declarations: arguments whole, results a named type deep, the rest by name", () => {
+describe("describe's declarations: arguments and results a named type deep, the rest by name", () => {
   const declarations = catalogDeclarations([listPullRequests, other]);
 
-  it('writes a tool with its arguments whole and its result one named type deep, naming what it leaves out', () => {
+  it('writes a tool with its arguments and its result one named type deep, naming what it leaves out', () => {
     const text = declarationOutline(declarations, { functions: [{ namespace: 'pullrequests', fn: 'list_pull_requests' }], types: [] });
     expect(text).toContain('declare class ToolCallError');
     expect(text).toContain('function list_pull_requests(args: ListPullRequestsArgs): Promise<ListPullRequestsResult>;');
@@ -87,6 +87,35 @@ describe("describe's declarations: arguments whole, results a named type deep, t
     // And the answer is TypeScript of its own: a tool whose types it writes whole checks against it alone.
     const alone = declarationOutline(both, { functions: [{ namespace: 'pipelines', fn: 'stop_pipeline' }], types: [] });
     expect(new ProgramChecker(alone).check("const r = await api.pipelines.stop_pipeline({ uuid: 'u' });\nreturn 'error' in r ? r.detail : r.stopped.at;")).toMatchObject({ ok: true });
+  });
+
+  it("writes a request body's parts a named type deep and names the deeper ones, which the checker still knows", () => {
+    // A comment whose body may carry its issue, which carries its repository (Bitbucket's, cut down).
+    const repository: JsonSchema = { type: 'object', properties: { full_name: { type: 'string' }, links: { type: 'object', properties: Object.fromEntries(['self', 'html', 'avatar', 'clone', 'forks', 'hooks', 'watchers'].map((key) => [key, { $ref: '#/$defs/Link' }])) } } };
+    const issue: JsonSchema = { type: 'object', properties: { id: { type: 'integer' }, title: { type: 'string' }, repository } };
+    const comment: DeclaredTool = {
+      namespace: 'issues',
+      name: 'comment_on_issue',
+      inputSchema: { type: 'object', properties: { issue_id: { type: 'integer' }, content: { type: 'object', properties: { raw: { type: 'string', description: 'The text as typed.' } }, required: ['raw'] }, issue }, required: ['issue_id', 'content'], $defs: { Link: link } },
+      outputSchema: { type: 'object', properties: { message: { type: 'string' } }, required: ['message'] },
+    };
+    const both = catalogDeclarations([comment]);
+    // Objects of more than a few fields, or holding one, are named after where they are: a level of the body each.
+    expect(both.text).toContain('issue?: CommentOnIssueArgsIssue;');
+    expect(both.text).toContain('repository?: CommentOnIssueArgsIssueRepository;');
+    expect(both.text).toContain('links?: CommentOnIssueArgsIssueRepositoryLinks;');
+    const text = declarationOutline(both, { functions: [{ namespace: 'issues', fn: 'comment_on_issue' }], types: [] });
+    expect(text).toContain('  content: {\n   raw: string; // The text as typed.\n  };');
+    expect(text).toContain('interface CommentOnIssueArgsIssue { id?: number; title?: string; repository?: CommentOnIssueArgsIssueRepository }');
+    expect(text).not.toContain('interface CommentOnIssueArgsIssueRepository ');
+    expect(text).toContain('// Not written out here (describe them by name): CommentOnIssueArgsIssueRepository.');
+    // A body that fills a deeper part is checked against it all the same.
+    const checker = new ProgramChecker(both.text);
+    expect(checker.check("return api.issues.comment_on_issue({ issue_id: 1, content: { raw: 'Any news?' }, issue: { repository: { full_name: 'acme/widgets' } } });")).toMatchObject({ ok: true });
+    expect(checker.check("return api.issues.comment_on_issue({ issue_id: 1, content: { raw: 'Any news?' }, issue: { repository: { fullname: 'acme/widgets' } } });")).toMatchObject({
+      ok: false,
+      problems: [{ message: expect.stringContaining("'fullname' does not exist in type 'CommentOnIssueArgsIssueRepository'") }],
+    });
   });
 
   it('writes a type asked for by name to the same depth, without ToolCallError again', () => {

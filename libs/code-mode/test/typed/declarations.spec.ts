@@ -87,6 +87,41 @@ describe('declarations of schemas the catalog advertises', () => {
     expect(new ProgramChecker(text).check('const i = await api.shop.get_issue({ n: 1 }); const c = await api.shop.get_comment({}); return [i.author?.login, c.author?.id];')).toMatchObject({ ok: true });
   });
 
+  it('declares a nested object of more than a few fields, or holding another, under its parent\'s name and its property\'s, a list\'s item singular', () => {
+    const fields = (names: string[]): JsonSchema => ({ type: 'object', properties: Object.fromEntries(names.map((name) => [name, { type: 'string' }])), required: names });
+    const { text } = catalogDeclarations([
+      tool(
+        'list-pipelines',
+        { type: 'object', properties: {} },
+        {
+          type: 'object',
+          properties: {
+            values: { type: 'array', items: { type: 'object', properties: { uuid: { type: 'string' }, target: { type: 'object', properties: { ref: { type: 'string' }, commit: fields(['hash', 'date']) } } } } },
+            entries: { type: 'array', items: fields(['a', 'b', 'c', 'd', 'e', 'f', 'g']) },
+            status: { type: 'array', items: fields(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h']) },
+            small: fields(['state', 'at']),
+          },
+          required: ['values', 'entries', 'status', 'small'],
+        },
+      ),
+    ]);
+    expect(text).toContain('      values: ListPipelinesResultValue[];');
+    expect(text).toContain('    interface ListPipelinesResultValue {\n      uuid?: string;\n      target?: ListPipelinesResultValueTarget;\n    }');
+    // Two fields of strings: written where it is.
+    expect(text).toContain('    interface ListPipelinesResultValueTarget {\n      ref?: string;\n      commit?: {\n        hash: string;');
+    expect(text).toContain('      entries: ListPipelinesResultEntry[];');
+    expect(text).toContain('      status: ListPipelinesResultStatusItem[];');
+    expect(text).toContain('      small: {\n        state: string;\n        at: string;\n      };');
+    // A type reads before the types it names.
+    expect(text.indexOf('interface ListPipelinesResult ')).toBeLessThan(text.indexOf('interface ListPipelinesResultValue '));
+    const checker = new ProgramChecker(text);
+    expect(checker.check('const r = await api.shop.list_pipelines(); return r.values.map((v) => v.target?.commit?.hash);')).toMatchObject({ ok: true });
+    expect(checker.check('const r = await api.shop.list_pipelines(); return r.values.map((v) => v.target?.sha);')).toMatchObject({
+      ok: false,
+      problems: [{ message: expect.stringContaining("Property 'sha' does not exist on type 'ListPipelinesResultValueTarget'") }],
+    });
+  });
+
   it('makes identifiers of names that are not', () => {
     expect(['issues.create', '2fa', 'new', 'a-b', 'ok_1'].map(identifier)).toEqual(['issues_create', '_2fa', 'new_', 'a_b', 'ok_1']);
   });
