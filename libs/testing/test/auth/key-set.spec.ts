@@ -88,8 +88,9 @@ describe("the issuer's key set", () => {
     const statuses = await Promise.all(Array.from({ length: 200 }, async (_, i) => list(url, await issuer.mint({ kid: `made-up-${i}` }))));
     const elapsed = Date.now() - started;
     expect(new Set(statuses)).toEqual(new Set([401]));
+    // One fetch per cooldown the flood lasted (it lasts longer on a busy machine, so no fixed count), never one per token.
     expect(issuer.jwksFetches).toBeLessThanOrEqual(1 + Math.ceil(elapsed / COOLDOWN_MS));
-    expect(issuer.jwksFetches).toBeLessThan(10);
+    expect(issuer.jwksFetches).toBeLessThan(statuses.length);
   });
 
   it('fails closed with 503 and Retry-After when the key set cannot be fetched, and recovers when it can', async () => {
