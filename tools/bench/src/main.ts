@@ -71,6 +71,7 @@ function main(): void {
   results.push(runScenario<ScenarioResult>('telemetry'));
   results.push(runScenario<ScenarioResult>('upstream-transport'));
   results.push(runScenario<ScenarioResult>('upstream-mcp'));
+  results.push(runScenario<ScenarioResult>('upstream-leg'));
   results.push(runScenario<ScenarioResult>('dev-loop'));
   results.push(runScenario<ScenarioResult>('tasks'));
   results.push(runScenario<ScenarioResult>('views'));

@@ -22,6 +22,7 @@ import { codeModeHeldOutScenario } from './scenarios/code-mode/code-mode-held-ou
 import { curatedCatalogsScenario } from './scenarios/curated-catalogs';
 import { catalogModesScenario } from './scenarios/catalog-modes';
 import { startUpstreamApp, upstreamMcpScenario } from './scenarios/upstream-mcp';
+import { upstreamLegScenario } from './scenarios/upstream-leg';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -48,6 +49,7 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'curated-catalogs': curatedCatalogsScenario,
   'catalog-modes': catalogModesScenario,
   'upstream-mcp': upstreamMcpScenario,
+  'upstream-leg': upstreamLegScenario,
 };
 
 async function main(): Promise<void> {
