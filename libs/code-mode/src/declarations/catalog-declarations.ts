@@ -63,7 +63,7 @@ export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDecl
   const routes = new Map<string, DeclaredTool>();
   const parts = new Map<string, NamespaceDeclarations>();
   for (const [namespace, members] of byNamespace) {
-    const emitted = new NamespaceTypes();
+    const emitted = new NamespaceTypes(members.flatMap((tool) => [`${pascal(tool.name)}Args`, `${pascal(tool.name)}Result`]));
     const outputs = new Map(members.map((tool) => [tool, tool.outputSchema && withoutFrameworkDocs(tool.outputSchema)]));
     emitted.hoistRepeated(members.flatMap((tool) => [tool.inputSchema, ...(outputs.get(tool) ? [outputs.get(tool)!] : [])]));
     const functions: NamespaceDeclarations['functions'] = new Map();
@@ -121,8 +121,12 @@ class NamespaceTypes {
   private readonly hoisted = new Set<string>();
   /** The JSDoc written at a use of a declared type, each once: an API repeats a type's own words at every property of that type. */
   private readonly docs = new Set<string>();
-  /** Every name declared so far, so that a nested type's name is new. */
-  private readonly names = new Set<string>();
+  /** Every name declared so far, and each tool's argument and result type's name from the start, so that a nested type's name is new. */
+  private readonly names: Set<string>;
+
+  constructor(reserved: readonly string[]) {
+    this.names = new Set(reserved);
+  }
 
   /** The declared types, each with the other declared types its declaration mentions. */
   types(): NamespaceDeclarations['types'] {

@@ -122,6 +122,17 @@ describe('declarations of schemas the catalog advertises', () => {
     });
   });
 
+  it("names a nested type apart from every tool's own argument and result types, declared before or after it", () => {
+    const big: JsonSchema = { type: 'object', properties: Object.fromEntries(['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((name) => [name, { type: 'string' }])) };
+    const { text } = catalogDeclarations([
+      tool('list', { type: 'object', properties: {} }, { type: 'object', properties: { args: big } }),
+      tool('list_result', { type: 'object', properties: { q: { type: 'string' } } }, { type: 'object', properties: { n: { type: 'integer' } } }),
+    ]);
+    expect(text).toContain('args?: ListResultArgs2;');
+    expect(text.match(/interface ListResultArgs \{/g)).toHaveLength(1);
+    expect(new ProgramChecker(text).check('const a = await api.shop.list({}); const b = await api.shop.list_result({ q: "x" }); return [a.args?.g, b.n];')).toMatchObject({ ok: true });
+  });
+
   it('makes identifiers of names that are not', () => {
     expect(['issues.create', '2fa', 'new', 'a-b', 'ok_1'].map(identifier)).toEqual(['issues_create', '_2fa', 'new_', 'a_b', 'ok_1']);
   });
