@@ -43,9 +43,11 @@ export function declarationOutline(declarations: CatalogDeclarations, request: O
     const reachedByArgs = new Set<string>();
     const reach = (name: string, below: number, byArgs = false): void => {
       const type = part.types.get(name);
-      if (!type || (reached.get(name) ?? -1) >= below) return;
-      reached.set(name, below);
+      if (!type) return;
+      // A type an argument names keeps its longer JSDoc, whichever tool's result reached it first.
       if (byArgs) reachedByArgs.add(name);
+      if ((reached.get(name) ?? -1) >= below) return;
+      reached.set(name, below);
       if (below > 0) for (const ref of type.refs) reach(ref, below - 1, byArgs);
     };
     for (const fn of functions) {

@@ -53,7 +53,7 @@ export function codeModeDescriptors(groupCount: number, toolCount: number): Tool
       name: DESCRIBE,
       description:
         'TypeScript for tools (name or call path), toolsets or types, by name: api.<toolset>.<tool>(args): Promise<Result>; ' +
-        'args and results one named type deep, deeper types listed to describe next.',
+        'args and results one named type deep, deeper ones listed to describe next.',
       inputSchema: CODE_MODE_INPUTS[DESCRIBE] as Tool['inputSchema'],
       outputSchema: resultOf({ declarations: { type: 'string' } }),
       annotations: { readOnlyHint: true, openWorldHint: false },

@@ -1,12 +1,12 @@
 import { rmSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { buildServer, type CallNext, type ToolCall, type ToolInterceptor } from '@toolsets/core';
-import { CodeMode, codeMode, declaredTool } from '@toolsets/code-mode';
+import { codeMode } from '@toolsets/code-mode';
 import { connectToolset } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult } from '../../harness/report';
 import { HELD_OUT_PROGRAMS } from './held-out-programs';
 import { heldOutLibrary, heldOutSet, hitName, rankOf, type SearchHit } from './held-out-set';
-import { describe, describeForProgram } from './types-read';
+import { checkedDeclarations, describe, describeForProgram } from './types-read';
 import { startSampledUpstream } from '../plugin-modules';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -64,7 +64,7 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
       const coding = await connectToolset(server, { headers, selection: { mode: 'code', readonly: false } });
       const plain = await connectToolset(server, { headers });
       // The declarations programs are checked against, as the server writes them (every tool here is callable in code mode).
-      const declarations = new CodeMode([...server.catalog.tools.values()].map(declaredTool), undefined as never).text;
+      const declarations = checkedDeclarations(server);
       try {
         const codeList = bytesOf({ tools: await coding.listTools() });
         const wholeList = bytesOf({ tools: await plain.listTools() });

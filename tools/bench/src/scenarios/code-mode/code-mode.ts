@@ -2,7 +2,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { buildServer, type ClassType, type ServerDefinition } from '@toolsets/core';
-import { CodeMode, codeMode, declaredTool } from '@toolsets/code-mode';
+import { codeMode } from '@toolsets/code-mode';
 import { connectToolset, type ToolsetClient } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult, type Verdict } from '../../harness/report';
 import { median, percentile } from '../../harness/stats';
@@ -10,7 +10,7 @@ import { buildLibrary, writeLibrary } from '../generated-library';
 import { directoryDocument } from '../openapi-documents';
 import { CODE_MODE_TASKS, type CodeModeTask, type DiscoverySteps } from './code-mode-tasks';
 import { startSampledUpstream } from '../plugin-modules';
-import { describe, describeForProgram } from './types-read';
+import { checkedDeclarations, describe, describeForProgram } from './types-read';
 
 const workspaceRoot = resolve(__dirname, '../../../../..');
 const GENERATOR_MODULE = join(workspaceRoot, 'tools/workspace-plugin/src/openapi/generate-toolset.ts');
@@ -26,9 +26,6 @@ const CATALOGS: { name: CodeModeTask['catalog']; label: string; document: () => 
 ];
 
 
-/** The further `describe` calls the programs' reads cost, over the run. */
-let furtherDescribes = 0;
-
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
 const bytesOf = (value: unknown) => Buffer.byteLength(JSON.stringify(value ?? null));
 
@@ -37,7 +34,8 @@ interface TaskRun {
   task: string;
   calls: number;
   discovery: { bytes: number; trips: number };
-  code: { bytes: number; trips: number; ok: boolean; why?: string };
+  /** `describes`: the further describe calls its program's reads cost (their bytes are in `bytes`). */
+  code: { bytes: number; trips: number; describes: number; ok: boolean; why?: string };
 }
 
 /**
@@ -81,8 +79,7 @@ export async function codeModeScenario(): Promise<ScenarioResult> {
           entryBytes: bytesOf(server.catalog.tools.get(first)!.descriptor),
           tool: first,
         });
-        // The declarations programs are checked against, for finding the types each program reads.
-        const declarations = new CodeMode([...server.catalog.tools.values()].map(declaredTool), undefined as never).text;
+        const declarations = checkedDeclarations(server);
         for (const task of tasks) runs.push(await runTask(task, discovering, coding, discoveryList, codeList, declarations));
         if (catalog.name === 'github') overhead = await executeOverhead(server, headers);
       } finally {
@@ -119,7 +116,6 @@ async function runTask(task: CodeModeTask, discovering: ToolsetClient, coding: T
   // describe of the task's tools, then of each type its program reads that the answer named without writing it out.
   const described = await describeForProgram(describe(coding), task.describe, task.program, declarations);
   codeBytes += described.bytes;
-  furtherDescribes += described.more;
   const executed = await coding.call('execute', { program: task.program });
   const content = executed.structuredContent as { detail?: string } | undefined;
   codeBytes += bytesOf(content);
@@ -128,7 +124,7 @@ async function runTask(task: CodeModeTask, discovering: ToolsetClient, coding: T
     task: task.task,
     calls,
     discovery: { bytes: discoveryBytes, trips: discoveryTrips },
-    code: { bytes: codeBytes, trips: 4, ok: !executed.isError, ...(executed.isError && { why: content?.detail ?? 'isError' }) },
+    code: { bytes: codeBytes, trips: 4, describes: described.more, ok: !executed.isError, ...(executed.isError && { why: content?.detail ?? 'isError' }) },
   };
 }
 
@@ -236,7 +232,7 @@ function report(runs: TaskRun[], lists: { label: string; tools: number; codeByte
     verdicts,
     notes: [
       ...failed.map((run) => `Failed in code mode: ${run.catalog}, "${run.task}": ${run.code.why}`),
-      `Further describe calls for types the programs read that an answer named without writing out: ${furtherDescribes} over ${runs.length} tasks (their bytes counted).`,
+      `Further describe calls for types the programs read that an answer named without writing out: ${runs.reduce((sum, run) => sum + run.code.describes, 0)} over ${runs.length} tasks (their bytes counted).`,
       'The sampler fills every string with "string"; some task filters also accept that value so their later steps run (written so before the first run). Spotify is used by no other scenario and no test; Netlify is generated and called in scenario 8b, and neither the search nor code mode was tuned on either.',
     ],
   };

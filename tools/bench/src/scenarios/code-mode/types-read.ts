@@ -1,4 +1,6 @@
 import ts from 'typescript';
+import type { ServerDefinition } from '@toolsets/core';
+import { CodeMode, declaredTool } from '@toolsets/code-mode';
 
 const OPTIONS: ts.CompilerOptions = { strict: true, noEmit: true, target: ts.ScriptTarget.ES2022, lib: ['lib.es2022.d.ts'], types: [] };
 const DECLARATIONS = '/api.d.ts';
@@ -95,3 +97,6 @@ export const describe =
   (client: { call(name: string, args: Record<string, unknown>): Promise<{ structuredContent?: unknown }> }): Describe =>
   async (names) =>
     (await client.call('describe', { names: [...names] })).structuredContent as { declarations?: string } | undefined;
+
+/** The declarations a server's programs are checked against (every tool callable in code mode), for `typesReadBy`. */
+export const checkedDeclarations = (server: ServerDefinition): string => new CodeMode([...server.catalog.tools.values()].map(declaredTool), undefined as never).text;
