@@ -1,7 +1,9 @@
 import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { waitUntil } from '@toolsets/testing';
 import { httpClient } from './support/clients';
-import { startServerProcess } from './support/server-process';
+import { appMain, startServerProcess, workspaceRoot } from './support/server-process';
 
 const slowServer = resolve(__dirname, '../fixtures/slow-server.cjs');
 
@@ -27,6 +29,30 @@ describe('process lifecycle', () => {
     expect(stderr).toContain('draining in-flight calls before exit');
   });
 
+  it('over stdio, exits 0 when its client closes stdin, ending the stdio upstream it had started (it kept the app running until a SIGTERM)', async () => {
+    // The demo app's everything server: the generated toolset of an upstream MCP server over stdio, a child process of the app.
+    const app = spawn(process.execPath, [appMain('demo-server'), '--stdio', '--server=everything'], { cwd: workspaceRoot, env: { PATH: process.env['PATH'] ?? '' } });
+    let stdout = '';
+    let stderr = '';
+    app.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    app.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) => app.once('exit', (code, signal) => done([code, signal])));
+    const send = (message: object) => app.stdin.write(`${JSON.stringify(message)}\n`);
+    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get-sum', arguments: { a: 2, b: 40 } } });
+    await waitUntil(() => stdout.includes('"id":2'), { deadlineMs: 60_000, givenUp: () => app.exitCode !== null, failure: () => `no answer to the call; stderr:\n${stderr.slice(-1000)}` });
+    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toMatchObject({ id: 2, result: { structuredContent: { message: expect.stringContaining('42') } } });
+    const upstreams = childrenOf(app.pid!);
+    expect(upstreams).toHaveLength(1);
+
+    app.stdin.end();
+    expect(await exited).toEqual([0, null]);
+    expect(stderr).toContain('"message":"draining in-flight calls before exit","reason":"the client closed stdin"');
+    // The upstream's child process ended with the app (a zombie until its new parent reaps it is ended too).
+    await waitUntil(() => !alive(upstreams[0]!), { deadlineMs: 30_000, failure: () => `the upstream's process ${upstreams[0]} outlived the app` });
+  });
+
   it('refuses to start, exit 1, listing every contract violation with its fix', async () => {
     const start = startServerProcess(resolve(__dirname, '../fixtures/broken-server.cjs'));
     await expect(start).rejects.toThrow('exited with 1');
@@ -47,3 +73,18 @@ describe('process lifecycle', () => {
     await expect(startServerProcess(slowServer, { PORT: 'not-a-port' })).rejects.toThrow('PORT must be an integer from 0 to 65535');
   });
 });
+
+/** The pids of a process's children (Linux: /proc/<pid>/task/<tid>/children). */
+function childrenOf(pid: number): number[] {
+  return readdirSync(`/proc/${pid}/task`).flatMap((tid) => readFileSync(`/proc/${pid}/task/${tid}/children`, 'utf-8').trim().split(/\s+/).filter(Boolean).map(Number));
+}
+
+/** Whether a process still runs (a zombie has ended). */
+function alive(pid: number): boolean {
+  if (!existsSync(`/proc/${pid}/stat`)) return false;
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf-8').split(') ')[1]![0] !== 'Z';
+  } catch {
+    return false;
+  }
+}

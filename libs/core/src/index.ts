@@ -86,7 +86,7 @@ export { argumentChecker } from './server/checks/argument-errors';
 export { resultCheck, type ResultCheck } from './server/checks/result-check';
 
 export { serveHttp, type HttpServeOptions, type HttpServerHandle, type MountInfo } from './transport/http/http-server';
-export { serveStdio, type StdioServeOptions } from './transport/stdio/stdio-server';
+export { serveStdio, type StdioConnectionHandle, type StdioServeOptions } from './transport/stdio/stdio-server';
 export { DEFAULT_SERVING_LIMITS, type ServingLimits } from './transport/serving-limits';
 export { servingOptionsFromEnvironment, LIMIT_VARIABLES } from './app/serving-environment';
 export type { Selection, SelectionText, CatalogMode } from './selection/selection';

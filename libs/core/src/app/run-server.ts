@@ -4,7 +4,7 @@ import { credentialEnvironmentVariable } from '../context/credential-env';
 import type { ConnectionHandle, ServerDefinition } from '../server/build-server';
 import { credentialPlaceholder } from '../catalog-page/client-config';
 import { serveHttp, type HttpServerHandle, type MountInfo } from '../transport/http/http-server';
-import { serveStdio } from '../transport/stdio/stdio-server';
+import { serveStdio, type StdioConnectionHandle } from '../transport/stdio/stdio-server';
 import { formatCatalogSizes, listBudgetProblem } from '../selection/list-sizes';
 import type { Selection, SelectionText } from '../selection/selection';
 import { AUTH_VARIABLES, LIMIT_VARIABLES, servingOptionsFromEnvironment } from './serving-environment';
@@ -23,7 +23,10 @@ export interface RunServerOptions {
   stdioCommands?: Readonly<Record<string, StdioCommand>>;
   /** Where the banner goes (default stdout; never used with --stdio). */
   print?: (text: string) => void;
-  /** Exit the process after SIGINT/SIGTERM have drained in-flight calls (default true). */
+  /**
+   * Exit the process after SIGINT/SIGTERM (or, over stdio, its client closing stdin) have drained
+   * in-flight calls (default true).
+   */
   exitOnSignal?: boolean;
 }
 
@@ -49,7 +52,9 @@ Tasks: TASKS_MAX, TASKS_MAX_PER_CALLER and TASKS_INPUT_TIMEOUT_MS bound them; RE
 
 /**
  * The entry point of a server app: serves over HTTP (or stdio with `--stdio`), prints where and how
- * to connect, and on SIGINT/SIGTERM lets in-flight calls finish before exiting 0.
+ * to connect, and on SIGINT/SIGTERM lets in-flight calls finish before exiting 0. Over stdio it shuts
+ * down the same way when its client closes stdin (the stdio binding's shutdown): what the app holds
+ * open (an upstream MCP server's child process, a task store's connection) never keeps it running.
  */
 export async function runServer(servers: ServerDefinition | readonly ServerDefinition[], options: RunServerOptions = {}): Promise<ConnectionHandle> {
   const argv = options.argv ?? process.argv.slice(2);
@@ -78,8 +83,11 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
   // being written (a balancer, a test or an orchestrator may act on the log's first line) drains
   // instead of killing the process with its connections, as Node's default action does.
   const serving = serve(servers, list, argv, env, tasks, print, options);
-  const stop = (signal: string) => {
-    logger.info('draining in-flight calls before exit', { signal });
+  let stopping = false;
+  const stop = (why: { signal: string } | { reason: string }) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info('draining in-flight calls before exit', why);
     // Calls first (a task is created by one), then the tasks running here.
     // Code-mode programs may run on through most of the drain; those still running then are stopped and answered before connections close.
     const programs = Promise.all(list.map((server) => server.codeMode?.close(programGraceMs)));
@@ -91,14 +99,17 @@ export async function runServer(servers: ServerDefinition | readonly ServerDefin
       () => options.exitOnSignal !== false && process.exit(1),
     );
   };
-  process.once('SIGINT', stop);
-  process.once('SIGTERM', stop);
+  const onSignal = (signal: string) => stop({ signal });
+  process.once('SIGINT', onSignal);
+  process.once('SIGTERM', onSignal);
   try {
-    return await serving;
+    const handle = await serving;
+    if (isStdioHandle(handle)) void handle.inputEnded.then(() => stop({ reason: 'the client closed stdin' }));
+    return handle;
   } catch (error) {
     // Not serving after all (the port is taken, a setting is wrong): the signals are the process's again.
-    process.removeListener('SIGINT', stop);
-    process.removeListener('SIGTERM', stop);
+    process.removeListener('SIGINT', onSignal);
+    process.removeListener('SIGTERM', onSignal);
     throw error;
   }
 }
@@ -133,13 +144,17 @@ function workerOnly(servers: readonly ServerDefinition[], env: NodeJS.ProcessEnv
 }
 
 /** The one server `--stdio` names, with the selection its flags and environment make. */
-function serveOverStdio(servers: readonly ServerDefinition[], argv: readonly string[], env: NodeJS.ProcessEnv): ConnectionHandle {
+function serveOverStdio(servers: readonly ServerDefinition[], argv: readonly string[], env: NodeJS.ProcessEnv): StdioConnectionHandle {
   const server = stdioServer(servers, argv);
   const { maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth } = servingOptionsFromEnvironment(env);
   const selection = stdioSelection(server, argv, env);
   const handle = serveStdio(server, { environment: env, selection, maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth });
   server.logger.info('serving over stdio', { server: server.name, mode: selection.mode, tools: [...server.views.view(selection).tools.keys()] });
   return handle;
+}
+
+function isStdioHandle(handle: ConnectionHandle): handle is StdioConnectionHandle {
+  return (handle as Partial<StdioConnectionHandle>).inputEnded !== undefined;
 }
 
 /** A server whose whole tools/list is over its `listBudgetTokens` still starts, with a warning that says how to fit it. */

@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildServer, serveHttp, serveStdio } from '@toolsets/core';
 import { EverythingToolset, EVERYTHING_UPSTREAM } from '@toolsets/everything';
 import { HelloToolset } from '@toolsets/hello';
-import { McpUpstream } from '@toolsets/mcp-upstream';
+import { closeUpstreams, McpUpstream } from '@toolsets/mcp-upstream';
 import { freePort } from '@toolsets/testing';
 import { container } from 'tsyringe';
 import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
@@ -33,7 +33,8 @@ export async function startUpstreamApp(upstream: string, over = 'http'): Promise
   } else process.env['EVERYTHING_MCP_COMMAND'] = `${process.execPath} ${EVERYTHING} stdio`;
   const definition = buildServer({ name: 'app', version: '1', toolsets: [EverythingToolset, HelloToolset], logger: quiet });
   if (over === 'stdio') {
-    await serveStdio(definition);
+    // As startApp does: its client closing stdin ends the app, whose upstream's child would keep it running.
+    void serveStdio(definition).inputEnded.then(() => closeUpstreams());
     return;
   }
   const handle = await serveHttp(definition, { port: 0, logger: quiet });

@@ -18,17 +18,26 @@ export class LineStdioTransport implements Transport {
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
 
+  /**
+   * Settles when the client ends its side of the connection (stdin ends or closes), never when this
+   * side closes it: the stdio binding's shutdown, which an app answers by exiting.
+   */
+  readonly inputEnded: Promise<void>;
+
   #pending: Buffer[] = [];
   #pendingBytes = 0;
   #discarding = false;
   #closed = false;
+  #endInput!: () => void;
 
   constructor(
     private readonly input: Readable,
     private readonly output: Writable,
     private readonly maxLineBytes: number,
     private readonly logger: Logger,
-  ) {}
+  ) {
+    this.inputEnded = new Promise((resolve) => (this.#endInput = resolve));
+  }
 
   async start(): Promise<void> {
     this.input.on('data', this.#onData);
@@ -66,6 +75,7 @@ export class LineStdioTransport implements Transport {
   };
 
   readonly #onEnd = (): void => {
+    if (!this.#closed) this.#endInput();
     void this.close();
   };
 

@@ -11,12 +11,18 @@ export interface StdioServeOptions extends Partial<Pick<ServingLimits, 'maxBodyB
   selection?: Selection;
 }
 
+/** A stdio connection: `close()` ends it; `inputEnded` settles when the client ends it (closes the server's stdin). */
+export interface StdioConnectionHandle extends ConnectionHandle {
+  readonly inputEnded: Promise<void>;
+}
+
 /**
  * Serves over this process's stdin/stdout (both eras). stdout carries protocol only: the
  * framework logs to stderr. Credentials come from the environment (`x-demo-token` → `X_DEMO_TOKEN`).
- * A bad or oversized line is answered with a JSON-RPC error, and serving goes on.
+ * A bad or oversized line is answered with a JSON-RPC error, and serving goes on. When the client
+ * closes stdin, the connection ends and `inputEnded` settles (`startApp` then shuts the app down).
  */
-export function serveStdio(server: ServerDefinition, options: StdioServeOptions = {}): ConnectionHandle {
+export function serveStdio(server: ServerDefinition, options: StdioServeOptions = {}): StdioConnectionHandle {
   const { environment = process.env, selection, ...overrides } = options;
   const limits = resolveServingLimits(overrides);
   const transport = new LineStdioTransport(process.stdin, process.stdout, limits.maxBodyBytes, server.logger);
@@ -31,5 +37,5 @@ export function serveStdio(server: ServerDefinition, options: StdioServeOptions 
     transport,
     onerror: (error) => server.logger.warn('stdio connection error', { error: clip(error.message) }),
   });
-  return { close: () => handle.close() };
+  return { close: () => handle.close(), inputEnded: transport.inputEnded };
 }
