@@ -36,21 +36,27 @@ describe('process lifecycle', () => {
     let stderr = '';
     app.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
     app.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const exited = new Promise<[number | null, NodeJS.Signals | null]>((done) => app.once('exit', (code, signal) => done([code, signal])));
+    const ended = () => app.exitCode !== null || app.signalCode !== null;
     const send = (message: object) => app.stdin.write(`${JSON.stringify(message)}\n`);
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get-sum', arguments: { a: 2, b: 40 } } });
-    await waitUntil(() => stdout.includes('"id":2'), { deadlineMs: 60_000, givenUp: () => app.exitCode !== null, failure: () => `no answer to the call; stderr:\n${stderr.slice(-1000)}` });
-    expect(JSON.parse(stdout.trim().split('\n').pop()!)).toMatchObject({ id: 2, result: { structuredContent: { message: expect.stringContaining('42') } } });
-    const upstreams = childrenOf(app.pid!);
-    expect(upstreams).toHaveLength(1);
+    try {
+      send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+      send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+      send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'get-sum', arguments: { a: 2, b: 40 } } });
+      await waitUntil(() => stdout.includes('"id":2'), { deadlineMs: 60_000, givenUp: () => app.exitCode !== null, failure: () => `no answer to the call; stderr:\n${stderr.slice(-1000)}` });
+      expect(JSON.parse(stdout.trim().split('\n').pop()!)).toMatchObject({ id: 2, result: { structuredContent: { message: expect.stringContaining('42') } } });
+      const upstreams = childrenOf(app.pid!);
+      expect(upstreams).toHaveLength(1);
 
-    app.stdin.end();
-    expect(await exited).toEqual([0, null]);
-    expect(stderr).toContain('"message":"draining in-flight calls before exit","reason":"the client closed stdin"');
-    // The upstream's child process ended with the app (a zombie until its new parent reaps it is ended too).
-    await waitUntil(() => !alive(upstreams[0]!), { deadlineMs: 30_000, failure: () => `the upstream's process ${upstreams[0]} outlived the app` });
+      app.stdin.end();
+      // A bound on an app that never exits (it then fails here, instead of holding the test run open), not a measure of one that does.
+      await waitUntil(ended, { deadlineMs: 30_000, failure: () => `the app was still running 30 s after its client closed stdin; stderr:\n${stderr.slice(-1000)}` });
+      expect([app.exitCode, app.signalCode]).toEqual([0, null]);
+      expect(stderr).toContain('"message":"draining in-flight calls before exit","reason":"the client closed stdin"');
+      // The upstream's child process ended with the app (a zombie until its new parent reaps it is ended too).
+      await waitUntil(() => !alive(upstreams[0]!), { deadlineMs: 30_000, failure: () => `the upstream's process ${upstreams[0]} outlived the app` });
+    } finally {
+      if (!ended()) app.kill('SIGKILL');
+    }
   });
 
   it('refuses to start, exit 1, listing every contract violation with its fix', async () => {
