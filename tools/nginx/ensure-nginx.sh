@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Installs Debian's nginx (nginx-light) when it is missing: the rolling-restart test puts the
+# Installs Debian's nginx (nginx-light) when it is missing: the rolling-restart and header-routing tests put the
 # replicas behind a real load balancer. Needs root (or sudo) and Debian's package archive.
 set -euo pipefail
-if command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; then exit 0; fi
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-$SUDO apt-get update -qq
-DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq nginx-light >/dev/null
+installed() { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; }
+if installed; then exit 0; fi
+. "$(dirname "$0")/../test-support/apt-turn.sh"
+if installed; then exit 0; fi
+$APT_GET update -qq
+$APT_GET install -y -qq nginx-light >/dev/null

@@ -14,14 +14,25 @@ cd "$(dirname "$0")/../.."
 export PATH="$PWD/node_modules/.bin:$PATH"
 
 nx sync:check || exit 1
+logs=$(mktemp -d "${TMPDIR:-/tmp}/toolsets-lanes-XXXXXX")
+trap 'rm -rf "$logs"' EXIT
+# The Debian packages some tests run (nginx, Chromium, redis-server), installed while the builds run
+# when missing, one after another, and waited for before any test starts: test files that each
+# installed their own at once, side by side, failed on dpkg's lock (tools/test-support/apt-turn.sh).
+(
+  for tool in nginx chromium redis; do
+    bash "tools/$tool/ensure-$tool.sh" || echo "$tool could not be installed here; the tests that use it will say why"
+  done
+) > "$logs/installs" 2>&1 &
+installs_pid=$!
 # Every build first: the lanes below then run none of their targets' dependencies
 # (--exclude-task-dependencies). Nx restores a cached build by rewriting its dist folder, so a lane
 # that ran builds would rewrite libs/core/dist under the timing suites' servers while they start
 # (one clean run lost two drain tests to a module missing mid-restore).
 nx run-many -t build --outputStyle=static || exit 1
+wait "$installs_pid"
+cat "$logs/installs"
 
-logs=$(mktemp -d "${TMPDIR:-/tmp}/toolsets-lanes-XXXXXX")
-trap 'rm -rf "$logs"' EXIT
 # Named as Nx names the target, so its summary lands where CI's closing line reads it.
 NX_TASK_TARGET_PROJECT=e2e NX_TASK_TARGET_TARGET=test-timing jest -c apps/e2e/jest.timing.config.cjs > "$logs/timing" 2>&1 &
 timing_pid=$!
