@@ -19,11 +19,7 @@ trap 'rm -rf "$logs"' EXIT
 # The Debian packages some tests run (nginx, Chromium, redis-server), installed while the builds run
 # when missing, one after another, and waited for before any test starts: test files that each
 # installed their own at once, side by side, failed on dpkg's lock (tools/test-support/apt-turn.sh).
-(
-  for tool in nginx chromium redis; do
-    bash "tools/$tool/ensure-$tool.sh" || echo "$tool could not be installed here; the tests that use it will say why"
-  done
-) > "$logs/installs" 2>&1 &
+bash tools/test-run/ensure-debian-packages.sh > "$logs/installs" 2>&1 &
 installs_pid=$!
 # Every build first: the lanes below then run none of their targets' dependencies
 # (--exclude-task-dependencies). Nx restores a cached build by rewriting its dist folder, so a lane
