@@ -7,6 +7,9 @@
 # its tool after its turn comes: the installer before it may have installed it.
 SUDO=""
 if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-exec 9>>"${TMPDIR:-/tmp}/toolsets-apt.lock"
+# One fixed path whatever TMPDIR a test sets; opened for reading, so a lock file another user made works too.
+lock=/tmp/toolsets-apt.lock
+[ -e "$lock" ] || { : > "$lock" && chmod 666 "$lock"; } 2>/dev/null || true
+exec 9<"$lock"
 flock 9
 APT_GET="$SUDO env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600"
