@@ -5,7 +5,7 @@
 set -euo pipefail
 installed() { [ -x /usr/bin/chromium ]; }
 if installed; then exit 0; fi
-. "$(dirname "$0")/../test-support/apt-turn.sh"
+. "$(dirname "$0")/../test-run/apt-turn.sh"
 if installed; then exit 0; fi
 $APT_GET update -qq
 $APT_GET install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null

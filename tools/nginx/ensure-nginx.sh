@@ -4,7 +4,7 @@
 set -euo pipefail
 installed() { command -v nginx >/dev/null 2>&1 || [ -x /usr/sbin/nginx ]; }
 if installed; then exit 0; fi
-. "$(dirname "$0")/../test-support/apt-turn.sh"
+. "$(dirname "$0")/../test-run/apt-turn.sh"
 if installed; then exit 0; fi
 $APT_GET update -qq
 $APT_GET install -y -qq nginx-light >/dev/null

@@ -5,7 +5,7 @@
 set -euo pipefail
 installed() { command -v redis-server >/dev/null 2>&1 || [ -x /usr/bin/redis-server ]; }
 if installed; then exit 0; fi
-. "$(dirname "$0")/../test-support/apt-turn.sh"
+. "$(dirname "$0")/../test-run/apt-turn.sh"
 if installed; then exit 0; fi
 $APT_GET update -qq
 $APT_GET install -y -qq redis-server >/dev/null

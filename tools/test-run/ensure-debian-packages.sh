@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages some tests run, installed when missing, one after another: nginx (the
 # rolling-restart and header-routing tests), Chromium (the catalog-page and views-host tests) and
-# redis-server (the tasks tests). Each installer waits its turn (tools/test-support/apt-turn.sh), so
+# redis-server (the tasks tests). Each installer waits its turn (tools/test-run/apt-turn.sh), so
 # this may run beside `npm test` (CI starts it beside `npm ci`) and beside tests that install their own.
 cd "$(dirname "$0")/../.."
 for tool in nginx chromium redis; do

@@ -18,7 +18,7 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/toolsets-lanes-XXXXXX")
 trap 'rm -rf "$logs"' EXIT
 # The Debian packages some tests run (nginx, Chromium, redis-server), installed while the builds run
 # when missing, one after another, and waited for before any test starts: test files that each
-# installed their own at once, side by side, failed on dpkg's lock (tools/test-support/apt-turn.sh).
+# installed their own at once, side by side, failed on dpkg's lock (tools/test-run/apt-turn.sh).
 bash tools/test-run/ensure-debian-packages.sh > "$logs/installs" 2>&1 &
 installs_pid=$!
 # Every build first: the lanes below then run none of their targets' dependencies
