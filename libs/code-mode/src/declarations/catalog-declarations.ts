@@ -63,7 +63,7 @@ export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDecl
   const routes = new Map<string, DeclaredTool>();
   const parts = new Map<string, NamespaceDeclarations>();
   for (const [namespace, members] of byNamespace) {
-    const emitted = new NamespaceTypes(members.flatMap((tool) => [`${pascal(tool.name)}Args`, `${pascal(tool.name)}Result`]));
+    const emitted = new NamespaceTypes(members.flatMap((tool) => Object.values(toolTypeNames(tool))));
     const outputs = new Map(members.map((tool) => [tool, tool.outputSchema && withoutFrameworkDocs(tool.outputSchema)]));
     emitted.hoistRepeated(members.flatMap((tool) => [tool.inputSchema, ...(outputs.get(tool) ? [outputs.get(tool)!] : [])]));
     const functions: NamespaceDeclarations['functions'] = new Map();
@@ -72,9 +72,10 @@ export function catalogDeclarations(tools: readonly DeclaredTool[]): CatalogDecl
       const fn = identifier(tool.name);
       namespaces[namespace].push(fn);
       routes.set(`${namespace}.${fn}`, tool);
-      const args = emitted.named(`${pascal(tool.name)}Args`, tool.inputSchema, tool.name);
+      const names = toolTypeNames(tool);
+      const args = emitted.named(names.args, tool.inputSchema, tool.name);
       const output = outputs.get(tool);
-      const result = output ? emitted.named(`${pascal(tool.name)}Result`, output, tool.name) : 'unknown';
+      const result = output ? emitted.named(names.result, output, tool.name) : 'unknown';
       const optional = (tool.inputSchema.required ?? []).length === 0 ? '?' : '';
       const doc = jsDoc({ description: tool.description }, '    ');
       functions.set(fn, { text: `${doc ? `${doc}\n` : ''}    function ${fn}(args${optional}: ${args}): Promise<${result}>;`, args, result });
@@ -108,6 +109,11 @@ const undocumented = ({ description: _description, ...rest }: JsonSchema): JsonS
 function declarationsText(blocks: ReadonlyMap<string, readonly string[]>): string {
   const namespaces = [...blocks].map(([namespace, lines]) => `  namespace ${namespace} {\n${lines.join('\n')}\n  }`);
   return `${TOOL_CALL_ERROR}\n\ndeclare namespace api {\n${namespaces.join('\n\n')}\n}\n`;
+}
+
+/** The names of a tool's own argument and result types. */
+function toolTypeNames(tool: DeclaredTool): { args: string; result: string } {
+  return { args: `${pascal(tool.name)}Args`, result: `${pascal(tool.name)}Result` };
 }
 
 /** The named types of one namespace: each tool's argument and result type, and the `$defs` they share. */

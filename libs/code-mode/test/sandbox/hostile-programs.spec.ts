@@ -16,7 +16,7 @@ const host: SandboxHost = {
 const sandbox = new QuickJsSandbox({ limits: { cpuMs: 200, wallMs: 3_000, memoryBytes: 8 * 1024 * 1024, maxCalls: 20, logBytes: 1_024, resultBytes: 4_096, programBytes: 4_096 } });
 afterAll(() => sandbox.close());
 // A roomy wall clock unless a case is about it: a program queued for a worker counts its wait against wallMs, and 12 at once beside two busy cores once waited past 3 s.
-const run = (program: string, limits = {}) => sandbox.run(program, host, { wallMs: 20_000, ...limits });
+const run = (program: string, limits = {}) => sandbox.run(program, host, { wallMs: ROOMY.wallMs, ...limits });
 const limit = (name: string, setting: string) => ({ ok: false, failure: { kind: 'limit', limit: name, setting, message: expect.stringContaining(`raise it with ${setting}`) } });
 const value = (expected: unknown) => ({ ok: true, value: expected });
 /** Time enough that the limit a case is about comes first on a loaded machine (the CPU clock counts the guest's wall time while it computes). */

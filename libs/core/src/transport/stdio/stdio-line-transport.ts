@@ -75,7 +75,8 @@ export class LineStdioTransport implements Transport {
   };
 
   readonly #onEnd = (): void => {
-    if (!this.#closed) this.#endInput();
+    // Only the input's own end comes here: close() lets go of these listeners first.
+    this.#endInput();
     void this.close();
   };
 
