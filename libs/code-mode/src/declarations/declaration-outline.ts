@@ -60,8 +60,8 @@ export function declarationOutline(declarations: CatalogDeclarations, request: O
     const written = [...part.types].filter(([name]) => reached.has(name));
     const left = [...new Set(written.flatMap(([, type]) => type.refs))].filter((ref) => !reached.has(ref));
     blocks.set(namespace, [
-      ...written.map(([name, type]) => oneLine(onceEach(asked.has(name) ? type.text : briefDocs(type.text, reachedByArgs.has(name) ? ARGUMENT_BRIEF : BRIEF), docs))),
-      ...functions.map((fn) => part.functions.get(fn)!.text),
+      ...written.map(([name, type]) => oneLine(onceEach(asked.has(name) ? plainLinks(type.text) : briefDocs(plainLinks(type.text), reachedByArgs.has(name) ? ARGUMENT_BRIEF : BRIEF), docs))),
+      ...functions.map((fn) => briefToolDoc(part.functions.get(fn)!.text)),
       ...(left.length > 0 ? [`    // Not written out here (describe them by name): ${left.join(', ')}.`] : []),
     ]);
   }
@@ -119,6 +119,55 @@ function briefDocs(text: string, brief: number): string {
     return `${indent}/** ${first.length > brief ? `${first.slice(0, brief - 1)}…` : first} */`;
   });
 }
+
+/**
+ * `text` with a Markdown link in its comments written as its words (`[Using pagination](https://…)`
+ * → `Using pagination`): a program reaches no web page, and GitHub's and Spotify's docs put the same
+ * address at every page and per_page.
+ */
+function plainLinks(text: string): string {
+  return text.replace(/\/\*\*[\s\S]*?\*\//g, (comment) => comment.replace(MARKDOWN_LINK, '$1'));
+}
+
+/** `[words](address)`, the address with at most one level of parentheses in it. */
+const MARKDOWN_LINK = /\[([^\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))+\)/g;
+
+/**
+ * A function's JSDoc (the tool's description) cut to its first TOOL_PARAGRAPHS paragraphs, at most
+ * TOOL_BRIEF characters, links as words: what the tool does, where an API's description goes on
+ * about media types and rate limits (GitHub's run to a kilobyte a tool). A cut one says where the
+ * rest is (a `search` program reads `catalog[].description` whole).
+ */
+function briefToolDoc(text: string): string {
+  return plainLinks(text).replace(/^( *)\/\*\*\n([\s\S]*?)\n *\*\/$/m, (comment, indent: string, body: string) => {
+    const paragraphs = body
+      .replace(/^ *\* ?/gm, '')
+      .split(/\n\s*\n/)
+      .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
+      .filter(Boolean);
+    const kept: string[] = [];
+    for (const paragraph of paragraphs.slice(0, TOOL_PARAGRAPHS)) {
+      const room = TOOL_BRIEF - kept.join(' ').length;
+      if (paragraph.length <= room) kept.push(paragraph);
+      else {
+        if (kept.length === 0) kept.push(`${paragraph.slice(0, TOOL_BRIEF - 1)}…`);
+        break;
+      }
+    }
+    if (kept.length === paragraphs.length) return comment;
+    const lines = [...kept, TOOL_DOC_REST];
+    return `${indent}/**\n${lines.map((line) => `${indent} * ${line}`).join('\n')}\n${indent} */`;
+  });
+}
+
+/** What a cut tool description says of the rest. */
+export const TOOL_DOC_REST = "(More in search's catalog: description.)";
+
+/** The longest tool description `describe` writes whole: longer ones are cut after a paragraph. */
+const TOOL_BRIEF = 300;
+
+/** The most paragraphs of a tool description `describe` writes: its title or summary, and what it does. */
+const TOOL_PARAGRAPHS = 2;
 
 /** `text` without the JSDoc comments on its properties whose words `seen` has, adding the others to it. */
 function onceEach(text: string, seen: Set<string>): string {

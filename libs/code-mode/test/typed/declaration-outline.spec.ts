@@ -128,6 +128,30 @@ describe("describe's declarations: arguments and results a named type deep, the 
     expect(text).not.toContain('Not written out');
   });
 
+  it("cuts a long tool description to its title and what it does, says where the rest is, and writes links as their words", () => {
+    const pagination = '[Using pagination in the REST API](https://docs.github.com/rest/using-the-rest-api/using-pagination-in-the-rest-api)';
+    const listIssues: DeclaredTool = {
+      namespace: 'issues',
+      name: 'list_issues',
+      description: `List repository issues\n\nList issues in a [repository](https://docs.github.com/repositories). Only open issues will be listed.\n\n> [!NOTE]\n> GitHub's REST API considers every pull request an issue.\n\nThis endpoint supports the following custom media types:\n\n- **\`application/vnd.github.raw+json\`**: Returns the raw markdown body.`,
+      inputSchema: { type: 'object', properties: { per_page: { type: 'integer', description: `The number of results per page (max 100). For more information, see "${pagination}."` } } },
+      outputSchema: { type: 'object', properties: { message: { type: 'string' }, total: { type: 'integer', description: `How many there are (see ${pagination}).` } }, required: ['message', 'total'] },
+    };
+    const short: DeclaredTool = { namespace: 'issues', name: 'get_issue', description: 'Get an issue\n\nOne issue, by its number.', inputSchema: { type: 'object', properties: {} } };
+    const issues = catalogDeclarations([listIssues, short]);
+    const text = declarationOutline(issues, { functions: [{ namespace: 'issues', fn: 'list_issues' }, { namespace: 'issues', fn: 'get_issue' }], types: [] });
+    expect(text).toContain(" /**\n  * List repository issues\n  * List issues in a repository. Only open issues will be listed.\n  * (More in search's catalog: description.)\n  */\n function list_issues(");
+    expect(text).not.toContain('considers every pull request');
+    expect(text).not.toContain('media types');
+    // A description that fits is written as it is.
+    expect(text).toContain(' /**\n  * Get an issue\n  *\n  * One issue, by its number.\n  */\n function get_issue(');
+    // Links as their words, in arguments and results alike; the checker's declarations keep them.
+    expect(text).toContain('per_page?: number; // The number of results per page (max 100). For more information, see "Using pagination in the REST API."');
+    expect(text).toContain('total: number; // How many there are (see Using pagination in the REST API).');
+    expect(text).not.toContain('https://');
+    expect(issues.text).toContain('https://docs.github.com/repositories');
+  });
+
   it('names types as the checker does: a misspelt field is refused naming the type describe lists', () => {
     const outline = declarationOutline(declarations, { functions: [{ namespace: 'pullrequests', fn: 'list_pull_requests' }], types: [] });
     const checked = new ProgramChecker(declarations.text).check("const { values } = await api.pullrequests.list_pull_requests({ repo: 'widgets' });\nreturn values.map((pr) => pr.author.displayname);");
