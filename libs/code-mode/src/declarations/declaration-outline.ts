@@ -139,9 +139,8 @@ const MARKDOWN_LINK = /\[([^\]\n]+)\]\((?:[^()\s]|\([^()\s]*\))+\)/g;
  * rest is (a `search` program reads `catalog[].description` whole).
  */
 function briefToolDoc(text: string): string {
-  return plainLinks(text).replace(/^( *)\/\*\*\n([\s\S]*?)\n *\*\/$/m, (comment, indent: string, body: string) => {
-    const paragraphs = body
-      .replace(/^ *\* ?/gm, '')
+  return plainLinks(text).replace(/^( *)\/\*\*(?: (.*?) \*\/|\n([\s\S]*?)\n *\*\/)$/m, (comment, indent: string, line?: string, block?: string) => {
+    const paragraphs = (line ?? block!.replace(/^ *\* ?/gm, ''))
       .split(/\n\s*\n/)
       .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
       .filter(Boolean);
@@ -154,9 +153,9 @@ function briefToolDoc(text: string): string {
         break;
       }
     }
-    if (kept.length === paragraphs.length) return comment;
+    if (kept.length === paragraphs.length && kept.every((paragraph, i) => paragraph === paragraphs[i])) return comment;
     const lines = [...kept, TOOL_DOC_REST];
-    return `${indent}/**\n${lines.map((line) => `${indent} * ${line}`).join('\n')}\n${indent} */`;
+    return `${indent}/**\n${lines.map((kept) => `${indent} * ${kept}`).join('\n')}\n${indent} */`;
   });
 }
 

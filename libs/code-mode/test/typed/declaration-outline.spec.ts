@@ -150,6 +150,14 @@ describe("describe's declarations: arguments and results a named type deep, the 
     expect(text).toContain('total: number; // How many there are (see Using pagination in the REST API).');
     expect(text).not.toContain('https://');
     expect(issues.text).toContain('https://docs.github.com/repositories');
+    // One paragraph too long, on one line or several: cut at the limit, saying where the rest is.
+    const long = 'Runs the pipeline. '.repeat(30).trim();
+    for (const description of [long, long.replace(/\. /g, '.\n')]) {
+      const tool: DeclaredTool = { namespace: 'pipelines', name: 'run', description, inputSchema: { type: 'object', properties: {} } };
+      const written = declarationOutline(catalogDeclarations([tool]), { functions: [{ namespace: 'pipelines', fn: 'run' }], types: [] });
+      const doc = /\/\*\*\n([\s\S]*?)\n  \*\/\n function run\(/.exec(written)?.[1];
+      expect(doc?.split('\n')).toEqual([`  * ${long.slice(0, 299)}…`, "  * (More in search's catalog: description.)"]);
+    }
   });
 
   it('names types as the checker does: a misspelt field is refused naming the type describe lists', () => {
