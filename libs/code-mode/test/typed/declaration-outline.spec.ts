@@ -155,7 +155,7 @@ describe("describe's declarations: arguments and results a named type deep, the 
     for (const description of [long, long.replace(/\. /g, '.\n')]) {
       const tool: DeclaredTool = { namespace: 'pipelines', name: 'run', description, inputSchema: { type: 'object', properties: {} } };
       const written = declarationOutline(catalogDeclarations([tool]), { functions: [{ namespace: 'pipelines', fn: 'run' }], types: [] });
-      const doc = /\/\*\*\n([\s\S]*?)\n  \*\/\n function run\(/.exec(written)?.[1];
+      const doc = /\/\*\*\n([\s\S]*?)\n {2}\*\/\n function run\(/.exec(written)?.[1];
       expect(doc?.split('\n')).toEqual([`  * ${long.slice(0, 299)}…`, "  * (More in search's catalog: description.)"]);
     }
   });
