@@ -30,7 +30,7 @@ export interface RunServerOptions {
   exitOnSignal?: boolean;
 }
 
-const USAGE = `Usage: main.js [--stdio [--server=name] [--toolsets=a,b] [--readonly] [--discovery]] [--worker]
+const USAGE = `Usage: main.js [--stdio [--server=name] [--toolsets=a,b] [--readonly] [--discovery | --code]] [--worker]
 
   (default)      streamable HTTP on http://$HOST:$PORT/mcp (HOST=127.0.0.1, PORT=8000);
                  each request selects with ?toolsets=a,b&readonly=1&mode=discovery
