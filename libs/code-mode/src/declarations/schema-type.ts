@@ -132,18 +132,28 @@ export function jsDoc(schema: JsonSchema | boolean | undefined, indent: string):
   return text.includes('\n') ? `${indent}/**\n${text.split('\n').map((line) => `${indent} * ${line}`.trimEnd()).join('\n')}\n${indent} */` : `${indent}/** ${text} */`;
 }
 
+/** A schema's numeric and length bounds as one sentence (`≥ 1, ≤ 50.`, `1 to 100 characters.`), or undefined. */
 function bounds(schema: JsonSchema): string | undefined {
   const parts = [
     schema.minimum !== undefined && `≥ ${schema.minimum}`,
     schema.exclusiveMinimum !== undefined && `> ${schema.exclusiveMinimum}`,
     schema.maximum !== undefined && `≤ ${schema.maximum}`,
     schema.exclusiveMaximum !== undefined && `< ${schema.exclusiveMaximum}`,
-    schema.minLength !== undefined && `at least ${schema.minLength} characters`,
-    schema.maxLength !== undefined && `at most ${schema.maxLength} characters`,
-    schema.minItems !== undefined && `at least ${schema.minItems} items`,
-    schema.maxItems !== undefined && `at most ${schema.maxItems} items`,
+    span(schema.minLength, schema.maxLength, 'character'),
+    span(schema.minItems, schema.maxItems, 'item'),
   ].filter(Boolean);
-  return parts.length ? `${parts.join(', ')}.` : undefined;
+  const text = parts.join(', ');
+  // A sentence of its own after the description: `Who to greet. 1 to 100 characters.`
+  return text ? `${text.charAt(0).toUpperCase()}${text.slice(1)}.` : undefined;
+}
+
+/** A length's bounds in words: `1 to 100 characters`, `at least 1 item`, `at most 1 character`. */
+function span(min: number | undefined, max: number | undefined, unit: string): string | undefined {
+  const units = (count: number) => `${count} ${unit}${count === 1 ? '' : 's'}`;
+  if (min !== undefined && max !== undefined) return min === max ? `exactly ${units(max)}` : `${min} to ${units(max)}`;
+  if (min !== undefined) return `at least ${units(min)}`;
+  if (max !== undefined) return `at most ${units(max)}`;
+  return undefined;
 }
 
 /** The name of one item of a list held by `key` (`values` → `value`, `entries` → `entry`), for naming its type. */

@@ -133,6 +133,26 @@ describe('declarations of schemas the catalog advertises', () => {
     expect(new ProgramChecker(text).check('const a = await api.shop.list({}); const b = await api.shop.list_result({ q: "x" }); return [a.args?.g, b.n];')).toMatchObject({ ok: true });
   });
 
+  it('says bounds as a sentence of their own after the description, in words a model reads as written', () => {
+    const { text } = catalogDeclarations([
+      tool('greet', {
+        type: 'object',
+        properties: {
+          name: { type: 'string', description: 'Who to greet.', minLength: 1, maxLength: 100 },
+          code: { type: 'string', minLength: 2, maxLength: 2 },
+          tags: { type: 'array', items: { type: 'string' }, minItems: 1 },
+          note: { type: 'string', maxLength: 1 },
+          count: { type: 'integer', minimum: 1, maximum: 50 },
+        },
+      }),
+    ]);
+    expect(text).toContain('/** Who to greet. 1 to 100 characters. */');
+    expect(text).toContain('/** Exactly 2 characters. */');
+    expect(text).toContain('/** At least 1 item. */');
+    expect(text).toContain('/** At most 1 character. */');
+    expect(text).toContain('/** ≥ 1, ≤ 50. */');
+  });
+
   it('makes identifiers of names that are not', () => {
     expect(['issues.create', '2fa', 'new', 'a-b', 'ok_1'].map(identifier)).toEqual(['issues_create', '_2fa', 'new_', 'a_b', 'ok_1']);
   });
