@@ -32,6 +32,8 @@ describe('the demo app, both toolsets mounted in one process', () => {
           ],
           list: size,
           discoveryList: size,
+          // The demo server serves code mode too (?mode=code): its three tools' list.
+          codeList: size,
         },
         // Without AUTH_ISSUER the notes mount checks no token: every caller is the one local owner.
         { name: 'notes', url: `${server.origin}/notes/mcp`, tools: ['list_notes', 'get_note', 'add_note', 'delete_note'], credentialHeaders: [] },

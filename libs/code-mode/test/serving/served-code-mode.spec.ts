@@ -2,7 +2,7 @@ import 'reflect-metadata';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
 import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { buildServer, serveHttp, type HttpServerHandle, type Logger, type ServerDefinition } from '@toolsets/core';
+import { buildServer, formatCatalogSizes, serveHttp, type HttpServerHandle, type Logger, type ServerDefinition } from '@toolsets/core';
 import { freshIssues, tracker, TrackerToolset } from '../support/shop-toolsets';
 
 // The built library: the sandbox runs programs on its built worker script.
@@ -48,6 +48,17 @@ describe('code mode served over HTTP: search, describe and execute on the caller
     for (const tool of tools) expect(tool.outputSchema).toBeDefined();
     expect(JSON.stringify({ tools }).length).toBeLessThan(2_048);
     expect(tools[0]!.description).toContain("this server's 6 tools in 1 group");
+  });
+
+  it("tells the operator its code-mode list's size beside the whole list's and discovery mode's, as a client gets it", async () => {
+    const { tools } = await client.listTools();
+    const bytes = Buffer.byteLength(JSON.stringify({ tools }));
+    expect(http.mounts[0]!.codeList).toEqual({ bytes, estimatedTokens: Math.round(bytes / 4) });
+    expect(formatCatalogSizes(definition.views.sizes)[0]).toMatch(new RegExp(`; in discovery mode [\\d,]+ bytes \\(~[\\d,]+ tokens\\); in code mode ${bytes.toLocaleString('en')} bytes \\(`));
+    // A server without code mode says nothing of it.
+    const plain = buildServer({ name: 'plain', version: '1.0.0', toolsets: [TrackerToolset], logger: quiet });
+    expect(plain.views.sizes.code).toBeUndefined();
+    expect(formatCatalogSizes(plain.views.sizes)[0]).not.toContain('code mode');
   });
 
   it('refuses arguments its advertised schemas do not allow, naming the argument and what it takes, before anything runs', async () => {

@@ -264,7 +264,7 @@ export function banner(http: Pick<HttpServerHandle, 'origin' | 'mounts' | 'metri
       mount.oauth ? `  (OAuth access token from ${mount.oauth.issuer}; metadata: ${mount.oauth.metadata})` : '',
     ].join('');
     const tools = mount.tools.length <= 12 ? mount.tools.join(', ') : `${mount.tools.slice(0, 8).join(', ')} and ${mount.tools.length - 8} more`;
-    const sizes = formatCatalogSizes({ whole: { ...mount.list, tools: mount.tools.length }, groups: mount.toolsets, discovery: mount.discoveryList }, 5).map((line) => `    ${line}`);
+    const sizes = formatCatalogSizes({ whole: { ...mount.list, tools: mount.tools.length }, groups: mount.toolsets, discovery: mount.discoveryList, ...(mount.codeList && { code: mount.codeList }) }, 5).map((line) => `    ${line}`);
     return [`  ${mount.name.padEnd(nameWidth)}  ${mount.url.padEnd(urlWidth)}  tools: ${tools}${needs}`, ...sizes];
   });
   return [

@@ -95,10 +95,10 @@ ${resourceList(server)}`;
  * configuration instead of the whole catalog. The page's script writes the URL as boxes change.
  */
 function groupList(server: ServerDefinition, path: string): SafeHtml | false {
-  const { groups, whole, discovery } = server.views.sizes;
+  const { groups, whole, discovery, code } = server.views.sizes;
   if (groups.length < 2) return false;
   const n = (value: number) => value.toLocaleString('en');
-  return html`<details class="groups"><summary>Select groups: all ${n(whole.tools)} tools take ~${n(whole.estimatedTokens)} tokens of a model's context; discovery mode ~${n(discovery.estimatedTokens)}</summary>
+  return html`<details class="groups"><summary>Select groups: all ${n(whole.tools)} tools take ~${n(whole.estimatedTokens)} tokens of a model's context; discovery mode ~${n(discovery.estimatedTokens)}${code ? `; code mode ~${n(code.estimatedTokens)}` : ''}</summary>
 <div class="picker" data-path=".${path}" data-discovery-tokens="${String(discovery.estimatedTokens)}">
 <table class="schema"><thead><tr><th>Group</th><th>Tools</th><th>tools/list</th></tr></thead><tbody>
 ${groups.map(

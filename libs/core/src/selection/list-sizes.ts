@@ -14,11 +14,12 @@ export interface GroupSize extends ListSize {
   tools: number;
 }
 
-/** A server's `tools/list` whole, per group (toolset), and in discovery mode. */
+/** A server's `tools/list` whole, per group (toolset), in discovery mode, and in code mode where it serves it. */
 export interface CatalogSizes {
   whole: ListSize & { tools: number };
   groups: GroupSize[];
   discovery: ListSize;
+  code?: ListSize;
 }
 
 const sizeOf = (value: unknown): ListSize => {
@@ -27,7 +28,7 @@ const sizeOf = (value: unknown): ListSize => {
 };
 
 /** The sizes of the lists `views` answer with (each computed from the very list a client gets). */
-export function catalogSizes(views: { view(selection: Selection): CatalogSlice }): CatalogSizes {
+export function catalogSizes(views: { view(selection: Selection): CatalogSlice; readonly codeMode?: unknown }): CatalogSizes {
   const whole = views.view({ readonly: false, mode: 'tools' });
   return {
     whole: { ...sizeOf(whole.listResult), tools: whole.tools.size },
@@ -36,17 +37,19 @@ export function catalogSizes(views: { view(selection: Selection): CatalogSlice }
       return { name, tools: view.tools.size, ...sizeOf(view.listResult) };
     }),
     discovery: sizeOf(views.view({ readonly: false, mode: 'discovery' }).listResult),
+    ...(views.codeMode !== undefined && { code: sizeOf(views.view({ readonly: false, mode: 'code' }).listResult) }),
   };
 }
 
 const n = (value: number) => value.toLocaleString('en');
 const tools = (count: number) => `${n(count)} tool${count === 1 ? '' : 's'}`;
 
-/** `tools/list: 12 tools, 9,120 bytes (~2,280 tokens); discovery mode 2,410 bytes (~603 tokens)` and one line per group. */
+/** `tools/list: 12 tools, 9,120 bytes (~2,280 tokens); in discovery mode 2,410 bytes (~603 tokens)` (and in code mode, where served), then one line per group. */
 export function formatCatalogSizes(sizes: CatalogSizes, maxGroups = 12): string[] {
-  const { whole, discovery, groups } = sizes;
+  const { whole, discovery, code, groups } = sizes;
+  const inCodeMode = code ? `; in code mode ${n(code.bytes)} bytes (~${n(code.estimatedTokens)} tokens)` : '';
   const lines = [
-    `tools/list: ${tools(whole.tools)}, ${n(whole.bytes)} bytes (~${n(whole.estimatedTokens)} tokens); in discovery mode ${n(discovery.bytes)} bytes (~${n(discovery.estimatedTokens)} tokens)`,
+    `tools/list: ${tools(whole.tools)}, ${n(whole.bytes)} bytes (~${n(whole.estimatedTokens)} tokens); in discovery mode ${n(discovery.bytes)} bytes (~${n(discovery.estimatedTokens)} tokens)${inCodeMode}`,
   ];
   if (groups.length > 1) {
     const largest = [...groups].sort((a, b) => b.bytes - a.bytes);

@@ -199,7 +199,7 @@ function fittedConnections(maxConnections: number, logger: Logger): number {
 }
 
 function describeMount(mount: Mount, origin: string): MountInfo {
-  const { whole, groups, discovery } = mount.server.views.sizes;
+  const { whole, groups, discovery, code } = mount.server.views.sizes;
   return {
     name: mount.server.name,
     url: `${origin}${mount.path}`,
@@ -208,6 +208,7 @@ function describeMount(mount: Mount, origin: string): MountInfo {
     toolsets: groups,
     list: { bytes: whole.bytes, estimatedTokens: whole.estimatedTokens },
     discoveryList: discovery,
+    ...(code && { codeList: code }),
     ...(mount.auth && { oauth: mount.auth.describe() }),
   };
 }

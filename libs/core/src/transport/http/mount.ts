@@ -35,9 +35,10 @@ export interface MountInfo {
   credentialHeaders: readonly string[];
   /** Its groups, each selectable with `?toolsets=`, with their tool counts and list sizes. */
   toolsets: GroupSize[];
-  /** Its whole `tools/list`, and the list in discovery mode (`?mode=discovery`). */
+  /** Its whole `tools/list`, the list in discovery mode (`?mode=discovery`), and in code mode (`?mode=code`) where it serves it. */
   list: ListSize;
   discoveryList: ListSize;
+  codeList?: ListSize;
   /** When it checks access tokens: its resource identifier, its metadata URL and the issuer. */
   oauth?: { resource: string; metadata: string; issuer: string };
 }
