@@ -155,12 +155,12 @@ function briefToolDoc(text: string): string {
     }
     if (kept.length === paragraphs.length && kept.every((paragraph, i) => paragraph === paragraphs[i])) return comment;
     const lines = [...kept, TOOL_DOC_REST];
-    return `${indent}/**\n${lines.map((kept) => `${indent} * ${kept}`).join('\n')}\n${indent} */`;
+    return `${indent}/**\n${lines.map((part) => `${indent} * ${part}`).join('\n')}\n${indent} */`;
   });
 }
 
 /** What a cut tool description says of the rest. */
-export const TOOL_DOC_REST = "(More in search's catalog: description.)";
+const TOOL_DOC_REST = "(More in search's catalog: description.)";
 
 /** The longest tool description `describe` writes whole: longer ones are cut after a paragraph. */
 const TOOL_BRIEF = 300;
