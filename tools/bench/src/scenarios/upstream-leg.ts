@@ -18,6 +18,31 @@ interface Leg {
   close(): Promise<void>;
 }
 
+/**
+ * A process between a client and server-everything that does the least a proxy must: reads each
+ * line from either side, parses it, writes it on to the other. Its cost over a direct call is the
+ * floor of what any process in between adds (issue 71 §8), whatever it is written with.
+ */
+const RELAY = `
+const { spawn } = require('node:child_process');
+const upstream = spawn(process.execPath, [${JSON.stringify(EVERYTHING)}, 'stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+const relay = (from, to) => {
+  let buffered = '';
+  from.setEncoding('utf8');
+  from.on('data', (chunk) => {
+    buffered += chunk;
+    for (let end = buffered.indexOf('\\n'); end >= 0; end = buffered.indexOf('\\n')) {
+      const message = JSON.parse(buffered.slice(0, end));
+      buffered = buffered.slice(end + 1);
+      to.write(JSON.stringify(message) + '\\n');
+    }
+  });
+};
+relay(process.stdin, upstream.stdin);
+relay(upstream.stdout, process.stdout);
+process.stdin.on('end', () => upstream.kill());
+`;
+
 /** Newline-delimited JSON-RPC to a child, read with `JSON.parse` alone: the least a client can do. */
 class ChildLines {
   readonly child: ChildProcess;
@@ -25,8 +50,9 @@ class ChildLines {
   onclose?: () => void;
   #buffered = '';
 
-  constructor() {
-    this.child = spawn(process.execPath, [EVERYTHING, 'stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+  /** server-everything itself, or (`relayed`) a relay process in front of it (RELAY). */
+  constructor(relayed = false) {
+    this.child = spawn(process.execPath, relayed ? ['-e', RELAY] : [EVERYTHING, 'stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
     this.child.stdout!.setEncoding('utf8');
     this.child.stdout!.on('data', (chunk: string) => {
       this.#buffered += chunk;
@@ -73,9 +99,9 @@ async function sdkLeg(transport: Transport): Promise<Leg> {
   };
 }
 
-/** `tools/call` as JSON lines, answered by id: no schema, no protocol object. */
-async function bareLeg(): Promise<Leg> {
-  const lines = new ChildLines();
+/** `tools/call` as JSON lines, answered by id: no schema, no protocol object; through a relay process when `relayed`. */
+async function bareLeg(relayed = false): Promise<Leg> {
+  const lines = new ChildLines(relayed);
   const waiting = new Map<number, (message: { result?: { isError?: boolean } }) => void>();
   let next = 0;
   lines.onmessage = (message) => {
@@ -119,14 +145,17 @@ async function timed(leg: Leg, calls: number): Promise<{ cpu: number; wall: numb
  * Scenario: what the app's leg to a stdio upstream costs the app, three ways, against the reference
  * server-everything: the SDK's client over its own stdio transport (what libs/mcp-upstream uses),
  * the SDK's client over a transport that only splits lines and parses JSON, and bare JSON-RPC lines
- * answered by id. The calling process is the app's stand-in: its CPU per call is what the leg
- * costs an app, its wall time per call the leg's latency. Diagnostic for section 19; no target.
+ * answered by id, directly and through a relay process that does nothing else (RELAY). The calling
+ * process is the app's stand-in: its CPU per call is what the leg costs an app, its wall time per
+ * call the leg's latency; the relayed way's wall time over the direct one is the least any process
+ * between a client and an upstream adds. Diagnostic for section 19; no target.
  */
 export async function upstreamLegScenario(): Promise<ScenarioResult> {
   const legs: [string, Leg][] = [
     ["the SDK's client over its StdioClientTransport", await sdkLeg(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }))],
     ["the SDK's client over a line transport (split, JSON.parse)", await sdkLeg(lineTransport())],
     ['bare JSON-RPC lines, answered by id', await bareLeg()],
+    ['bare JSON-RPC lines through a relay process (reads, parses and writes each message on)', await bareLeg(true)],
   ];
   try {
     for (const [, leg] of legs) await timed(leg, WARMUP);
@@ -144,7 +173,7 @@ export async function upstreamLegScenario(): Promise<ScenarioResult> {
     const band = (values: number[]) => `${fmt(median(values), 0)} (${fmt(Math.min(...values), 0)}–${fmt(Math.max(...values), 0)})`;
     return {
       scenario: 'upstream-leg',
-      title: "19b. An upstream MCP server's stdio leg, three ways: the SDK's client, the SDK's client over bare lines, bare lines",
+      title: "19b. An upstream MCP server's stdio leg, four ways: the SDK's client, the SDK's client over bare lines, bare lines, bare lines through a relay process",
       method: `@modelcontextprotocol/server-everything over stdio, ${CALLS} sequential get-sum calls per way per round after ${WARMUP} to warm up, ${ROUNDS} rounds in alternating order, in one process (the app's stand-in): its CPU (process.cpuUsage) and wall time per call, median of the rounds (range).`,
       headers: ['leg', 'CPU µs per call', 'wall µs per call'],
       rows: legs.map(([label], index) => [label, band(samples[index]!.cpu), band(samples[index]!.wall)]),
