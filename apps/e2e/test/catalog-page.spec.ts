@@ -122,7 +122,7 @@ describe('the catalog page in a browser', () => {
     await page.close();
   });
 
-  it("builds the URL of a selection of the demo server's groups, and the URL serves that selection", async () => {
+  it("builds the URL of a selection of the demo server's groups, in discovery or code mode, and the URL serves that selection", async () => {
     const { page, problems } = await open(`${demo.origin}/`);
     const section = page.locator('section#server-demo');
     await section.locator('details.groups > summary').click();
@@ -132,6 +132,16 @@ describe('the catalog page in a browser', () => {
     const url = await section.locator('.selected-url').textContent();
     expect(url).toBe(`${demo.origin}/demo/mcp?toolsets=credential-demo&mode=discovery`);
     expect(await section.locator('.selected-size').textContent()).toMatch(/^\(tools\/list ~[\d,]+ tokens\)$/);
+    // The demo server serves code mode too: its box takes the place of discovery's, one mode at a time.
+    await section.locator('.pick-code').check();
+    expect(await section.locator('.pick-discovery').isChecked()).toBe(false);
+    const codeUrl = await section.locator('.selected-url').textContent();
+    expect(codeUrl).toBe(`${demo.origin}/demo/mcp?toolsets=credential-demo&mode=code`);
+    const codeTokens = await section.locator('.picker').getAttribute('data-code-tokens');
+    expect(await section.locator('.selected-size').textContent()).toBe(`(tools/list ~${Number(codeTokens).toLocaleString('en')} tokens)`);
+    await section.locator('.pick-discovery').check();
+    expect(await section.locator('.pick-code').isChecked()).toBe(false);
+    expect(await section.locator('.selected-url').textContent()).toBe(url);
     expect(problems).toEqual([]);
     await page.close();
     // What a client configured with that URL gets.
@@ -140,6 +150,14 @@ describe('the catalog page in a browser', () => {
     const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'greet' } }))['structuredContent'] as { tools: { toolset: string }[] };
     expect(found.tools.every((tool) => tool.toolset === 'credential-demo')).toBe(true);
     await client.close();
+    // And with the code-mode URL: code mode's three tools, about as many tokens as the page said (its
+    // figure is the whole server's list; search's description counts the selection's tools and groups).
+    const coding = await httpClient('modern', codeUrl!, { 'x-demo-token': 'page-token' });
+    const { tools } = await coding.listTools();
+    expect(tools.map((tool) => tool.name)).toEqual(['search', 'describe', 'execute']);
+    expect(tools[0]!.description).toContain("this server's 1 tool in 1 group");
+    expect(Math.abs(Math.round(Buffer.byteLength(JSON.stringify({ tools })) / 4) - Number(codeTokens))).toBeLessThanOrEqual(1);
+    await coding.close();
   });
 
   it('opens a shared link on the tool it names, and narrows by any word of the description', async () => {

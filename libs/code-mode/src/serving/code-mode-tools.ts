@@ -39,11 +39,12 @@ export const CODE_MODE_INPUTS: Readonly<Record<string, Record<string, unknown>>>
  */
 export function codeModeDescriptors(groupCount: number, toolCount: number): Tool[] {
   const groups = `${groupCount} group${groupCount === 1 ? '' : 's'}`;
+  const tools = `${toolCount} tool${toolCount === 1 ? '' : 's'}`;
   return [
     {
       name: SEARCH,
       description:
-        `Find tools among this server's ${toolCount} tools in ${groups}: a query in plain words, or a program (JS) over catalog, ` +
+        `Find tools among this server's ${tools} in ${groups}: a query in plain words, or a program (JS) over catalog, ` +
         '[{ name, toolset, call, summary, arguments, required, method?, path? }], returning what it finds.',
       inputSchema: CODE_MODE_INPUTS[SEARCH] as Tool['inputSchema'],
       outputSchema: resultOf({ tools: { type: 'array' }, value: {} }),

@@ -85,16 +85,21 @@ for (const button of document.querySelectorAll('button.copy')) {
 for (const picker of document.querySelectorAll('.picker')) {
   const output = picker.querySelector('.selected-url .mcp-url');
   const size = picker.querySelector('.selected-size');
-  const update = () => {
+  const discoveryBox = picker.querySelector('.pick-discovery');
+  // Code mode's box, where the server serves it: one mode at a time, so ticking one unticks the other.
+  const codeBox = picker.querySelector('.pick-code');
+  const update = (event) => {
+    if (codeBox && event && event.target === codeBox && codeBox.checked) discoveryBox.checked = false;
+    if (codeBox && event && event.target === discoveryBox && discoveryBox.checked) codeBox.checked = false;
     const url = new URL(picker.dataset.path, root);
     const picked = [...picker.querySelectorAll('.pick-group:checked')];
     if (picked.length) url.searchParams.set('toolsets', picked.map((box) => box.value).join(','));
     if (picker.querySelector('.pick-readonly').checked) url.searchParams.set('readonly', '1');
-    const discovery = picker.querySelector('.pick-discovery').checked;
-    if (discovery) url.searchParams.set('mode', 'discovery');
+    const mode = discoveryBox.checked ? 'discovery' : codeBox && codeBox.checked ? 'code' : undefined;
+    if (mode) url.searchParams.set('mode', mode);
     output.textContent = url.href.replace(/%2C/g, ',');
-    const tokens = discovery ? Number(picker.dataset.discoveryTokens) : picked.reduce((sum, box) => sum + Number(box.dataset.tokens), 0);
-    size.textContent = picked.length || discovery ? '(tools/list ~' + tokens.toLocaleString('en') + ' tokens' + (discovery || !picker.querySelector('.pick-readonly').checked ? '' : ' before read-only') + ')' : '';
+    const tokens = mode ? Number(picker.dataset[mode + 'Tokens']) : picked.reduce((sum, box) => sum + Number(box.dataset.tokens), 0);
+    size.textContent = picked.length || mode ? '(tools/list ~' + tokens.toLocaleString('en') + ' tokens' + (mode || !picker.querySelector('.pick-readonly').checked ? '' : ' before read-only') + ')' : '';
   };
   picker.addEventListener('change', update);
 }

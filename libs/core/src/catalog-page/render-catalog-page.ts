@@ -91,7 +91,7 @@ ${resourceList(server)}`;
 
 /**
  * The server's groups (toolsets) with their tool counts and list sizes, and a picker that builds
- * the URL of a selection (groups, read-only, discovery mode): what a client puts in its
+ * the URL of a selection (groups, read-only, discovery mode, or code mode where served): what a client puts in its
  * configuration instead of the whole catalog. The page's script writes the URL as boxes change.
  */
 function groupList(server: ServerDefinition, path: string): SafeHtml | false {
@@ -99,14 +99,14 @@ function groupList(server: ServerDefinition, path: string): SafeHtml | false {
   if (groups.length < 2) return false;
   const n = (value: number) => value.toLocaleString('en');
   return html`<details class="groups"><summary>Select groups: all ${n(whole.tools)} tools take ~${n(whole.estimatedTokens)} tokens of a model's context; discovery mode ~${n(discovery.estimatedTokens)}${code ? `; code mode ~${n(code.estimatedTokens)}` : ''}</summary>
-<div class="picker" data-path=".${path}" data-discovery-tokens="${String(discovery.estimatedTokens)}">
+<div class="picker" data-path=".${path}" data-discovery-tokens="${String(discovery.estimatedTokens)}"${code ? html` data-code-tokens="${String(code.estimatedTokens)}"` : ''}>
 <table class="schema"><thead><tr><th>Group</th><th>Tools</th><th>tools/list</th></tr></thead><tbody>
 ${groups.map(
   (group) =>
     html`<tr><td><label><input type="checkbox" class="pick-group" value="${group.name}" data-tokens="${String(group.estimatedTokens)}"> ${group.name}</label></td><td>${n(group.tools)}</td><td>${n(group.bytes)} bytes (~${n(group.estimatedTokens)} tokens)</td></tr>`,
 )}
 </tbody></table>
-<p><label><input type="checkbox" class="pick-readonly"> read-only tools only</label> <label><input type="checkbox" class="pick-discovery"> discovery mode (search_tools, browse_tools, describe_tools, call_tool)</label></p>
+<p><label><input type="checkbox" class="pick-readonly"> read-only tools only</label> <label><input type="checkbox" class="pick-discovery"> discovery mode (search_tools, browse_tools, describe_tools, call_tool)</label>${code ? html` <label><input type="checkbox" class="pick-code"> code mode (search, describe, execute)</label>` : ''}</p>
 <p>URL for this selection: <code class="selected-url"><span class="mcp-url" data-path=".${path}">${path}</span></code> <span class="selected-size muted"></span></p>
 <p class="muted">The same selection as headers: X-MCP-Toolsets, X-MCP-Readonly, X-MCP-Mode.</p>
 </div>
