@@ -146,7 +146,9 @@ describe('the catalog page in a browser', () => {
     await page.close();
     // What a client configured with that URL gets.
     const client = await httpClient('modern', url!, { 'x-demo-token': 'page-token' });
-    expect((await client.listTools()).tools.map((tool) => tool.name)).toEqual(['search_tools', 'browse_tools', 'describe_tools', 'call_tool']);
+    const discoveryTools = (await client.listTools()).tools;
+    expect(discoveryTools.map((tool) => tool.name)).toEqual(['search_tools', 'browse_tools', 'describe_tools', 'call_tool']);
+    expect(discoveryTools[0]!.description).toContain("this server's 1 tool in 1 group");
     const found = (await client.callTool({ name: 'search_tools', arguments: { query: 'greet' } }))['structuredContent'] as { tools: { toolset: string }[] };
     expect(found.tools.every((tool) => tool.toolset === 'credential-demo')).toBe(true);
     await client.close();

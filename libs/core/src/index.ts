@@ -78,6 +78,7 @@ export type { Elicitation, SampleRequest } from './context/client-requests';
 export { ClientInputUnavailableError } from './server/request/sdk-client-input';
 export { credentialEnvironmentVariable } from './context/credential-env';
 export { secretForms, secretPattern } from './helpers/secret-forms';
+export { plural } from './helpers/client-text';
 
 export * from './errors';
 

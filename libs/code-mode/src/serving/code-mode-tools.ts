@@ -1,4 +1,5 @@
 import type { Tool } from '@modelcontextprotocol/server';
+import { plural } from '@toolsets/core';
 
 /** The three tools a server lists in code mode. */
 export const SEARCH = 'search';
@@ -38,13 +39,11 @@ export const CODE_MODE_INPUTS: Readonly<Record<string, Record<string, unknown>>>
  * Read by a model on every connection: short, and the same bytes for the same counts.
  */
 export function codeModeDescriptors(groupCount: number, toolCount: number): Tool[] {
-  const groups = `${groupCount} group${groupCount === 1 ? '' : 's'}`;
-  const tools = `${toolCount} tool${toolCount === 1 ? '' : 's'}`;
   return [
     {
       name: SEARCH,
       description:
-        `Find tools among this server's ${tools} in ${groups}: a query in plain words, or a program (JS) over catalog, ` +
+        `Find tools among this server's ${plural(toolCount, 'tool')} in ${plural(groupCount, 'group')}: a query in plain words, or a program (JS) over catalog, ` +
         '[{ name, toolset, call, summary, arguments, required, method?, path? }], returning what it finds.',
       inputSchema: CODE_MODE_INPUTS[SEARCH] as Tool['inputSchema'],
       outputSchema: resultOf({ tools: { type: 'array' }, value: {} }),

@@ -1,5 +1,6 @@
 import type { MaterializePath } from '../compiled/args-materializer';
 import type { CompiledTool, ToolCatalog } from '../compiled/tool-catalog';
+import { plural } from '../helpers/client-text';
 
 export interface DescribeOptions {
   /** Also say how each tool's arguments become its DTO instance (the contract target's `--verbose`, or `TOOLSETS_DEBUG`). */
@@ -57,10 +58,6 @@ function describePath(path: MaterializePath): string {
   if (path.kind === 'compiled') return 'compiled instance builder';
   if (path.kind === 'raw') return 'passed as received (raw JSON Schema)';
   return `class-transformer's plainToInstance, because ${path.reason}`;
-}
-
-function plural(count: number, noun: string): string {
-  return `${count} ${noun}${count === 1 ? '' : 's'}`;
 }
 
 function describeObject(schema: JsonSchema): string {

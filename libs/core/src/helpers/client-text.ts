@@ -9,3 +9,8 @@ export function clip(value: string, limit = CLIENT_TEXT_LIMIT): string {
   if (value.length <= limit) return value;
   return `${value.slice(0, limit)}… (${value.length} characters)`;
 }
+
+/** A count with its noun, singular for one: `1 tool`, `3 tools`, `0 groups`. */
+export function plural(count: number, noun: string): string {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`;
+}

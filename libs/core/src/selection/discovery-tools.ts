@@ -1,6 +1,7 @@
 import type { Tool } from '@modelcontextprotocol/server';
 import type { CompiledTool } from '../compiled/tool-catalog';
 import { firstSentence } from './search-text';
+import { plural } from '../helpers/client-text';
 
 /** The four tools a server lists in discovery mode. */
 export const SEARCH_TOOLS = 'search_tools';
@@ -115,12 +116,12 @@ const resultOf = (lists: Record<string, object>, required: readonly string[]) =>
 
 /** The descriptors of the four discovery tools, for a view of `toolCount` tools in `groupCount` groups. */
 export function discoveryDescriptors(groupCount: number, toolCount: number): Tool[] {
-  const groups = `${groupCount} group${groupCount === 1 ? '' : 's'}`;
+  const groups = plural(groupCount, 'group');
   return [
     {
       name: SEARCH_TOOLS,
       description:
-        `Find tools for a task among this server's ${toolCount} tools in ${groups}. Describe the task in plain words; each match comes with a summary, ` +
+        `Find tools for a task among this server's ${plural(toolCount, 'tool')} in ${groups}. Describe the task in plain words; each match comes with a summary, ` +
         'hints and required arguments. Then describe_tools gives its schemas, call_tool runs it.',
       inputSchema: {
         type: 'object',

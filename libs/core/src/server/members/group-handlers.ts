@@ -2,6 +2,7 @@ import { ProtocolError, ProtocolErrorCode, type StandardSchemaV1 } from '@modelc
 import type { CompiledGroup, ToolCatalog } from '../../compiled/tool-catalog';
 import { groupMeta } from '../../wire/grouping';
 import type { CatalogSlice } from '../../selection/catalog-slice';
+import { plural } from '../../helpers/client-text';
 
 /** The most groups one `groups/list` answer holds; `nextCursor` gives the rest. */
 export const GROUPS_PAGE = 100;
@@ -80,13 +81,13 @@ function groupEntries(view: CatalogSlice, toolsets: ReadonlyMap<string, { descri
   const own = view.groups.map((name) => {
     const count = counts.get(name) ?? 0;
     const toolset = toolsets.get(name);
-    return entry(name, `${purposeOf(toolset?.description, `The ${name} tools`)}. ${count} tool${count === 1 ? '' : 's'}.`, toolset?.parents ?? [], count);
+    return entry(name, `${purposeOf(toolset?.description, `The ${name} tools`)}. ${plural(count, 'tool')}.`, toolset?.parents ?? [], count);
   });
   const larger = groups.flatMap((group) => {
     const inside = group.toolsets.filter((name) => visible.has(name));
     if (inside.length === 0) return [];
     const count = inside.reduce((sum, name) => sum + (counts.get(name) ?? 0), 0);
-    return [entry(group.name, `${purposeOf(group.description, `The ${group.name} tools`)}. ${count} tool${count === 1 ? '' : 's'} in ${inside.length} group${inside.length === 1 ? '' : 's'}.`, group.parents, count)];
+    return [entry(group.name, `${purposeOf(group.description, `The ${group.name} tools`)}. ${plural(count, 'tool')} in ${plural(inside.length, 'group')}.`, group.parents, count)];
   });
   return [...own, ...larger];
 }
