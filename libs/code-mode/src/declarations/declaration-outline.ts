@@ -145,15 +145,17 @@ function briefToolDoc(text: string): string {
       .map((paragraph) => paragraph.replace(/\s+/g, ' ').trim())
       .filter(Boolean);
     const kept: string[] = [];
+    let cut = paragraphs.length > TOOL_PARAGRAPHS;
     for (const paragraph of paragraphs.slice(0, TOOL_PARAGRAPHS)) {
-      const room = TOOL_BRIEF - kept.join(' ').length;
-      if (paragraph.length <= room) kept.push(paragraph);
-      else {
-        if (kept.length === 0) kept.push(`${paragraph.slice(0, TOOL_BRIEF - 1)}…`);
-        break;
+      if (paragraph.length <= TOOL_BRIEF - kept.join(' ').length) {
+        kept.push(paragraph);
+        continue;
       }
+      if (kept.length === 0) kept.push(`${paragraph.slice(0, TOOL_BRIEF - 1)}…`);
+      cut = true;
+      break;
     }
-    if (kept.length === paragraphs.length && kept.every((paragraph, i) => paragraph === paragraphs[i])) return comment;
+    if (!cut) return comment;
     const lines = [...kept, TOOL_DOC_REST];
     return `${indent}/**\n${lines.map((part) => `${indent} * ${part}`).join('\n')}\n${indent} */`;
   });

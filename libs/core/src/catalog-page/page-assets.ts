@@ -89,8 +89,8 @@ for (const picker of document.querySelectorAll('.picker')) {
   // Code mode's box, where the server serves it: one mode at a time, so ticking one unticks the other.
   const codeBox = picker.querySelector('.pick-code');
   const update = (event) => {
-    if (codeBox && event && event.target === codeBox && codeBox.checked) discoveryBox.checked = false;
-    if (codeBox && event && event.target === discoveryBox && discoveryBox.checked) codeBox.checked = false;
+    if (codeBox && event.target === codeBox && codeBox.checked) discoveryBox.checked = false;
+    if (codeBox && event.target === discoveryBox && discoveryBox.checked) codeBox.checked = false;
     const url = new URL(picker.dataset.path, root);
     const picked = [...picker.querySelectorAll('.pick-group:checked')];
     if (picked.length) url.searchParams.set('toolsets', picked.map((box) => box.value).join(','));
