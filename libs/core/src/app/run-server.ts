@@ -146,9 +146,9 @@ function workerOnly(servers: readonly ServerDefinition[], env: NodeJS.ProcessEnv
 /** The one server `--stdio` names, with the selection its flags and environment make. */
 function serveOverStdio(servers: readonly ServerDefinition[], argv: readonly string[], env: NodeJS.ProcessEnv): StdioConnectionHandle {
   const server = stdioServer(servers, argv);
-  const { maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth } = servingOptionsFromEnvironment(env);
+  const { maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth, fastPath } = servingOptionsFromEnvironment(env);
   const selection = stdioSelection(server, argv, env);
-  const handle = serveStdio(server, { environment: env, selection, maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth });
+  const handle = serveStdio(server, { environment: env, selection, maxBodyBytes, maxArgumentItems, maxArgumentStringLength, maxArgumentDepth, ...(fastPath !== undefined && { fastPath }) });
   server.logger.info('serving over stdio', { server: server.name, mode: selection.mode, tools: [...server.views.view(selection).tools.keys()] });
   return handle;
 }

@@ -1,4 +1,4 @@
-import { ProtocolErrorCode } from '@modelcontextprotocol/server';
+import { ProtocolErrorCode, SERVER_INFO_META_KEY, type Result } from '@modelcontextprotocol/server';
 
 /**
  * What the fast path writes as the SDK's transports write it, in one place, each with the SDK
@@ -76,4 +76,34 @@ export function paramValueText(value: unknown): string | undefined {
 /** The comparison in `validateMcpParamHeaders`: an integer argument numerically against a decimal header, anything else as text. */
 export function sameParamValue(type: string, decoded: string, value: unknown, text: string): boolean {
   return (type === 'integer' || type === 'number') && CANONICAL_DECIMAL.test(decoded) && typeof value === 'number' ? Number(decoded) === value : decoded === text;
+}
+
+/**
+ * `encodeResult('tools/call', result, serverInfo)` of the 2026-07-28 codec: `resultType` stamped
+ * `complete` unless the handler gave one (a task handle, `input_required`), and the server's
+ * identity added to `_meta` unless the handler put one there. (The 2025-era codec sends a result as it is.)
+ */
+export function encodeModernResult(result: Result, serverInfo: { name: string; version: string }): Result {
+  const typed = (result as { resultType?: unknown }).resultType === undefined ? { ...result, resultType: 'complete' } : result;
+  const meta: unknown = typed._meta;
+  if (meta === undefined) return { ...typed, _meta: { [SERVER_INFO_META_KEY]: serverInfo } };
+  if (typeof meta !== 'object' || meta === null || Array.isArray(meta) || (meta as Record<string, unknown>)[SERVER_INFO_META_KEY] !== undefined) return typed;
+  return { ...typed, _meta: { ...meta, [SERVER_INFO_META_KEY]: serverInfo } };
+}
+
+/**
+ * The answer `_onrequest` of the SDK's `Protocol` sends for an error its handler throws: the
+ * thrown code (a safe integer, else -32603) through the codec's `encodeErrorCode` (both eras'
+ * codecs send -32002, resource not found, as -32602), its message (else "Internal error") and data.
+ */
+export function thrownErrorAnswer(id: string | number, error: unknown): { jsonrpc: '2.0'; id: string | number; error: { code: number; message: string; data?: unknown } } {
+  const thrown = (error ?? {}) as { code?: unknown; message?: string; data?: unknown };
+  const code = Number.isSafeInteger(thrown['code']) ? (thrown['code'] as number) : ProtocolErrorCode.InternalError;
+  return { jsonrpc: '2.0', id, error: { code: code === -32002 ? ProtocolErrorCode.InvalidParams : code, message: thrown.message ?? 'Internal error', ...(thrown.data !== undefined && { data: thrown.data }) } };
+}
+
+/** `isStandardSchema(value)`: whether `ctx.mcpReq.send` was given a result schema (a Standard Schema) or options. */
+export function isStandardSchema(value: unknown): boolean {
+  if (value === null || value === undefined || (typeof value !== 'object' && typeof value !== 'function')) return false;
+  return '~standard' in value && typeof (value as { '~standard'?: { validate?: unknown } })['~standard']?.validate === 'function';
 }

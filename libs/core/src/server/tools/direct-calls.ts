@@ -11,6 +11,7 @@ import {
   type ServerContext,
 } from '@modelcontextprotocol/server';
 import type { CatalogSlice } from '../../selection/catalog-slice';
+import { isStandardSchema } from '../../wire/sdk-mirror';
 import type { CatalogSlices } from '../../selection/catalog-slices';
 import type { TaskAnsweringServer } from '../../wire/task-answer';
 import type { ServingSite } from '../request/member-scope';
@@ -43,6 +44,18 @@ export interface DirectRequest {
   selected: CatalogSlice;
 }
 
+/** What the stdio transport knows of one `tools/call` it hands to a pinned instance. */
+export interface PinnedRequest {
+  /** The request as the SDK's handlers see it: a 2026-07-28 request's `_meta` envelope lifted out of its params. */
+  request: JSONRPCRequest;
+  /** A 2026-07-28 request's envelope (protocol version, client, its capabilities). */
+  envelope?: RequestMetaEnvelope;
+  /** Aborted when the client cancels the request or the connection closes. */
+  signal: AbortSignal;
+  /** The view the connection serves. */
+  selected: CatalogSlice;
+}
+
 /**
  * `tools/call` of one HTTP mount without an SDK server, transport and fetch `Request` per request
  * (the fast path): one server per protocol revision, bound to it once, runs every call through
@@ -65,6 +78,16 @@ export class DirectCalls {
     /** The server's name and version, as its results carry them in `_meta`. */
     readonly serverInfo: { readonly name: string; readonly version: string },
   ) {}
+
+  /**
+   * Answers a `tools/call` on `server`, an instance the SDK's stdio entry pinned to `era` for a
+   * connection (made by `serverFactory` with this `DirectCalls`' connection), as that instance's
+   * own dispatch would: the handler it registers for `call.selected`, wrapped as it wraps it, in the
+   * context its protocol layer would give the request (`pinnedContext`).
+   */
+  callOn(server: TaskAnsweringServer, era: 'modern' | 'legacy', call: PinnedRequest): Promise<Result> {
+    return this.#handlerFor(server, era, call.selected)(call.request, pinnedContext(server, era, call));
+  }
 
   /** Answers `call` as the handler of a server made for its request would: its result, or the error it throws. */
   async call(era: DirectEra, call: DirectRequest): Promise<Result> {
@@ -112,7 +135,7 @@ export class DirectCalls {
  * revision; a server-to-client request is refused as the SDK refuses it.
  */
 function modernContext(server: TaskAnsweringServer, call: DirectRequest): ServerContext {
-  return contextOf(server, call, sent, sent);
+  return contextOf(server, call, { send: refuseClientRequest, notify: sent, log: sent, http: httpOf(call) });
 }
 
 /**
@@ -126,11 +149,39 @@ function legacyContext(server: TaskAnsweringServer, call: DirectRequest): Server
     return Promise.resolve();
   };
   const log = (level: string, data: unknown, logger?: string) => notify({ method: 'notifications/message', params: { level, data, logger } });
-  return contextOf(server, call, notify, log);
+  return contextOf(server, call, { send: refuseClientRequest, notify, log, http: httpOf(call) });
 }
 
-function contextOf(server: TaskAnsweringServer, call: DirectRequest, notify: (notification: object) => Promise<void>, log: (level: string, data: unknown, logger?: string) => Promise<void>): ServerContext {
-  const { request, envelope, signal, httpRequest, authInfo } = call;
+/**
+ * The context the SDK's protocol layer (`Protocol._onrequest`, then `Server.buildContext`) gives a
+ * request delivered over a stdio connection, with no `_meta` but a 2026-07-28 envelope (the fast
+ * path takes no other): no session, no HTTP request; notifications and requests to the client
+ * related to the request and sent through `server` (its connection's channel), log lines by the
+ * era's rule: in 2026-07-28 only at a level the envelope names (never, here), in the 2025 era at
+ * or above the level `logging/setLevel` set on the connection (every line until it is set).
+ */
+function pinnedContext(server: TaskAnsweringServer, era: 'modern' | 'legacy', call: PinnedRequest): ServerContext {
+  const relatedRequestId = call.request.id;
+  const notify = (notification: object, options?: object) => server.notification(notification as never, { ...options, relatedRequestId });
+  // The 2025-era rule through the server's own: its logging capability, then the level set on the connection (`isMessageIgnored`).
+  const log = (level: string, data: unknown, logger?: string): Promise<void> => (era === 'modern' ? Promise.resolve() : server.sendLoggingMessage({ level, data, logger } as never));
+  const send = (message: object, schemaOrOptions?: object, maybeOptions?: object) =>
+    isStandardSchema(schemaOrOptions)
+      ? server.request(message as never, schemaOrOptions as never, { ...maybeOptions, relatedRequestId })
+      : server.request(message as never, { ...schemaOrOptions, relatedRequestId });
+  return contextOf(server, call, { send, notify, log, http: undefined });
+}
+
+/** How a context reaches the client, by transport and era: requests, notifications and log lines, and what `ctx.http` holds. */
+interface ContextChannel {
+  send: (...args: never[]) => unknown;
+  notify: (notification: object) => Promise<void>;
+  log: (level: string, data: unknown, logger?: string) => Promise<void>;
+  http: object | undefined;
+}
+
+function contextOf(server: TaskAnsweringServer, call: Pick<DirectRequest, 'request' | 'envelope' | 'signal'>, channel: ContextChannel): ServerContext {
+  const { request, envelope, signal } = call;
   return {
     sessionId: undefined,
     mcpReq: {
@@ -140,14 +191,19 @@ function contextOf(server: TaskAnsweringServer, call: DirectRequest, notify: (no
       ...(envelope && { envelope }),
       requestState: noRequestState,
       signal,
-      send: refuseClientRequest,
-      notify,
-      log,
+      send: channel.send,
+      notify: channel.notify,
+      log: channel.log,
       elicitInput: (...args: Parameters<Server['elicitInput']>) => server.elicitInput(...args),
       requestSampling: (...args: Parameters<Server['createMessage']>) => server.createMessage(...args),
     },
-    http: { ...(authInfo && { authInfo }), req: httpRequest, closeSSE: undefined, closeStandaloneSSE: undefined },
+    http: channel.http,
   } as unknown as ServerContext;
+}
+
+/** `ctx.http` of an HTTP request: its line and headers, and the verified caller on a mount that checks tokens. */
+function httpOf({ httpRequest, authInfo }: DirectRequest): object {
+  return { ...(authInfo && { authInfo }), req: httpRequest, closeSSE: undefined, closeStandaloneSSE: undefined };
 }
 
 const noRequestState = () => undefined;

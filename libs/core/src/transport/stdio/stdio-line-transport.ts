@@ -5,6 +5,7 @@ import type { Logger } from '../../server/logging/logger';
 import { idOf, INVALID_PARAMS, INVALID_REQUEST, PARSE_ERROR } from '../jsonrpc-errors';
 import { invalidInitializeParams } from '../guards/initialize-check';
 import { hasPrototypeKey, PROTOTYPE_KEY_MESSAGE } from '../guards/prototype-key';
+import type { StdioFastCalls } from './stdio-fast-calls';
 
 const NEWLINE = 0x0a;
 
@@ -17,6 +18,8 @@ export class LineStdioTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   onmessage?: (message: JSONRPCMessage) => void;
+  /** The fast path: sees every parsed line first and every message sent. */
+  fast?: StdioFastCalls;
 
   /**
    * Settles when the client ends its side of the connection (stdin ends or closes), never when this
@@ -49,6 +52,7 @@ export class LineStdioTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.#closed) throw new Error('The stdio transport is closed.');
+    this.fast?.sending(message);
     await this.write(serializeMessage(message));
   }
 
@@ -61,6 +65,7 @@ export class LineStdioTransport implements Transport {
     this.input.off('error', this.#onError);
     this.input.pause();
     this.#pending = [];
+    this.fast?.close();
     this.onclose?.();
   }
 
@@ -124,6 +129,7 @@ export class LineStdioTransport implements Transport {
       this.reply(INVALID_PARAMS, badInitialize, idOf(value));
       return;
     }
+    if (this.fast?.take(value)) return;
     let message: JSONRPCMessage;
     try {
       message = parseJSONRPCMessage(value);
@@ -132,6 +138,11 @@ export class LineStdioTransport implements Transport {
       return;
     }
     this.onmessage?.(message);
+  }
+
+  /** Writes a line the fast path answers with, unless the transport is closed. */
+  writeLine(line: string): void {
+    if (!this.#closed) void this.write(line).catch(() => undefined);
   }
 
   private reply(code: number, message: string, id: string | number | null = null): void {
