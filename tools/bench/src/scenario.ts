@@ -23,6 +23,7 @@ import { curatedCatalogsScenario } from './scenarios/curated-catalogs';
 import { catalogModesScenario } from './scenarios/catalog-modes';
 import { startUpstreamApp, upstreamMcpScenario } from './scenarios/upstream-mcp';
 import { upstreamLegScenario } from './scenarios/upstream-leg';
+import { startStdioApp, stdioServingScenario } from './scenarios/stdio-serving';
 
 const [scenario, argument] = process.argv.slice(2);
 
@@ -50,11 +51,13 @@ const scenarios: Record<string, () => Promise<unknown>> = {
   'catalog-modes': catalogModesScenario,
   'upstream-mcp': upstreamMcpScenario,
   'upstream-leg': upstreamLegScenario,
+  'stdio-serving': stdioServingScenario,
 };
 
 async function main(): Promise<void> {
   if (scenario === 'http-server') return startHttpContender(argument);
-  if (scenario === 'upstream-mcp-app') return startUpstreamApp(argument ?? 'stdio', process.argv[4]);
+  if (scenario === 'upstream-mcp-app') return startUpstreamApp(argument ?? 'stdio', process.argv[4], process.argv[5]);
+  if (scenario === 'stdio-app') return startStdioApp(argument);
   if (scenario === 'openapi-cold-start') return coldStartProcess(argument, process.argv.slice(4));
   const run = scenarios[scenario];
   if (!run) throw new Error(`Unknown scenario '${scenario}'. Scenarios: ${Object.keys(scenarios).join(', ')}.`);

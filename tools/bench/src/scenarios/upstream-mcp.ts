@@ -26,7 +26,7 @@ const quiet = { info: () => undefined, warn: () => undefined, error: console.err
  * The toolsets app of this scenario, in a process of its own (`scenario.js upstream-mcp-app <stdio|url>`),
  * so its CPU is read alone: the everything toolset (generated from the reference server) beside hello.
  */
-export async function startUpstreamApp(upstream: string, over = 'http'): Promise<void> {
+export async function startUpstreamApp(upstream: string, over = 'http', fastPath = 'on'): Promise<void> {
   if (upstream !== 'stdio') {
     // The library was generated from stdio; an app points it at an HTTP deployment of the same server in code.
     container.register(EVERYTHING_UPSTREAM, { useValue: new McpUpstream({ name: 'everything', transport: { kind: 'http', url: upstream }, secrets: {} }, { kind: 'legacy' }, quiet) });
@@ -34,7 +34,7 @@ export async function startUpstreamApp(upstream: string, over = 'http'): Promise
   const definition = buildServer({ name: 'app', version: '1', toolsets: [EverythingToolset, HelloToolset], logger: quiet });
   if (over === 'stdio') {
     // As startApp does: its client closing stdin ends the app, whose upstream's child would keep it running.
-    void serveStdio(definition).inputEnded.then(() => closeUpstreams());
+    void serveStdio(definition, { fastPath: fastPath !== 'off' }).inputEnded.then(() => closeUpstreams());
     return;
   }
   const handle = await serveHttp(definition, { port: 0, logger: quiet });
@@ -117,7 +117,8 @@ export async function upstreamMcpScenario(): Promise<ScenarioResult> {
       children.push(app.child);
       apps[kind] = { child: app.child, url: app.line.split(' ')[1]! };
     }
-    const stdioAppTransport = new StdioClientTransport({ command: process.execPath, args: [join(__dirname, '../scenario.js'), 'upstream-mcp-app', 'stdio', 'stdio'], stderr: 'ignore' });
+    // MCP_FAST_PATH=off runs the stdio app without its stdio fast path (the client starts it with an environment of its own).
+    const stdioAppTransport = new StdioClientTransport({ command: process.execPath, args: [join(__dirname, '../scenario.js'), 'upstream-mcp-app', 'stdio', 'stdio', process.env['MCP_FAST_PATH'] === 'off' ? 'off' : 'on'], stderr: 'ignore' });
     const stdioApp = await connect(stdioAppTransport);
     const stdioAppPid = stdioAppTransport.pid!;
     const rssBefore = rssOf(stdioAppPid);
