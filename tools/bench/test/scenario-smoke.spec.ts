@@ -18,6 +18,6 @@ describe('the built benchmark', () => {
   it('refuses an unknown scenario, naming the ones there are', () => {
     const run = spawnSync(process.execPath, [scenarioScript, 'nope'], { encoding: 'utf-8' });
     expect(run.status).toBe(1);
-    expect(run.stderr).toContain("Unknown scenario 'nope'. Scenarios: per-call, rich-result, catalog-size, http, memory, stall, openapi-scale, openapi-documents, discovery, mock-calls, auth, telemetry, upstream-transport, dev-loop, tasks, views, code-mode, code-mode-search, code-mode-held-out, curated-catalogs, catalog-modes, upstream-mcp, upstream-leg.");
+    expect(run.stderr).toContain("Unknown scenario 'nope'. Scenarios: per-call, rich-result, catalog-size, http, memory, stall, openapi-scale, openapi-documents, discovery, mock-calls, auth, telemetry, upstream-transport, dev-loop, tasks, views, code-mode, code-mode-search, code-mode-held-out, curated-catalogs, catalog-modes, upstream-mcp, upstream-leg, stdio-serving.");
   });
 });
