@@ -44,6 +44,28 @@ export function envelopeOf(params: Record<string, unknown>): { meta: Record<stri
   return typeof version === 'string' ? { meta, version } : undefined;
 }
 
+/** What a stdio call's `_meta` may hold besides a 2026-07-28 envelope: a progress token, for the progress the call reports. */
+const PROGRESS_TOKEN = 'progressToken';
+
+/**
+ * A stdio call's `_meta` (absent, or a plain object), split as the SDK's `liftWireOnlyMaterial`
+ * splits it: the envelope's keys (only where `envelope` allows them), and what stays in `_meta`
+ * for the handler (a progress token that is a string or a safe integer, or nothing); undefined
+ * when it holds anything else.
+ */
+export function splitStdioMeta(meta: unknown, envelope: boolean): { envelope: Record<string, unknown>; kept: Record<string, unknown> | undefined } | undefined {
+  if (meta === undefined) return { envelope: {}, kept: undefined };
+  if (!isPlainObject(meta)) return undefined;
+  const split: { envelope: Record<string, unknown>; kept: Record<string, unknown> | undefined } = { envelope: {}, kept: undefined };
+  for (const key in meta) {
+    const value = meta[key];
+    if (key === PROGRESS_TOKEN && (typeof value === 'string' || Number.isSafeInteger(value))) split.kept = { [PROGRESS_TOKEN]: value };
+    else if (envelope && ENVELOPE_KEYS.has(key)) split.envelope[key] = value;
+    else return undefined;
+  }
+  return split;
+}
+
 /** Envelopes the SDK's classifier found valid, by their JSON and version: a client sends the same one on every call. Enough for every client release calling one replica. */
 const validEnvelopes = new LRUCache<string, MessageClassification>({ max: 512 });
 

@@ -132,13 +132,15 @@ function call(era: Era, id: string, name: string, args: object): string {
 /**
  * The corpus's bodies as lines for a connection of `era`, with whether each is a `tools/call`, and
  * a clean one of this era. A clean call of the other era becomes one of this era (its envelope
- * added or removed); the mutated ones stay as they are. Ids are made unique per line where they
+ * added or removed), a quarter of them with a progress token (a valid one leaves it clean); the
+ * mutated ones stay as they are. Ids are made unique per line where they
  * are a string or a safe integer (other ids stay as the mutation made them). A second `initialize`
  * on a 2025-era connection is left out: it would change the client's capabilities under the calls
  * running beside it.
  */
 function corpusLines(era: Era): { line: string; call: boolean; clean: boolean }[] {
   const lines: { line: string; call: boolean; clean: boolean }[] = [];
+  const random = new Random(SEED + 1);
   for (const [n, request] of callCorpus(SEED, CORPUS_SIZE, MAKERS).entries()) {
     if (era === 'legacy' && / legacy initialize$/.test(request.label)) continue;
     let value: unknown;
@@ -153,9 +155,15 @@ function corpusLines(era: Era): { line: string; call: boolean; clean: boolean }[
       if (typeof message.id === 'string') message.id = `${message.id}#${n}`;
       else if (Number.isSafeInteger(message.id)) message.id = 1_000_000 + n;
     }
-    const clean = /^#\d+ (2025 )?call \w+$/.test(request.label);
-    if (clean && era === 'legacy') delete message.params!._meta;
-    if (clean && era === 'modern') message.params!._meta = ENVELOPE;
+    let clean = /^#\d+ (2025 )?call \w+$/.test(request.label);
+    if (clean) {
+      // A quarter of them ask for the call's progress, with a token the SDK takes or one it refuses.
+      const token = random.chance(0.25) ? random.pick<unknown>([`progress-${n}`, n, null, 1.5, {}]) : undefined;
+      const meta = { ...(era === 'modern' && ENVELOPE), ...(token !== undefined && { progressToken: token }) };
+      if (Object.keys(meta).length > 0) message.params!._meta = meta;
+      else delete message.params!._meta;
+      clean = token === undefined || typeof token === 'string' || Number.isInteger(token);
+    }
     lines.push({ line: JSON.stringify(value), call: message?.method === 'tools/call', clean });
   }
   return lines;
@@ -229,6 +237,7 @@ describe.each<Era>(['legacy', 'modern'])('the stdio fast path, on a %s-era conne
     // A 2025-era connection sends log lines until a level is set, and asks its questions as requests to the client (answered here); a 2026-07-28 one logs only at a level its request names and answers input_required.
     if (era === 'legacy') expect(fast.notices.filter((line) => line.includes('"notifications/message"')).length).toBeGreaterThan(20);
     expect(fast.notices.some((line) => line.includes('"elicitation/create"'))).toBe(era === 'legacy');
+    expect(fast.notices.filter((line) => line.includes('"notifications/progress"')).length).toBeGreaterThan(5);
     expect(JSON.stringify([...fast.answers.values()])).not.toContain(KEY);
     // Every clean call of the era took the fast path: the SDK dispatched only the others there.
     const calls = corpus.filter((entry) => entry.call).length;

@@ -3,7 +3,7 @@ import type { CatalogSlice } from '../../selection/catalog-slice';
 import type { DirectCalls } from '../../server/tools/direct-calls';
 import type { TaskAnsweringServer } from '../../wire/task-answer';
 import { encodeModernResult, thrownErrorAnswer } from '../../wire/sdk-mirror';
-import { envelopeOf, isPlainObject, isRequest, LEGACY_PARAMS, modernClassification, MODERN_PARAMS, plainParams } from '../fast-call-shape';
+import { isPlainObject, isRequest, modernClassification, plainParams, splitStdioMeta } from '../fast-call-shape';
 
 type Id = string | number;
 type Era = 'modern' | 'legacy';
@@ -18,7 +18,7 @@ interface Pinned {
 
 /**
  * The stdio fast path: a `tools/call` with nothing to carry but the tool's name and arguments
- * (and, in 2026-07-28, the envelope) is answered by the instance the SDK's `serveStdio` pinned the
+ * (and a progress token, and in 2026-07-28 the envelope) is answered by the instance the SDK's `serveStdio` pinned the
  * connection to, through the handler that instance registers and in the context its protocol layer
  * would give it, without the SDK's line parsing, dispatch queue and protocol layer for that call.
  *
@@ -121,18 +121,28 @@ export class StdioFastCalls {
   }
 }
 
-/** A 2025-era call the fast path takes: no `_meta` (no progress token), no task. */
+/** The params a stdio call on the fast path may carry, in either era: no task, no retry material (`requestState`, `inputResponses`). */
+const STDIO_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
+
+/** A 2025-era call the fast path takes: nothing in `_meta` but a progress token, no task. */
 function legacyCall(message: Record<string, unknown>): { request: JSONRPCRequest } | undefined {
-  return plainParams(message['params'], LEGACY_PARAMS) ? { request: message as unknown as JSONRPCRequest } : undefined;
+  const params = plainParams(message['params'], STDIO_PARAMS);
+  return params && splitStdioMeta(params['_meta'], false) ? { request: message as unknown as JSONRPCRequest } : undefined;
 }
 
-/** A 2026-07-28 call the fast path takes: an envelope the SDK finds valid, naming the pinned revision, and nothing else in `_meta`. */
+/**
+ * A 2026-07-28 call the fast path takes: an envelope the SDK finds valid, naming the pinned
+ * revision, and nothing else in `_meta` but a progress token; the request as the SDK lifts it (the
+ * envelope out of `_meta`, and `_meta` gone with it unless a progress token stays).
+ */
 function modernCall(message: Record<string, unknown>, pinned: Pinned): { request: JSONRPCRequest; envelope: RequestMetaEnvelope } | undefined {
-  const params = plainParams(message['params'], MODERN_PARAMS);
-  const envelope = params && envelopeOf(params);
-  if (!params || !envelope || envelope.version !== pinned.revision) return undefined;
-  if (!modernClassification(message, envelope.version, params['name'] as string, envelope.meta)) return undefined;
-  // As the SDK lifts it: the envelope out of `_meta`, and `_meta` gone with it.
-  const { _meta: _envelope, ...lifted } = params;
-  return { request: { ...(message as unknown as JSONRPCRequest), params: lifted }, envelope: envelope.meta as RequestMetaEnvelope };
+  const params = plainParams(message['params'], STDIO_PARAMS);
+  const split = params && splitStdioMeta(params['_meta'], true);
+  const version = split?.envelope[PROTOCOL_VERSION_META_KEY];
+  if (!params || !split || typeof version !== 'string' || version !== pinned.revision) return undefined;
+  // Classified by its envelope alone (a progress token is the request's own, checked with it by the handler's wrapper).
+  const envelopeOnly = { ...message, params: { ...params, _meta: split.envelope } };
+  if (!modernClassification(envelopeOnly, version, params['name'] as string, split.envelope)) return undefined;
+  const { _meta: _lifted, ...rest } = params;
+  return { request: { ...(message as unknown as JSONRPCRequest), params: { ...rest, ...(split.kept && { _meta: split.kept }) } }, envelope: split.envelope as RequestMetaEnvelope };
 }
