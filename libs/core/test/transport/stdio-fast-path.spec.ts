@@ -217,7 +217,7 @@ describe.each<Era>(['legacy', 'modern'])('the stdio fast path, on a %s-era conne
     await Promise.all([fast.answered('last'), sdk.answered('last')]);
     // Calls still finishing (a question's round trip) settle within a few more round trips of both connections.
     const keys = (peer: Peer) => [...peer.answers.keys()].sort().join('\n');
-    for (let round = 0; round < 20 && keys(fast) !== keys(sdk); round++) {
+    for (let round = 0; round < 200 && keys(fast) !== keys(sdk); round++) {
       const id = `settle-${round}`;
       const ping = era === 'legacy' ? JSON.stringify({ jsonrpc: '2.0', id, method: 'ping' }) : JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/list', params: { _meta: ENVELOPE } });
       for (const peer of [fast, sdk]) peer.send([ping]);
