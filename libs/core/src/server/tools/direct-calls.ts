@@ -155,10 +155,11 @@ function legacyContext(server: TaskAnsweringServer, call: DirectRequest): Server
 /**
  * The context the SDK's protocol layer (`Protocol._onrequest`, then `Server.buildContext`) gives a
  * request delivered over a stdio connection, with nothing in `_meta` but a progress token and a
- * 2026-07-28 envelope (the fast path takes no other): no session, no HTTP request; notifications and requests to the client
- * related to the request and sent through `server` (its connection's channel), log lines by the
- * era's rule: in 2026-07-28 only at a level the envelope names (never, here), in the 2025 era at
- * or above the level `logging/setLevel` set on the connection (every line until it is set).
+ * 2026-07-28 envelope (the fast path takes no other): no session, no HTTP request; notifications
+ * (progress among them) and requests to the client related to the request and sent through
+ * `server` (its connection's channel); log lines by the era's rule: in 2026-07-28 only at a level
+ * the envelope names (never, here), in the 2025 era at or above the level `logging/setLevel` set
+ * on the connection (every line until it is set).
  */
 function pinnedContext(server: TaskAnsweringServer, era: 'modern' | 'legacy', call: PinnedRequest): ServerContext {
   const relatedRequestId = call.request.id;
