@@ -15,10 +15,8 @@ import { LRUCache } from 'lru-cache';
 
 /** The only `_meta` keys a 2026-07-28 call on a fast path may carry: the envelope without a log level. */
 export const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
-/** The only params a 2026-07-28 call on a fast path may carry: no task, no retry material (`requestState`, `inputResponses`). */
-export const MODERN_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
-/** The only params a 2025-era call on a fast path may carry: no `_meta` (no progress token), no task. */
-export const LEGACY_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments']);
+/** The only params a call on a fast path may carry: no task, no retry material (`requestState`, `inputResponses`); what `_meta` may hold is the era's and transport's. */
+export const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
 /** The members of a JSON-RPC request: a message with any other is the SDK's to judge. */
 const REQUEST_MEMBERS: ReadonlySet<string> = new Set(['jsonrpc', 'id', 'method', 'params']);
 /** A tool name its `Mcp-Name` header carries as it is (no Base64 sentinel, nothing to decode). */
@@ -44,16 +42,16 @@ export function envelopeOf(params: Record<string, unknown>): { meta: Record<stri
   return typeof version === 'string' ? { meta, version } : undefined;
 }
 
-/** What a stdio call's `_meta` may hold besides a 2026-07-28 envelope: a progress token, for the progress the call reports. */
+/** What a call's `_meta` may hold besides a 2026-07-28 envelope (over stdio; over HTTP in the 2025 era): a progress token, for the progress the call reports. */
 const PROGRESS_TOKEN = 'progressToken';
 
 /**
- * A stdio call's `_meta` (absent, or a plain object), split as the SDK's `liftWireOnlyMaterial`
+ * A call's `_meta` (absent, or a plain object), split as the SDK's `liftWireOnlyMaterial`
  * splits it: the envelope's keys (only where `envelope` allows them), and what stays in `_meta`
  * for the handler (a progress token that is a string or a safe integer, or nothing); undefined
  * when it holds anything else.
  */
-export function splitStdioMeta(meta: unknown, envelope: boolean): { envelope: Record<string, unknown>; kept: Record<string, unknown> | undefined } | undefined {
+export function splitCallMeta(meta: unknown, envelope: boolean): { envelope: Record<string, unknown>; kept: Record<string, unknown> | undefined } | undefined {
   if (meta === undefined) return { envelope: {}, kept: undefined };
   if (!isPlainObject(meta)) return undefined;
   const split: { envelope: Record<string, unknown>; kept: Record<string, unknown> | undefined } = { envelope: {}, kept: undefined };

@@ -182,6 +182,26 @@ describe('the HTTP fast path', () => {
     expect(peeked).toEqual([...perEra, ...perEra]);
   });
 
+  it("takes a 2025-era call that asks for progress, and streams its progress and log lines as the SDK path does", async () => {
+    const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'mcp-protocol-version': '2025-11-25' };
+    const asking = (progressToken: unknown): CorpusRequest => ({
+      label: `2025 call chatty with progress token ${JSON.stringify(progressToken)}`,
+      headers,
+      repeated: [],
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'progress-1', method: 'tools/call', params: { name: 'chatty', arguments: {}, _meta: { progressToken } } }),
+      clean: false,
+    });
+    for (const token of ['p-1', 7, 1.5, null]) {
+      const made = fastServers();
+      const [a, b] = await Promise.all([send(fastTarget, asking(token)), send(sdkTarget, asking(token))]);
+      expect({ status: a.status, headers: a.headers, body: comparable(a.body) }).toEqual({ status: b.status, headers: b.headers, body: comparable(b.body) });
+      const valid = typeof token === 'string' || Number.isInteger(token);
+      // A token the SDK takes: the fast path answers (no server made), the progress on the answer's stream; any other: the SDK's refusal, from its path.
+      if (valid) expect(fastServers()).toBe(made);
+      expect(a.body.includes(`"method":"notifications/progress","params":{"progressToken":${JSON.stringify(token)}`)).toBe(valid);
+    }
+  });
+
   it('is on by default and off with MCP_FAST_PATH=off, which sends every call through an SDK server made for it', async () => {
     const call: CorpusRequest = callCorpus(SEED, 200, MAKERS, MIRROR).find((request) => request.clean && request.label.includes(' call attach'))!;
     const made: Record<string, number> = {};

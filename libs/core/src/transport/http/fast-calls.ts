@@ -5,7 +5,7 @@ import type { CatalogSlice } from '../../selection/catalog-slice';
 import type { DirectCalls, DirectEra } from '../../server/tools/direct-calls';
 import { LEGACY_VERSIONS, MODERN_REVISIONS } from '../../wire/protocol-revisions';
 import { armKeepAlive, encodeModernResult, EVENT_STREAM_HEADERS, HANDLER_ERROR_STATUS, KEEP_ALIVE_FRAME, messageFrame, thrownErrorAnswer } from '../../wire/sdk-mirror';
-import { envelopeOf, isRequest, LEGACY_PARAMS, modernClassification, MODERN_PARAMS, plainParams } from '../fast-call-shape';
+import { CALL_PARAMS, envelopeOf, isRequest, modernClassification, plainParams, splitCallMeta } from '../fast-call-shape';
 import { headerValue } from '../guards/request-target';
 import { nodeRequestAsFetch } from './node-request-as-fetch';
 
@@ -21,9 +21,10 @@ export interface FastCall {
  * with nothing to carry but the tool's name and arguments. In 2026-07-28: classified modern for a
  * revision served, its standard headers present and agreeing with its body, nothing in `_meta` but
  * the envelope. In the 2025 era: without a session (none kept, none named), accepting an event
- * stream as the SDK's stateless transport requires, a version it serves, no `_meta`. Anything else
- * (a progress token, a log level, a trace context, a task, a retry, a batch, a header to decode,
- * a refusal to answer) is left to the SDK: undefined.
+ * stream as the SDK's stateless transport requires, a version it serves, nothing in `_meta` but a
+ * progress token (its progress goes out on that stream). Anything else (a 2026-07-28 progress
+ * token, a log level, a trace context, a task, a retry, a batch, a header to decode, a refusal to
+ * answer) is left to the SDK: undefined.
  */
 export function fastCallOf(req: IncomingMessage, parsed: object, sessions: boolean): FastCall | undefined {
   const message = parsed as Record<string, unknown>;
@@ -34,7 +35,7 @@ export function fastCallOf(req: IncomingMessage, parsed: object, sessions: boole
 }
 
 function modernCallOf(req: IncomingMessage, message: Record<string, unknown>, version: string): FastCall | undefined {
-  const params = plainParams(message['params'], MODERN_PARAMS);
+  const params = plainParams(message['params'], CALL_PARAMS);
   const envelope = params && envelopeOf(params);
   if (!params || !envelope || envelope.version !== version) return undefined;
   if (headerValue(req, 'mcp-method') !== 'tools/call' || headerValue(req, 'mcp-name') !== params['name']) return undefined;
@@ -48,9 +49,11 @@ function modernCallOf(req: IncomingMessage, message: Record<string, unknown>, ve
 function legacyCallOf(req: IncomingMessage, message: Record<string, unknown>, version: string | undefined): FastCall | undefined {
   if (req.headers['mcp-session-id'] !== undefined || (version !== undefined && !LEGACY_VERSIONS.has(version))) return undefined;
   const accept = headerValue(req, 'accept') ?? '';
-  if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !plainParams(message['params'], LEGACY_PARAMS)) return undefined;
+  const params = plainParams(message['params'], CALL_PARAMS);
+  if (!accept.includes('application/json') || !accept.includes('text/event-stream') || !params || !splitCallMeta(params['_meta'], false)) return undefined;
   // The SDK's classifier routes such a request to its 2025-era serving without asking more: a
-  // JSON-RPC request, no initialize, no envelope claim (no `_meta`), no modern version header.
+  // JSON-RPC request, no initialize, no envelope claim (nothing in `_meta` but a progress token,
+  // whose progress goes out on the answer's event stream), no modern version header.
   // (Asking it costs a failed Zod parse per call: it first tries the body as a response.)
   return { era: { era: 'legacy' }, request: message as unknown as JSONRPCRequest };
 }

@@ -3,7 +3,7 @@ import type { CatalogSlice } from '../../selection/catalog-slice';
 import type { DirectCalls } from '../../server/tools/direct-calls';
 import type { TaskAnsweringServer } from '../../wire/task-answer';
 import { encodeModernResult, thrownErrorAnswer } from '../../wire/sdk-mirror';
-import { isPlainObject, isRequest, modernClassification, plainParams, splitStdioMeta } from '../fast-call-shape';
+import { CALL_PARAMS, isPlainObject, isRequest, modernClassification, plainParams, splitCallMeta } from '../fast-call-shape';
 
 type Id = string | number;
 type Era = 'modern' | 'legacy';
@@ -121,13 +121,10 @@ export class StdioFastCalls {
   }
 }
 
-/** The params a stdio call on the fast path may carry, in either era: no task, no retry material (`requestState`, `inputResponses`). */
-const STDIO_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
-
 /** A 2025-era call the fast path takes: nothing in `_meta` but a progress token, no task. */
 function legacyCall(message: Record<string, unknown>): { request: JSONRPCRequest } | undefined {
-  const params = plainParams(message['params'], STDIO_PARAMS);
-  return params && splitStdioMeta(params['_meta'], false) ? { request: message as unknown as JSONRPCRequest } : undefined;
+  const params = plainParams(message['params'], CALL_PARAMS);
+  return params && splitCallMeta(params['_meta'], false) ? { request: message as unknown as JSONRPCRequest } : undefined;
 }
 
 /**
@@ -136,8 +133,8 @@ function legacyCall(message: Record<string, unknown>): { request: JSONRPCRequest
  * envelope out of `_meta`, and `_meta` gone with it unless a progress token stays).
  */
 function modernCall(message: Record<string, unknown>, pinned: Pinned): { request: JSONRPCRequest; envelope: RequestMetaEnvelope } | undefined {
-  const params = plainParams(message['params'], STDIO_PARAMS);
-  const split = params && splitStdioMeta(params['_meta'], true);
+  const params = plainParams(message['params'], CALL_PARAMS);
+  const split = params && splitCallMeta(params['_meta'], true);
   const version = split?.envelope[PROTOCOL_VERSION_META_KEY];
   if (!params || !split || typeof version !== 'string' || version !== pinned.revision) return undefined;
   // Classified by its envelope alone (a progress token is the request's own, checked with it by the handler's wrapper).
