@@ -14,7 +14,7 @@ import { LRUCache } from 'lru-cache';
  */
 
 /** The only `_meta` keys a 2026-07-28 call on a fast path may carry: the envelope without a log level. */
-export const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
+const ENVELOPE_KEYS: ReadonlySet<string> = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
 /** The only params a call on a fast path may carry: no task, no retry material (`requestState`, `inputResponses`); what `_meta` may hold is the era's and transport's. */
 export const CALL_PARAMS: ReadonlySet<string> = new Set(['name', 'arguments', '_meta']);
 /** The members of a JSON-RPC request: a message with any other is the SDK's to judge. */
@@ -32,14 +32,6 @@ export function isRequest(message: Record<string, unknown>): boolean {
 export function plainParams(params: unknown, allowed: ReadonlySet<string>): Record<string, unknown> | undefined {
   if (!isPlainObject(params) || typeof params['name'] !== 'string' || !PLAIN_NAME.test(params['name'])) return undefined;
   return hasOnly(params, allowed) && (params['arguments'] === undefined || isPlainObject(params['arguments'])) ? params : undefined;
-}
-
-/** A 2026-07-28 call's envelope: `_meta` holding nothing but the envelope's keys, its protocol version a string. */
-export function envelopeOf(params: Record<string, unknown>): { meta: Record<string, unknown>; version: string } | undefined {
-  const meta = params['_meta'];
-  if (!isPlainObject(meta) || !hasOnly(meta, ENVELOPE_KEYS)) return undefined;
-  const version = meta[PROTOCOL_VERSION_META_KEY];
-  return typeof version === 'string' ? { meta, version } : undefined;
 }
 
 /** What a call's `_meta` may hold besides a 2026-07-28 envelope (over stdio; over HTTP in the 2025 era): a progress token, for the progress the call reports. */

@@ -1,11 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AuthInfo, JSONRPCRequest, RequestMetaEnvelope } from '@modelcontextprotocol/server';
-import { isJsonContentType } from '@modelcontextprotocol/server';
+import { isJsonContentType, PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import type { CatalogSlice } from '../../selection/catalog-slice';
 import type { DirectCalls, DirectEra } from '../../server/tools/direct-calls';
 import { LEGACY_VERSIONS, MODERN_REVISIONS } from '../../wire/protocol-revisions';
 import { armKeepAlive, encodeModernResult, EVENT_STREAM_HEADERS, HANDLER_ERROR_STATUS, KEEP_ALIVE_FRAME, messageFrame, thrownErrorAnswer } from '../../wire/sdk-mirror';
-import { CALL_PARAMS, envelopeOf, isRequest, modernClassification, plainParams, splitCallMeta } from '../fast-call-shape';
+import { CALL_PARAMS, isRequest, modernClassification, plainParams, splitCallMeta } from '../fast-call-shape';
 import { headerValue } from '../guards/request-target';
 import { nodeRequestAsFetch } from './node-request-as-fetch';
 
@@ -36,14 +36,16 @@ export function fastCallOf(req: IncomingMessage, parsed: object, sessions: boole
 
 function modernCallOf(req: IncomingMessage, message: Record<string, unknown>, version: string): FastCall | undefined {
   const params = plainParams(message['params'], CALL_PARAMS);
-  const envelope = params && envelopeOf(params);
-  if (!params || !envelope || envelope.version !== version) return undefined;
+  const split = params && splitCallMeta(params['_meta'], true);
+  // The envelope and nothing else in `_meta`: a progress token may need the answer as an event stream, which this path does not write.
+  if (!params || !split || split.kept !== undefined || split.envelope[PROTOCOL_VERSION_META_KEY] !== version) return undefined;
+  const envelope = split.envelope;
   if (headerValue(req, 'mcp-method') !== 'tools/call' || headerValue(req, 'mcp-name') !== params['name']) return undefined;
-  const classification = modernClassification(message, version, params['name'] as string, envelope.meta);
+  const classification = modernClassification(message, version, params['name'] as string, envelope);
   if (!classification) return undefined;
   // As the SDK lifts it: the envelope out of `_meta`, and `_meta` gone with it.
   const { _meta: _envelope, ...lifted } = params;
-  return { era: { era: 'modern', classification }, request: { ...(message as unknown as JSONRPCRequest), params: lifted }, envelope: envelope.meta as RequestMetaEnvelope };
+  return { era: { era: 'modern', classification }, request: { ...(message as unknown as JSONRPCRequest), params: lifted }, envelope: envelope as RequestMetaEnvelope };
 }
 
 function legacyCallOf(req: IncomingMessage, message: Record<string, unknown>, version: string | undefined): FastCall | undefined {
