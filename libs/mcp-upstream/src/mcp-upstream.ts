@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { isInputRequiredResult, UriTemplate, type CallToolResult, type Client, type InputRequiredResult, type PriorDiscovery } from '@modelcontextprotocol/client';
+import { isInputRequiredResult, specTypeSchemas, UriTemplate, type CallToolResult, type Client, type InputRequiredResult, type PriorDiscovery, type Progress } from '@modelcontextprotocol/client';
 import { stderrLogger, TokenExchangeError, ToolError, type Logger, type PromptMessage, type RequestContext, type ResourceBody, type ResourceWatcher, type ResultWithContent } from '@toolsets/core';
 import { answeredCall, answeredMember, failedRequest, type AnswerCheck } from './upstream-answers';
 import type { UpstreamResult, UpstreamToolCall } from './upstream-tool-call';
@@ -88,16 +88,21 @@ export class McpUpstream implements ResourceWatcher {
       reached = await this.rounds<CallToolResult | ToolError>(call.tool, context, async (client, signal, connection, asked) => {
         const drift = connection.drift(call.tool);
         if (drift) return this.drifted(call, drift);
-        return client.callTool(
-          { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) }, ...asked },
-          {
-            signal,
-            timeout: this.timeoutMs,
-            allowInputRequired: true,
-            // The upstream's progress is asked for only when the caller asked for the call's.
-            ...(context.wantsProgress && { onprogress: (progress) => void context.progress(progress.progress, progress.total, progress.message).catch(() => undefined) }),
-          },
-        );
+        const params = { name: call.tool, arguments: { ...(call.args as Record<string, unknown> | undefined) }, ...asked };
+        const options = {
+          signal,
+          timeout: this.timeoutMs,
+          // The upstream's progress is asked for only when the caller asked for the call's.
+          ...(context.wantsProgress && { onprogress: (progress: Progress) => void context.progress(progress.progress, progress.total, progress.message).catch(() => undefined) }),
+        };
+        // A 2026-07-28 upstream through callTool, which mirrors declared arguments into headers and
+        // takes input_required rounds. A 2025-era one through request() with the result's schema:
+        // callTool adds only its own check of structuredContent against the tool's output schema,
+        // which answeredCall makes against the pinned contract, and, without a schema, a probe of the
+        // method's result schema that fails and formats a Zod error on every call (BENCHMARKS.md §19).
+        return client.getProtocolEra() === 'modern'
+          ? client.callTool(params, { ...options, allowInputRequired: true })
+          : client.request({ method: 'tools/call', params }, specTypeSchemas.CallToolResult, options);
       });
     } catch (error) {
       // A tool's failures are its result; anything else (the caller's own input_required round) goes on up.
