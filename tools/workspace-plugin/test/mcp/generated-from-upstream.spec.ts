@@ -86,6 +86,21 @@ describe('a toolset generated from a live MCP server over stdio (a 2025-era serv
     expect(error!.title).toBe('ToolError');
   });
 
+  it('lists the pinned catalog from the library, never from the upstream: the same tools, schemas and all, where its child cannot even start', async () => {
+    const gone = { command: process.execPath, args: [join(__dirname, '../fixtures/no-such-upstream-server.cjs'), 'stdio'] };
+    // A library of its own name: a library's upstream is one per process, registered under its name.
+    const pinned = await connectToolset(serve('weather-pinned', snapshot, { name: 'weather-pinned', source: gone, secrets: { UPSTREAM_SECRET: 'UPSTREAM_SECRET_VALUE' }, tools: { slow: {} } }));
+    try {
+      // Each tool names its toolset: the one difference is the library's name.
+      const listed = JSON.stringify(await pinned.listTools()).replaceAll('"weather-pinned"', '"weather"');
+      expect(JSON.parse(listed)).toEqual(await client.listTools());
+      // The upstream is indeed out of reach: a call finds it so.
+      expect(structured(await pinned.call('get_forecast', { city: 'Oslo' }))).toMatchObject({ error: 'upstream_unavailable' });
+    } finally {
+      await pinned.close();
+    }
+  });
+
   it('calls the upstream and returns its structured result as data, validated against the advertised schema', async () => {
     const result = await client.call('get_forecast', { city: 'Oslo', days: 2 });
     expect(result.isError).toBeFalsy();
