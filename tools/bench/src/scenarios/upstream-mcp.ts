@@ -94,8 +94,6 @@ interface Pair {
   through: Client[];
   /** The app process the through calls reach, whose CPU is read. */
   app: number;
-  /** Over stdio, the app's local hello is called the same way, for the CPU a local call costs beside a proxied one. */
-  local?: boolean;
 }
 
 /**
@@ -131,9 +129,9 @@ export async function upstreamMcpScenario(): Promise<ScenarioResult> {
     const httpApp = apps.http.child.pid!;
     const pairs: Pair[] = [
       // Stdio on both legs: the client starts the app over stdio as it would start the upstream.
-      { label: 'stdio upstream, 1 client', direct: [directStdio], through: [stdioApp], app: stdioAppPid, local: true },
+      { label: 'stdio upstream, 1 client', direct: [directStdio], through: [stdioApp], app: stdioAppPid },
       // A stdio connection has one client; 8 callers on it are a host's parallel tool calls, 8 in flight on each leg.
-      { label: 'stdio upstream, 8 callers on one connection', direct: Array.from({ length: 8 }, () => directStdio), through: Array.from({ length: 8 }, () => stdioApp), app: stdioAppPid, local: true },
+      { label: 'stdio upstream, 8 callers on one connection', direct: Array.from({ length: 8 }, () => directStdio), through: Array.from({ length: 8 }, () => stdioApp), app: stdioAppPid },
       { label: 'HTTP upstream, 1 client', direct: [await connect(new StreamableHTTPClientTransport(new URL(upstreamUrl)))], through: await viaApp('http', 1), app: httpApp },
       { label: 'HTTP upstream, 8 clients', direct: await Promise.all(Array.from({ length: 8 }, () => connect(new StreamableHTTPClientTransport(new URL(upstreamUrl))))), through: await viaApp('http', 8), app: httpApp },
     ];
@@ -165,7 +163,8 @@ export async function upstreamMcpScenario(): Promise<ScenarioResult> {
             throughCpu.push(measured.cpu);
           }
         }
-        if (pair.local) {
+        {
+          // The app's local hello, called the same way: the CPU a local call costs beside a proxied one.
           const measured = await timed(pair.through, { name: 'hello', arguments: { name: 'Ada' } }, CALLS, app);
           localCpu.push(measured.cpu);
           localLatency.push(measured.latency);
@@ -188,14 +187,14 @@ export async function upstreamMcpScenario(): Promise<ScenarioResult> {
         measured: `${ratio(share)} of the direct call`,
         outcome: judge((r) => r <= LATENCY_TARGET, share, band),
       });
-      if (pair.local) locals.push({ pair, proxiedCpu: median(throughCpu), cpu: median(localCpu), latency: median(localLatency) });
+      locals.push({ pair, proxiedCpu: median(throughCpu), cpu: median(localCpu), latency: median(localLatency) });
     }
     for (const { pair, proxiedCpu, cpu, latency } of locals) {
-      const callers = pair.through.length === 1 ? '1 client' : `${pair.through.length} callers on one connection`;
-      rows.push([`the app's local hello tool, over stdio, ${callers}`, '', fmt(latency, 0), '', fmt(cpu, 0)]);
+      const how = pair.label.replace(' upstream', '');
+      rows.push([`the app's local hello tool (${how})`, '', fmt(latency, 0), '', fmt(cpu, 0)]);
       const added = proxiedCpu - cpu;
       verdicts.push({
-        target: `the app's added CPU per proxied call (over its local tool's) ≤ the CPU of its local tool call (stdio on both legs, ${callers})`,
+        target: `the app's added CPU per proxied call (over its local tool's) ≤ the CPU of its local tool call (${how}, the same transport on both legs)`,
         measured: `${fmt(proxiedCpu, 0)} µs per proxied call, ${fmt(cpu, 0)} µs per local call: ${fmt(added, 0)} µs added (${ratio(added / cpu)} of a local call)`,
         outcome: added <= cpu ? 'pass' : 'miss',
       });
@@ -203,7 +202,7 @@ export async function upstreamMcpScenario(): Promise<ScenarioResult> {
     return {
       scenario: 'upstream-mcp',
       title: 'An upstream MCP server through toolsets: the reference server-everything, direct and proxied',
-      method: `@modelcontextprotocol/server-everything ${require('@modelcontextprotocol/server-everything/package.json').version} over stdio and streamable HTTP on loopback. Each pair makes ${CALLS} get-sum calls per round with the SDK's v2 client: directly to the upstream, and through a toolsets app in a process of its own (the generated everything toolset, one upstream connection for all its callers), in alternating order over ${ROUNDS} rounds; the app's CPU is read from /proc around its calls. Over stdio, 1 client makes its calls one after another, and 8 callers share one connection on each leg (a host's parallel tool calls: 8 in flight); the app's local hello tool is called the same way for the CPU a local call costs.`,
+      method: `@modelcontextprotocol/server-everything ${require('@modelcontextprotocol/server-everything/package.json').version} over stdio and streamable HTTP on loopback. Each pair makes ${CALLS} get-sum calls per round with the SDK's v2 client: directly to the upstream, and through a toolsets app in a process of its own (the generated everything toolset, one upstream connection for all its callers), in alternating order over ${ROUNDS} rounds; the app's CPU is read from /proc around its calls. Over stdio, 1 client makes its calls one after another, and 8 callers share one connection on each leg (a host's parallel tool calls: 8 in flight). For each pair the app's local hello tool is called the same way, for the CPU a local call costs.`,
       headers: ['upstream', 'direct µs per call', 'through toolsets µs per call', 'through / direct', "app CPU µs per call"],
       rows,
       verdicts,
