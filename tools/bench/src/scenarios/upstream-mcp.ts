@@ -163,12 +163,10 @@ export async function upstreamMcpScenario(): Promise<ScenarioResult> {
             throughCpu.push(measured.cpu);
           }
         }
-        {
-          // The app's local hello, called the same way: the CPU a local call costs beside a proxied one.
-          const measured = await timed(pair.through, { name: 'hello', arguments: { name: 'Ada' } }, CALLS, app);
-          localCpu.push(measured.cpu);
-          localLatency.push(measured.latency);
-        }
+        // The app's local hello, called the same way: the CPU a local call costs beside a proxied one.
+        const local = await timed(pair.through, { name: 'hello', arguments: { name: 'Ada' } }, CALLS, app);
+        localCpu.push(local.cpu);
+        localLatency.push(local.latency);
       }
       const ratios = through.map((value, round) => value / direct[round]!);
       const share = median(ratios);
