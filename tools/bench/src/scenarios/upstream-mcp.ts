@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -7,7 +7,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { buildServer, serveHttp, serveStdio } from '@toolsets/core';
 import { EverythingToolset, EVERYTHING_UPSTREAM } from '@toolsets/everything';
 import { HelloToolset } from '@toolsets/hello';
-import { closeUpstreams, McpUpstream } from '@toolsets/mcp-upstream';
+import { closeUpstreams, McpUpstream, UpstreamConnection, type UpstreamTransportSettings } from '@toolsets/mcp-upstream';
 import { freePort } from '@toolsets/testing';
 import { container } from 'tsyringe';
 import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
@@ -88,6 +88,54 @@ async function timed(clients: readonly Client[], call: { name: string; arguments
   return { latency: (elapsed * clients.length) / (each * clients.length), cpu: app === undefined ? 0 : (cpuOf(app) - cpuBefore) / (each * clients.length) };
 }
 
+/** The bench process's heap and resident memory after a full collection, in bytes. */
+async function settledMemory(): Promise<{ heap: number; rss: number }> {
+  for (let i = 0; i < 3; i++) {
+    (globalThis as { gc?: () => void }).gc?.();
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  const { heapUsed, rss } = process.memoryUsage();
+  return { heap: heapUsed, rss };
+}
+
+/**
+ * What one upstream connection holds in the process that makes it (an app's: one per upstream, or one
+ * per distinct caller credential, at most 64): `counts` connections opened one after another, each
+ * connected and called once, memory read after a full collection at each count; bytes per
+ * connection from the first count to the last.
+ */
+async function memoryPerConnection(transport: UpstreamTransportSettings, counts: readonly number[]): Promise<{ heap: number; rss: number; childRss: number; samples: string }> {
+  const connections: UpstreamConnection[] = [];
+  const samples: { count: number; heap: number; rss: number }[] = [];
+  const childrenBefore = new Set(childPids());
+  let childRss = 0;
+  try {
+    for (const count of counts) {
+      while (connections.length < count) {
+        const connection = new UpstreamConnection({ name: `memory-${connections.length}`, transport, secrets: {} }, undefined, quiet);
+        connections.push(connection);
+        const result = await (await connection.client(AbortSignal.timeout(30_000))).callTool(SUM);
+        if (result.isError) throw new Error(`get-sum failed: ${JSON.stringify(result.content)}`);
+      }
+      samples.push({ count, ...(await settledMemory()) });
+    }
+    // A stdio upstream's own process: the children these connections started.
+    const started = childPids().filter((pid) => !childrenBefore.has(pid));
+    childRss = started.length === 0 ? 0 : started.reduce((sum, pid) => sum + rssOf(pid), 0) / started.length;
+  } finally {
+    await Promise.all(connections.map((connection) => connection.close()));
+  }
+  const first = samples[0]!;
+  const last = samples[samples.length - 1]!;
+  const per = (key: 'heap' | 'rss') => (last[key] - first[key]) / (last.count - first.count);
+  return { heap: per('heap'), rss: per('rss'), childRss, samples: samples.map((sample) => `${sample.count}: heap ${fmt(sample.heap / 2 ** 20, 1)} MiB, RSS ${fmt(sample.rss / 2 ** 20, 1)} MiB`).join('; ') };
+}
+
+/** This process's children, from /proc (Linux). */
+function childPids(): number[] {
+  return readdirSync('/proc/self/task').flatMap((task) => readFileSync(`/proc/self/task/${task}/children`, 'utf-8').trim().split(/\s+/).filter(Boolean).map(Number));
+}
+
 interface Pair {
   label: string;
   direct: Client[];
@@ -123,7 +171,6 @@ export async function upstreamMcpScenario(): Promise<ScenarioResult> {
     const stdioAppTransport = new StdioClientTransport({ command: process.execPath, args: [join(__dirname, '../scenario.js'), 'upstream-mcp-app', 'stdio', 'stdio', process.env['MCP_FAST_PATH'] === 'off' ? 'off' : 'on'], stderr: 'ignore' });
     const stdioApp = await connect(stdioAppTransport);
     const stdioAppPid = stdioAppTransport.pid!;
-    const rssBefore = rssOf(stdioAppPid);
     const viaApp = async (kind: 'http', n: number) => Promise.all(Array.from({ length: n }, () => connect(new StreamableHTTPClientTransport(new URL(apps[kind].url)))));
     const directStdio = await connect(new StdioClientTransport({ command: process.execPath, args: [EVERYTHING, 'stdio'], stderr: 'ignore' }));
     const httpApp = apps.http.child.pid!;
@@ -137,12 +184,20 @@ export async function upstreamMcpScenario(): Promise<ScenarioResult> {
     ];
     for (const pair of pairs) clients.push(...new Set([...pair.direct, ...pair.through]).values());
     clients.push(stdioApp);
-    // The first call connects the app's one upstream connection (a stdio child); its memory is the app's cost per upstream.
+    // The first call connects the app's one upstream connection (a stdio child).
     await timed(pairs[0]!.through, SUM, 1);
-    notes.push(
-      `The app's resident memory changed by ${fmt((rssOf(stdioAppPid) - rssBefore) / 2 ** 20, 1)} MiB from before its first upstream call to after it (the SDK client, its connection and the stdio child's pipes; the child is a process of its own): within the noise of a process's RSS, so one upstream connection costs the app under about 2 MiB.`,
-    );
 
+    // Memory per upstream connection, in this process: a slope over counts of connections, so what the bench holds besides stays out of it.
+    const memoryRuns: [string, UpstreamTransportSettings, number[]][] = [
+      ['HTTP', { kind: 'http', url: upstreamUrl }, [0, 16, 64]],
+      ['stdio', { kind: 'stdio', command: process.execPath, args: [EVERYTHING, 'stdio'] }, [0, 8]],
+    ];
+    for (const [label, transport, counts] of memoryRuns) {
+      const memory = await memoryPerConnection(transport, counts);
+      notes.push(
+        `Memory per ${label} upstream connection, in the process that opens it (the connections opened one after another in the bench's own process, each connected and called once, read after a full collection at ${counts.join(', ')} connections): heap ${fmt(memory.heap / 1024, 0)} KiB and resident ${fmt(memory.rss / 1024, 0)} KiB per connection (${memory.samples})${memory.childRss > 0 ? `; each stdio upstream is a process of its own besides, ${fmt(memory.childRss / 2 ** 20, 1)} MiB resident for this server` : ''}.`,
+      );
+    }
     const locals: { pair: Pair; proxiedCpu: number; cpu: number; latency: number }[] = [];
     for (const pair of pairs) {
       const app = pair.app;
