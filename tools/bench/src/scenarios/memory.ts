@@ -5,17 +5,16 @@ import { HelloToolset } from '@toolsets/hello';
 import { InMemoryTransport } from '@modelcontextprotocol/server';
 import { Client } from '@modelcontextprotocol/client';
 import { fmt, judge, type ScenarioResult } from '../harness/report';
+import { settledMemory } from '../harness/settled-memory';
 
 const TOTAL_CALLS = 100_000;
 const CHECKPOINT = 20_000;
 const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined };
 
-function settle(): { rss: number; heap: number } {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('run with node --expose-gc');
-  for (let i = 0; i < 3; i++) gc();
-  const { rss, heapUsed } = process.memoryUsage();
-  return { rss: rss / 2 ** 20, heap: heapUsed / 2 ** 20 };
+/** Heap and resident memory after full collections, in MiB. */
+async function settle(): Promise<{ rss: number; heap: number }> {
+  const { rss, heap } = await settledMemory();
+  return { rss: rss / 2 ** 20, heap: heap / 2 ** 20 };
 }
 
 export async function memoryScenario(): Promise<ScenarioResult> {
@@ -25,13 +24,13 @@ export async function memoryScenario(): Promise<ScenarioResult> {
   const client = new Client({ name: 'memory', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
   await client.connect(clientSide);
   await client.listTools();
-  const idle = settle();
+  const idle = await settle();
   const checkpoints: { calls: number; rss: number; heap: number }[] = [];
   for (let call = 1; call <= TOTAL_CALLS; call++) {
     const name = call % 3 === 0 ? 'whoami' : call % 3 === 1 ? 'hello' : 'greet_team';
     const args = name === 'hello' ? { name: `n${call % 100}` } : name === 'greet_team' ? { names: ['Ada', 'Grace'] } : {};
     await client.callTool({ name, arguments: args });
-    if (call % CHECKPOINT === 0) checkpoints.push({ calls: call, ...settle() });
+    if (call % CHECKPOINT === 0) checkpoints.push({ calls: call, ...(await settle()) });
   }
   await client.close();
   await handle.close();

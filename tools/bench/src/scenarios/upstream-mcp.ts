@@ -10,7 +10,9 @@ import { HelloToolset } from '@toolsets/hello';
 import { closeUpstreams, McpUpstream, UpstreamConnection, type UpstreamTransportSettings } from '@toolsets/mcp-upstream';
 import { freePort } from '@toolsets/testing';
 import { container } from 'tsyringe';
+import { processCpuMicros, processRssBytes } from '../harness/process-cpu';
 import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
+import { settledMemory } from '../harness/settled-memory';
 import { median } from '../harness/stats';
 
 const ROUNDS = 8;
@@ -57,16 +59,6 @@ function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Prom
   });
 }
 
-/** User plus system CPU of a process so far, in µs, from /proc (Linux). */
-function cpuOf(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf-8').split(') ')[1]!.split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100;
-}
-
-function rssOf(pid: number): number {
-  return Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf-8'))![1]) * 1024;
-}
-
 async function connect(transport: StreamableHTTPClientTransport | StdioClientTransport): Promise<Client> {
   const client = new Client({ name: 'bench', version: '1' });
   await client.connect(transport);
@@ -75,7 +67,7 @@ async function connect(transport: StreamableHTTPClientTransport | StdioClientTra
 
 /** µs per call of `calls` calls spread over `clients` (each sequential), and the app's CPU µs per call. */
 async function timed(clients: readonly Client[], call: { name: string; arguments: object }, calls: number, app?: number): Promise<{ latency: number; cpu: number }> {
-  const cpuBefore = app === undefined ? 0 : cpuOf(app);
+  const cpuBefore = app === undefined ? 0 : processCpuMicros(app);
   const started = performance.now();
   const each = Math.ceil(calls / clients.length);
   await Promise.all(clients.map(async (client) => {
@@ -85,17 +77,7 @@ async function timed(clients: readonly Client[], call: { name: string; arguments
     }
   }));
   const elapsed = (performance.now() - started) * 1000;
-  return { latency: (elapsed * clients.length) / (each * clients.length), cpu: app === undefined ? 0 : (cpuOf(app) - cpuBefore) / (each * clients.length) };
-}
-
-/** The bench process's heap and resident memory after a full collection, in bytes. */
-async function settledMemory(): Promise<{ heap: number; rss: number }> {
-  for (let i = 0; i < 3; i++) {
-    (globalThis as { gc?: () => void }).gc?.();
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  const { heapUsed, rss } = process.memoryUsage();
-  return { heap: heapUsed, rss };
+  return { latency: (elapsed * clients.length) / (each * clients.length), cpu: app === undefined ? 0 : (processCpuMicros(app) - cpuBefore) / (each * clients.length) };
 }
 
 /**
@@ -121,7 +103,7 @@ async function memoryPerConnection(transport: UpstreamTransportSettings, counts:
     }
     // A stdio upstream's own process: the children these connections started.
     const started = childPids().filter((pid) => !childrenBefore.has(pid));
-    childRss = started.length === 0 ? 0 : started.reduce((sum, pid) => sum + rssOf(pid), 0) / started.length;
+    childRss = started.length === 0 ? 0 : started.reduce((sum, pid) => sum + processRssBytes(pid), 0) / started.length;
   } finally {
     await Promise.all(connections.map((connection) => connection.close()));
   }
