@@ -26,7 +26,7 @@ module.exports = {
   transformIgnorePatterns: ['node_modules/(?!(typebox|jose|@modelcontextprotocol/ext-tasks)/)'],
   moduleFileExtensions: ['ts', 'js', 'mjs', 'cjs', 'json'],
   moduleNameMapper,
-  // Jest's own module loader, with V8's code cache between a worker's test files (tools/jest/code-cache-runtime.cjs).
+  // Jest's own module loader, each module's compiled code shared between a worker's test files (tools/jest/code-cache-runtime.cjs).
   runtime: path.join(__dirname, 'tools/jest/code-cache-runtime.cjs'),
   testMatch: ['**/?(*.)+(spec|test).ts'],
   // A bound on a test or hook that hangs, not a measure of speed: Jest's 5 s default failed healthy
