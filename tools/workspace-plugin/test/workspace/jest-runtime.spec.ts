@@ -8,8 +8,8 @@ const WORKSPACE_ROOT = join(__dirname, '../../../..');
 // Two test files that load the same modules, run one after the other in one process, as a Jest
 // worker runs them: what the second gets from the first's compile (tools/jest/code-cache-runtime.cjs)
 // must be code only, never a module's state; errors must point at the lines written; and a
-// module's dynamic import must still reach Jest's own loader, which without
-// --experimental-vm-modules refuses it with its own message, in the second file as in the first.
+// module's dynamic import must be answered as Jest's own compile answers it (without
+// --experimental-vm-modules, Node's refusal naming that flag), in the second file as in the first.
 const shared = `export const count = { n: 0 };
 
 export function where(): string {
