@@ -54,11 +54,19 @@ function scratchWorkspace(): string {
 }
 
 
+/**
+ * One attempt's bound. A restart kills the old server 250 ms after SIGTERM, and an attempt in flight
+ * then can be left unanswered: its client waited out the SDK's 60 s request timeout before the next
+ * attempt (seen in about one run in three of this file, 60,001 ms in `connect`). The waits poll
+ * again at once, so an attempt cut short costs a retry, never the test.
+ */
+const ATTEMPT = { timeout: 10_000 };
+
 async function greeting(port: number): Promise<string | undefined> {
   const client = new Client({ name: 'dev-app-test', version: '1' });
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-    const result = await client.callTool({ name: 'greet', arguments: {} });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)), ATTEMPT);
+    const result = await client.callTool({ name: 'greet', arguments: {} }, ATTEMPT);
     return (result.structuredContent as { greeting?: string } | undefined)?.greeting;
   } catch {
     return undefined;
@@ -71,8 +79,8 @@ async function greeting(port: number): Promise<string | undefined> {
 async function cardView(port: number): Promise<string | undefined> {
   const client = new Client({ name: 'dev-app-test', version: '1' });
   try {
-    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)));
-    const [content] = (await client.readResource({ uri: 'ui://greet/card' })).contents as { text?: string }[];
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)), ATTEMPT);
+    const [content] = (await client.readResource({ uri: 'ui://greet/card' }, ATTEMPT)).contents as { text?: string }[];
     return content?.text;
   } catch {
     return undefined;
