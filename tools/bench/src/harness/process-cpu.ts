@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 
 let ticksPerSecond: number | undefined;
 
@@ -28,4 +28,9 @@ export function processRssBytes(pid: number): number {
   } catch {
     return Number.NaN;
   }
+}
+
+/** This process's children now, from `/proc/self/task/<tid>/children` (Linux). */
+export function childPids(): number[] {
+  return readdirSync('/proc/self/task').flatMap((task) => readFileSync(`/proc/self/task/${task}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number));
 }

@@ -1,5 +1,4 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -10,7 +9,7 @@ import { HelloToolset } from '@toolsets/hello';
 import { closeUpstreams, McpUpstream, UpstreamConnection, type UpstreamTransportSettings } from '@toolsets/mcp-upstream';
 import { freePort } from '@toolsets/testing';
 import { container } from 'tsyringe';
-import { processCpuMicros, processRssBytes } from '../harness/process-cpu';
+import { childPids, processCpuMicros, processRssBytes } from '../harness/process-cpu';
 import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
 import { settledMemory } from '../harness/settled-memory';
 import { median } from '../harness/stats';
@@ -113,11 +112,6 @@ async function memoryPerConnection(transport: UpstreamTransportSettings, counts:
   return { heap: per('heap'), rss: per('rss'), childRss, samples: samples.map((sample) => `${sample.count}: heap ${fmt(sample.heap / 2 ** 20, 1)} MiB, RSS ${fmt(sample.rss / 2 ** 20, 1)} MiB`).join('; ') };
 }
 
-/** This process's children, from /proc (Linux). */
-function childPids(): number[] {
-  return readdirSync('/proc/self/task').flatMap((task) => readFileSync(`/proc/self/task/${task}/children`, 'utf-8').trim().split(/\s+/).filter(Boolean).map(Number));
-}
-
 interface Pair {
   label: string;
   direct: Client[];
@@ -182,7 +176,7 @@ export async function upstreamMcpScenario(): Promise<ScenarioResult> {
     }
     const locals: { pair: Pair; proxiedCpu: number; cpu: number; latency: number }[] = [];
     for (const pair of pairs) {
-      const app = pair.app;
+      const { app } = pair;
       await timed(pair.direct, SUM, WARMUP);
       await timed(pair.through, SUM, WARMUP, app);
       const direct: number[] = [];

@@ -45,6 +45,8 @@ function runJest(root: string, environment: NodeJS.ProcessEnv): { status: number
     encoding: 'utf-8',
     env: environment,
   });
+  // No report when Jest could not start: say what it printed instead.
+  if (!run.stdout.trim().startsWith('{')) throw new Error(`Jest gave no report (exit ${run.status}):\n${run.stderr.slice(-2000)}`);
   return { status: run.status, report: JSON.parse(run.stdout), stderr: run.stderr };
 }
 
