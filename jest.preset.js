@@ -34,4 +34,7 @@ module.exports = {
   // that wait on an event wait for the event itself; a longer bound is given where a test needs it.
   testTimeout: 60_000,
   reporters: ['default', path.join(__dirname, 'tools/jest/summary-reporter.cjs')],
+  // `npm test` points TMPDIR at a scratch folder of its own (tools/test-run/scratch-dir.sh) and keeps
+  // Jest's transform cache where it was, so a warm one serves the next run too.
+  ...(process.env.TOOLSETS_JEST_CACHE_DIRECTORY ? { cacheDirectory: process.env.TOOLSETS_JEST_CACHE_DIRECTORY } : {}),
 };

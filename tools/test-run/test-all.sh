@@ -15,7 +15,14 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 
 nx sync:check || exit 1
 logs=$(mktemp -d "${TMPDIR:-/tmp}/toolsets-lanes-XXXXXX")
-trap 'rm -rf "$logs"' EXIT
+# The tests' scratch files (workspace copies, adoption workspaces, npm installs of packed packages,
+# clones, the run's Nx cache) on a tmpfs where the machine has one with room, in a folder of this
+# run's own, removed at the end (tools/test-run/scratch-dir.sh). Jest's transform cache stays where
+# it was, so a warm one is kept between runs.
+export TOOLSETS_JEST_CACHE_DIRECTORY="${TOOLSETS_JEST_CACHE_DIRECTORY:-${TMPDIR:-/tmp}/jest_$(id -u)}"
+scratch=$(bash tools/test-run/scratch-dir.sh)
+[ -n "$scratch" ] && export TMPDIR="$scratch"
+trap 'rm -rf "$logs" ${scratch:+"$scratch"}' EXIT
 # The Debian packages some tests run (nginx, Chromium, redis-server), installed while the builds run
 # when missing, one after another, and waited for before any test starts: test files that each
 # installed their own at once, side by side, failed on dpkg's lock (tools/test-run/apt-turn.sh).
