@@ -83,6 +83,14 @@ describe('the moment the drain closes the listener (fake clock)', () => {
     await expect(outcome).resolves.toBe('no_idle');
   });
 
+  it('closes at once with a quiet period of 0 even while every connection is busy: no balancer is in front to wait for', async () => {
+    listener.idle = 0;
+    start({ drainQuietMs: 0, drainTimeoutMs: 10_000 });
+    await jest.advanceTimersByTimeAsync(5);
+    expect(closedAt).toBeDefined();
+    await expect(outcome).resolves.toBe('found');
+  });
+
   it('closes at once with a quiet period of 0 and no connection open', async () => {
     listener.size = 0;
     listener.idle = 0;

@@ -9,12 +9,21 @@ class KeptToolset {
   quick(): ToolResult {
     return { message: 'quick' };
   }
+
+  @Tool({ description: 'Answer once the test says so.', returns: ToolResult })
+  async held(): Promise<ToolResult> {
+    await new Promise<void>((release) => (releaseHeld = release));
+    return { message: 'held' };
+  }
 }
+
+/** Ends the call `held` is in, once it has started. */
+let releaseHeld: (() => void) | undefined;
 
 const KEEP_ALIVE_MS = 1_000;
 
-function callRequest(port: number, id: number): string {
-  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: 'quick', arguments: {} } });
+function callRequest(port: number, id: number, tool = 'quick'): string {
+  const body = JSON.stringify({ jsonrpc: '2.0', id, method: 'tools/call', params: { name: tool, arguments: {} } });
   return (
     `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\n` +
     `MCP-Protocol-Version: 2025-06-18\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
@@ -100,5 +109,43 @@ describe('idle keep-alive connections', () => {
     expect(await connection.closed).toBe('closed');
     // Held for the advertised time and as long again (timers never fire early, so this holds on any machine).
     expect(Date.now() - opened).toBeGreaterThanOrEqual(2 * KEEP_ALIVE_MS);
+  }, 30_000);
+});
+
+describe('the drain with a quiet period of 0 (nothing in front of the server: the dev loop, a test)', () => {
+  it('closes idle connections at once instead of at their keep-alive time, and answers the call in flight before it ends', async () => {
+    const { logger } = recordingLogger();
+    // Keep-alive and drain bounds far past the test's own timeout: an idle connection left to its
+    // keep-alive time, or a drain that waits for it, fails the test instead of passing slowly.
+    const long = 10 * 60_000;
+    const http = await serveHttp(buildServer({ name: 'kept', version: '1.0.0', toolsets: [KeptToolset], logger }), {
+      port: 0,
+      logger,
+      keepAliveTimeoutMs: long,
+      drainTimeoutMs: long,
+      drainQuietMs: 0,
+    });
+    const port = Number(new URL(http.origin).port);
+    const idle = await RawConnection.open(port);
+    const busy = await RawConnection.open(port);
+    try {
+      expect(await idle.exchange(callRequest(port, 1))).toMatch(/^HTTP\/1\.1 200/);
+      const held = busy.exchange(callRequest(port, 2, 'held'));
+      while (!releaseHeld) await new Promise((resolve) => setTimeout(resolve, 5));
+
+      const closed = http.close();
+      expect(await idle.closed).toBe('closed');
+      releaseHeld();
+      expect(await held).toContain('"structuredContent":{"message":"held"}');
+      // Its head went out with keep-alive when the call began; the connection closes after the answer all the same.
+      expect(await busy.closed).toBe('closed');
+      await closed;
+    } finally {
+      // On a failure, so the server can close and Jest end.
+      releaseHeld?.();
+      idle.destroy();
+      busy.destroy();
+      await http.close();
+    }
   }, 30_000);
 });

@@ -23,6 +23,8 @@ export class ConnectionTracker {
   /** Idle connections past their keep-alive time, held for the grace: the timer that closes each. */
   readonly #inGrace = new Map<Socket, { timer: NodeJS.Timeout; readBefore: number }>();
   #graceMs: number;
+  /** Set by closeWhenIdle(). */
+  #closingIdle = false;
   #onEmpty: (() => void) | undefined;
   /** When the last connection arrived (refused ones too), by `performance.now()`. */
   #lastArrival = -Infinity;
@@ -79,6 +81,21 @@ export class ConnectionTracker {
       const use = this.#open.get(socket);
       if (use && use.active === 0 && socket.bytesRead === readBefore && socket.readableLength === 0) socket.destroy();
     });
+  }
+
+  /**
+   * From now on every connection closes as soon as it carries no request (once the event loop has
+   * polled it, as above): those idle now, and each busy one after its last answer, which may have
+   * gone out with `keep-alive` already (an event stream's head is sent when the call starts).
+   */
+  closeWhenIdle(): void {
+    this.#closingIdle = true;
+    for (const [socket, use] of this.#open) if (use.active === 0) this.closeIfIdle(socket, socket.bytesRead);
+  }
+
+  /** A request on `socket` has ended: its connection closes now if it carries no other and closeWhenIdle() was called. */
+  requestEnded(socket: Socket): void {
+    if (this.#closingIdle && this.#open.get(socket)?.active === 0) this.closeIfIdle(socket, socket.bytesRead);
   }
 
   get size(): number {

@@ -42,6 +42,9 @@ export async function drain(
   // Only now: closing connections earlier makes a balancer open new ones, which the listener's
   // close would reset with their requests already sent.
   requests.closeConnections();
+  // Nothing in front of this server holds its connections (DRAIN_QUIET_MS=0: the dev loop, a test):
+  // each closes once idle instead of at its keep-alive time, which would hold the exit that long.
+  if (limits.drainQuietMs === 0) connections.closeWhenIdle();
   const timeout = sleep(limits.drainTimeoutMs);
   await Promise.race([requests.whenIdle().then(() => connections.whenEmpty()), timeout]);
   http.closeAllConnections();
@@ -69,6 +72,7 @@ const QUICK_POLL_MS = 1;
  *   it opens a new connection only when it has no idle one;
  * - the check phase right after a quick poll phase: what the kernel queued before it was accepted
  *   in it (libuv accepts the whole queue), and little time was left for more.
+ * With `drainQuietMs` 0 (nothing in front of the server) only the last applies.
  * Says which condition it gave up on, if any; `close` is told too, and runs in that same phase.
  */
 export async function atQuietMoment(
@@ -88,7 +92,8 @@ export async function atQuietMoment(
     quietSince = quiet ? (quietSince ?? now) : undefined;
     const idle = connections.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
     let outcome: QuietMoment | undefined;
-    if (quickPoll && quiet) outcome = idle ? 'found' : now - quietSince! >= IDLE_MOMENT_WAIT_MS ? 'no_idle' : undefined;
+    // A quiet period of 0 says no balancer is in front to wait for (the dev loop, a test): close at once.
+    if (quickPoll && quiet) outcome = idle || limits.drainQuietMs === 0 ? 'found' : now - quietSince! >= IDLE_MOMENT_WAIT_MS ? 'no_idle' : undefined;
     if (!outcome && now - started >= limits.drainTimeoutMs) outcome = 'never_quiet';
     if (outcome) {
       close(outcome);

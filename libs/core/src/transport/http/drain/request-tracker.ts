@@ -43,12 +43,14 @@ export class RequestTracker {
   begin(res: ServerResponse): void {
     this.#active.add(res);
     if (this.#closing) closeAfter(res);
-    const connection = this.connections.use(res.socket);
+    const socket = res.socket;
+    const connection = this.connections.use(socket);
     if (connection) connection.active++;
     res.once('close', () => {
       if (connection) {
         connection.active--;
         connection.lastDone = Date.now();
+        this.connections.requestEnded(socket!);
       }
       this.#active.delete(res);
       if (this.#active.size === 0) this.#onIdle?.();
