@@ -19,10 +19,10 @@ const root = process.cwd();
 const appRoot = path.resolve(appArg);
 const main = path.join(appRoot, 'dist', 'main.js');
 /**
- * How a stopping dev server drains, unless the environment says otherwise: its listener closes at
- * once (no balancer in front of it, so no quiet moment to wait for: a client's next connection is
- * refused and it retries against the new server), the calls in flight are answered, and what still
- * runs after DRAIN_TIMEOUT_MS is cut. Killing it sooner left a call in flight unanswered, and the
+ * How a stopping dev server drains, unless the environment says otherwise: its listener and idle
+ * connections close at once (no balancer in front of it, so no quiet moment to wait for: a client's
+ * next connection reaches the new server, or is refused until it listens), the calls in flight are
+ * answered, and what still runs after DRAIN_TIMEOUT_MS is cut. Killing it sooner left a call in flight unanswered, and the
  * SDK's client waits out its 60 s request timeout for an event stream that ended without an answer.
  */
 const DEV_DRAIN = { DRAIN_QUIET_MS: '0', DRAIN_TIMEOUT_MS: '1000' };
