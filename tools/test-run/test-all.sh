@@ -20,7 +20,7 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/toolsets-lanes-XXXXXX")
 # run's own, removed at the end (tools/test-run/scratch-dir.sh). Jest's transform cache stays where
 # it was, so a warm one is kept between runs.
 export TOOLSETS_JEST_CACHE_DIRECTORY="${TOOLSETS_JEST_CACHE_DIRECTORY:-${TMPDIR:-/tmp}/jest_$(id -u)}"
-scratch=$(bash tools/test-run/scratch-dir.sh)
+scratch=$(bash tools/test-run/scratch-dir.sh $$)
 [ -n "$scratch" ] && export TMPDIR="$scratch"
 trap 'rm -rf "$logs" ${scratch:+"$scratch"}' EXIT
 # The Debian packages some tests run (nginx, Chromium, redis-server), installed while the builds run
