@@ -101,8 +101,11 @@ async function start(fresh = false) {
   }
   server = child;
   child.on('exit', (code, signal) => {
-    if (server === child) server = undefined;
+    // stop() lets go of the server before it signals it: one still held here ended on its own.
+    const ownStop = server !== child;
+    if (!ownStop) server = undefined;
     if (signal === null && code !== 0) console.error(`\n[dev] the server stopped (exit ${code}); fix the above and save: it restarts on the next change.`);
+    else if (signal !== null && !ownStop) console.error(`\n[dev] the server was ended by ${signal}, not by a restart; save a change to start it again.`);
   });
   prepare();
 }

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -62,13 +62,19 @@ function scratchWorkspace(): string {
  */
 const ATTEMPT = { timeout: 10_000 };
 
+/** What the last attempt of greeting() got, for a failure to say: a greeting, or the error it met. */
+let lastAttempt = 'no attempt yet';
+
 async function greeting(port: number): Promise<string | undefined> {
   const client = new Client({ name: 'dev-app-test', version: '1' });
   try {
     await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)), ATTEMPT);
     const result = await client.callTool({ name: 'greet', arguments: {} }, ATTEMPT);
-    return (result.structuredContent as { greeting?: string } | undefined)?.greeting;
-  } catch {
+    const answer = (result.structuredContent as { greeting?: string } | undefined)?.greeting;
+    lastAttempt = `answered ${JSON.stringify(answer)}`;
+    return answer;
+  } catch (error) {
+    lastAttempt = `failed: ${error instanceof Error ? `${error.message}${error.cause instanceof Error ? ` (${error.cause.message})` : ''}` : String(error)}`;
     return undefined;
   } finally {
     await client.close().catch(() => undefined);
@@ -185,7 +191,7 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
 
     // Fixing the helper restarts the server with both changes.
     write(root, 'libs/greet/src/greeting.ts', "export const GREETING = 'Howdy';\n");
-    await waitUntil(async () => (await greeting(port)) === 'Howdy!!', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the fixed burst to be served; last greeting ${String(output.slice(-2000))}` });
+    await waitUntil(async () => (await greeting(port)) === 'Howdy!!', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the fixed burst to be served; the last attempt ${lastAttempt}; output so far:\n${output.slice(-4000)}` });
   });
 
   it('rebuilds a view when a file under views/ changes, and serves the new one', async () => {
@@ -209,5 +215,28 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
     expect(output).toMatch(/\[dev\] libs\/greet\/views changed: rebuilt in \d+ ms, restarting/);
     // Bundled: the script is inlined, nothing left to fetch.
     expect(await cardView(port)).toContain("dataset.ready=`yes`");
+  });
+
+  it('says so when its server is ended by a signal it did not send, and starts it again on the next save', async () => {
+    root = scratchWorkspace();
+    const port = await freePort();
+    watcher = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
+    watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the first server (output so far:\n${output})` });
+
+    // The first server is started cold (`node … main.js`); the standby for the next runs dev-standby.cjs.
+    const children = readdirSync(`/proc/${watcher.pid}/task`).flatMap((task) => readFileSync(`/proc/${watcher!.pid}/task/${task}/children`, 'utf-8').trim().split(/\s+/).filter(Boolean));
+    const serving = children.filter((pid) => {
+      const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf-8').split('\0');
+      return argv.some((arg) => arg.endsWith('greet-server/dist/main.js')) && !argv.some((arg) => arg.endsWith('dev-standby.cjs'));
+    });
+    expect(serving).toHaveLength(1);
+    process.kill(Number(serving[0]), 'SIGKILL');
+    await waitUntil(() => output.includes('[dev] the server was ended by SIGKILL, not by a restart'), { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the dev loop to report its server's end (output so far:\n${output})` });
+    expect(watcher.exitCode).toBeNull();
+
+    write(root, 'libs/greet/src/index.ts', toolsetSource('Back'));
+    await waitUntil(async () => (await greeting(port)) === 'Back', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the server to come back (the last attempt ${lastAttempt}; output so far:\n${output})` });
   });
 });
