@@ -124,6 +124,13 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
   let root: string;
   let watcher: ChildProcess | undefined;
   let output = '';
+  /** The dev loop on the scratch workspace's app, on `port`, everything it prints gathered in `output`. */
+  const startWatcher = (port: number): ChildProcess => {
+    const started = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
+    started.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    started.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    return started;
+  };
   afterEach(async () => {
     if (watcher && watcher.exitCode === null) await new Promise((exited) => watcher!.once('exit', exited).kill('SIGTERM'));
     rmSync(root, { recursive: true, force: true });
@@ -132,9 +139,7 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
   it('restarts the server on the same port when a toolset changes, and keeps watching through a gate failure', async () => {
     root = scratchWorkspace();
     const port = await freePort();
-    watcher = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
-    watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    watcher = startWatcher(port);
     await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the first server to answer (output so far:\n${output})` });
     expect(output).toContain('[dev] watching 2 projects (apps/greet-server, libs/greet)');
     expect(output).toContain(`inspect: npx @modelcontextprotocol/inspector (Node 22.19+; on Node 20: npx -y -p node@22 -p @modelcontextprotocol/inspector mcp-inspector), then "Streamable HTTP" and http://127.0.0.1:${port}/mcp`);
@@ -177,9 +182,7 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
     const built = spawnSync(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/build-project.cjs'), 'libs/greet/src', 'libs/greet/dist'], { cwd: root, encoding: 'utf-8' });
     if (built.status !== 0) throw new Error(built.stderr);
     const port = await freePort();
-    watcher = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
-    watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    watcher = startWatcher(port);
     await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the first server (output so far:\n${output})` });
 
     // One burst: the helper broken (it does not parse), the toolset changed.
@@ -205,9 +208,7 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
       if (built.status !== 0) throw new Error(built.stderr);
     }
     const port = await freePort();
-    watcher = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
-    watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    watcher = startWatcher(port);
     await waitUntil(async () => (await cardView(port))?.includes('<p id="word">first</p>') === true, { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the first view (output so far:\n${output})` });
 
     write(root, 'libs/greet/views/card/index.html', cardPage('second'));
@@ -220,9 +221,7 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
   it('says so when its server is ended by a signal it did not send, and starts it again on the next save', async () => {
     root = scratchWorkspace();
     const port = await freePort();
-    watcher = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
-    watcher.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    watcher.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    watcher = startWatcher(port);
     await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the first server (output so far:\n${output})` });
 
     // The first server is started cold (`node … main.js`); the standby for the next runs dev-standby.cjs.
