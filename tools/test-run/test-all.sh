@@ -16,7 +16,7 @@ export PATH="$PWD/node_modules/.bin:$PATH"
 nx sync:check || exit 1
 logs=$(mktemp -d "${TMPDIR:-/tmp}/toolsets-lanes-XXXXXX")
 # The tests' scratch files (workspace copies, adoption workspaces, npm installs of packed packages,
-# clones, the run's Nx cache) on a tmpfs where the machine has one with room, in a folder of this
+# the packing clone) on a tmpfs where the machine has one with room, in a folder of this
 # run's own, removed at the end (tools/test-run/scratch-dir.sh). Jest's transform cache stays where
 # it was, so a warm one is kept between runs.
 export TOOLSETS_JEST_CACHE_DIRECTORY="${TOOLSETS_JEST_CACHE_DIRECTORY:-${TMPDIR:-/tmp}/jest_$(id -u)}"
