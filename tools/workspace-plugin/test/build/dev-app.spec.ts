@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -110,6 +110,23 @@ export class GreetToolset {
 
 const cardPage = (word: string) => `<!doctype html><html><body><p id="word">${word}</p><script type="module" src="./main.ts"></script></body></html>`;
 
+/** The toolset with its greeting taken from a second file of the library, `GREETING + suffix`. */
+const toolsetWith = (suffix: string) =>
+  toolsetSource('Hello').replace("'Hello', greeting: 'Hello'", `GREETING + '${suffix}', greeting: GREETING + '${suffix}'`).replace('import {', "import { GREETING } from './greeting';\nimport {");
+
+/** The scratch workspace with the library in two files (greeting.ts says 'Hello', index.ts adds nothing), built. */
+function twoFileWorkspace(): string {
+  const root = scratchWorkspace();
+  write(root, 'libs/greet/src/greeting.ts', "export const GREETING = 'Hello';\n");
+  write(root, 'libs/greet/src/index.ts', toolsetWith(''));
+  const built = spawnSync(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/build-project.cjs'), 'libs/greet/src', 'libs/greet/dist'], { cwd: root, encoding: 'utf-8' });
+  if (built.status !== 0) throw new Error(built.stderr);
+  return root;
+}
+
+/** What the dev loop itself said (its `[dev]` lines, not the servers' banners), first in a failure so the run's summary shows it. */
+const devSaid = (output: string) => `the dev loop said: ${output.split('\n').filter((line) => line.startsWith('[dev]')).join(' | ') || 'nothing'}; all output:\n${output.slice(-4000)}`;
+
 // Each wait is a bound on a dev loop that never serves, not a measure of one that does: a compile and
 // a restart took over 20 s under the full CI run's load (one burst test timed out there at 20 s).
 /**
@@ -174,13 +191,7 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
   });
 
   it('compiles every file of a burst even when one does not compile, keeps that one pending, and serves both once it is fixed', async () => {
-    root = scratchWorkspace();
-    // The toolset takes its greeting from a second file of the library.
-    const toolsetWith = (suffix: string) => toolsetSource('Hello').replace("'Hello', greeting: 'Hello'", `GREETING + '${suffix}', greeting: GREETING + '${suffix}'`).replace("import {", "import { GREETING } from './greeting';\nimport {");
-    write(root, 'libs/greet/src/greeting.ts', "export const GREETING = 'Hello';\n");
-    write(root, 'libs/greet/src/index.ts', toolsetWith(''));
-    const built = spawnSync(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/build-project.cjs'), 'libs/greet/src', 'libs/greet/dist'], { cwd: root, encoding: 'utf-8' });
-    if (built.status !== 0) throw new Error(built.stderr);
+    root = twoFileWorkspace();
     const port = await freePort();
     watcher = startWatcher(port);
     await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the first server (output so far:\n${output})` });
@@ -194,7 +205,25 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
 
     // Fixing the helper restarts the server with both changes.
     write(root, 'libs/greet/src/greeting.ts', "export const GREETING = 'Howdy';\n");
-    await waitUntil(async () => (await greeting(port)) === 'Howdy!!', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the fixed burst to be served; the last attempt ${lastAttempt}; output so far:\n${output.slice(-4000)}` });
+    await waitUntil(async () => (await greeting(port)) === 'Howdy!!', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the fixed burst to be served; the last attempt ${lastAttempt}; ${devSaid(output)}` });
+  });
+
+  it('serves a change the watcher never reported: one saved before it started, and one made through a hard link, with the next save', async () => {
+    root = twoFileWorkspace();
+    // Saved after the build, before the dev loop watches: no event will ever tell of it.
+    write(root, 'libs/greet/src/index.ts', toolsetWith('?'));
+    const port = await freePort();
+    watcher = startWatcher(port);
+    await waitUntil(async () => (await greeting(port)) === 'Hello?', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the first server to serve the change made before it (the last attempt ${lastAttempt}; ${devSaid(output)})` });
+    expect(output).toContain('[dev] 1 source file(s) changed since the last build: compiled before serving');
+
+    // inotify reports a write to the directory the name was written through, so a write through a
+    // link outside the project is a change the watcher does not see, as one it lost would be.
+    linkSync(join(root, 'libs/greet/src/greeting.ts'), join(root, 'greeting-link.ts'));
+    writeFileSync(join(root, 'greeting-link.ts'), "export const GREETING = 'Howdy';\n");
+    write(root, 'libs/greet/src/index.ts', toolsetWith('!'));
+    await waitUntil(async () => (await greeting(port)) === 'Howdy!', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for both changes to be served (the last attempt ${lastAttempt}; ${devSaid(output)})` });
+    expect(output).toMatch(/\[dev\] libs\/greet\/src\/(greeting|index)\.ts, libs\/greet\/src\/(greeting|index)\.ts changed: rebuilt in \d+ ms, restarting/);
   });
 
   it('rebuilds a view when a file under views/ changes, and serves the new one', async () => {
