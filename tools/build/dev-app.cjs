@@ -19,11 +19,24 @@ const root = process.cwd();
 const appRoot = path.resolve(appArg);
 const main = path.join(appRoot, 'dist', 'main.js');
 /**
- * How long a stopping server may take before it is killed. A production drain waits for a quiet
- * moment with idle connections (seconds, with a client connected); a dev server holds no call
- * worth that wait: the code it would finish with has just changed.
+ * How a stopping dev server drains, unless the environment says otherwise: its listener and idle
+ * connections close at once (no balancer in front of it, so no quiet moment to wait for: a client's
+ * next connection reaches the new server, or is refused until it listens), the calls in flight are
+ * answered, and what still runs after DRAIN_TIMEOUT_MS is cut. Killing it sooner left a call in flight unanswered, and the
+ * SDK's client waits out its 60 s request timeout for an event stream that ended without an answer.
  */
-const STOP_GRACE_MS = 250;
+const DEV_DRAIN = { DRAIN_QUIET_MS: '0', DRAIN_TIMEOUT_MS: '1000' };
+const serverEnv = { NODE_ENV: 'development', ...DEV_DRAIN, ...process.env };
+/**
+ * How long a stopping server may take before it is killed: a bound on one that does not stop, past
+ * its whole drain (the wait for a quiet moment and the calls, each at most DRAIN_TIMEOUT_MS).
+ */
+const STOP_GRACE_MS = 2 * drainTimeoutMs(serverEnv.DRAIN_TIMEOUT_MS) + 1000;
+
+function drainTimeoutMs(value) {
+  const ms = Number(value);
+  return Number.isFinite(ms) && ms >= 0 ? ms : Number(DEV_DRAIN.DRAIN_TIMEOUT_MS);
+}
 
 /** Every project built by build-project.cjs (its project.json says `build-project.cjs <src> <dist>`): what to watch and where it builds. */
 function swcProjects() {
@@ -104,7 +117,6 @@ let server;
 let standby;
 let starting = false;
 let restartAgain = false;
-const serverEnv = { NODE_ENV: 'development', ...process.env };
 
 /** TOOLSETS_DEV_STANDBY=0 starts every server from cold (to compare, or should preloading ever get in the way). */
 const useStandby = process.env.TOOLSETS_DEV_STANDBY !== '0';

@@ -29,8 +29,8 @@ export interface ServingLimits {
   drainTimeoutMs: number;
   /**
    * The drain closes the listener only once no connection has arrived for this long (at most
-   * DRAIN_TIMEOUT_MS). 0: nothing in front of the server holds its connections (a server on a
-   * developer's machine, a test's), so the listener and idle connections close at once and only calls in flight are waited for.
+   * DRAIN_TIMEOUT_MS). 0: nothing in front of the server holds its connections (the dev loop, a
+   * test), so the listener and idle connections close at once and only calls in flight are waited for.
    */
   drainQuietMs: number;
   /** Array items in one call's arguments, all arrays together; and keys in any one object of them. */

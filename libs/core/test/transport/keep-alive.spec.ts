@@ -112,7 +112,7 @@ describe('idle keep-alive connections', () => {
   }, 30_000);
 });
 
-describe('the drain with a quiet period of 0 (nothing in front of the server: a dev server, a test)', () => {
+describe('the drain with a quiet period of 0 (nothing in front of the server: the dev loop, a test)', () => {
   it('closes idle connections at once instead of at their keep-alive time, and answers the call in flight before it ends', async () => {
     const { logger } = recordingLogger();
     // Keep-alive and drain bounds far past the test's own timeout: an idle connection left to its

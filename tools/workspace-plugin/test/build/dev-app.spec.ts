@@ -24,6 +24,26 @@ export class GreetToolset {
 }
 `;
 
+/**
+ * The toolset with a second tool that answers only after its server is told to stop, and 300 ms
+ * later still: longer than the dev loop once gave a stopping server before killing it.
+ */
+const lingeringToolset = (greeting: string) =>
+  toolsetSource(greeting).replace(
+    /\n}\n$/,
+    `
+
+  @Tool({ description: 'Answers once its server is told to stop, a moment later.', returns: GreetResult })
+  async lingering(): Promise<GreetResult> {
+    console.error('[lingering] waiting for the server to be told to stop');
+    await new Promise((stopping) => process.once('SIGTERM', stopping));
+    await new Promise((later) => setTimeout(later, 300));
+    return { message: 'answered while stopping', greeting: 'late' };
+  }
+}
+`,
+  );
+
 const appMain = `import { startApp, buildServer } from '@toolsets/core';
 import { GreetToolset } from '../../../libs/greet/dist';
 
@@ -55,10 +75,11 @@ function scratchWorkspace(): string {
 
 
 /**
- * One attempt's bound. A restart kills the old server 250 ms after SIGTERM, and an attempt in flight
- * then can be left unanswered: its client waited out the SDK's 60 s request timeout before the next
- * attempt (seen in about one run in three of this file, 60,001 ms in `connect`). The waits poll
- * again at once, so an attempt cut short costs a retry, never the test.
+ * One attempt's bound, a bound on a broken loop: an attempt the restart leaves unanswered would
+ * otherwise wait out the SDK's 60 s request timeout before the next (it did in about one run in
+ * three of this file, 60,001 ms in `connect`, when the dev loop killed a server 250 ms after SIGTERM
+ * whatever it was answering; the last test here holds it to answering). The waits poll again at
+ * once, so an attempt cut short costs a retry, never the test.
  */
 const ATTEMPT = { timeout: 10_000 };
 
@@ -142,8 +163,8 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
   let watcher: ChildProcess | undefined;
   let output = '';
   /** The dev loop on the scratch workspace's app, on `port`, everything it prints gathered in `output`. */
-  const startWatcher = (port: number): ChildProcess => {
-    const started = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '' } });
+  const startWatcher = (port: number, env: Record<string, string> = {}): ChildProcess => {
+    const started = spawn(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/dev-app.cjs'), 'apps/greet-server'], { cwd: root, env: { ...process.env, PORT: String(port), NODE_ENV: '', ...env } });
     started.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     started.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     return started;
@@ -266,5 +287,27 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
 
     write(root, 'libs/greet/src/index.ts', toolsetSource('Back'));
     await waitUntil(async () => (await greeting(port)) === 'Back', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the server to come back (the last attempt ${lastAttempt}; output so far:\n${output})` });
+  });
+
+  it('answers a call in flight when a change restarts the server, then serves the change', async () => {
+    root = scratchWorkspace();
+    write(root, 'libs/greet/src/index.ts', lingeringToolset('Hello'));
+    const built = spawnSync(process.execPath, [join(WORKSPACE_ROOT, 'tools/build/build-project.cjs'), 'libs/greet/src', 'libs/greet/dist'], { cwd: root, encoding: 'utf-8' });
+    if (built.status !== 0) throw new Error(built.stderr);
+    const port = await freePort();
+    // A drain bound far past the tool's 300 ms, so a busy machine cannot make the call late: what is
+    // tested is that the server is let drain, not how fast it does.
+    watcher = startWatcher(port, { DRAIN_TIMEOUT_MS: '10000' });
+    await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the first server (output so far:\n${output})` });
+
+    const client = new Client({ name: 'dev-app-test', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`http://127.0.0.1:${port}/mcp`)), ATTEMPT);
+    // Bounded well below the SDK's 60 s: a call cut off by the restart fails this test instead of waiting that out.
+    const inFlight = client.callTool({ name: 'lingering', arguments: {} }, { timeout: 30_000 });
+    await waitUntil(() => output.includes('[lingering] waiting'), { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the call to reach the server (output so far:\n${output})` });
+    write(root, 'libs/greet/src/index.ts', lingeringToolset('Howdy'));
+    expect((await inFlight).structuredContent).toMatchObject({ greeting: 'late' });
+    await client.close();
+    await waitUntil(async () => (await greeting(port)) === 'Howdy', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the restarted server (output so far:\n${output})` });
   });
 });

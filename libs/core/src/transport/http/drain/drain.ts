@@ -42,7 +42,7 @@ export async function drain(
   // Only now: closing connections earlier makes a balancer open new ones, which the listener's
   // close would reset with their requests already sent.
   requests.closeConnections();
-  // Nothing in front of this server holds its connections (DRAIN_QUIET_MS=0: a server on a developer's machine, a test's):
+  // Nothing in front of this server holds its connections (DRAIN_QUIET_MS=0: the dev loop, a test):
   // each closes once idle instead of at its keep-alive time, which would hold the exit that long.
   if (limits.drainQuietMs === 0) connections.closeWhenIdle();
   const timeout = sleep(limits.drainTimeoutMs);
@@ -92,7 +92,7 @@ export async function atQuietMoment(
     quietSince = quiet ? (quietSince ?? now) : undefined;
     const idle = connections.idleInBalancer(ANSWER_SETTLED_MS) >= Math.min(IDLE_CONNECTIONS_WANTED, connections.size);
     let outcome: QuietMoment | undefined;
-    // A quiet period of 0 says no balancer is in front to wait for (a server on a developer's machine, a test's): close at once.
+    // A quiet period of 0 says no balancer is in front to wait for (the dev loop, a test): close at once.
     if (quickPoll && quiet) outcome = idle || limits.drainQuietMs === 0 ? 'found' : now - quietSince! >= IDLE_MOMENT_WAIT_MS ? 'no_idle' : undefined;
     if (!outcome && now - started >= limits.drainTimeoutMs) outcome = 'never_quiet';
     if (outcome) {
