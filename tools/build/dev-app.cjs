@@ -22,16 +22,18 @@ const main = path.join(appRoot, 'dist', 'main.js');
  * How a stopping dev server drains, unless the environment says otherwise: its listener and idle
  * connections close at once (no balancer in front of it, so no quiet moment to wait for: a client's
  * next connection reaches the new server, or is refused until it listens), the calls in flight are
- * answered, and what still runs after DRAIN_TIMEOUT_MS is cut. Killing it sooner left a call in flight unanswered, and the
- * SDK's client waits out its 60 s request timeout for an event stream that ended without an answer.
+ * answered, and what still runs after DRAIN_TIMEOUT_MS is answered "Shutting down" and cut.
+ * Killing it sooner left a call in flight unanswered, and the SDK's client waits out its 60 s
+ * request timeout for an event stream that ended without an answer.
  */
 const DEV_DRAIN = { DRAIN_QUIET_MS: '0', DRAIN_TIMEOUT_MS: '1000' };
 const serverEnv = { NODE_ENV: 'development', ...DEV_DRAIN, ...process.env };
 /**
  * How long a stopping server may take before it is killed: a bound on one that does not stop, past
- * its whole drain (the wait for a quiet moment and the calls, each at most DRAIN_TIMEOUT_MS).
+ * its whole drain (the wait for a quiet moment and the calls, each at most DRAIN_TIMEOUT_MS, then
+ * at most a second to send the calls it cut their "Shutting down" answers).
  */
-const STOP_GRACE_MS = 2 * drainTimeoutMs(serverEnv.DRAIN_TIMEOUT_MS) + 1000;
+const STOP_GRACE_MS = 2 * drainTimeoutMs(serverEnv.DRAIN_TIMEOUT_MS) + 2000;
 
 function drainTimeoutMs(value) {
   const ms = Number(value);

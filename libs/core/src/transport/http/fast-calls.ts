@@ -83,7 +83,8 @@ export async function answerFastCall(
     if (!finished) abort.abort();
   });
   const modern = call.era.era === 'modern';
-  const gone = () => abort.signal.aborted || res.destroyed;
+  // Ended under it: the client left, or the drain answered the call it cut (drain/cut-answers.ts).
+  const gone = () => abort.signal.aborted || res.destroyed || res.writableEnded;
   let keepAlive: NodeJS.Timeout | undefined;
   if (!modern) {
     res.writeHead(200, EVENT_STREAM_HEADERS);

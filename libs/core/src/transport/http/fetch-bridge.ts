@@ -35,12 +35,18 @@ export async function bridgeParsedRequest(
     onerror(error instanceof Error ? error : new Error(String(error)));
     response = Response.json({ jsonrpc: '2.0', error: { code: -32603, message: 'Internal server error' }, id: null }, { status: 500 });
   }
+  // The drain answered this request while the handler ran (drain/cut-answers.ts): its answer is too late.
+  if (res.writableEnded) {
+    response.body?.cancel().catch(() => undefined);
+    return;
+  }
   const headers: Record<string, string> = {};
   for (const [name, value] of response.headers) headers[name] = value;
   if (response.body === null || !isEventStream(response)) {
     // A JSON answer (or none) is complete when the handler resolves: write it in one go.
     const body = response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
     finished = true;
+    if (res.writableEnded) return;
     if (body) headers['content-length'] = String(body.byteLength);
     res.writeHead(response.status, headers);
     res.end(body);
@@ -84,7 +90,8 @@ async function copyStream(body: ReadableStream<Uint8Array>, res: ServerResponse,
   try {
     for (;;) {
       const next = await Promise.race([reader.read(), gone.then(() => undefined)]);
-      if (!next || next.done) break;
+      // Ended by the drain's answer to a request it cut (drain/cut-answers.ts).
+      if (!next || next.done || res.writableEnded) break;
       if (!res.write(next.value)) await Promise.race([new Promise<void>((resolve) => res.once('drain', resolve)), gone]);
     }
   } catch {

@@ -115,6 +115,7 @@ export class Router {
     if (req.method !== 'POST') return mount.sessions ? mount.sessions.handle(req, res) : mount.node(req, res);
     const parsed = await this.readMessage(req, res);
     if (parsed === undefined) return;
+    this.requests.carries(res, parsed);
     return this.serveMessage(mount, req, res, parsed, admitted);
   }
 

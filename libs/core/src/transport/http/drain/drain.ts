@@ -3,6 +3,7 @@ import { Server as NetServer } from 'node:net';
 import type { Logger } from '../../../server/logging/logger';
 import type { ServingLimits } from '../../serving-limits';
 import type { ConnectionTracker } from './connection-tracker';
+import { cutMessage } from './cut-answers';
 import type { RequestTracker } from './request-tracker';
 
 /** What the drain reads of the listener's connections to pick the moment it closes. */
@@ -45,8 +46,12 @@ export async function drain(
   // Nothing in front of this server holds its connections (DRAIN_QUIET_MS=0: the dev loop, a test):
   // each closes once idle instead of at its keep-alive time, which would hold the exit that long.
   if (limits.drainQuietMs === 0) connections.closeWhenIdle();
-  const timeout = sleep(limits.drainTimeoutMs);
-  await Promise.race([requests.whenIdle().then(() => connections.whenEmpty()), timeout]);
+  const timeout = sleep(limits.drainTimeoutMs).then(() => 'timeout' as const);
+  if ((await Promise.race([requests.whenIdle().then(() => connections.whenEmpty()), timeout])) === 'timeout') {
+    // Answered, not just cut: a client whose request stream ends without an answer waits out its own timeout.
+    const cut = await requests.answerCut(cutMessage(limits.drainTimeoutMs));
+    if (cut > 0) logger.warn(`${cut} request(s) still running at DRAIN_TIMEOUT_MS (${limits.drainTimeoutMs} ms) were answered "Shutting down" (-32000) and stopped`);
+  }
   http.closeAllConnections();
   await stopped;
 }

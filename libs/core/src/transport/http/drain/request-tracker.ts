@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { ConnectionTracker } from './connection-tracker';
+import { answerCut, requestIds, type RequestId } from './cut-answers';
 
 /**
  * Makes `res` close its connection once sent, even when the SDK's own headers say keep-alive (its
@@ -23,9 +24,18 @@ function withoutConnection(headers: object): object {
   return Object.fromEntries(Object.entries(headers).filter(([name]) => name.toLowerCase() !== 'connection'));
 }
 
-/** Requests being served, and the responses that may still take `Connection: close`. */
+/** The JSON-RPC requests one POST carries: what the drain answers for it if it has to cut it. */
+interface Carried {
+  ids: RequestId[];
+  batch: boolean;
+}
+
+/** How long the answers to requests cut at the drain's end may take to be sent before their connections close. */
+const CUT_FLUSH_MS = 1_000;
+
+/** Requests being served, the JSON-RPC requests each carries once known, and the responses that may still take `Connection: close`. */
 export class RequestTracker {
-  readonly #active = new Set<ServerResponse>();
+  readonly #active = new Map<ServerResponse, Carried | undefined>();
   #draining = false;
   #closing = false;
   #onIdle: (() => void) | undefined;
@@ -41,7 +51,7 @@ export class RequestTracker {
   }
 
   begin(res: ServerResponse): void {
-    this.#active.add(res);
+    this.#active.set(res, undefined);
     if (this.#closing) closeAfter(res);
     const socket = res.socket;
     const connection = this.connections.use(socket);
@@ -57,6 +67,13 @@ export class RequestTracker {
     });
   }
 
+  /** Records the JSON-RPC requests of `res`'s parsed POST body, for the drain to answer should it cut them. */
+  carries(res: ServerResponse, parsed: object): void {
+    if (!this.#active.has(res)) return;
+    const ids = requestIds(parsed);
+    if (ids.length > 0) this.#active.set(res, { ids, batch: Array.isArray(parsed) });
+  }
+
   /** Readiness turns 503; connections stay as they are, so a balancer keeps reusing them rather than opening new ones. */
   startDraining(): void {
     this.#draining = true;
@@ -65,7 +82,27 @@ export class RequestTracker {
   /** From now on every response closes its connection, including those not yet started. */
   closeConnections(): void {
     this.#closing = true;
-    for (const res of this.#active) if (!res.headersSent) closeAfter(res);
+    for (const res of this.#active.keys()) if (!res.headersSent) closeAfter(res);
+  }
+
+  /**
+   * At the drain's end: answers every request still in flight with `message` (answerCut), and
+   * resolves once those answers are sent, or after CUT_FLUSH_MS. Gives how many requests it answered.
+   */
+  async answerCut(message: string): Promise<number> {
+    let answered = 0;
+    const sent: Promise<void>[] = [];
+    for (const [res, carried] of this.#active) {
+      if (!carried || !answerCut(res, carried.ids, message, carried.batch)) continue;
+      answered += carried.ids.length;
+      sent.push(new Promise((resolve) => (res.writableFinished ? resolve() : res.once('finish', resolve).once('close', resolve))));
+    }
+    if (sent.length > 0) {
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([Promise.all(sent), new Promise((resolve) => (timer = setTimeout(resolve, CUT_FLUSH_MS)))]);
+      clearTimeout(timer);
+    }
+    return answered;
   }
 
   whenIdle(): Promise<void> {

@@ -1,0 +1,80 @@
+import 'reflect-metadata';
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { Client as LegacyClient } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport as LegacyHttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { injectable } from 'tsyringe';
+import { buildServer, Prompt, RequestContext, serveHttp, Tool, ToolResult, Toolset, userMessage } from '../../src';
+import { recordingLogger } from '../support/connect';
+
+/** What the stuck members saw: how many began, and how many were told, through their signal, to stop. */
+const seen = { began: 0, stopped: 0 };
+/** Lets every stuck member end, once the test is done with it. */
+let releaseAll: () => void = () => undefined;
+const released = new Promise<void>((resolve) => (releaseAll = resolve));
+
+/** Members that do not end until the test lets them, as ones waiting on a stuck upstream. */
+@injectable()
+@Toolset({ name: 'stuck' })
+class StuckToolset {
+  constructor(private readonly context: RequestContext) {}
+
+  @Tool({ description: 'Answers once the test lets it.', returns: ToolResult })
+  async stuck(): Promise<ToolResult> {
+    await this.wait();
+    return { message: 'late' };
+  }
+
+  @Prompt({ description: 'A brief, once the test lets it.' })
+  async brief() {
+    await this.wait();
+    return [userMessage('late')];
+  }
+
+  private async wait(): Promise<void> {
+    seen.began++;
+    this.context.signal.addEventListener('abort', () => seen.stopped++, { once: true });
+    await released;
+  }
+}
+
+// A client left without an answer waits out its own request timeout (60 s in the SDK's client); a
+// bound of ten minutes makes such a wait fail the test on Jest's bound rather than pass slowly.
+const NO_ANSWER_BOUND = { timeout: 10 * 60_000 };
+
+describe('the drain, at DRAIN_TIMEOUT_MS, with requests still running', () => {
+  it('answers each with "Shutting down" (-32000) in both eras, on the fast path and the SDK path, stops it, and says how many it cut', async () => {
+    const { lines, logger } = recordingLogger();
+    // No quiet period to wait for, and a drain bound the members are sure to outlast: they end only when released.
+    const http = await serveHttp(buildServer({ name: 'stuck', version: '1.0.0', toolsets: [StuckToolset], logger }), { port: 0, logger, drainQuietMs: 0, drainTimeoutMs: 200 });
+    const url = new URL(`${http.origin}/mcp`);
+    const modern = new Client({ name: 'drain-cut', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const legacy = new LegacyClient({ name: 'drain-cut-2025', version: '1' });
+    try {
+      await modern.connect(new StreamableHTTPClientTransport(url));
+      await legacy.connect(new LegacyHttpTransport(url));
+      const outcomes = [
+        // 2026-07-28 on the fast path: a JSON answer, not begun when the drain ends.
+        modern.callTool({ name: 'stuck', arguments: {} }, NO_ANSWER_BOUND),
+        // 2025 era on the fast path: an event stream, its head sent when the call began.
+        legacy.callTool({ name: 'stuck', arguments: {} }, undefined, NO_ANSWER_BOUND),
+        // Through the SDK's handler (prompts have no fast path).
+        modern.getPrompt({ name: 'brief' }, NO_ANSWER_BOUND),
+      ].map((call) => call.then(() => 'answered as if nothing happened', (error: Error) => error.message));
+      while (seen.began < 3) await new Promise((resolve) => setTimeout(resolve, 5));
+
+      await http.close();
+      const messages = await Promise.all(outcomes);
+      for (const message of messages) expect(message).toContain('Shutting down: this request was still running when the server\'s drain ended (DRAIN_TIMEOUT_MS, 200 ms) and was stopped. Send it again');
+      // The 2025-era answer came as a JSON-RPC error on its stream; the 2026-07-28 one as a 503 with the error as its body.
+      expect(messages[1]).toMatch(/^MCP error -32000: /);
+      expect(messages[0]).toContain('"code":-32000');
+      expect(seen.stopped).toBe(3);
+      expect(lines).toContainEqual({ level: 'warn', message: '3 request(s) still running at DRAIN_TIMEOUT_MS (200 ms) were answered "Shutting down" (-32000) and stopped', fields: undefined });
+    } finally {
+      releaseAll();
+      await modern.close().catch(() => undefined);
+      await legacy.close().catch(() => undefined);
+      await http.close();
+    }
+  }, 60_000);
+});
