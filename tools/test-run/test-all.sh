@@ -21,6 +21,9 @@ logs=$(mktemp -d "${TMPDIR:-/tmp}/toolsets-lanes-XXXXXX")
 # it was, so a warm one is kept between runs.
 export TOOLSETS_JEST_CACHE_DIRECTORY="${TOOLSETS_JEST_CACHE_DIRECTORY:-${TMPDIR:-/tmp}/jest_$(id -u)}"
 scratch=$(bash tools/test-run/scratch-dir.sh $$)
+# No tmpfs with room: a folder of this run's own in TMPDIR all the same, so what the tests leave
+# there (the packing clone, named after the checkout) goes with the run.
+[ -n "$scratch" ] || scratch=$(mktemp -d "${TMPDIR:-/tmp}/toolsets-test-XXXXXX")
 [ -n "$scratch" ] && export TMPDIR="$scratch"
 trap 'rm -rf "$logs" ${scratch:+"$scratch"}' EXIT
 # The Debian packages some tests run (nginx, Chromium, redis-server), installed while the builds run
