@@ -8,9 +8,15 @@ import { recordingLogger } from '../support/connect';
 
 /** What the stuck members saw: how many began, and how many were told, through their signal, to stop. */
 const seen = { began: 0, stopped: 0 };
-/** Lets every stuck member end, once the test is done with it. */
+/** What the stuck members wait for, and what lets them all end once a test is done with them. */
+let released = Promise.resolve();
 let releaseAll: () => void = () => undefined;
-const released = new Promise<void>((resolve) => (releaseAll = resolve));
+
+/** Each test's members wait anew, counted from zero. */
+function holdMembers(): void {
+  released = new Promise<void>((resolve) => (releaseAll = resolve));
+  seen.began = seen.stopped = 0;
+}
 
 /** Members that do not end until the test lets them, as ones waiting on a stuck upstream. */
 @injectable()
@@ -40,9 +46,11 @@ class StuckToolset {
 // A client left without an answer waits out its own request timeout (60 s in the SDK's client); a
 // bound of ten minutes makes such a wait fail the test on Jest's bound rather than pass slowly.
 const NO_ANSWER_BOUND = { timeout: 10 * 60_000 };
+const SHUTTING_DOWN = "Shutting down: this request was still running when the server's drain ended (DRAIN_TIMEOUT_MS, 200 ms) and was stopped. Send it again";
 
 describe('the drain, at DRAIN_TIMEOUT_MS, with requests still running', () => {
   it('answers each with "Shutting down" (-32000) in both eras, on the fast path and the SDK path, stops it, and says how many it cut', async () => {
+    holdMembers();
     const { lines, logger } = recordingLogger();
     // No quiet period to wait for, and a drain bound the members are sure to outlast: they end only when released.
     const http = await serveHttp(buildServer({ name: 'stuck', version: '1.0.0', toolsets: [StuckToolset], logger }), { port: 0, logger, drainQuietMs: 0, drainTimeoutMs: 200 });
@@ -64,12 +72,43 @@ describe('the drain, at DRAIN_TIMEOUT_MS, with requests still running', () => {
 
       await http.close();
       const messages = await Promise.all(outcomes);
-      for (const message of messages) expect(message).toContain('Shutting down: this request was still running when the server\'s drain ended (DRAIN_TIMEOUT_MS, 200 ms) and was stopped. Send it again');
+      for (const message of messages) expect(message).toContain(SHUTTING_DOWN);
       // The 2025-era answer came as a JSON-RPC error on its stream; the 2026-07-28 one as a 503 with the error as its body.
       expect(messages[1]).toMatch(/^MCP error -32000: /);
       expect(messages[0]).toContain('"code":-32000');
       expect(seen.stopped).toBe(3);
       expect(lines).toContainEqual({ level: 'warn', message: '3 request(s) still running at DRAIN_TIMEOUT_MS (200 ms) were answered "Shutting down" (-32000) and stopped', fields: undefined });
+    } finally {
+      releaseAll();
+      await modern.close().catch(() => undefined);
+      await legacy.close().catch(() => undefined);
+      await http.close();
+    }
+  }, 60_000);
+
+  it('answers them the same through the SDK\'s own transports: 2025-era sessions, and every call off the fast path', async () => {
+    holdMembers();
+    const { lines, logger } = recordingLogger();
+    const http = await serveHttp(buildServer({ name: 'stuck', version: '1.0.0', toolsets: [StuckToolset], logger }), { port: 0, logger, drainQuietMs: 0, drainTimeoutMs: 200, sessions: true, fastPath: false });
+    const url = new URL(`${http.origin}/mcp`);
+    const modern = new Client({ name: 'drain-cut', version: '1' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    const legacy = new LegacyClient({ name: 'drain-cut-2025', version: '1' });
+    try {
+      await modern.connect(new StreamableHTTPClientTransport(url));
+      await legacy.connect(new LegacyHttpTransport(url));
+      const outcomes = [modern.callTool({ name: 'stuck', arguments: {} }, NO_ANSWER_BOUND), legacy.callTool({ name: 'stuck', arguments: {} }, undefined, NO_ANSWER_BOUND)].map((call) =>
+        call.then(() => 'answered as if nothing happened', (error: Error) => error.message),
+      );
+      while (seen.began < 2) await new Promise((resolve) => setTimeout(resolve, 5));
+
+      const closed = http.close();
+      const messages = await Promise.all(outcomes);
+      // At once: a 2025-era client whose stream ended without a result schedules a reconnection to resume it.
+      await legacy.close();
+      await closed;
+      for (const message of messages) expect(message).toContain(SHUTTING_DOWN);
+      expect(seen.stopped).toBe(2);
+      expect(lines.filter((line) => line.level === 'warn').map((line) => line.message)).toContain('2 request(s) still running at DRAIN_TIMEOUT_MS (200 ms) were answered "Shutting down" (-32000) and stopped');
     } finally {
       releaseAll();
       await modern.close().catch(() => undefined);
