@@ -100,6 +100,33 @@ function staleSources(projects) {
   return stale;
 }
 
+/** The newest modification time of the files under `dir`. */
+function newestUnder(dir) {
+  let newest = 0;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const file = path.join(dir, entry.name);
+    newest = Math.max(newest, entry.isDirectory() ? newestUnder(file) : (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0));
+  }
+  return newest;
+}
+
+/** The watched projects with a view (views/<name>/index.html) changed since its page was built (dist/views/<name>.html), or never built: as staleSources, for views. */
+function staleViews(projects) {
+  return projects.filter((project) => {
+    const views = path.join(project.root, 'views');
+    let names;
+    try {
+      names = fs.readdirSync(views, { withFileTypes: true }).filter((entry) => entry.isDirectory() && fs.existsSync(path.join(views, entry.name, 'index.html'))).map((entry) => entry.name);
+    } catch {
+      return false;
+    }
+    return names.some((name) => {
+      const built = fs.statSync(path.join(project.root, 'dist', 'views', `${name}.html`), { throwIfNoEntry: false });
+      return !built || newestUnder(path.join(views, name)) >= built.mtimeMs;
+    });
+  });
+}
+
 /** One source file compiled into its project's dist (or its output removed when the source is gone). */
 function compile(project, file) {
   const out = outputOf(project, file);
@@ -185,6 +212,7 @@ async function restart() {
   starting = true;
   // What the watcher reported, and what it may have missed.
   for (const [file, project] of staleSources(projects)) if (!pending.has(file)) pending.set(file, project);
+  for (const project of staleViews(projects)) pendingViews.add(project);
   const changed = [...pending.entries()];
   const viewProjects = [...pendingViews];
   pending.clear();

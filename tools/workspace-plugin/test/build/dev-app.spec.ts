@@ -266,6 +266,13 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
     expect(output).toMatch(/\[dev\] libs\/greet\/views changed: rebuilt in \d+ ms, restarting/);
     // Bundled: the script is inlined, nothing left to fetch.
     expect(await cardView(port)).toContain("dataset.ready=`yes`");
+
+    // A view changed where the watcher cannot see it (through a link outside the project, as a lost
+    // event would leave it) is rebuilt with the next save of anything.
+    linkSync(join(root, 'libs/greet/views/card/index.html'), join(root, 'card-link.html'));
+    writeFileSync(join(root, 'card-link.html'), cardPage('third'));
+    write(root, 'libs/greet/src/index.ts', viewToolset);
+    await waitUntil(async () => (await cardView(port))?.includes('<p id="word">third</p>') === true, { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the view changed unseen (${devSaid(output)})` });
   });
 
   it('says so when its server is ended by a signal it did not send, and starts it again on the next save', async () => {
