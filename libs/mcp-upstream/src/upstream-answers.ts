@@ -1,5 +1,6 @@
 import { ProtocolError, SdkError, SdkErrorCode, type CallToolResult } from '@modelcontextprotocol/client';
 import { resultCheck, ToolError, withContent, type ClassType, type ExtraContent, type Logger, type ResultWithContent } from '@toolsets/core';
+import { isEndedStream } from './ended-streams';
 import { redact } from './secret-redaction';
 import type { Reached } from './task-relay';
 import { UpstreamClosed } from './upstream-connection';
@@ -102,6 +103,10 @@ const seconds = `${Math.round(timeoutMs / 100) / 10} s`;
     return new ToolError('upstream_timeout', `${cap(upstream)} did not answer ${what} within ${seconds}. Try again later, or ask for less.`);
   }
   if (error instanceof UpstreamClosed) return new ToolError('upstream_unavailable', `${cap(upstream)} is closed: this server is shutting down.`);
+  if (isEndedStream(error)) {
+    logger.warn('upstream MCP call failed', { upstream: name, tool: what, reason: 'the answer stream ended without an answer' });
+    return new ToolError('upstream_unavailable', `${cap(upstream)} ended its answer to ${what} without answering (it may have stopped or restarted mid-call). Try again.`);
+  }
   if (error instanceof ProtocolError) {
     // The upstream refused the request itself (unknown tool, invalid arguments): its own words, bounded and redacted.
     return new ToolError('upstream_refused', `${cap(upstream)} refused ${what} (${error.code}): ${bounded(error.message, MAX_DETAIL, secrets)}`);

@@ -1,6 +1,7 @@
 import { Client, ClientCredentialsProvider, ProtocolError, ProtocolErrorCode, RELATED_TASK_META_KEY, StreamableHTTPClientTransport, type PriorDiscovery, type Transport } from '@modelcontextprotocol/client';
 import { getDefaultEnvironment, StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { stderrLogger, type Logger } from '@toolsets/core';
+import { answerEndedStreams } from './ended-streams';
 import { withRawRequests, type RawRequests } from './raw-channel';
 import { redact } from './secret-redaction';
 import { askingCall, type QuestionAnswerer, type QuestionMethod } from './upstream-questions';
@@ -343,7 +344,7 @@ export class UpstreamConnection {
       const authProvider =
         identity?.kind === 'client-credentials' ? new ClientCredentialsProvider({ clientId: identity.clientId, clientSecret: identity.clientSecret, expectedIssuer: identity.issuer, ...(identity.scope && { scope: identity.scope }) }) : undefined;
       this.http ??= nodeHttpFetch(requestSignalFetch());
-      return new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: secrets }, fetch: this.http.fetch, ...(authProvider && { authProvider }) });
+      return answerEndedStreams(new StreamableHTTPClientTransport(new URL(transport.url), { requestInit: { headers: secrets }, fetch: this.http.fetch, ...(authProvider && { authProvider }) }));
     }
     const child = new StdioClientTransport({
       command: transport.command,

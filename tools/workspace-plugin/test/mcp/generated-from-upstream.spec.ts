@@ -293,17 +293,22 @@ describe('a generated toolset over a streamable HTTP upstream', () => {
   let stderr = '';
   let snapshot: UpstreamSnapshot;
 
-  beforeAll(async () => {
-    upstream = spawn(process.execPath, [FIXTURE, 'http'], { stdio: ['ignore', 'pipe', 'pipe'] });
-    upstream.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
+  /** The fixture upstream over streamable HTTP, in a process of its own, once it listens. */
+  const startHttpUpstream = async (): Promise<{ child: ChildProcess; url: string }> => {
+    const child = spawn(process.execPath, [FIXTURE, 'http'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk));
     const port = await new Promise<number>((resolve, reject) => {
-      upstream.stdout!.on('data', (chunk: Buffer) => {
+      child.stdout!.on('data', (chunk: Buffer) => {
         const match = /listening (\d+)/.exec(String(chunk));
         if (match) resolve(Number(match[1]));
       });
-      upstream.on('exit', (code) => reject(new Error(`the fixture exited with ${code}: ${stderr}`)));
+      child.on('exit', (code) => reject(new Error(`the fixture exited with ${code}: ${stderr}`)));
     });
-    url = `http://127.0.0.1:${port}/mcp`;
+    return { child, url: `http://127.0.0.1:${port}/mcp` };
+  };
+
+  beforeAll(async () => {
+    ({ child: upstream, url } = await startHttpUpstream());
     process.env['WEATHER_TOKEN'] = 'Bearer upstream-token-0815';
     snapshot = await readUpstream({ source: { url }, headers: { authorization: process.env['WEATHER_TOKEN'] } });
   });
@@ -380,6 +385,26 @@ describe('a generated toolset over a streamable HTTP upstream', () => {
     delete process.env['WEATHER_TIMEOUT_MS'];
     expect(structured(result)).toMatchObject({ error: 'upstream_timeout', detail: expect.stringContaining('did not answer slow within 0.3 s') });
   });
+
+  it('answers a ToolError at once, not at its deadline, when the upstream dies with the answer stream open', async () => {
+    // An upstream of its own, as this one dies; a deadline the test's own bound ends first.
+    const dying = await startHttpUpstream();
+    process.env['WEATHER_TIMEOUT_MS'] = String(10 * 60_000);
+    try {
+      const client = await connectToolset(serve('weather', snapshot, { name: 'weather', source: { url: dying.url }, secrets: { authorization: 'WEATHER_TOKEN' } }));
+      const progress: unknown[] = [];
+      const call = client.client.callTool({ name: 'slow', arguments: { ms: 10 * 60_000 } }, { timeout: 10 * 60_000, onprogress: (update) => void progress.push(update) });
+      // Its progress came on the call's answer stream, so that stream is open when the upstream dies.
+      await waitFor(() => progress.length > 0, () => `no progress; fixture stderr: ${stderr}`);
+      dying.child.kill('SIGKILL');
+      const result = await call;
+      await client.close();
+      expect(result.structuredContent).toMatchObject({ error: 'upstream_unavailable', detail: 'The upstream MCP server of weather ended its answer to slow without answering (it may have stopped or restarted mid-call). Try again.' });
+    } finally {
+      delete process.env['WEATHER_TIMEOUT_MS'];
+      dying.child.kill();
+    }
+  }, 60_000);
 
   it('refuses an answer over the size bound before validating it, naming the variable that raises it', async () => {
     process.env['WEATHER_MAX_RESULT_BYTES'] = '120';
