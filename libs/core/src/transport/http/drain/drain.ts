@@ -49,7 +49,7 @@ export async function drain(
   const timeout = sleep(limits.drainTimeoutMs).then(() => 'timeout' as const);
   if ((await Promise.race([requests.whenIdle().then(() => connections.whenEmpty()), timeout])) === 'timeout') {
     // Answered, not just cut: a client whose request stream ends without an answer waits out its own timeout.
-    const cut = await requests.answerCut(cutMessage(limits.drainTimeoutMs));
+    const cut = await requests.answerEachCut(cutMessage(limits.drainTimeoutMs));
     if (cut > 0) logger.warn(`${cut} request(s) still running at DRAIN_TIMEOUT_MS (${limits.drainTimeoutMs} ms) were answered "Shutting down" (-32000) and stopped`);
   }
   http.closeAllConnections();

@@ -89,7 +89,7 @@ export class RequestTracker {
    * At the drain's end: answers every request still in flight with `message` (answerCut), and
    * resolves once those answers are sent, or after CUT_FLUSH_MS. Gives how many requests it answered.
    */
-  async answerCut(message: string): Promise<number> {
+  async answerEachCut(message: string): Promise<number> {
     let answered = 0;
     const sent: Promise<void>[] = [];
     for (const [res, carried] of this.#active) {
