@@ -285,7 +285,8 @@ async function watch(projects) {
     if (!fs.existsSync(project.src)) continue;
     await watcher.subscribe(project.src, (error, events) => {
       if (error) return failed(error);
-      const sources = events.filter((event) => event.type !== 'delete' && isSource(event.path));
+      // A deleted source too: compile() removes its output, as a build (which starts from an empty dist) would not write it.
+      const sources = events.filter((event) => isSource(event.path));
       for (const event of sources) pending.set(event.path, project);
       if (sources.length > 0) schedule();
     });

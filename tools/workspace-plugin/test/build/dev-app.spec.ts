@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, linkSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -245,6 +245,21 @@ describe('the dev loop (tools/build/dev-app.cjs)', () => {
     write(root, 'libs/greet/src/index.ts', toolsetWith('!'));
     await waitUntil(async () => (await greeting(port)) === 'Howdy!', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for both changes to be served (the last attempt ${lastAttempt}; ${devSaid(output)})` });
     expect(output).toMatch(/\[dev\] libs\/greet\/src\/(greeting|index)\.ts, libs\/greet\/src\/(greeting|index)\.ts changed: rebuilt in \d+ ms, restarting/);
+  });
+
+  it('removes the output of a deleted source, as a build would not write it, and restarts without it', async () => {
+    root = scratchWorkspace();
+    const port = await freePort();
+    watcher = startWatcher(port);
+    await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the first server (${devSaid(output)})` });
+    const built = join(root, 'libs/greet/dist/extra.js');
+    write(root, 'libs/greet/src/extra.ts', 'export const EXTRA = 1;\n');
+    await waitUntil(() => existsSync(built), { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the new file to be compiled (${devSaid(output)})` });
+
+    rmSync(join(root, 'libs/greet/src/extra.ts'));
+    await waitUntil(() => !existsSync(built) && !existsSync(`${built}.map`), { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the deleted file's output to go (${devSaid(output)})` });
+    await waitUntil(async () => (await greeting(port)) === 'Hello', { deadlineMs: SERVED_WITHIN_MS, failure: () => `timed out waiting for the server after the deletion (the last attempt ${lastAttempt}; ${devSaid(output)})` });
+    expect(output.match(/\[dev\] libs\/greet\/src\/extra\.ts changed: rebuilt in \d+ ms, restarting/g)).toHaveLength(2);
   });
 
   it('rebuilds a view when a file under views/ changes, and serves the new one', async () => {
