@@ -78,36 +78,25 @@ const outputOf = (project, file) => path.join(project.dist, path.relative(projec
  * count as newer, for file systems that keep whole seconds.
  */
 function staleSources(projects) {
-  const stale = [];
-  const visit = (project, dir) => {
-    let entries;
-    try {
-      entries = fs.readdirSync(dir, { withFileTypes: true });
-    } catch {
-      return;
-    }
-    for (const entry of entries) {
-      const file = path.join(dir, entry.name);
-      if (entry.isDirectory()) visit(project, file);
-      else if (isSource(file)) {
+  return projects.flatMap((project) =>
+    filesUnder(project.src)
+      .filter(isSource)
+      .filter((file) => {
         const output = fs.statSync(outputOf(project, file), { throwIfNoEntry: false });
         const source = fs.statSync(file, { throwIfNoEntry: false });
-        if (source && (!output || source.mtimeMs >= output.mtimeMs)) stale.push([file, project]);
-      }
-    }
-  };
-  for (const project of projects) visit(project, project.src);
-  return stale;
+        return source && (!output || source.mtimeMs >= output.mtimeMs);
+      })
+      .map((file) => [file, project]),
+  );
 }
 
-/** The newest modification time of the files under `dir`. */
-function newestUnder(dir) {
-  let newest = 0;
-  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
-    const file = path.join(dir, entry.name);
-    newest = Math.max(newest, entry.isDirectory() ? newestUnder(file) : (fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0));
+/** Every file under `dir`, as full paths; none when it is missing. */
+function filesUnder(dir) {
+  try {
+    return fs.readdirSync(dir, { recursive: true, withFileTypes: true }).filter((entry) => !entry.isDirectory()).map((entry) => path.join(entry.parentPath, entry.name));
+  } catch {
+    return [];
   }
-  return newest;
 }
 
 /** The watched projects with a view (views/<name>/index.html) changed since its page was built (dist/views/<name>.html), or never built: as staleSources, for views. */
@@ -122,8 +111,25 @@ function staleViews(projects) {
     }
     return names.some((name) => {
       const built = fs.statSync(path.join(project.root, 'dist', 'views', `${name}.html`), { throwIfNoEntry: false });
-      return !built || newestUnder(path.join(views, name)) >= built.mtimeMs;
+      const newest = Math.max(0, ...filesUnder(path.join(views, name)).map((file) => fs.statSync(file, { throwIfNoEntry: false })?.mtimeMs ?? 0));
+      return !built || newest >= built.mtimeMs;
     });
+  });
+}
+
+/**
+ * Compiles each of `changed` on its own, so one that does not compile (its error printed) never
+ * keeps the rest from being compiled. Gives those that failed.
+ */
+function compileEach(changed) {
+  return changed.filter(([file, project]) => {
+    try {
+      compile(project, file);
+      return false;
+    } catch (error) {
+      console.error(`[dev] ${error.message}`);
+      return true;
+    }
   });
 }
 
@@ -222,16 +228,9 @@ async function restart() {
   if (viewProjects.length > 0) console.log(`[dev] ${viewProjects.map((project) => `${project.name}/views`).join(', ')} changed: building the views`);
   // Each file on its own: one that does not compile stays pending (the next save of any file tries
   // it again) and stops the restart, but never keeps the rest of its burst from being compiled.
-  let failed = 0;
-  for (const [file, project] of changed) {
-    try {
-      compile(project, file);
-    } catch (error) {
-      failed++;
-      if (!pending.has(file)) pending.set(file, project);
-      console.error(`[dev] ${error.message}`);
-    }
-  }
+  const notCompiled = compileEach(changed);
+  for (const [file, project] of notCompiled) if (!pending.has(file)) pending.set(file, project);
+  let failed = notCompiled.length;
   for (const project of viewProjects) {
     try {
       execFileSync(process.execPath, [path.join(__dirname, 'build-views.cjs'), project.root], { stdio: ['ignore', 'ignore', 'inherit'] });
@@ -318,14 +317,9 @@ watch(projects).then(
   },
 );
 // A source saved after the last build (while nothing watched) is served too, not only from its next save.
+// One that does not compile stays stale, so the next restart tries it again.
 const changedSinceBuild = staleSources(projects);
-for (const [file, project] of changedSinceBuild) {
-  try {
-    compile(project, file);
-  } catch (error) {
-    console.error(`[dev] ${error.message}`);
-  }
-}
+compileEach(changedSinceBuild);
 if (changedSinceBuild.length > 0) console.log(`[dev] ${changedSinceBuild.length} source file(s) changed since the last build: compiled before serving`);
 start(true);
 
