@@ -8,7 +8,7 @@ import { askingCall, type QuestionAnswerer, type QuestionMethod } from './upstre
 import { nodeHttpFetch, type NodeHttpFetch } from './node-http-fetch';
 import { requestSignalFetch } from './request-signal-fetch';
 import { DriftReports, type DriftKind } from './upstream-drift';
-import { DEFAULT_TIMEOUT_MS, redactionsOf, type ResolvedUpstreamSettings } from './upstream-settings';
+import { DEFAULT_TIMEOUT_MS, redactionsOf, variablePrefix, type ResolvedUpstreamSettings } from './upstream-settings';
 import { hookExit, live } from './live-connections';
 
 /** The first wait before connecting again after a failure; it doubles per failure in a row, up to MAX_BACKOFF_MS. */
@@ -288,7 +288,19 @@ export class UpstreamConnection {
 
   /** Routes each question the upstream asks to the caller it belongs to: the task it names, else the request it came with. */
   private answerQuestions(client: Client): void {
-    if (!this.relaysQuestions()) return;
+    if (!this.relaysQuestions()) {
+      // Not declared, so a well-behaved upstream does not ask; one that asks all the same (the Python
+      // SDK's `ctx.elicit` does not look) is told why, where the SDK would answer "Method not found".
+      client.fallbackRequestHandler = async (request) => {
+        if (request.method !== 'elicitation/create' && request.method !== 'sampling/createMessage') throw new ProtocolError(ProtocolErrorCode.MethodNotFound, 'Method not found');
+        this.logger.warn('upstream MCP server asked a question over stdio, where its calls are shared; refused', { upstream: this.settings.name, method: request.method });
+        throw new ProtocolError(
+          ProtocolErrorCode.InvalidRequest,
+          `toolsets did not offer ${request.method} to this upstream: over stdio, what it asks belongs to no call of the callers it serves side by side. Its operator can make its calls one at a time ("oneCallAtATime": true in mcp.config.json, or ${variablePrefix(this.settings.name)}_MCP_ONE_CALL_AT_A_TIME=true) for its questions to reach the caller.`,
+        );
+      };
+      return;
+    }
     for (const method of ['elicitation/create', 'sampling/createMessage'] as const) {
       client.setRequestHandler(method, ((request: { params: Record<string, unknown> }) => this.asked(method, request.params)) as never);
     }
