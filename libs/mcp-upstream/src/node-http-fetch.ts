@@ -1,6 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { FetchLike } from '@modelcontextprotocol/client';
+import { readSingleAnswer } from './single-answer';
 
 /** `fetch` for one upstream connection's HTTP transport, and what ends its kept-alive sockets. */
 export interface NodeHttpFetch {
@@ -22,6 +23,9 @@ const REDIRECTS = new Set([301, 302, 303, 307, 308]);
  * the upstream keeps it). It listens on the request's signal only while the request and its body
  * run: the transport hands every request the one signal it aborts on close, and a listener left
  * per request would pile up on it.
+ *
+ * An event stream answering a POST is read here first (`readSingleAnswer`): when it carries only
+ * the request's own answer, the transport gets that as a JSON answer, which it reads in one step.
  *
  * What it does not do itself it hands to `fallback` (the platform's `fetch`): a body that is not a
  * string (the OAuth token request's form), and a redirect, which `fetch` follows as it always did.
@@ -65,16 +69,33 @@ export function nodeHttpFetch(fallback: FetchLike = fetch): NodeHttpFetch {
           fallback(input, init).then(resolve, reject);
           return;
         }
-        settled = true;
+        const statusText = incoming.statusMessage ?? '';
         if (NULL_BODY_STATUSES.has(status) || init?.method === 'HEAD') {
+          settled = true;
           incoming.resume();
           release();
-          resolve(new Response(null, { status, statusText: incoming.statusMessage ?? '', headers: responseHeaders(incoming.headers) }));
+          resolve(new Response(null, { status, statusText, headers: responseHeaders(incoming.headers) }));
           return;
         }
-        const stream = bodyStream(incoming, release);
-        abortBody = stream.abort;
-        resolve(new Response(stream.body, { status, statusText: incoming.statusMessage ?? '', headers: responseHeaders(incoming.headers) }));
+        const answer = (prefix?: Buffer[], ended?: { error?: unknown }) => {
+          settled = true;
+          const stream = bodyStream(incoming, release, prefix, ended);
+          abortBody = stream.abort;
+          resolve(new Response(stream.body, { status, statusText, headers: responseHeaders(incoming.headers) }));
+        };
+        if (init?.method !== 'POST' || !incoming.headers['content-type']?.startsWith('text/event-stream')) return answer();
+        // Until it is read, an abort fails the request as one that got no answer (above).
+        readSingleAnswer(incoming, (read) => {
+          if (settled) return;
+          if (read.kind === 'stream') return answer(read.prefix, read.ended);
+          settled = true;
+          // What follows the answer is read to the end (the socket then serves the next request) and dropped; an abort ends it.
+          abortBody = () => incoming.destroy();
+          incoming.on('end', release).on('close', release).resume();
+          const headers = responseHeaders(incoming.headers);
+          headers.set('content-type', 'application/json');
+          resolve(new Response(read.json, { status, statusText, headers }));
+        });
       });
       signal?.addEventListener('abort', onAbort, { once: true });
       // As the platform's fetch says a request that never got an answer failed.
@@ -91,8 +112,12 @@ export function nodeHttpFetch(fallback: FetchLike = fetch): NodeHttpFetch {
   };
 }
 
-/** The answer's body as a web stream, paused while its reader is behind; `release` once it ends, fails or is cancelled. */
-function bodyStream(incoming: IncomingMessage, release: () => void): { body: ReadableStream<Uint8Array>; abort: (reason: unknown) => void } {
+/**
+ * The answer's body as a web stream, paused while its reader is behind; `release` once it ends,
+ * fails or is cancelled. `prefix`: bytes already read from `incoming`, first; `ended`: it ended (or
+ * failed) while they were read.
+ */
+function bodyStream(incoming: IncomingMessage, release: () => void, prefix: readonly Buffer[] = [], ended?: { error?: unknown }): { body: ReadableStream<Uint8Array>; abort: (reason: unknown) => void } {
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let done = false;
   const finish = (error?: unknown) => {
@@ -105,6 +130,8 @@ function bodyStream(incoming: IncomingMessage, release: () => void): { body: Rea
   const body = new ReadableStream<Uint8Array>({
     start(c) {
       controller = c;
+      for (const chunk of prefix) controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      if (ended) return finish(ended.error);
       incoming.on('data', (chunk: Buffer) => {
         if (done) return;
         controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));

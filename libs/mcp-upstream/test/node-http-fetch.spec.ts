@@ -3,6 +3,24 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { nodeHttpFetch, type NodeHttpFetch } from '../src/node-http-fetch';
 
+const ANSWER = '{"result":{"text":"café"},"jsonrpc":"2.0","id":7}';
+const PROGRESS = '{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":1,"progress":1}}';
+const PRIMING = 'id: 1\ndata: \n\n';
+const LARGE = JSON.stringify({ result: { text: 'x'.repeat(4 * 2 ** 20) }, jsonrpc: '2.0', id: 8 });
+/** What the upstream writes on /sse/<name>, chunk by chunk. */
+const SSE_ANSWERS: Record<string, (string | Buffer)[]> = {
+  // The answer cut inside its é (bytes 51 and 52), after a priming event, with CRLF line ends.
+  answer: [PRIMING, Buffer.from(`event: message\r\nid: 2\r\ndata: ${ANSWER}\r\n\r\n`).subarray(0, 52), Buffer.from(`event: message\r\nid: 2\r\ndata: ${ANSWER}\r\n\r\n`).subarray(52)],
+  progress: [PRIMING, `data: ${PROGRESS}\n\n`, 'open'],
+  unanswered: [PRIMING],
+  garbage: ['data: not json\n\n'],
+  lingering: [`data: ${ANSWER}\n\n`, 'open'],
+  // 4 MiB of answer in 4 KiB writes.
+  large: `data: ${LARGE}\n\n`.match(/[^]{1,4096}/g)!,
+  silent: [PRIMING, 'open'],
+};
+const post = { method: 'POST', headers: { accept: 'application/json, text/event-stream' }, body: '{"jsonrpc":"2.0","id":7,"method":"tools/call"}' };
+
 describe("an HTTP upstream's fetch over node:http", () => {
   let server: Server;
   let origin: string;
@@ -24,6 +42,13 @@ describe("an HTTP upstream's fetch over node:http", () => {
           res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 's-1' });
           res.write('data: first\n\n');
           streams.push(res);
+        } else if (req.url?.startsWith('/sse/')) {
+          // An event stream answering a POST: each of SSE_ANSWERS[name] written as a chunk of its own, then the end ('open': left open).
+          res.writeHead(200, { 'content-type': 'text/event-stream', 'mcp-session-id': 's-2' });
+          const chunks = SSE_ANSWERS[req.url.slice(5)]!;
+          for (const chunk of chunks) if (chunk !== 'open') res.write(chunk);
+          if (chunks.at(-1) === 'open') streams.push(res);
+          else res.end();
         } else if (req.url === '/hang') streams.push(res);
         else if (req.url === '/accepted') res.writeHead(202).end();
         else if (req.url === '/moved') res.writeHead(307, { location: '/json' }).end();
@@ -114,6 +139,59 @@ describe("an HTTP upstream's fetch over node:http", () => {
     const refused = await http.fetch(`http://127.0.0.1:${port}/`).catch((error: unknown) => error);
     expect(refused).toBeInstanceOf(TypeError);
     expect(refused).toMatchObject({ message: 'fetch failed', cause: { code: 'ECONNREFUSED' } });
+  });
+
+  it("hands the transport an event stream that carried only the request's answer as that answer's JSON", async () => {
+    const response = await http.fetch(`${origin}/sse/answer`, post);
+    expect([response.status, response.headers.get('content-type'), response.headers.get('mcp-session-id')]).toEqual([200, 'application/json', 's-2']);
+    expect(await response.json()).toEqual(JSON.parse(ANSWER));
+  });
+
+  it('reads a long answer in many chunks as one event', async () => {
+    const response = await http.fetch(`${origin}/sse/large`, post);
+    expect(response.headers.get('content-type')).toBe('application/json');
+    expect(await response.text()).toBe(LARGE);
+  });
+
+  it('hands on as it comes an event stream that carries anything before its answer, from its first byte', async () => {
+    const response = await http.fetch(`${origin}/sse/progress`, post);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    // The progress event is readable while the upstream has not answered yet.
+    let read = '';
+    while (!read.includes(PROGRESS)) read += decoder.decode((await reader.read()).value);
+    expect(read).toBe(`${PRIMING}data: ${PROGRESS}\n\n`);
+    streams.at(-1)!.end(`data: ${ANSWER}\n\n`);
+    for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read()) read += decoder.decode(chunk.value);
+    expect(read).toBe(`${PRIMING}data: ${PROGRESS}\n\ndata: ${ANSWER}\n\n`);
+  });
+
+  it('hands on the answer at once where the upstream keeps the stream open after it, and drops the stream when the transport closes', async () => {
+    const shared = new AbortController();
+    const response = await http.fetch(`${origin}/sse/lingering`, { ...post, signal: shared.signal });
+    expect([response.headers.get('content-type'), await response.json()]).toEqual(['application/json', JSON.parse(ANSWER)]);
+    const lingering = streams.at(-1)!;
+    expect(lingering.writableEnded).toBe(false);
+    shared.abort(new Error('transport closed'));
+    await new Promise((resolve) => lingering.once('close', resolve));
+    expect(getEventListeners(shared.signal, 'abort')).toHaveLength(0);
+  });
+
+  it.each(['unanswered', 'garbage'])('hands on a %s event stream byte for byte, for the transport to judge', async (name) => {
+    const response = await http.fetch(`${origin}/sse/${name}`, post);
+    expect(response.headers.get('content-type')).toBe('text/event-stream');
+    expect(await response.text()).toBe(SSE_ANSWERS[name]!.join(''));
+  });
+
+  it('rejects with the signal’s reason when aborted while an event stream has sent nothing yet, leaving no listener', async () => {
+    const waiting = new AbortController();
+    const pending = http.fetch(`${origin}/sse/silent`, { ...post, signal: waiting.signal });
+    const opened = streams.length;
+    while (streams.length === opened) await new Promise((resolve) => setTimeout(resolve, 5));
+    waiting.abort(new Error('cancelled by the caller'));
+    await expect(pending).rejects.toThrow('cancelled by the caller');
+    expect(getEventListeners(waiting.signal, 'abort')).toHaveLength(0);
   });
 
   it('hands a redirect and a body that is not a string to the platform fetch, which follows and encodes them', async () => {
