@@ -1,4 +1,5 @@
 import { ProtocolError, type JSONRPCMessage, type Transport } from '@modelcontextprotocol/client';
+import { answersInOrder } from './answers-in-order';
 
 /**
  * Requests the SDK's client will not send, sent on its own connection: a 2026-07-28 upstream's
@@ -36,9 +37,9 @@ export function withRawRequests<T extends Transport>(inner: T): { transport: T; 
     else waiting.resolve(answer.result ?? {});
     return true;
   };
-  inner.onmessage = (message, extra) => {
+  inner.onmessage = answersInOrder((message, extra) => {
     if (!settle(message)) sdkOnMessage?.(message, extra);
-  };
+  });
   inner.onclose = () => {
     for (const waiting of pending.values()) waiting.reject(new Error('the connection to the upstream closed'));
     pending.clear();
