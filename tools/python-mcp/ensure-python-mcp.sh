@@ -70,11 +70,14 @@ cat > "$work/bin/python" << EOF
 # Debian's $python with the MCP SDK, run through the C library it was built against (ensure-python-mcp.sh).
 here=\$(dirname "\$(dirname "\$(readlink -f "\$0")")")
 lib="\$here/prefix/usr/lib/$triplet"
+# Its modules are compiled once, by the first start that imports them, into this folder.
+unset PYTHONDONTWRITEBYTECODE
 PYTHONHOME="\$here/prefix/usr" PYTHONNOUSERSITE=1 exec "\$lib/$loader" --library-path "\$lib" "\$here/prefix/usr/bin/$python" "\$@"
 EOF
 chmod +x "$work/bin/python"
-# Debian compiles modules when it installs them; compile them here once, so that no start pays for it.
-"$work/bin/python" -m compileall -q "$prefix/usr/lib/$python" "$prefix/usr/lib/python3/dist-packages" > /dev/null 2>&1 || true
+# Debian compiles modules when it installs them; here a first start of what an MCP server imports
+# (over stdio and over HTTP) compiles them, so that no later start pays for it.
+"$work/bin/python" -c 'import mcp.server.fastmcp, mcp.server.streamable_http_manager, uvicorn' > /dev/null 2>&1 || true
 rm -rf "$state" "$root"
 mv "$work" "$root"
 trap - EXIT
