@@ -4,6 +4,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import type { Client } from '@modelcontextprotocol/client';
 import type { CallToolResult, Tool } from '@modelcontextprotocol/server';
+import { codeMode } from '@toolsets/code-mode';
 import { buildServer, type ClassType } from '@toolsets/core';
 import { closeUpstreams } from '@toolsets/mcp-upstream';
 import { connectToolset, freePort, waitUntil, type ElicitAnswer, type ToolsetClient } from '@toolsets/testing';
@@ -52,6 +53,17 @@ afterAll(() => closeUpstreams());
 function session(era: 'modern' | 'legacy', onElicit?: (params: { message: string }) => ElicitAnswer, library: 'shared' | 'one at a time' = 'shared'): Promise<ToolsetClient> {
   return connectToolset(buildServer({ name: 'app', version: '1', toolsets: [libraries.get(library)!], logger: quiet }), { era, ...(onElicit && { onElicit }) });
 }
+
+/** A program a model would write against the Python server's tools in code mode. */
+const CODE_MODE_PROGRAM = `
+const tag = 'code-mode';
+await api.py_notes.add_note({ title: 'Plan', tags: [tag] });
+await api.py_notes.add_note({ title: 'Ship', tags: [tag], priority: 'high' });
+const found = await api.py_notes.find_notes({ tag });
+if ('error' in found) throw new Error(found.detail);
+const urgent = found.data.notes.filter((note) => note.priority === 'high').map((note) => note.title);
+return { titles: found.data.notes.map((note) => note.title), total: found.data.total, urgent };
+`;
 
 const data = (result: CallToolResult) => (result.structuredContent as { data?: unknown } | undefined)?.data;
 const total = async (client: ToolsetClient, tag?: string) => (data(await client.call('find_notes', tag ? { tag } : {})) as { total: number }).total;
@@ -189,6 +201,26 @@ describe('an upstream written with the Python SDK, generated into a toolset and 
       expect(await total(client, 'kept')).toBe(1);
     } finally {
       await client.close();
+    }
+  });
+
+  it('is typed in code mode: describe writes its pydantic shapes, and a program that uses them type-checks and runs', async () => {
+    const server = buildServer({ name: 'app', version: '1', toolsets: [libraries.get('shared')!], logger: quiet, codeMode: codeMode() });
+    const client = await connectToolset(server, { selection: { mode: 'code', readonly: false } });
+    try {
+      const described = String((await client.call('describe', { names: ['find_notes', 'add_note'] })).structuredContent?.['declarations']);
+      // The $defs model, its Literal and its Optional field, as TypeScript.
+      expect(described).toMatch(/interface NoteShape \{[^}]*priority: 'low' \| 'normal' \| 'high';[^}]*due: string \| null;/);
+      expect(described).toContain('function find_notes(args?: FindNotesArgs): Promise<FindNotesResult>;');
+      const ran = await client.call('execute', { program: CODE_MODE_PROGRAM });
+      expect(ran.structuredContent).toEqual({ message: 'The program ran, making 3 call(s).', value: { titles: ['Plan', 'Ship'], total: 2, urgent: ['Ship'] }, logs: [], calls: 3 });
+      // A misspelt field is refused before anything runs, naming it.
+      const refused = await client.call('execute', { program: CODE_MODE_PROGRAM.replace('(note) => note.title)', '(note) => note.titel)') });
+      expect([refused.isError, JSON.stringify(refused.structuredContent)]).toEqual([true, expect.stringContaining("Property 'titel' does not exist")]);
+      expect(await total(client, 'code-mode')).toBe(2);
+    } finally {
+      await client.close();
+      await server.codeMode!.close();
     }
   });
 
