@@ -208,7 +208,7 @@ describe('an upstream written with the Python SDK, generated into a toolset and 
     const server = buildServer({ name: 'app', version: '1', toolsets: [libraries.get('shared')!], logger: quiet, codeMode: codeMode() });
     const client = await connectToolset(server, { selection: { mode: 'code', readonly: false } });
     try {
-      const described = String((await client.call('describe', { names: ['find_notes', 'add_note'] })).structuredContent?.['declarations']);
+      const described = String(((await client.call('describe', { names: ['find_notes', 'add_note'] })).structuredContent as { declarations?: string } | undefined)?.declarations);
       // The $defs model, its Literal and its Optional field, as TypeScript.
       expect(described).toMatch(/interface NoteShape \{[^}]*priority: 'low' \| 'normal' \| 'high';[^}]*due: string \| null;/);
       expect(described).toContain('function find_notes(args?: FindNotesArgs): Promise<FindNotesResult>;');
