@@ -65,6 +65,12 @@ const urgent = found.data.notes.filter((note) => note.priority === 'high').map((
 return { titles: found.data.notes.map((note) => note.title), total: found.data.total, urgent };
 `;
 
+/** A user who gives `answer` to every question, each recorded in `asked`. */
+const answering = (answer: ElicitAnswer | { readonly action: string }, asked: string[]) => (params: { message: string }) => {
+  asked.push(params.message);
+  return answer as ElicitAnswer;
+};
+
 const data = (result: CallToolResult) => (result.structuredContent as { data?: unknown } | undefined)?.data;
 const total = async (client: ToolsetClient, tag?: string) => (data(await client.call('find_notes', tag ? { tag } : {})) as { total: number }).total;
 
@@ -166,14 +172,7 @@ describe('an upstream written with the Python SDK, generated into a toolset and 
     ['legacy', { action: 'accept', content: { confirm: true } }, 'Deleted every note.'],
   ] as const)("relays the Python SDK's question to a %s client, answered %j, its calls made one at a time", async (era, answer, said) => {
     const asked: string[] = [];
-    const client = await session(
-      era,
-      (params) => {
-        asked.push(params.message);
-        return answer as ElicitAnswer;
-      },
-      'one at a time',
-    );
+    const client = await session(era, answering(answer, asked), 'one at a time');
     try {
       await client.call('add_note', { title: 'Keep?' });
       const before = await total(client);
@@ -188,10 +187,7 @@ describe('an upstream written with the Python SDK, generated into a toolset and 
 
   it('tells the Python SDK why its question is refused where its calls are shared, and the caller gets that as a ToolError', async () => {
     const asked: string[] = [];
-    const client = await session('modern', (params) => {
-      asked.push(params.message);
-      return { action: 'accept', content: { confirm: true } };
-    });
+    const client = await session('modern', answering({ action: 'accept', content: { confirm: true } }, asked));
     try {
       await client.call('add_note', { title: 'Keep', tags: ['kept'] });
       const result = await client.call('clear_notes', {});
@@ -301,10 +297,7 @@ describe('the same Python SDK server over streamable HTTP (uvicorn, sse-starlett
     ['legacy', { action: 'accept', content: { confirm: true } }, 'Deleted every note.'],
   ] as const)("relays the Python SDK's question to a %s caller over HTTP, its calls shared, answered %j", async (era, answer, said) => {
     const asked: string[] = [];
-    const client = await httpSession(era, (params) => {
-      asked.push(params.message);
-      return answer as ElicitAnswer;
-    });
+    const client = await httpSession(era, answering(answer, asked));
     try {
       const result = await client.call('clear_notes', {});
       expect([result.isError ? JSON.stringify(result.structuredContent) : false, data(result), asked]).toEqual([false, { result: said }, ['Delete every note?']]);
