@@ -71,7 +71,7 @@ export async function fetchDocument(url: string, headers: Record<string, string>
   const signal = AbortSignal.timeout(timeoutMs);
   try {
     for (let redirects = 0; ; redirects++) {
-      const response = await getOnceMore(current, { headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.1', ...headers }, redirect: 'manual', signal });
+      const response = await getAgain(current, { headers: { accept: 'application/json, application/yaml;q=0.9, */*;q=0.1', ...headers }, redirect: 'manual', signal });
       if (response.status >= 300 && response.status < 400 && response.headers.has('location')) {
         await response.body?.cancel();
         const next = new URL(response.headers.get('location')!, current);
@@ -95,19 +95,29 @@ export async function fetchDocument(url: string, headers: Record<string, string>
   }
 }
 
+/** Attempts of a GET whose connection is closed before any answer (see getAgain). */
+const RESET_ATTEMPTS = 3;
+/** The pause before asking again: the pool then hears of the other connections the server closed meanwhile. */
+const RESET_PAUSE_MS = 50;
+
 /**
- * A GET, asked once more on a fresh connection when the first attempt's connection was closed
- * before any answer came (`ECONNRESET`, undici's "other side closed"): a kept-alive connection the
- * server let go of as it was reused, the race every HTTP client meets; browsers ask again for an
- * idempotent request, and so does this. A second failure, or any other, is reported as it is.
+ * A GET, asked again when an attempt's connection was closed before any answer came
+ * (`ECONNRESET`, undici's "other side closed"): a kept-alive connection the server let go of as it
+ * was reused, the race every HTTP client meets; browsers ask again for an idempotent request, and
+ * so does this, up to RESET_ATTEMPTS times in all, after a short pause. Asked at once, a second
+ * attempt could meet a second kept-alive connection the server had closed at the same moment (one
+ * clean-clone CI run on a slow machine: the refresh e2e, whose process had been busy for seconds
+ * while its in-process server's keep-alive timers ran out). Any other failure is reported as it is.
  */
-async function getOnceMore(url: URL, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
-  try {
-    return await fetch(url, init);
-  } catch (error) {
-    const code = (error as { cause?: { code?: string } }).cause?.code;
-    if (init.signal.aborted || !(code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')) throw error;
-    return fetch(url, init);
+async function getAgain(url: URL, init: RequestInit & { signal: AbortSignal }): Promise<Response> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await fetch(url, init);
+    } catch (error) {
+      const code = (error as { cause?: { code?: string } }).cause?.code;
+      if (attempt >= RESET_ATTEMPTS || init.signal.aborted || !(code === 'ECONNRESET' || code === 'UND_ERR_SOCKET' || code === 'EPIPE')) throw error;
+      await new Promise((resolve) => setTimeout(resolve, RESET_PAUSE_MS));
+    }
   }
 }
 

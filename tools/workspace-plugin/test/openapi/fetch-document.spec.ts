@@ -92,4 +92,29 @@ describe('fetching an OpenAPI document from its URL', () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
     }
   });
+
+  it('asks up to three times in all when connections keep closing before any answer, then says so', async () => {
+    // A server that drops the first `drops` requests it gets without a word, then answers.
+    const body = JSON.stringify(api.document);
+    let seen = 0;
+    let drops = 2;
+    const server = createServer((socket) => {
+      socket.on('data', (chunk) => {
+        if (!chunk.toString('latin1').includes('\r\n\r\n')) return;
+        if (++seen <= drops) return void socket.destroy();
+        socket.end(`HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/openapi.json`;
+    try {
+      expect((await fetchDocument(url)).document).toEqual(api.document);
+      expect(seen).toBe(3);
+      [seen, drops] = [0, 3];
+      await expect(fetchDocument(url)).rejects.toThrow(`Could not use the OpenAPI document at ${url}: the request failed (`);
+      expect(seen).toBe(3);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
 });
