@@ -1,7 +1,7 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingHttpHeaders, type IncomingMessage } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { FetchLike } from '@modelcontextprotocol/client';
-import { readSingleAnswer } from './single-answer';
+import { cutBody, readSingleAnswer } from './single-answer';
 
 /** `fetch` for one upstream connection's HTTP transport, and what ends its kept-alive sockets. */
 export interface NodeHttpFetch {
@@ -140,7 +140,7 @@ function bodyStream(incoming: IncomingMessage, release: () => void, prefix: read
       incoming.on('end', () => finish());
       incoming.on('error', (error) => finish(error));
       incoming.on('close', () => {
-        if (!incoming.complete) finish(new TypeError('terminated', { cause: new Error('the connection closed before the body ended') }));
+        if (!incoming.complete) finish(cutBody());
       });
     },
     pull() {

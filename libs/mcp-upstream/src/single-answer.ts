@@ -12,11 +12,23 @@ export type EventStreamAnswer = { kind: 'answer'; json: string } | { kind: 'stre
  * each; a CR followed by LF is one line end, never two). Searched in bytes read as latin1, one
  * character a byte, so the offsets are the bytes'.
  */
-const BLANK_LINE = /(?:\r\n|\n|\r(?!\n))(?:\r\n|\n|\r(?!\n))/g;
+const BLANK_LINE = /(?:\r\n|\n|\r(?!\n))(?:\r\n|\n|\r(?!\n))/;
 const LINE_END = /\r\n|\n|\r/;
 /** Bytes of what was searched before that a blank line found in the next chunk may begin with. */
 const CARRY = 3;
 
+/**
+ * Reads the event stream a 2025-era upstream answers a POST with, to spare the SDK's transport its
+ * web-stream reading (a `TextDecoderStream` and an event parser per answer: about a quarter of the
+ * app's CPU per proxied HTTP call, BENCHMARKS.md §19). Most such streams carry one event, the
+ * request's own answer, and end. When the first event with data is that answer (events without
+ * data, such as a priming event, aside), `settle` gets its JSON at once, which the transport reads
+ * as the JSON answer the server could have sent; the rest of the stream, which should end there,
+ * is read to its end and dropped (the transport would have nothing to do with more). At a first
+ * event that is anything else (a progress or log notification, a question, an event of another
+ * type, data that is not an answer), `settle` gets the bytes read so far and the rest flows as the
+ * stream it is, as it comes: nothing the upstream sends while the request runs waits for its end.
+ */
 export function readSingleAnswer(incoming: IncomingMessage, settle: (answer: EventStreamAnswer) => void): void {
   const prefix: Buffer[] = [];
   // The bytes of the event being read; only each new chunk (and the few bytes before it) is searched for its end.
@@ -30,7 +42,6 @@ export function readSingleAnswer(incoming: IncomingMessage, settle: (answer: Eve
     prefix.push(chunk);
     for (let fresh = chunk; fresh.length > 0; ) {
       const window = carry.length > 0 ? Buffer.concat([carry, fresh]) : fresh;
-      BLANK_LINE.lastIndex = 0;
       const blank = BLANK_LINE.exec(window.toString('latin1'));
       if (!blank) {
         event.push(fresh);
@@ -53,10 +64,13 @@ export function readSingleAnswer(incoming: IncomingMessage, settle: (answer: Eve
   const onEnd = () => finish({ kind: 'stream', prefix, ended: {} });
   const onError = (error: unknown) => finish({ kind: 'stream', prefix, ended: { error } });
   const onClose = () => {
-    if (!incoming.complete) onError(new TypeError('terminated', { cause: new Error('the connection closed before the body ended') }));
+    if (!incoming.complete) onError(cutBody());
   };
   incoming.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
 }
+
+/** What a body the connection closed before its end fails with, as the platform's fetch says it. */
+export const cutBody = () => new TypeError('terminated', { cause: new Error('the connection closed before the body ended') });
 
 /** An event's data (its `data:` lines joined), `undefined` for an event with none (or empty), `null` for an event of a type other than `message`. */
 function eventData(event: string): string | null | undefined {
