@@ -84,10 +84,6 @@ export class McpUpstream implements ResourceWatcher {
       if (relayed !== undefined) return this.settled(call, relayed, logger);
     }
     let reached;
-    // The last of the upstream's progress passed on: the answer waits for it, so that progress the
-    // upstream sent before its answer reaches the caller before the answer (a client drops progress
-    // that comes after; a progress line and the answer read in one chunk otherwise race).
-    let relayed: Promise<void> = Promise.resolve();
     try {
       reached = await this.rounds<CallToolResult | ToolError>(call.tool, context, async (client, signal, connection, asked) => {
         const drift = connection.drift(call.tool);
@@ -97,7 +93,7 @@ export class McpUpstream implements ResourceWatcher {
           signal,
           timeout: this.timeoutMs,
           // The upstream's progress is asked for only when the caller asked for the call's.
-          ...(context.wantsProgress && { onprogress: (progress: Progress) => void (relayed = context.progress(progress.progress, progress.total, progress.message).catch(() => undefined)) }),
+          ...(context.wantsProgress && { onprogress: (progress: Progress) => void context.progress(progress.progress, progress.total, progress.message).catch(() => undefined) }),
         };
         // A 2026-07-28 upstream through callTool, which mirrors declared arguments into headers and
         // takes input_required rounds. A 2025-era one through request() with the result's schema:
@@ -113,7 +109,6 @@ export class McpUpstream implements ResourceWatcher {
       if (error instanceof ToolError) return error;
       throw error;
     }
-    await relayed;
     return this.settled(call, reached, logger);
   }
 
