@@ -6,7 +6,7 @@ import { connectToolset } from '@toolsets/testing';
 import { fmt, judge, type ScenarioResult } from '../../harness/report';
 import { HELD_OUT_PROGRAMS } from './held-out-programs';
 import { heldOutLibrary, heldOutSet, hitName, rankOf, type SearchHit } from './held-out-set';
-import { checkedDeclarations, describe, describeForProgram } from './types-read';
+import { checkedDeclarations, describe, describeForProgram, leastDeclarations } from './types-read';
 import { startSampledUpstream } from '../plugin-modules';
 
 const silent = { info: () => undefined, warn: () => undefined, error: () => undefined };
@@ -38,6 +38,8 @@ interface TaskRun {
   code: number;
   /** What of `code` was the search, describe and execute answers. */
   parts: { search: number; describe: number; execute: number };
+  /** The least any describe could answer for its program (leastDeclarations): the declarations it touches, and the other field names of the types it touches. */
+  least: { declarations: number; otherFields: number };
   needed: number;
   whole: number;
 }
@@ -98,6 +100,7 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
             executeMs,
             code: codeList + bytesOf(searched) + described.bytes + bytesOf(executed.structuredContent),
             parts: { search: bytesOf(searched), describe: described.bytes, execute: bytesOf(executed.structuredContent) },
+            least: leastDeclarations(HELD_OUT_PROGRAMS[index]!, declarations),
             needed: tools.reduce((sum, name) => sum + entry(name), 0) + answers,
             whole: wholeList + answers,
           });
@@ -113,6 +116,21 @@ export async function codeModeHeldOutScenario(): Promise<ScenarioResult> {
     }
   }
   return report(runs, lists);
+}
+
+/** What describe's floor would make of the first verdict: the least it could answer in its place. */
+function leastNote(runs: readonly TaskRun[]): string {
+  const n = (value: number) => value.toLocaleString('en');
+  const sum = (pick: (run: TaskRun) => number) => runs.reduce((total, run) => total + pick(run), 0);
+  const least = sum((run) => run.least.declarations);
+  const names = sum((run) => run.least.otherFields);
+  const rest = sum((run) => run.code - run.parts.describe);
+  const needed = sum((run) => run.needed);
+  const budget = 0.25 * needed - rest;
+  return (
+    `describe's floor, found with TypeScript over each program (types-read.ts, leastDeclarations): the declarations a program touches, without JSDoc, ToolCallError or framing, ${n(least)} bytes, and the other field names of the types it touches (what a model picks its fields from) ${n(names)}, against describe's ${n(sum((run) => run.parts.describe))}. ` +
+    `Code mode's other answers (tools/list, search, execute) are ${n(rest)} bytes (${fmt(rest / needed, 3)}× on their own), which leaves ${n(Math.max(0, Math.round(budget)))} bytes for describe under 0.25×: with the floor in describe's place code mode would read ${fmt((rest + least) / needed, 3)}×, ${fmt((rest + least + names) / needed, 3)}× with the field names.`
+  );
 }
 
 function report(runs: TaskRun[], lists: string[]): ScenarioResult {
@@ -153,6 +171,7 @@ function report(runs: TaskRun[], lists: string[]): ScenarioResult {
       ...lists,
       `What code mode read, by answer: search ${n(sum((run) => run.parts.search))} bytes, describe ${n(sum((run) => run.parts.describe))}, execute ${n(sum((run) => run.parts.execute))}, tools/list ${n(sum((run) => run.code - run.parts.search - run.parts.describe - run.parts.execute))}.`,
       `describe writes a tool's argument and result types one named type deep (a nested object of more than a few fields is a named type) and names the rest; a program's reads of those and the bodies it writes into them (found with TypeScript over its source) cost ${typesShownMore} further describe call(s), counted in describe's bytes.${unseenTypes.size > 0 ? ` Read in a program's text but written in no answer (the Linode programs share a helper that reads the Linode list, whether or not the task's describe named that tool): ${[...unseenTypes].map(([name, tasks]) => `${name} (${tasks} task(s))`).join(', ')}.` : ''}`,
+      leastNote(runs),
       ...failed.map((run) => `Failed: ${run.api}, "${run.task}": ${run.why}`),
     ],
   };
