@@ -6,6 +6,7 @@ import { Client, StreamableHTTPClientTransport, type JSONRPCMessage, type Transp
 import { StdioClientTransport } from '@modelcontextprotocol/client/stdio';
 import { UpstreamConnection } from '@toolsets/mcp-upstream';
 import { freePort } from '@toolsets/testing';
+import { startChild } from '../harness/ready-child';
 import { fmt, type ScenarioResult } from '../harness/report';
 import { median } from '../harness/stats';
 
@@ -144,17 +145,7 @@ async function bareHttpLeg(url: string): Promise<Leg> {
 /** server-everything over streamable HTTP on a free loopback port, once it listens. */
 async function httpUpstream(): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, [EVERYTHING, 'streamableHttp'], { env: { ...process.env, PORT: String(port) }, stdio: ['ignore', 'pipe', 'pipe'] });
-  await new Promise<void>((resolve, reject) => {
-    let seen = '';
-    const look = (chunk: Buffer) => {
-      seen += chunk;
-      if (/listening on port \d+/.test(seen)) resolve();
-    };
-    child.stdout!.on('data', look);
-    child.stderr!.on('data', look);
-    child.once('exit', (code) => reject(new Error(`server-everything exited with ${code} before it listened: ${seen}`)));
-  });
+  const { child } = await startChild([EVERYTHING, 'streamableHttp'], { PORT: String(port) }, /listening on port \d+/);
   return { url: `http://127.0.0.1:${port}/mcp`, child };
 }
 

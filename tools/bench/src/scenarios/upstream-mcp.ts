@@ -1,4 +1,4 @@
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
@@ -10,6 +10,7 @@ import { closeUpstreams, McpUpstream, UpstreamConnection, type UpstreamTransport
 import { freePort } from '@toolsets/testing';
 import { container } from 'tsyringe';
 import { childPids, processCpuMicros, processRssBytes } from '../harness/process-cpu';
+import { startChild } from '../harness/ready-child';
 import { fmt, judge, ratio, ratioWithBand, type ScenarioResult } from '../harness/report';
 import { settledMemory } from '../harness/settled-memory';
 import { median } from '../harness/stats';
@@ -40,22 +41,6 @@ export async function startUpstreamApp(upstream: string, over = 'http', fastPath
   }
   const handle = await serveHttp(definition, { port: 0, logger: quiet });
   console.log(`MOUNT ${handle.mounts[0]!.url}`);
-}
-
-/** A child process, once it prints a line matching `ready` (it listens). */
-function startChild(args: string[], env: NodeJS.ProcessEnv, ready: RegExp): Promise<{ child: ChildProcess; line: string }> {
-  const child = spawn(process.execPath, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let seen = '';
-    const look = (chunk: Buffer) => {
-      seen += chunk;
-      const match = ready.exec(seen);
-      if (match) resolve({ child, line: match[0] });
-    };
-    child.stdout!.on('data', look);
-    child.stderr!.on('data', look);
-    child.once('exit', (code) => reject(new Error(`exited with ${code} before it was ready: ${seen}`)));
-  });
 }
 
 async function connect(transport: StreamableHTTPClientTransport | StdioClientTransport): Promise<Client> {
